@@ -1,0 +1,56 @@
+// Package engine is the core of prerel: SemVer versions, Terraform/OpenTofu
+// version constraints, the Policy interface with its tri-state Verdict,
+// selection of the newest admitted version, and the policy registry.
+//
+// # Versions
+//
+// A Version is SemVer 2.0.0, MAJOR.MINOR.PATCH[-PRERELEASE][+BUILD], with an
+// optional leading "v" that is remembered for printing. Numbers and numeric
+// prerelease identifiers have no leading zeros; identifiers are non-empty
+// runs of [0-9A-Za-z-]. Precedence is SemVer section 11 exactly; build
+// metadata never affects precedence or equality.
+//
+// # Constraints
+//
+// A Constraint is the syntax of Terraform and OpenTofu version constraints:
+//
+//	constraint = [ comparator { "," comparator } ]   (blank = any version)
+//	comparator = [ operator ] version
+//	operator   = "=" | "!=" | ">" | ">=" | "<" | "<=" | "~>"   (none means "=")
+//	version    = [ "v" ] N [ "." N [ "." N ] ] [ "-" prerelease ] [ "+" build ]
+//
+// Spaces and tabs may stand around operators and commas. A version in a
+// comparator may have one to three numeric parts; missing parts are zero
+// (">= 1.2" is ">= 1.2.0") but the written precision is kept, because "~>"
+// depends on it:
+//
+//	~> 1.2.3       >= 1.2.3, < 1.3.0
+//	~> 1.2         >= 1.2.0, < 2.0.0
+//	~> 1           >= 1.0.0, < 2.0.0
+//	~> 1.2.3-beta  >= 1.2.3-beta, < 1.3.0 (the prerelease stays on the lower bound)
+//
+// The parser is written for this syntax rather than borrowed from
+// apparentlymart/go-versions (whose Ruby-style parser Terraform uses for
+// providers): that parser refuses the "v" prefix that real configurations
+// write and that hashicorp/go-version and OpenTofu accept, its errors carry
+// no position, and it allocates per comparator. The adapters package runs
+// the libraries' own parsers, so every difference in accepted syntax shows
+// up in the differential reports as an invalid verdict on one side.
+//
+// Errors are *ParseError values that name the column and the offending text:
+//
+//	constraint ">= ": column 4: expected a version after ">=", found end of input
+//
+// # Policies
+//
+// A Policy compiles a constraint its own way and judges versions given as
+// text, returning Allow, Reject or Invalid with a reason. Invalid is kept
+// for input the implementation does not accept; it is never a silent
+// Reject. Native policies implement Judge over parsed values and get
+// Compile from CompileNative; judging a parsed pair does not allocate.
+//
+// Select picks the newest admitted version from a list; a policy whose
+// rule depends on the whole list implements Selector and decides itself.
+// Registry (and Default) holds policies by name so that a user's own policy
+// appears in every command.
+package engine

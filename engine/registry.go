@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Registry holds policies by name, in registration order.
+type Registry struct {
+	mu     sync.RWMutex
+	byName map[string]Policy
+	order  []Policy
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{byName: map[string]Policy{}}
+}
+
+// Default is the registry every command reads. The policies and adapters
+// packages register their policies here when imported; a program adds its
+// own with Register.
+var Default = NewRegistry()
+
+// Register adds p to the Default registry.
+func Register(p Policy) error { return Default.Register(p) }
+
+// MustRegister is Register that panics on error; for package init.
+func MustRegister(p Policy) {
+	if err := Register(p); err != nil {
+		panic(err)
+	}
+}
+
+// Register adds p. It fails when the name is not lower case letters, digits
+// and '-', or is already taken.
+func (r *Registry) Register(p Policy) error {
+	if p == nil {
+		return fmt.Errorf("register: nil policy")
+	}
+	name := p.Name()
+	if err := checkName(name); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.byName[name]; dup {
+		return fmt.Errorf("register: a policy named %q is already registered", name)
+	}
+	r.byName[name] = p
+	r.order = append(r.order, p)
+	return nil
+}
+
+func checkName(name string) error {
+	if name == "" {
+		return fmt.Errorf("register: empty policy name")
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return fmt.Errorf("register: policy name %q: only lower case letters, digits and '-' are allowed", name)
+		}
+	}
+	return nil
+}
+
+// Lookup returns the policy registered under name.
+func (r *Registry) Lookup(name string) (Policy, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	p, ok := r.byName[name]
+	return p, ok
+}
+
+// All returns every policy in registration order.
+func (r *Registry) All() []Policy {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]Policy(nil), r.order...)
+}
+
+// Names returns every policy name in registration order.
+func (r *Registry) Names() []string {
+	all := r.All()
+	names := make([]string, len(all))
+	for i, p := range all {
+		names[i] = p.Name()
+	}
+	return names
+}
+
+// Resolve looks up a list of names, failing on the first unknown one with
+// an error that lists the known names. An empty list means every policy.
+func (r *Registry) Resolve(names []string) ([]Policy, error) {
+	if len(names) == 0 {
+		return r.All(), nil
+	}
+	out := make([]Policy, 0, len(names))
+	for _, n := range names {
+		p, ok := r.Lookup(n)
+		if !ok {
+			known := r.Names()
+			sort.Strings(known)
+			return nil, fmt.Errorf("unknown policy %q (known: %s)", n, strings.Join(known, ", "))
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}

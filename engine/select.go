@@ -1,0 +1,70 @@
+package engine
+
+// Selection is what a policy would install from a list of available
+// versions: the newest one it admits.
+type Selection struct {
+	// Version is the selected version exactly as written in the list, or ""
+	// when Found is false.
+	Version string
+	// Found reports whether some version was admitted.
+	Found bool
+	// Unreadable lists the versions of the list that the policy judged
+	// Invalid (or admitted but could not order), with the reason, in list
+	// order. They are never selected.
+	Unreadable []Unreadable
+}
+
+// Unreadable is a listed version a policy could not read, and why.
+type Unreadable struct {
+	Version string
+	Reason  string
+}
+
+// Selector is implemented by a Policy that selects from the whole list
+// itself: selection-level policies whose rule depends on the list, and
+// adapters that order versions by their library's precedence.
+type Selector interface {
+	Select(constraint string, available []string) (Selection, error)
+}
+
+// Select returns the newest version of available that p admits for
+// constraint, as "terraform init" would pick it. A Policy that implements
+// Selector decides itself; otherwise each version is matched and the
+// admitted ones are ordered by SemVer precedence (ties keep list order). The
+// error is the policy's refusal of the constraint.
+func Select(p Policy, constraint string, available []string) (Selection, error) {
+	if s, ok := p.(Selector); ok {
+		return s.Select(constraint, available)
+	}
+	m, err := p.Compile(constraint)
+	if err != nil {
+		return Selection{}, err
+	}
+	return SelectNewest(m, available), nil
+}
+
+// SelectNewest matches every version of available with m and returns the
+// newest admitted one by SemVer precedence (ties keep list order).
+func SelectNewest(m Matcher, available []string) Selection {
+	var sel Selection
+	var best Version
+	for _, text := range available {
+		r := m.Match(text)
+		switch r.Verdict {
+		case Invalid:
+			sel.Unreadable = append(sel.Unreadable, Unreadable{text, r.Reason})
+			continue
+		case Reject:
+			continue
+		}
+		v, err := ParseVersion(text)
+		if err != nil {
+			sel.Unreadable = append(sel.Unreadable, Unreadable{text, "admitted but cannot be ordered: " + err.Error()})
+			continue
+		}
+		if !sel.Found || best.Compare(v) < 0 {
+			sel.Found, sel.Version, best = true, text, v
+		}
+	}
+	return sel
+}

@@ -1,0 +1,278 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Version is a SemVer 2.0.0 version: MAJOR.MINOR.PATCH[-PRERELEASE][+BUILD],
+// optionally written with a leading "v" that is remembered for printing.
+//
+// Version is a small comparable value type. The == operator compares the
+// exact spelling (build metadata and "v" prefix included); use Compare or
+// Equal for SemVer precedence, where build metadata never counts. The zero
+// Version is 0.0.0.
+type Version struct {
+	major, minor, patch uint64
+	pre                 string // prerelease identifiers, without the '-'
+	build               string // build metadata, without the '+'
+	vPrefix             bool
+}
+
+// ParseVersion parses a full SemVer 2.0.0 version with an optional leading
+// "v". Three numeric parts are required; numbers and numeric prerelease
+// identifiers must not have leading zeros; identifiers are non-empty runs of
+// [0-9A-Za-z-]. Invalid input returns a *ParseError that names the column.
+// ParseVersion does not allocate on success.
+func ParseVersion(s string) (Version, error) {
+	p := scanner{src: s}
+	v, parts, err := p.version(false)
+	if err != nil {
+		return Version{}, err
+	}
+	if parts != 3 {
+		return Version{}, p.errAt(p.pos, "expected MAJOR.MINOR.PATCH, found only %d numeric part%s", parts, plural(parts))
+	}
+	if p.pos != len(s) {
+		return Version{}, p.errAt(p.pos, "unexpected %s after the version", p.describe(p.pos))
+	}
+	return v, nil
+}
+
+// MustParseVersion is ParseVersion that panics on invalid input; for tests
+// and constants.
+func MustParseVersion(s string) Version {
+	v, err := ParseVersion(s)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// NewVersion returns the release version major.minor.patch.
+func NewVersion(major, minor, patch uint64) Version {
+	return Version{major: major, minor: minor, patch: patch}
+}
+
+// Major returns the major number.
+func (v Version) Major() uint64 { return v.major }
+
+// Minor returns the minor number.
+func (v Version) Minor() uint64 { return v.minor }
+
+// Patch returns the patch number.
+func (v Version) Patch() uint64 { return v.patch }
+
+// Prerelease returns the prerelease identifiers without the leading '-',
+// or "" for a release.
+func (v Version) Prerelease() string { return v.pre }
+
+// Build returns the build metadata without the leading '+', or "".
+func (v Version) Build() string { return v.build }
+
+// IsPrerelease reports whether v has a prerelease part.
+func (v Version) IsPrerelease() bool { return v.pre != "" }
+
+// Core returns MAJOR.MINOR.PATCH of v: no prerelease, no build, no "v".
+// For a prerelease, Core is the release it leads up to (GA(v)).
+func (v Version) Core() Version {
+	return Version{major: v.major, minor: v.minor, patch: v.patch}
+}
+
+// SameCore reports whether v and w have the same MAJOR.MINOR.PATCH.
+func (v Version) SameCore(w Version) bool {
+	return v.major == w.major && v.minor == w.minor && v.patch == w.patch
+}
+
+// Compare returns -1, 0 or +1 as v has lower, equal or higher precedence
+// than w, by SemVer 2.0.0 section 11: numbers numerically; a prerelease
+// below its release; prerelease identifiers one by one, numeric ones
+// numerically, alphanumeric ones in ASCII order, numeric below
+// alphanumeric, and a shorter list lower when all earlier identifiers are
+// equal. Build metadata and the "v" prefix are ignored. Compare does not
+// allocate.
+func (v Version) Compare(w Version) int {
+	if c := cmpUint(v.major, w.major); c != 0 {
+		return c
+	}
+	if c := cmpUint(v.minor, w.minor); c != 0 {
+		return c
+	}
+	if c := cmpUint(v.patch, w.patch); c != 0 {
+		return c
+	}
+	return comparePrerelease(v.pre, w.pre)
+}
+
+// Equal reports whether v and w have equal precedence (build metadata and
+// the "v" prefix ignored).
+func (v Version) Equal(w Version) bool {
+	return v.major == w.major && v.minor == w.minor && v.patch == w.patch && v.pre == w.pre
+}
+
+// Less reports whether v has lower precedence than w.
+func (v Version) Less(w Version) bool { return v.Compare(w) < 0 }
+
+// String returns the version as written: "v" prefix, prerelease and build
+// included.
+func (v Version) String() string {
+	var b strings.Builder
+	b.Grow(24 + len(v.pre) + len(v.build))
+	v.write(&b, true)
+	return b.String()
+}
+
+// write appends v to b, with or without its build metadata.
+func (v Version) write(b *strings.Builder, withBuild bool) {
+	if v.vPrefix {
+		b.WriteByte('v')
+	}
+	writeUint(b, v.major)
+	b.WriteByte('.')
+	writeUint(b, v.minor)
+	b.WriteByte('.')
+	writeUint(b, v.patch)
+	if v.pre != "" {
+		b.WriteByte('-')
+		b.WriteString(v.pre)
+	}
+	if withBuild && v.build != "" {
+		b.WriteByte('+')
+		b.WriteString(v.build)
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler with String.
+func (v Version) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseVersion.
+func (v *Version) UnmarshalText(text []byte) error {
+	w, err := ParseVersion(string(text))
+	if err != nil {
+		return err
+	}
+	*v = w
+	return nil
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// comparePrerelease compares two prerelease strings by SemVer precedence,
+// where "" (a release) is highest. It walks the identifiers in place.
+func comparePrerelease(a, b string) int {
+	if a == b {
+		return 0
+	}
+	if a == "" {
+		return 1
+	}
+	if b == "" {
+		return -1
+	}
+	for {
+		ia, ra, moreA := cutDot(a)
+		ib, rb, moreB := cutDot(b)
+		if c := compareIdentifier(ia, ib); c != 0 {
+			return c
+		}
+		switch {
+		case !moreA && !moreB:
+			return 0
+		case !moreA:
+			return -1
+		case !moreB:
+			return 1
+		}
+		a, b = ra, rb
+	}
+}
+
+func cutDot(s string) (head, rest string, more bool) {
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return s[:i], s[i+1:], true
+	}
+	return s, "", false
+}
+
+// compareIdentifier compares two prerelease identifiers. Numeric identifiers
+// have no leading zeros (the parser enforces it), so a longer one is larger.
+func compareIdentifier(a, b string) int {
+	na, nb := isNumeric(a), isNumeric(b)
+	switch {
+	case na && nb:
+		if len(a) != len(b) {
+			return cmpInt(len(a), len(b))
+		}
+		return strings.Compare(a, b)
+	case na:
+		return -1
+	case nb:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func isNumeric(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func writeUint(b *strings.Builder, n uint64) {
+	var buf [20]byte
+	i := len(buf)
+	for {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	b.Write(buf[i:])
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// ParseError is the error returned for text that is not a valid version or
+// constraint. Column is 1-based and counts bytes.
+type ParseError struct {
+	Kind   string // "version" or "constraint"
+	Input  string
+	Column int
+	Msg    string
+}
+
+// Error formats the error as `constraint ">= x": column 4: expected ...`.
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("%s %q: column %d: %s", e.Kind, e.Input, e.Column, e.Msg)
+}

@@ -124,3 +124,26 @@ func (m nativeMatcher) Match(version string) Result {
 	}
 	return m.j.Judge(m.c, v)
 }
+
+// Preparer is implemented by policies that can read a (constraint, version)
+// pair once and judge it many times. Benchmarks use it to time only the
+// check, on the same pre-parsed pairs for every policy. The error is the
+// policy's refusal of the constraint or the version.
+type Preparer interface {
+	Prepare(constraint, version string) (func() Result, error)
+}
+
+// PrepareNative parses the pair with the engine's parsers and returns a
+// check that calls j.Judge on the parsed values. Native policies implement
+// Preparer with it.
+func PrepareNative(j Judge, constraint, version string) (func() Result, error) {
+	c, err := ParseConstraint(constraint)
+	if err != nil {
+		return nil, err
+	}
+	v, err := ParseVersion(version)
+	if err != nil {
+		return nil, err
+	}
+	return func() Result { return j.Judge(c, v) }, nil
+}

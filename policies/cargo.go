@@ -1,0 +1,94 @@
+package policies
+
+import "github.com/prerel/prerel/engine"
+
+// Cargo is the same-base rule, registered as "cargo".
+//
+// A version is admitted when it satisfies every comparator by precedence,
+// B(c, v), and, if it is a prerelease, at least one comparator other than
+// "!=" names a prerelease with the same base (MAJOR.MINOR.PATCH) as the
+// version. A comparator written with fewer parts has its missing parts
+// zero, so ">= 1.2-beta" names a prerelease of base 1.2.0. The empty
+// constraint names no prerelease, so it admits every release and no
+// prerelease.
+//
+// This is the rule of Rust's semver crate (VersionReq::matches, its
+// matches_req) that Cargo uses, and of npm's node-semver within one
+// comparator set. Neither has "!=", which here never opts a prerelease in:
+// excluding a prerelease is no request for prereleases.
+//
+//	>= 1.1.0-beta.2            | 1.1.0-beta.3  allow
+//	>= 1.1.0-beta.2            | 2.0.0-beta.1  reject
+//	>= 1.0.0-beta, < 1.0.0     | 1.0.0-rc.1    allow
+//
+// When B fails, the reason names the failed comparator; a reason that starts
+// with "prerelease:" means B holds and the prerelease rule decided.
+type Cargo struct{}
+
+var (
+	_ engine.Policy   = Cargo{}
+	_ engine.Judge    = Cargo{}
+	_ engine.Preparer = Cargo{}
+)
+
+const (
+	reasonCargoAllow     = "prerelease: a comparator with the same base names a prerelease, and every comparator holds"
+	reasonCargoEmpty     = "prerelease: the empty constraint names no prerelease"
+	reasonCargoNone      = "prerelease: no comparator names a prerelease"
+	reasonCargoOtherBase = "prerelease: no comparator with the same base names a prerelease (only other bases do)"
+	reasonCargoNotEqual  = "prerelease: only a != comparator names a prerelease of the same base, and != never opts in"
+)
+
+// Name returns "cargo".
+func (Cargo) Name() string { return "cargo" }
+
+// Rule returns the rule in one line.
+func (Cargo) Rule() string {
+	return "a prerelease only when a comparator other than != names a prerelease of the same base (Cargo, npm)"
+}
+
+// Compile parses constraint with the engine's parser.
+func (p Cargo) Compile(constraint string) (engine.Matcher, error) {
+	return engine.CompileNative(p, constraint)
+}
+
+// Prepare parses the pair once for repeated checks.
+func (p Cargo) Prepare(constraint, version string) (func() engine.Result, error) {
+	return engine.PrepareNative(p, constraint, version)
+}
+
+// Judge applies the cargo rule to a parsed pair. It does not allocate.
+func (Cargo) Judge(c engine.Constraint, v engine.Version) engine.Result {
+	if !v.IsPrerelease() {
+		return judgeRelease(c, v)
+	}
+	if cmp := failedBase(c, v); cmp != nil {
+		return engine.Rejected(precedenceReason(cmp, v))
+	}
+	named, sameBaseNotEqual := false, false
+	cs := c.Comparators()
+	for i := range cs {
+		cmp := &cs[i]
+		if !cmp.NamesPrerelease() {
+			continue
+		}
+		named = true
+		if !cmp.Version.SameCore(v) {
+			continue
+		}
+		if cmp.Op == engine.OpNotEqual {
+			sameBaseNotEqual = true
+			continue
+		}
+		return engine.Allowed(reasonCargoAllow)
+	}
+	switch {
+	case len(cs) == 0:
+		return engine.Rejected(reasonCargoEmpty)
+	case sameBaseNotEqual:
+		return engine.Rejected(reasonCargoNotEqual)
+	case named:
+		return engine.Rejected(reasonCargoOtherBase)
+	}
+	return engine.Rejected(reasonCargoNone)
+}

@@ -1,0 +1,75 @@
+package policies
+
+import "github.com/prerel/prerel/engine"
+
+// Strict is the exact-only policy, registered as "strict".
+//
+// A release version is admitted when it satisfies every comparator by
+// precedence, B(c, v). A prerelease version is admitted only when some "="
+// comparator (written "=" or with no operator) names exactly that version,
+// equal by SemVer precedence (build metadata never counts), and the version
+// also satisfies every other comparator. A range such as ">= 1.1.0-beta.2"
+// never admits a prerelease, not even one of its own base. The empty
+// constraint has no "=" comparator, so it admits every release and no
+// prerelease.
+//
+// This is the rule of apparentlymart/go-versions MeetingConstraints, which
+// Terraform's and OpenTofu's provider installers use, and the documented
+// Terraform/OpenTofu behaviour: a prerelease is installed only when it is
+// requested exactly.
+//
+//	>= 1.1.0-beta.2            | 1.1.0-beta.3  reject
+//	= 2.0.0-beta.1             | 2.0.0-beta.1  allow
+//	>= 1.0.0, = 2.0.0-beta     | 2.0.0-beta    allow
+//
+// When B fails, the reason names the failed comparator; a reason that starts
+// with "prerelease:" means B holds and the prerelease rule decided.
+type Strict struct{}
+
+var (
+	_ engine.Policy   = Strict{}
+	_ engine.Judge    = Strict{}
+	_ engine.Preparer = Strict{}
+)
+
+const (
+	reasonStrictAllow   = "prerelease named exactly by an = comparator, and every comparator holds"
+	reasonStrictNoEqual = "prerelease: no = comparator names it, and only an exact = admits a prerelease"
+)
+
+// Name returns "strict".
+func (Strict) Name() string { return "strict" }
+
+// Rule returns the rule in one line.
+func (Strict) Rule() string {
+	return "a prerelease only when an = comparator names exactly that version; releases by precedence"
+}
+
+// Compile parses constraint with the engine's parser.
+func (s Strict) Compile(constraint string) (engine.Matcher, error) {
+	return engine.CompileNative(s, constraint)
+}
+
+// Prepare parses the pair once for repeated checks.
+func (s Strict) Prepare(constraint, version string) (func() engine.Result, error) {
+	return engine.PrepareNative(s, constraint, version)
+}
+
+// Judge applies the strict rule to a parsed pair. It does not allocate.
+func (Strict) Judge(c engine.Constraint, v engine.Version) engine.Result {
+	if !v.IsPrerelease() {
+		return judgeRelease(c, v)
+	}
+	if cmp := failedBase(c, v); cmp != nil {
+		return engine.Rejected(precedenceReason(cmp, v))
+	}
+	// B holds, so every "=" comparator already names v by precedence: one
+	// is enough.
+	cs := c.Comparators()
+	for i := range cs {
+		if cs[i].Op == engine.OpEqual {
+			return engine.Allowed(reasonStrictAllow)
+		}
+	}
+	return engine.Rejected(reasonStrictNoEqual)
+}

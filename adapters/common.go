@@ -1,0 +1,169 @@
+package adapters
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apparentlymart/go-versions/versions"
+	"github.com/apparentlymart/go-versions/versions/constraints"
+	goversion "github.com/hashicorp/go-version"
+
+	"github.com/prerel/prerel/engine"
+)
+
+// panicError is the error for a library call that panicked on its input.
+func panicError(call string, p any) error {
+	return panicked{fmt.Errorf("%s panicked on this input: %v", call, p)}
+}
+
+// panicked marks an error that stands for a library panic.
+type panicked struct{ error }
+
+// isPanic reports whether err stands for a library panic.
+func isPanic(err error) bool {
+	_, ok := err.(panicked)
+	return ok
+}
+
+// guard turns a panic in the calling function into an Invalid result. It
+// must be deferred directly: defer guard("...", &r).
+func guard(call string, r *engine.Result) {
+	if p := recover(); p != nil {
+		*r = engine.InvalidResult(panicError(call, p))
+	}
+}
+
+// parseGoVersionConstraints reads a constraint with hashicorp/go-version.
+// The empty string is the empty Constraints value: the constraint a
+// Terraform module call without a version argument holds, which every
+// version passes. Any other text goes to version.NewConstraint as it is.
+func parseGoVersionConstraints(text string) (cs goversion.Constraints, err error) {
+	if text == "" {
+		return nil, nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			cs, err = nil, panicError("go-version NewConstraint", p)
+		}
+	}()
+	cs, err = goversion.NewConstraint(text)
+	if err != nil {
+		return nil, fmt.Errorf("go-version NewConstraint: %w", err)
+	}
+	return cs, nil
+}
+
+// parseGoVersion reads a version with hashicorp/go-version NewVersion.
+func parseGoVersion(text string) (v *goversion.Version, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = nil, panicError("go-version NewVersion", p)
+		}
+	}()
+	v, err = goversion.NewVersion(text)
+	if err != nil {
+		return nil, fmt.Errorf("go-version NewVersion: %w", err)
+	}
+	return v, nil
+}
+
+// checkGoVersion runs go-version's Constraints.Check and explains the
+// answer: on false it names the first piece of the constraint that refuses
+// the version (Check stops at the same piece).
+func checkGoVersion(cs goversion.Constraints, v *goversion.Version) engine.Result {
+	if cs.Check(v) {
+		if len(cs) == 0 {
+			return engine.Allowed("go-version Check: true (no constraint)")
+		}
+		return engine.Allowed("go-version Check: true")
+	}
+	for _, c := range cs {
+		if !c.Check(v) {
+			return engine.Rejected(fmt.Sprintf("go-version Check: false (%q refuses it)", strings.TrimSpace(c.String())))
+		}
+	}
+	return engine.Rejected("go-version Check: false")
+}
+
+// parseVersionsVersion reads a version with apparentlymart/go-versions
+// ParseVersion, which panics on numbers that do not fit in uint64.
+func parseVersionsVersion(text string) (v versions.Version, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = versions.Unspecified, panicError("go-versions ParseVersion", p)
+		}
+	}()
+	v, err = versions.ParseVersion(text)
+	if err != nil {
+		return versions.Unspecified, fmt.Errorf("go-versions ParseVersion: %w", err)
+	}
+	return v, nil
+}
+
+// parseRubyStyle reads a constraint with go-versions ParseRubyStyleMulti,
+// which panics on numbers that do not fit in uint64.
+func parseRubyStyle(text string) (spec constraints.IntersectionSpec, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			spec, err = nil, panicError("go-versions ParseRubyStyleMulti", p)
+		}
+	}()
+	spec, err = constraints.ParseRubyStyleMulti(text)
+	if err != nil {
+		return nil, fmt.Errorf("go-versions ParseRubyStyleMulti: %w", err)
+	}
+	return spec, nil
+}
+
+// meetingConstraints builds the go-versions set for a parsed spec, with or
+// without the exact-request rule for prereleases.
+func meetingConstraints(spec constraints.Spec, exact bool) (set versions.Set, err error) {
+	call := "go-versions MeetingConstraints"
+	if exact {
+		call = "go-versions MeetingConstraintsExact"
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			set, err = versions.None, panicError(call, p)
+		}
+	}()
+	if exact {
+		return versions.MeetingConstraintsExact(spec), nil
+	}
+	return versions.MeetingConstraints(spec), nil
+}
+
+// setHas asks a go-versions set about a version, turning a panic into an
+// error.
+func setHas(set versions.Set, v versions.Version) (has bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			has, err = false, panicError("go-versions Set.Has", p)
+		}
+	}()
+	return set.Has(v), nil
+}
+
+// newest is the selection loop every adapter shares, written as
+// Terraform's module installer writes it: the versions are judged in list
+// order; Invalid ones go to Unreadable; an admitted version replaces the
+// one kept so far only when the library's greater-than says it is greater,
+// so the first of equal versions stays.
+func newest[V any](available []string, judge func(string) (engine.Result, V), greater func(a, b V) bool) engine.Selection {
+	var sel engine.Selection
+	var best V
+	for _, text := range available {
+		r, v := judge(text)
+		switch r.Verdict {
+		case engine.Invalid:
+			sel.Unreadable = append(sel.Unreadable, engine.Unreadable{Version: text, Reason: r.Reason})
+			continue
+		case engine.Reject:
+			continue
+		}
+		if !sel.Found || greater(v, best) {
+			sel.Found, sel.Version, best = true, text, v
+		}
+	}
+	return sel
+}

@@ -1,0 +1,271 @@
+package adapters
+
+import (
+	"fmt"
+	"regexp"
+	"sync"
+
+	"github.com/apparentlymart/go-versions/versions"
+	goversion "github.com/hashicorp/go-version"
+
+	"github.com/prerel/prerel/engine"
+)
+
+// ModuleInstaller is the version filter of Terraform's module installer
+// (installRegistryModule), rebuilt from the two libraries it uses,
+// registered as "terraform-module"; with OpenTofu set it is OpenTofu's,
+// "opentofu-module".
+//
+// Compile parses the constraint with hashicorp/go-version NewConstraint
+// (refused: Invalid). Match then does for one candidate what the
+// installer's loop over the registry's versions does:
+//
+//  1. version.NewVersion(candidate); refused: Invalid (the installer warns
+//     and skips it).
+//  2. If the candidate has a prerelease: versions.MeetingConstraintsString
+//     on required.String(), go-version's own rendering of the constraint
+//     (its pieces as written, joined by ","). That is go-versions' npm-style
+//     parser, not the Ruby-style one the constraint is written in, and when
+//     it refuses the text the candidate is excluded: Reject, not Invalid,
+//     because this is what the installer does. Then versions.ParseVersion
+//     on the candidate's go-version String(); refused: Reject. Then the
+//     candidate must be in the set (MeetingConstraints: a prerelease only
+//     when requested exactly); if not: Reject.
+//  3. required.Check(candidate) decides.
+//
+// OpenTofu adds one retry: when the npm-style parser refuses the text,
+// every match of go-version's VersionRegexpRaw (unanchored) that starts
+// with "v" loses the "v", and if that changed the text it is parsed again;
+// if the retry fails too, or nothing was stripped, the candidate is
+// excluded.
+//
+// The empty constraint "" is a module call without a version argument:
+// required is the empty Constraints, which every version passes, and its
+// String() is "", which the npm-style parser refuses ("empty
+// specification"). So the installer takes the newest release and excludes
+// every prerelease. Blank text such as " " is a version argument that
+// NewConstraint refuses: Invalid.
+//
+// Consequences, each verified by the tests: "= 2.0.0-beta.1" (with a space)
+// excludes every prerelease, since the npm-style parser allows no space
+// after an operator, while "2.0.0-beta.1" and "=2.0.0-beta.1" admit it; any
+// comma-separated constraint and any "~>" or "!=" exclude every prerelease
+// (the npm-style parser wants spaces between comparators and knows neither
+// operator); "~> 10" admits 11.10.10 (go-version's one-part "~>"); and a
+// "v" prefix excludes prereleases under terraform-module only
+// ("v0.0.3-alpha.1" admits 0.0.3-alpha.1 under opentofu-module). A
+// candidate with build metadata is never in an exact set whose request has
+// none: "2.0.0-beta.1" excludes 2.0.0-beta.1+b. Releases are go-version's
+// Check alone.
+//
+// Selection is the installer's loop: go-version's GreaterThan, keeping the
+// first of equal versions.
+type ModuleInstaller struct {
+	// OpenTofu adds OpenTofu's retry with "v" prefixes stripped.
+	OpenTofu bool
+}
+
+var (
+	_ engine.Policy   = ModuleInstaller{}
+	_ engine.Selector = ModuleInstaller{}
+	_ engine.Preparer = ModuleInstaller{}
+)
+
+// Name returns "terraform-module" or "opentofu-module".
+func (mi ModuleInstaller) Name() string {
+	if mi.OpenTofu {
+		return "opentofu-module"
+	}
+	return "terraform-module"
+}
+
+// Rule returns the rule in one line.
+func (mi ModuleInstaller) Rule() string {
+	if mi.OpenTofu {
+		return "OpenTofu's module installer: as terraform-module, retrying the npm-style parse with v prefixes stripped"
+	}
+	return "Terraform's module installer: go-version Check, and a prerelease must be requested exactly per go-versions' npm-style parse of the constraint (unparsable: excluded)"
+}
+
+// Compile parses constraint with go-version and prepares the prerelease
+// step.
+func (mi ModuleInstaller) Compile(constraint string) (engine.Matcher, error) {
+	return mi.compile(constraint)
+}
+
+// Select runs the installer's loop over available.
+func (mi ModuleInstaller) Select(constraint string, available []string) (engine.Selection, error) {
+	f, err := mi.compile(constraint)
+	if err != nil {
+		return engine.Selection{}, err
+	}
+	return newest(available, f.judge, (*goversion.Version).GreaterThan), nil
+}
+
+// Prepare parses the pair with both libraries once; the check runs the
+// whole filter on the parsed values.
+func (mi ModuleInstaller) Prepare(constraint, version string) (func() engine.Result, error) {
+	f, err := mi.compile(constraint)
+	if err != nil {
+		return nil, err
+	}
+	v, err := parseGoVersion(version)
+	if err != nil {
+		return nil, err
+	}
+	required := f.required
+	allow, reject := engine.Allowed("go-version Check: true"), engine.Rejected("go-version Check: false")
+	if v.Prerelease() == "" {
+		return func() engine.Result {
+			if required.Check(v) {
+				return allow
+			}
+			return reject
+		}, nil
+	}
+	if f.broken != nil {
+		return nil, f.broken
+	}
+	if f.refused != "" {
+		excluded := engine.Rejected(prereleaseExcluded + f.refused)
+		return func() engine.Result { return excluded }, nil
+	}
+	av, err := parseVersionsVersion(v.String())
+	if isPanic(err) {
+		return nil, err
+	}
+	if err != nil {
+		excluded := engine.Rejected(prereleaseExcluded + err.Error())
+		return func() engine.Result { return excluded }, nil
+	}
+	acceptable := f.acceptable
+	if _, err := setHas(acceptable, av); err != nil {
+		return nil, err
+	}
+	notRequested := engine.Rejected(prereleaseExcluded + "not in the go-versions MeetingConstraints set")
+	return func() engine.Result {
+		if !acceptable.Has(av) {
+			return notRequested
+		}
+		if required.Check(v) {
+			return allow
+		}
+		return reject
+	}, nil
+}
+
+const prereleaseExcluded = "prerelease excluded: "
+
+// moduleFilter is a compiled module constraint.
+type moduleFilter struct {
+	required goversion.Constraints
+	// acceptable is the npm-style set for required.String(), when the
+	// parser accepted it; otherwise refused says why every prerelease is
+	// excluded, or broken is the parser's panic.
+	acceptable versions.Set
+	refused    string
+	broken     error
+}
+
+func (mi ModuleInstaller) compile(constraint string) (*moduleFilter, error) {
+	required, err := parseGoVersionConstraints(constraint)
+	if err != nil {
+		return nil, err
+	}
+	f := &moduleFilter{required: required}
+	text := required.String()
+	set, err := meetingConstraintsString(text)
+	if err == nil {
+		f.acceptable = set
+		return f, nil
+	}
+	if isPanic(err) {
+		f.broken = err
+		return f, nil
+	}
+	f.refused = fmt.Sprintf("the npm-style parser (go-versions MeetingConstraintsString) refused %q: %v", text, err)
+	if !mi.OpenTofu {
+		return f, nil
+	}
+	stripped := stripVPrefixes(text)
+	if stripped == text {
+		return f, nil
+	}
+	set, err2 := meetingConstraintsString(stripped)
+	if err2 == nil {
+		f.acceptable, f.refused = set, ""
+		return f, nil
+	}
+	if isPanic(err2) {
+		f.broken, f.refused = err2, ""
+		return f, nil
+	}
+	f.refused = fmt.Sprintf("the npm-style parser (go-versions MeetingConstraintsString) refused %q: %v, and with v prefixes stripped %q: %v", text, err, stripped, err2)
+	return f, nil
+}
+
+func (f *moduleFilter) Match(version string) engine.Result {
+	r, _ := f.judge(version)
+	return r
+}
+
+func (f *moduleFilter) judge(version string) (r engine.Result, v *goversion.Version) {
+	defer guard("module installer filter", &r)
+	v, err := parseGoVersion(version)
+	if err != nil {
+		return engine.InvalidResult(err), nil
+	}
+	if v.Prerelease() == "" {
+		return checkGoVersion(f.required, v), v
+	}
+	if f.broken != nil {
+		return engine.InvalidResult(f.broken), v
+	}
+	if f.refused != "" {
+		return engine.Rejected(prereleaseExcluded + f.refused), v
+	}
+	av, err := parseVersionsVersion(v.String())
+	if isPanic(err) {
+		return engine.InvalidResult(err), v
+	}
+	if err != nil {
+		return engine.Rejected(fmt.Sprintf("%s%v (reading go-version's String() %q)", prereleaseExcluded, err, v.String())), v
+	}
+	has, err := setHas(f.acceptable, av)
+	if err != nil {
+		return engine.InvalidResult(err), v
+	}
+	if !has {
+		return engine.Rejected(prereleaseExcluded + "not in the go-versions MeetingConstraints set (not requested exactly)"), v
+	}
+	r = checkGoVersion(f.required, v)
+	r.Reason = "prerelease in the go-versions MeetingConstraints set; " + r.Reason
+	return r, v
+}
+
+// meetingConstraintsString calls versions.MeetingConstraintsString, turning
+// a panic into an error.
+func meetingConstraintsString(text string) (set versions.Set, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			set, err = versions.None, panicError("go-versions MeetingConstraintsString", p)
+		}
+	}()
+	return versions.MeetingConstraintsString(text)
+}
+
+// versionRegexp is OpenTofu's: go-version's VersionRegexpRaw, unanchored.
+var versionRegexp = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(goversion.VersionRegexpRaw)
+})
+
+// stripVPrefixes drops the leading "v" of every version in text, as
+// OpenTofu does before its retry.
+func stripVPrefixes(text string) string {
+	return versionRegexp().ReplaceAllStringFunc(text, func(match string) string {
+		if match[0] == 'v' {
+			return match[1:]
+		}
+		return match
+	})
+}

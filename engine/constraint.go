@@ -136,6 +136,10 @@ type Constraint struct {
 	text        string
 }
 
+// maxPreallocComparators bounds the comparator slice ParseConstraint
+// reserves up front from the number of commas.
+const maxPreallocComparators = 16
+
 // ParseConstraint parses the Terraform/OpenTofu constraint syntax described
 // in the package documentation. Invalid input returns a *ParseError that
 // names the column and the offending text.
@@ -146,7 +150,12 @@ func ParseConstraint(s string) (Constraint, error) {
 	if p.pos == len(s) {
 		return c, nil
 	}
+	// One allocation for the usual few comparators; the cap keeps a long
+	// run of commas from reserving memory before the first error is found.
 	n := 1 + strings.Count(s, ",")
+	if n > maxPreallocComparators {
+		n = maxPreallocComparators
+	}
 	c.comparators = make([]Comparator, 0, n)
 	for {
 		cmp, err := p.comparator()

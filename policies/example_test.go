@@ -1,0 +1,71 @@
+package policies_test
+
+import (
+	"fmt"
+
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/policies"
+)
+
+// A program imports one policy and checks a version against a constraint.
+func Example() {
+	p := policies.Cargo{}
+	for _, v := range []string{"1.1.0-beta.3", "2.0.0-beta.1", "1.2.0", "1.2"} {
+		r := engine.Evaluate(p, ">= 1.1.0-beta.2", v)
+		fmt.Printf("%-12s %-7v %s\n", v, r.Verdict, r.Reason)
+	}
+	// Output:
+	// 1.1.0-beta.3 allow   prerelease: a comparator with the same base names a prerelease, and every comparator holds
+	// 2.0.0-beta.1 reject  prerelease: no comparator with the same base names a prerelease (only other bases do)
+	// 1.2.0        allow   release satisfies every comparator
+	// 1.2          invalid version "1.2": column 4: expected MAJOR.MINOR.PATCH, found only 2 numeric parts
+}
+
+// Compile a constraint once and judge many versions with each policy.
+func Example_compare() {
+	const constraint = "~> 1.2.3-beta"
+	versions := []string{"1.2.3-rc.1", "1.2.4", "1.3.0-beta"}
+	for _, p := range policies.All() {
+		m, err := p.Compile(constraint)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%-8s", p.Name())
+		for _, v := range versions {
+			fmt.Printf(" %s=%v", v, m.Match(v).Verdict)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// strict   1.2.3-rc.1=reject 1.2.4=allow 1.3.0-beta=reject
+	// lexical  1.2.3-rc.1=allow 1.2.4=reject 1.3.0-beta=reject
+	// cargo    1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=reject
+}
+
+// engine.Select picks the version each policy would install from a list.
+func Example_select() {
+	available := []string{"1.1.0", "1.2.0-beta.1", "1.2.0-rc.1", "1.2.1", "1.3.0-rc.1", "not-a-version"}
+	for _, p := range policies.All() {
+		sel, err := engine.Select(p, "~> 1.2.0-beta.1", available)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%-8s %q found=%v unreadable=%d\n", p.Name(), sel.Version, sel.Found, len(sel.Unreadable))
+	}
+	// Output:
+	// strict   "1.2.1" found=true unreadable=1
+	// lexical  "1.2.0-rc.1" found=true unreadable=1
+	// cargo    "1.2.1" found=true unreadable=1
+}
+
+// Importing the package registers its policies in engine.Default by name.
+func Example_registry() {
+	p, ok := engine.Default.Lookup("strict")
+	fmt.Println(ok, p.Rule())
+	fmt.Println(engine.Evaluate(p, ">= 1.0.0, = 2.0.0-beta", "2.0.0-beta").Verdict)
+	// Output:
+	// true a prerelease only when an = comparator names exactly that version; releases by precedence
+	// allow
+}

@@ -20,9 +20,11 @@ import "github.com/prerel/prerel/engine"
 // every version, prereleases included.
 //
 // This is hashicorp/go-version Constraints.Check, used by Terraform's module
-// installer and its required_version check, with one difference: "~>" has
+// installer and its required_version check, with two differences: "~>" has
 // this project's bounds (engine.Comparator.Upper), so "~> 1" is
-// ">= 1.0.0, < 2.0.0", where go-version gives a one-part "~>" no upper bound.
+// ">= 1.0.0, < 2.0.0", where go-version gives a one-part "~>" no upper bound;
+// and precedence is SemVer's, where go-version orders some prereleases its
+// own way ("1.0.0-beta.alpha" below "1.0.0-beta").
 //
 //	>= 1.1.0-beta.2            | 1.1.0-rc.1  allow
 //	>= 1.0.0-beta, < 1.0.0     | 1.0.0-rc.1  reject (the release comparator "< 1.0.0" refuses every prerelease)

@@ -16,7 +16,9 @@ import "github.com/prerel/prerel/engine"
 // This is the rule of apparentlymart/go-versions MeetingConstraints, which
 // Terraform's and OpenTofu's provider installers use, and the documented
 // Terraform/OpenTofu behaviour: a prerelease is installed only when it is
-// requested exactly.
+// requested exactly. Precedence is SemVer's, where go-versions has quirks of
+// its own: here build metadata never counts ("= 1.0.0" admits 1.0.0+def) and
+// 0.0.0 is an ordinary version.
 //
 //	>= 1.1.0-beta.2            | 1.1.0-beta.3  reject
 //	= 2.0.0-beta.1             | 2.0.0-beta.1  allow
@@ -33,7 +35,7 @@ var (
 )
 
 const (
-	reasonStrictAllow   = "prerelease named exactly by an = comparator, and every comparator holds"
+	reasonStrictAllow   = "prerelease: an = comparator names exactly this version, and every comparator holds"
 	reasonStrictNoEqual = "prerelease: no = comparator names it, and only an exact = admits a prerelease"
 )
 

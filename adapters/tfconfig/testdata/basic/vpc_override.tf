@@ -1,0 +1,3 @@
+module "vpc" {
+  version = "~> 5.2"
+}

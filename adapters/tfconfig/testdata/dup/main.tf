@@ -1,0 +1,3 @@
+module "a" {
+  source = "corp/a/aws"
+}

@@ -1,0 +1,4 @@
+module "a" {
+  source  = "corp/a/aws"
+  version = 
+}

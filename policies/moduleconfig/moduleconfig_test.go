@@ -187,7 +187,9 @@ func TestFlagsOverrideTheFile(t *testing.T) {
 		err   string
 	}{
 		{func() error { return cfg.SetDefault("strict", moduleconfig.FlagOrigin("--policy strict")) }, ""},
-		{func() error { return cfg.SetModule("vpc", "cargo", moduleconfig.FlagOrigin("--module-policy vpc=cargo")) }, ""},
+		{func() error {
+			return cfg.SetModule("vpc", "cargo", moduleconfig.FlagOrigin("--module-policy vpc=cargo"))
+		}, ""},
 		{func() error {
 			return cfg.SetProvider("hashicorp/aws", "mine", moduleconfig.FlagOrigin("--provider-policy hashicorp/aws=mine"))
 		}, ""},

@@ -1,0 +1,48 @@
+package compare
+
+import "strings"
+
+// caseKey orders cases for choosing witnesses: fewest comparators, then
+// the smallest sum of the numbers written in the constraint and the
+// version, then the shortest text (constraint and version together), then
+// the constraint and the version in byte order. It is a total order on
+// distinct cases, so the smallest witness of a class does not depend on
+// the order in which cases were run.
+type caseKey struct {
+	comps      int
+	nums       uint64
+	length     int
+	constraint string
+	version    string
+}
+
+func makeCaseKey(ci *constraintInfo, vi *versionInfo) caseKey {
+	nums := ci.nums + vi.nums
+	if nums < ci.nums {
+		nums = ^uint64(0)
+	}
+	return caseKey{
+		comps:      ci.comps,
+		nums:       nums,
+		length:     len(ci.text) + len(vi.text),
+		constraint: ci.text,
+		version:    vi.text,
+	}
+}
+
+// less reports whether k comes before o.
+func (k caseKey) less(o caseKey) bool {
+	if k.comps != o.comps {
+		return k.comps < o.comps
+	}
+	if k.nums != o.nums {
+		return k.nums < o.nums
+	}
+	if k.length != o.length {
+		return k.length < o.length
+	}
+	if c := strings.Compare(k.constraint, o.constraint); c != 0 {
+		return c < 0
+	}
+	return k.version < o.version
+}

@@ -1,0 +1,122 @@
+package compare
+
+import "github.com/prerel/prerel/engine"
+
+// SchemaVersion is the version of the JSON form of a Report (and so of a
+// baseline). It changes when a field changes meaning or disappears.
+const SchemaVersion = 1
+
+// Report is the result of a run. Its JSON form (RenderJSON) is the
+// machine-readable report; its stable part (Report.Baseline) is what a
+// baseline keeps.
+type Report struct {
+	// Schema is SchemaVersion.
+	Schema int `json:"schema"`
+	// Domain describes the cases and counts those run.
+	Domain DomainInfo `json:"domain"`
+	// Policies are the policy names in the order they were given.
+	Policies []string `json:"policies"`
+	// Pairs has one entry for each pair of policies, a before b in the
+	// order of Policies.
+	Pairs []Pair `json:"pairs"`
+	// Classes are the divergence classes, in the order of Pairs, then by
+	// count (largest first), then by signature.
+	Classes []Class `json:"classes"`
+	// Selection compares what each policy would install; only domains of
+	// real version histories (Group.History set) have it.
+	Selection *SelectionReport `json:"selection,omitempty"`
+}
+
+// Pair is one cell of the agreement matrix.
+type Pair struct {
+	A       string `json:"a"`
+	B       string `json:"b"`
+	Agree   int64  `json:"agree"`   // cases where a and b gave the same verdict
+	Diverge int64  `json:"diverge"` // cases where they did not
+}
+
+// Class is a divergence class: the cases of one pair of policies that
+// share a signature.
+type Class struct {
+	A         string  `json:"a"`
+	B         string  `json:"b"`
+	Signature string  `json:"signature"`
+	Cause     Cause   `json:"cause"`
+	Count     int64   `json:"count"`
+	Witness   Witness `json:"witness"`
+}
+
+// Witness is the smallest case of a class (fewest comparators, then the
+// smallest numbers, then the shortest text, then byte order) with the
+// verdict of each side.
+type Witness struct {
+	Constraint string         `json:"constraint"`
+	Version    string         `json:"version"`
+	AVerdict   engine.Verdict `json:"a_verdict"`
+	BVerdict   engine.Verdict `json:"b_verdict"`
+	// AReason and BReason are the policies' own words. A baseline leaves
+	// them out, so that rewording a reason is no drift.
+	AReason string `json:"a_reason,omitempty"`
+	BReason string `json:"b_reason,omitempty"`
+}
+
+// SelectionReport compares, for each (constraint, history) group, the
+// version each policy would install from the whole history.
+type SelectionReport struct {
+	// Groups is the number of (constraint, history) groups compared.
+	Groups int64           `json:"groups"`
+	Pairs  []SelectionPair `json:"pairs"`
+}
+
+// SelectionPair counts, for one pair of policies, the groups where both
+// would install the same thing and those where they would not.
+type SelectionPair struct {
+	A       string `json:"a"`
+	B       string `json:"b"`
+	Agree   int64  `json:"agree"`
+	Diverge int64  `json:"diverge"`
+	// Witness is the smallest diverging group (fewest comparators, then
+	// the smallest numbers, then the shortest constraint, then byte order
+	// of the constraint and the history name); nil when Diverge is 0.
+	Witness *SelectionWitness `json:"witness,omitempty"`
+}
+
+// SelectionWitness is a (constraint, history) group where two policies
+// would install different things.
+type SelectionWitness struct {
+	Constraint string `json:"constraint"`
+	History    string `json:"history"`
+	// ASelected and BSelected are the version each side would install
+	// exactly as the history spells it, NoneSelected when it admits none,
+	// or InvalidSelected when it refuses the constraint.
+	ASelected string `json:"a_selected"`
+	BSelected string `json:"b_selected"`
+}
+
+// What a selection witness shows for a side that installs nothing.
+const (
+	NoneSelected    = "(none)"
+	InvalidSelected = "(invalid)"
+)
+
+// PairOf returns the agreement of policies a and b, in either order.
+func (r *Report) PairOf(a, b string) (Pair, bool) {
+	for _, p := range r.Pairs {
+		if p.A == a && p.B == b || p.A == b && p.B == a {
+			return p, true
+		}
+	}
+	return Pair{}, false
+}
+
+// ClassesOf returns the classes of the pair a, b (in either order), in
+// report order.
+func (r *Report) ClassesOf(a, b string) []Class {
+	var out []Class
+	for _, c := range r.Classes {
+		if c.A == a && c.B == b || c.A == b && c.B == a {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,261 @@
+package compare
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/prerel/prerel/engine"
+)
+
+// A signature drops the numbers of a case and keeps its shape. It has
+// three parts separated by "; ":
+//
+//	>= V-pre [=], < V [=]; version V-pre; a reject, b allow
+//
+// The constraint part lists the comparators in written order. Each is its
+// operator as written (none for a bare version; ">=V" when no space
+// follows the operator, ">= V" when one does), then its version as V, or
+// for "~>", whose meaning depends on the written precision, as N, N.N or
+// N.N.N; a "v" before it when one was written, "-pre" when it has a
+// prerelease, "+b" when it has build metadata; then, in brackets, how the
+// case's version's base (MAJOR.MINOR.PATCH) relates to the comparator's
+// base with missing parts zero: [<] below, [=] equal, [>] above. The empty
+// constraint is "(any)". The version part is "version" and V with the same
+// marks. The last part gives the verdict of each side of the pair.
+//
+// Text the engine cannot parse keeps a syntax shape instead: runs of digits
+// become N, runs of letters become a, runs of white space one space, and
+// the rest stays, as in `constraint syntax ">= N.N < N"`.
+
+// shapeKey identifies the case shape of a version within one group: the
+// relation of its base to each comparator's base (two bits each) and its
+// own marks.
+type shapeKey struct {
+	relations uint64
+	marks     uint8
+}
+
+// Version marks in a shapeKey.
+const (
+	markPre = 1 << iota
+	markBuild
+	markV
+)
+
+// maxKeyedComparators is how many comparators a shapeKey can describe.
+const maxKeyedComparators = 32
+
+// shapeOf returns the case part of the signature (constraint and version
+// parts) for vi against the group's constraint, caching it per group by
+// shapeKey.
+func (g *groupShapes) shapeOf(vi *versionInfo) string {
+	ci := g.ci
+	if !ci.ok || !vi.ok || ci.parsed.Len() > maxKeyedComparators {
+		return constraintShape(ci, g.spaced, vi) + "; " + versionShape(vi)
+	}
+	k := shapeKey{marks: versionMarks(vi.parsed)}
+	core := vi.parsed.Core()
+	for i, cmp := range ci.parsed.Comparators() {
+		k.relations |= uint64(core.Compare(cmp.Version.Core())+1) << (2 * i)
+	}
+	if s, ok := g.cache[k]; ok {
+		return s
+	}
+	s := constraintShape(ci, g.spaced, vi) + "; " + versionShape(vi)
+	g.cache[k] = s
+	return s
+}
+
+// groupShapes holds what the signatures of one group share.
+type groupShapes struct {
+	ci     *constraintInfo
+	spaced []bool // per comparator: a space follows the operator
+	cache  map[shapeKey]string
+}
+
+func (g *groupShapes) reset(ci *constraintInfo) {
+	g.ci = ci
+	g.spaced = operatorSpacing(ci, g.spaced[:0])
+	if g.cache == nil {
+		g.cache = map[shapeKey]string{}
+	}
+	clear(g.cache)
+}
+
+func versionMarks(v engine.Version) uint8 {
+	var m uint8
+	if v.IsPrerelease() {
+		m |= markPre
+	}
+	if v.Build() != "" {
+		m |= markBuild
+	}
+	if hasVPrefix(v) {
+		m |= markV
+	}
+	return m
+}
+
+// operatorSpacing reports, for each comparator of a constraint the engine
+// parses, whether white space follows its operator in the text.
+func operatorSpacing(ci *constraintInfo, out []bool) []bool {
+	if !ci.ok {
+		return out
+	}
+	fields := strings.Split(ci.text, ",")
+	cs := ci.parsed.Comparators()
+	for i := range cs {
+		spaced := false
+		if i < len(fields) && !cs[i].Bare {
+			f := strings.TrimLeft(fields[i], " \t\n\r\f\v")
+			rest := f[min(len(cs[i].Op.String()), len(f)):]
+			spaced = rest != "" && isSpaceByte(rest[0])
+		}
+		out = append(out, spaced)
+	}
+	return out
+}
+
+// constraintShape is the constraint part of a signature.
+func constraintShape(ci *constraintInfo, spaced []bool, vi *versionInfo) string {
+	if !ci.ok {
+		return "constraint syntax " + strconv.Quote(syntaxShape(ci.text))
+	}
+	cs := ci.parsed.Comparators()
+	if len(cs) == 0 {
+		return "(any)"
+	}
+	var b strings.Builder
+	for i := range cs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		cmp := &cs[i]
+		if !cmp.Bare {
+			b.WriteString(cmp.Op.String())
+			if i < len(spaced) && spaced[i] {
+				b.WriteByte(' ')
+			}
+		}
+		precision := 0
+		if cmp.Op == engine.OpPessimistic {
+			precision = cmp.Precision
+		}
+		writeTemplate(&b, cmp.Version, precision)
+		b.WriteString(" [")
+		if vi.ok {
+			b.WriteString(relation(vi.parsed.Core().Compare(cmp.Version.Core())))
+		} else {
+			b.WriteByte('?')
+		}
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
+// versionShape is the version part of a signature.
+func versionShape(vi *versionInfo) string {
+	if !vi.ok {
+		return "version syntax " + strconv.Quote(syntaxShape(vi.text))
+	}
+	var b strings.Builder
+	b.WriteString("version ")
+	writeTemplate(&b, vi.parsed, 0)
+	return b.String()
+}
+
+// joinSignature assembles a signature from its case shape and the two
+// verdicts.
+func joinSignature(caseShape string, a, b engine.Verdict) string {
+	return caseShape + "; a " + a.String() + ", b " + b.String()
+}
+
+func relation(d int) string {
+	switch {
+	case d < 0:
+		return "<"
+	case d > 0:
+		return ">"
+	}
+	return "="
+}
+
+// writeTemplate writes v as V, or with precision 1 to 3 as N, N.N or
+// N.N.N, with its marks.
+func writeTemplate(b *strings.Builder, v engine.Version, precision int) {
+	if hasVPrefix(v) {
+		b.WriteByte('v')
+	}
+	if precision == 0 {
+		b.WriteByte('V')
+	} else {
+		b.WriteByte('N')
+		for i := 1; i < precision; i++ {
+			b.WriteString(".N")
+		}
+	}
+	if v.IsPrerelease() {
+		b.WriteString("-pre")
+	}
+	if v.Build() != "" {
+		b.WriteString("+b")
+	}
+}
+
+// hasVPrefix reports whether v was written with a leading "v".
+func hasVPrefix(v engine.Version) bool {
+	s := v.String()
+	return s != "" && s[0] == 'v'
+}
+
+// maxSyntaxShape bounds the length of a syntax shape, so that a huge input
+// line cannot make a huge signature.
+const maxSyntaxShape = 60
+
+// syntaxShape maps digit runs to N, letter runs to a and white space runs
+// to one space, keeping other bytes.
+func syntaxShape(s string) string {
+	var b strings.Builder
+	prev := byte(0)
+	for i := 0; i < len(s); i++ {
+		if b.Len() >= maxSyntaxShape {
+			b.WriteString("...")
+			break
+		}
+		c := s[i]
+		var out byte
+		switch {
+		case c >= '0' && c <= '9':
+			out = 'N'
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			out = 'a'
+		case isSpaceByte(c):
+			out = ' '
+		default:
+			b.WriteByte(c)
+			prev = 0
+			continue
+		}
+		if out != prev {
+			b.WriteByte(out)
+		}
+		prev = out
+	}
+	return b.String()
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

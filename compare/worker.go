@@ -1,0 +1,104 @@
+package compare
+
+import (
+	"fmt"
+
+	"github.com/prerel/prerel/engine"
+)
+
+// worker judges groups and aggregates what it sees. Each worker of a run
+// has its own, merged at the end.
+type worker struct {
+	policies []engine.Policy
+	pairs    [][2]int
+	matchers []engine.Matcher
+	errs     []error
+	results  [][]engine.Result // [policy][version of the group]
+	agg      *aggregate
+	shapes   groupShapes
+
+	// where the worker is, for the error when a policy panics
+	policy  int
+	version string
+}
+
+func newWorker(policies []engine.Policy, pairs [][2]int) *worker {
+	return &worker{
+		policies: policies,
+		pairs:    pairs,
+		matchers: make([]engine.Matcher, len(policies)),
+		errs:     make([]error, len(policies)),
+		results:  make([][]engine.Result, len(policies)),
+		agg:      newAggregate(len(pairs)),
+	}
+}
+
+// run judges one group with every policy and aggregates it. A panic in a
+// policy becomes an error naming the policy and the case.
+func (w *worker) run(g Group) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("compare: policy %q panicked on constraint %q, version %q: %v",
+				w.policies[w.policy].Name(), g.Constraint, w.version, r)
+		}
+	}()
+	w.judge(g)
+	ci := newConstraintInfo(g.Constraint)
+	w.aggregatePairs(&ci, g.Versions)
+	if g.History != "" {
+		w.aggregateSelection(&ci, g)
+	}
+	return nil
+}
+
+// judge fills w.results for the group.
+func (w *worker) judge(g Group) {
+	for p, pol := range w.policies {
+		w.policy, w.version = p, ""
+		if cap(w.results[p]) < len(g.Versions) {
+			w.results[p] = make([]engine.Result, len(g.Versions))
+		}
+		res := w.results[p][:len(g.Versions)]
+		w.results[p] = res
+		m, err := pol.Compile(g.Constraint)
+		w.matchers[p], w.errs[p] = m, err
+		if err != nil {
+			r := engine.InvalidResult(err)
+			for i := range res {
+				res[i] = r
+			}
+			continue
+		}
+		for i, v := range g.Versions {
+			w.version = v
+			res[i] = m.Match(v)
+		}
+	}
+}
+
+// aggregatePairs counts agreement per pair and classes the divergences.
+func (w *worker) aggregatePairs(ci *constraintInfo, versions []string) {
+	a := w.agg
+	a.cases += int64(len(versions))
+	w.shapes.reset(ci)
+	for i, text := range versions {
+		var shape string
+		var key caseKey
+		known := false
+		for k, pr := range w.pairs {
+			ra, rb := w.results[pr[0]][i], w.results[pr[1]][i]
+			if ra.Verdict == rb.Verdict {
+				a.pairs[k].agree++
+				continue
+			}
+			a.pairs[k].diverge++
+			if !known {
+				vi := newVersionInfo(text)
+				shape = w.shapes.shapeOf(&vi)
+				key = makeCaseKey(ci, &vi)
+				known = true
+			}
+			a.pairs[k].add(classKey{shape, ra.Verdict, rb.Verdict}, key, ra, rb)
+		}
+	}
+}

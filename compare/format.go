@@ -1,0 +1,86 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+)
+
+// Format is a report format.
+type Format string
+
+// The report formats.
+const (
+	FormatText     Format = "text"     // a terminal: aligned tables
+	FormatMarkdown Format = "markdown" // a pull-request comment or CI step summary
+	FormatJSON     Format = "json"     // machines; see Report for the fields
+)
+
+// Formats lists every format, for flag help.
+var Formats = []Format{FormatText, FormatMarkdown, FormatJSON}
+
+// ParseFormat reads a format name ("md" is accepted for markdown).
+func ParseFormat(s string) (Format, error) {
+	switch s {
+	case "text":
+		return FormatText, nil
+	case "markdown", "md":
+		return FormatMarkdown, nil
+	case "json":
+		return FormatJSON, nil
+	}
+	return "", fmt.Errorf("unknown format %q: expected text, markdown or json", s)
+}
+
+// Render writes r to w in format f.
+func Render(w io.Writer, f Format, r *Report) error {
+	switch f {
+	case FormatText:
+		return RenderText(w, r)
+	case FormatMarkdown:
+		return RenderMarkdown(w, r)
+	case FormatJSON:
+		return RenderJSON(w, r)
+	}
+	return fmt.Errorf("unknown format %q", f)
+}
+
+// errWriter keeps the first write error so that renderers can write
+// freely and check once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+// percent formats part of whole with two decimals.
+func percent(part, whole int64) string {
+	if whole == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f%%", 100*float64(part)/float64(whole))
+}
+
+// divergeMatrix returns, for the agreement matrix, the diverged count of
+// each pair by policy index.
+func divergeMatrix(r *Report) map[[2]string]int64 {
+	m := make(map[[2]string]int64, 2*len(r.Pairs))
+	for _, p := range r.Pairs {
+		m[[2]string{p.A, p.B}] = p.Diverge
+		m[[2]string{p.B, p.A}] = p.Diverge
+	}
+	return m
+}

@@ -1,0 +1,109 @@
+package compare
+
+import (
+	"io"
+	"strings"
+)
+
+// RenderMarkdown writes r as GitHub-flavoured Markdown fit for a
+// pull-request comment or a CI step summary: the domain, the agreement
+// matrix as a table, then one collapsible section per diverging pair with
+// a table of its classes (count, cause, signature, witness and both
+// verdicts), and the selection comparison for domains of real histories.
+func RenderMarkdown(w io.Writer, r *Report) error {
+	e := &errWriter{w: w}
+	e.printf("## prerel compare\n\n")
+	e.printf("**Domain:** %s  \n", mdText(r.Domain.Description))
+	e.printf("**Cases:** %d  \n", r.Domain.Cases)
+	e.printf("**Policies:** %s\n\n", mdCodes(r.Policies))
+
+	e.printf("### Agreement\n\n")
+	e.printf("Cases diverged, of %d.\n\n", r.Domain.Cases)
+	m := divergeMatrix(r)
+	e.printf("| |")
+	for _, p := range r.Policies {
+		e.printf(" %s |", mdCode(p))
+	}
+	e.printf("\n|---|")
+	for range r.Policies {
+		e.printf("---:|")
+	}
+	e.printf("\n")
+	for _, a := range r.Policies {
+		e.printf("| %s |", mdCode(a))
+		for _, b := range r.Policies {
+			if a == b {
+				e.printf(" — |")
+				continue
+			}
+			e.printf(" %d |", m[[2]string{a, b}])
+		}
+		e.printf("\n")
+	}
+
+	e.printf("\n### Divergence classes\n\n")
+	if len(r.Classes) == 0 {
+		e.printf("None: every pair agrees on every case.\n")
+	}
+	for _, p := range r.Pairs {
+		classes := r.ClassesOf(p.A, p.B)
+		if len(classes) == 0 {
+			continue
+		}
+		e.printf("<details><summary>%s vs %s: %d diverged (%s agree), %d %s</summary>\n\n",
+			htmlText(p.A), htmlText(p.B), p.Diverge, percent(p.Agree, p.Agree+p.Diverge), len(classes), plural(len(classes), "class", "classes"))
+		e.printf("| count | cause | signature | constraint | version | %s | %s |\n", mdCode(p.A), mdCode(p.B))
+		e.printf("|---:|---|---|---|---|---|---|\n")
+		for _, c := range classes {
+			e.printf("| %d | %s | %s | %s | %s | %s | %s |\n", c.Count, mdText(string(c.Cause)), mdCode(c.Signature),
+				mdCode(c.Witness.Constraint), mdCode(c.Witness.Version), c.Witness.AVerdict, c.Witness.BVerdict)
+		}
+		e.printf("\n</details>\n\n")
+	}
+	if s := r.Selection; s != nil {
+		e.printf("### Selection\n\n")
+		e.printf("What each policy would install, over %d constraint and history groups.\n\n", s.Groups)
+		e.printf("| a | b | agree | diverge | constraint | history | a installs | b installs |\n")
+		e.printf("|---|---|---:|---:|---|---|---|---|\n")
+		for _, sp := range s.Pairs {
+			c, h, x, y := "", "", "", ""
+			if wit := sp.Witness; wit != nil {
+				c, h, x, y = mdCode(wit.Constraint), mdText(wit.History), mdCode(wit.ASelected), mdCode(wit.BSelected)
+			}
+			e.printf("| %s | %s | %d | %d | %s | %s | %s | %s |\n", mdCode(sp.A), mdCode(sp.B), sp.Agree, sp.Diverge, c, h, x, y)
+		}
+	}
+	return e.err
+}
+
+// mdCode writes s as a code span that is safe in a table cell.
+func mdCode(s string) string {
+	if s == "" {
+		return "*(empty)*"
+	}
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\n", " ")
+	if strings.Contains(s, "`") {
+		return "`` " + s + " ``"
+	}
+	return "`" + s + "`"
+}
+
+func mdCodes(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = mdCode(n)
+	}
+	return strings.Join(out, ", ")
+}
+
+// mdText escapes s for running Markdown text in a table cell.
+func mdText(s string) string {
+	r := strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;", "\n", " ")
+	return r.Replace(s)
+}
+
+// htmlText escapes s for HTML.
+func htmlText(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}

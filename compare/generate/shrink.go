@@ -231,6 +231,38 @@ func (s shape) candidates(minCmps int) []shape {
 			}
 		}
 	}
+	// Shift a part down: subtract 1, or the smallest non-zero value, from
+	// every non-zero number of that part, so that versions keep their
+	// distance ("~> 0.3.0" with 0.4.0-alpha becomes "~> 0.2.0" with
+	// 0.3.0-alpha).
+	for part := 0; part < 3; part++ {
+		var least uint64
+		nonzero := 0
+		for _, p := range s.part(part) {
+			if *p > 0 {
+				nonzero++
+				if least == 0 || *p < least {
+					least = *p
+				}
+			}
+		}
+		if nonzero < 2 {
+			continue
+		}
+		steps := []uint64{least}
+		if least > 1 {
+			steps = append(steps, 1)
+		}
+		for _, d := range steps {
+			t := s.clone()
+			for _, q := range t.part(part) {
+				if *q > 0 {
+					*q -= d // d <= least <= *q
+				}
+			}
+			out = append(out, t)
+		}
+	}
 	for i, p := range nums {
 		for _, m := range smallerNumbers(*p) {
 			t := s.clone()

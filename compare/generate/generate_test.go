@@ -330,3 +330,27 @@ func TestShrinkingReachesMinimalValues(t *testing.T) {
 		})
 	}
 }
+
+func TestShrinkShiftsParts(t *testing.T) {
+	c := CaseSpec{
+		Constraint: ConstraintSpec{Comparators: []ComparatorSpec{
+			{Op: engine.OpGreaterEqual, Precision: 3, Version: VersionSpec{Minor: 4, Prerelease: "alpha"}},
+			{Op: engine.OpPessimistic, Precision: 3, Version: VersionSpec{Minor: 3}},
+		}},
+		Version: VersionSpec{Minor: 4, Prerelease: "alpha"},
+	}
+	want := map[string]bool{
+		`constraint ">= 0.1.0-alpha, ~> 0.0.0" version "0.1.0-alpha"`: false,
+		`constraint ">= 0.3.0-alpha, ~> 0.2.0" version "0.3.0-alpha"`: false,
+	}
+	for _, s := range shrinkCase(c).All() {
+		if _, ok := want[s.(CaseSpec).String()]; ok {
+			want[s.(CaseSpec).String()] = true
+		}
+	}
+	for w, found := range want {
+		if !found {
+			t.Errorf("no shrink candidate %s", w)
+		}
+	}
+}

@@ -406,3 +406,74 @@ func TestPrepare(t *testing.T) {
 		}
 	}
 }
+
+func TestExplain(t *testing.T) {
+	tests := []struct {
+		policy, constraint, version string
+		steps                       []string // substrings of "subject: detail", in order
+	}{
+		{"hashicorp", ">= 1.0.0, < 2.0.0", "2.0.0-beta.1", []string{
+			`version.NewConstraint: 2 piece(s)`,
+			`version.NewVersion: read "2.0.0-beta.1" as 2.0.0-beta.1, segments [2 0 0], prerelease "beta.1"`,
+			`>= 1.0.0: Constraint.Check: false`,
+			`< 2.0.0: Constraint.Check: false`,
+			`Constraints.Check: false`,
+		}},
+		{"apparentlymart", "~> 1.2", "1.5.0-beta", []string{
+			`constraints.ParseRubyStyleMulti: accepted "~> 1.2"`,
+			`go-versions MeetingConstraints: the set is`,
+			`versions.ParseVersion: read "1.5.0-beta" as 1.5.0-beta`,
+			`MeetingConstraintsExact(spec).Has: true`,
+			`go-versions MeetingConstraints(spec).Has: false`,
+		}},
+		{"apparentlymart-exact", "= 0.0.0", "0.0.0", []string{
+			`Set.Has: 0.0.0 is versions.Unspecified`,
+			`(spec).Has: false`,
+		}},
+		{"masterminds", "~> 1.2", "1.5.0-beta", []string{
+			`translation: "~> 1.2" is ">=1.2.0, <2.0.0" in Masterminds syntax`,
+			`semver.NewConstraint: accepted ">=1.2.0, <2.0.0"; IncludePrerelease = false`,
+			`semver.NewVersion: read "1.5.0-beta" as 1.5.0-beta`,
+			`Constraints.Validate: "1.5.0-beta" is a prerelease version`,
+			`Constraints.Check: false`,
+		}},
+		{"terraform-module", "= 2.0.0-beta.1", "2.0.0-beta.1", []string{
+			`version.NewConstraint: 1 piece(s); String() is "= 2.0.0-beta.1"`,
+			`versions.MeetingConstraintsString: the npm-style parser (go-versions MeetingConstraintsString) refused "= 2.0.0-beta.1": no spaces allowed after operator "="; the installer skips every prerelease`,
+		}},
+		{"terraform-module", ">=2.0.0-beta.1", "2.0.0-beta.1", []string{
+			`versions.MeetingConstraintsString: the set is`,
+			`prerelease: not in the go-versions MeetingConstraints set (not requested exactly); the installer skips it`,
+		}},
+		{"opentofu-module", "v2.0.0-beta.1", "2.0.0-beta.1", []string{
+			`versions.MeetingConstraintsString: refused "v2.0.0-beta.1"; accepted it with v prefixes stripped, "2.0.0-beta.1"`,
+			`Set.Has: true`,
+			`v2.0.0-beta.1: Constraint.Check: true`,
+			`Constraints.Check: true`,
+		}},
+		{"terraform-module", "", "latest", []string{
+			`constraint: empty`,
+			`version.NewVersion: go-version NewVersion: malformed version: latest; the installer skips it`,
+		}},
+	}
+	for _, tt := range tests {
+		p := lookup(t, tt.policy)
+		e := engine.Explain(p, tt.constraint, tt.version)
+		if r := engine.Evaluate(p, tt.constraint, tt.version); e.Result != r {
+			t.Errorf("%s: Explain(%q, %q).Result = %v, Evaluate = %v", tt.policy, tt.constraint, tt.version, e.Result, r)
+		}
+		var lines []string
+		for _, s := range e.Steps {
+			lines = append(lines, s.Subject+": "+s.Detail)
+		}
+		i := 0
+		for _, line := range lines {
+			if i < len(tt.steps) && strings.Contains(line, tt.steps[i]) {
+				i++
+			}
+		}
+		if i < len(tt.steps) {
+			t.Errorf("%s: Explain(%q, %q) lacks step %q in order; steps:\n%s", tt.policy, tt.constraint, tt.version, tt.steps[i], strings.Join(lines, "\n"))
+		}
+	}
+}

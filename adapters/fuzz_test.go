@@ -56,7 +56,8 @@ func addFuzzSeeds(f *testing.F) {
 }
 
 // checkConsistent is what every fuzz target checks for one adapter: no
-// panic, the same verdict from Evaluate twice, from Compile and Match, from
+// panic, the same verdict from Evaluate twice, from Explain, from Compile
+// and Match, from
 // Prepare (which refuses exactly the Invalid pairs) and from Select on a
 // list holding the version twice, and a reason on every result.
 func checkConsistent(t *testing.T, p engine.Policy, constraint, version string) {
@@ -69,6 +70,13 @@ func checkConsistent(t *testing.T, p engine.Policy, constraint, version string) 
 	}
 	if r.Verdict > engine.Invalid {
 		t.Fatalf("%s: %q | %q: unknown verdict %d", p.Name(), constraint, version, r.Verdict)
+	}
+
+	if x, ok := p.(engine.Explainer); ok {
+		e := x.Explain(constraint, version)
+		if e.Result != r || len(e.Steps) == 0 {
+			t.Fatalf("%s: %q | %q: Explain = %v with %d steps, Evaluate = %v", p.Name(), constraint, version, e.Result, len(e.Steps), r)
+		}
 	}
 
 	m, compileErr := p.Compile(constraint)

@@ -165,6 +165,8 @@ type moduleFilter struct {
 	acceptable versions.Set
 	refused    string
 	broken     error
+	// stripped is the text OpenTofu's retry parsed, when it did.
+	stripped string
 }
 
 func (mi ModuleInstaller) compile(constraint string) (*moduleFilter, error) {
@@ -193,7 +195,7 @@ func (mi ModuleInstaller) compile(constraint string) (*moduleFilter, error) {
 	}
 	set, err2 := meetingConstraintsString(stripped)
 	if err2 == nil {
-		f.acceptable, f.refused = set, ""
+		f.acceptable, f.refused, f.stripped = set, "", stripped
 		return f, nil
 	}
 	if isPanic(err2) {

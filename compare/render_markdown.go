@@ -5,11 +5,16 @@ import (
 	"strings"
 )
 
+// MarkdownClassesPerPair is how many classes RenderMarkdown lists per
+// pair, the largest first, so that a comment stays within what a code
+// host accepts; the rest are counted in one line.
+const MarkdownClassesPerPair = 20
+
 // RenderMarkdown writes r as GitHub-flavoured Markdown fit for a
 // pull-request comment or a CI step summary: the domain, the agreement
 // matrix as a table, then one collapsible section per diverging pair with
-// a table of its classes (count, cause, signature, witness and both
-// verdicts), and the selection comparison for domains of real histories.
+// its causes in a line and a table of its
+// largest classes (count, cause, signature, witness and both verdicts), and the selection comparison for domains of real histories.
 func RenderMarkdown(w io.Writer, r *Report) error {
 	e := &errWriter{w: w}
 	e.printf("## prerel compare\n\n")
@@ -52,11 +57,21 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 		}
 		e.printf("<details><summary>%s vs %s: %d diverged (%s agree), %d %s</summary>\n\n",
 			htmlText(p.A), htmlText(p.B), p.Diverge, percent(p.Agree, p.Agree+p.Diverge), len(classes), plural(len(classes), "class", "classes"))
+		e.printf("Causes: %s.\n\n", mdText(causeSummary(classes)))
 		e.printf("| count | cause | signature | constraint | version | %s | %s |\n", mdCode(p.A), mdCode(p.B))
 		e.printf("|---:|---|---|---|---|---|---|\n")
-		for _, c := range classes {
+		shown := classes[:min(len(classes), MarkdownClassesPerPair)]
+		for _, c := range shown {
 			e.printf("| %d | %s | %s | %s | %s | %s | %s |\n", c.Count, mdText(string(c.Cause)), mdCode(c.Signature),
 				mdCode(c.Witness.Constraint), mdCode(c.Witness.Version), c.Witness.AVerdict, c.Witness.BVerdict)
+		}
+		if rest := classes[len(shown):]; len(rest) > 0 {
+			var n int64
+			for _, c := range rest {
+				n += c.Count
+			}
+			e.printf("\n%d more %s with %d %s, smaller than these; the text and JSON reports list them all.\n",
+				len(rest), plural(len(rest), "class", "classes"), n, plural(int(min(n, 2)), "case", "cases"))
 		}
 		e.printf("\n</details>\n\n")
 	}
@@ -99,7 +114,7 @@ func mdCodes(names []string) string {
 
 // mdText escapes s for running Markdown text in a table cell.
 func mdText(s string) string {
-	r := strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;", "\n", " ")
+	r := strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", "\n", " ")
 	return r.Replace(s)
 }
 

@@ -9,8 +9,9 @@ import (
 
 // RenderText writes r for a terminal: the domain, the agreement matrix
 // (cases diverged per pair), the pairs with agreed and diverged counts,
-// then the divergence classes grouped by pair, each with its count, cause,
-// signature and witness with both verdicts and reasons, and for domains of
+// then the divergence classes grouped by pair (with the cases and classes
+// of each cause), each class with its count, cause, signature and witness
+// with both verdicts and reasons, and for domains of
 // real histories the selection comparison.
 func RenderText(w io.Writer, r *Report) error {
 	e := &errWriter{w: w}
@@ -39,6 +40,7 @@ func RenderText(w io.Writer, r *Report) error {
 			continue
 		}
 		e.printf("\n%s vs %s: %d diverged, %d %s\n", p.A, p.B, p.Diverge, len(classes), plural(len(classes), "class", "classes"))
+		e.printf("  causes: %s\n", causeSummary(classes))
 		for _, c := range classes {
 			e.printf("  %d  %s  %s\n", c.Count, c.Cause, c.Signature)
 			e.printf("      witness: constraint %s, version %s\n", strconv.Quote(c.Witness.Constraint), strconv.Quote(c.Witness.Version))

@@ -259,3 +259,14 @@ func isDigits(s string) bool {
 	}
 	return true
 }
+
+// Signature returns the signature of the case (constraint, version) on
+// which the two sides of a pair gave verdicts a and b: the key of its
+// divergence class in a report.
+func Signature(constraint, version string, a, b engine.Verdict) string {
+	ci := newConstraintInfo(constraint)
+	vi := newVersionInfo(version)
+	var g groupShapes
+	g.reset(&ci)
+	return joinSignature(g.shapeOf(&vi), a, b)
+}

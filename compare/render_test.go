@@ -1,0 +1,98 @@
+package compare_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+var demoHistory = []string{"0.9.0", "1.0.0", "1.1.0", "1.2.0-beta", "v1.3.0-rc.1"}
+
+// goldenDomain is small and shows every kind of entry: classes of several
+// causes, a constraint the engine refuses, and selection over a history.
+var goldenDomain = listDomain{groups: []compare.Group{
+	{Constraint: ">= 1.0.0-beta, < 1.0.0", Versions: []string{"1.0.0-rc.1", "1.0.0-alpha", "1.0.0"}},
+	{Constraint: "~> 1.2", Versions: []string{"1.2.0", "1.5.0", "2.0.0-beta"}},
+	{Constraint: ">= v1.0.0", Versions: []string{"1.0.0", "v1.1.0-beta"}},
+	{Constraint: "main", Versions: []string{"1.0.0"}},
+	{Constraint: ">= 1.0.0", Versions: demoHistory, History: "demo"},
+	{Constraint: "~> 1.0", Versions: demoHistory, History: "demo"},
+}}
+
+var goldenPolicies = []engine.Policy{linear, sameBase, tilde, noV}
+
+func goldenReport(t *testing.T) *compare.Report {
+	t.Helper()
+	r, err := compare.Run(context.Background(), goldenDomain, goldenPolicies, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (run go test -update to accept it); got:\n%s", path, got)
+	}
+}
+
+func TestRenderGolden(t *testing.T) {
+	r := goldenReport(t)
+	for _, f := range compare.Formats {
+		t.Run(string(f), func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := compare.Render(&buf, f, r); err != nil {
+				t.Fatal(err)
+			}
+			ext := map[compare.Format]string{compare.FormatText: "txt", compare.FormatMarkdown: "md", compare.FormatJSON: "json"}[f]
+			checkGolden(t, "report."+ext, buf.Bytes())
+		})
+	}
+}
+
+// The JSON report reads back into the same report.
+func TestJSONRoundTrip(t *testing.T) {
+	r := goldenReport(t)
+	var buf bytes.Buffer
+	if err := compare.RenderJSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	back, err := compare.DecodeReport(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := compare.Diff(r, back); len(d) != 0 {
+		t.Errorf("the report changed on the way through JSON: %v", d)
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for in, want := range map[string]compare.Format{"text": compare.FormatText, "md": compare.FormatMarkdown, "markdown": compare.FormatMarkdown, "json": compare.FormatJSON} {
+		if got, err := compare.ParseFormat(in); err != nil || got != want {
+			t.Errorf("ParseFormat(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := compare.ParseFormat("yaml"); err == nil {
+		t.Error("ParseFormat(yaml): no error")
+	}
+}

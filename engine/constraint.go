@@ -44,7 +44,7 @@ type Comparator struct {
 // below 1.3.0, "~> 1.2" and "~> 1" below 2.0.0. ok is false when the bound
 // does not exist (the incremented number would overflow) and for other
 // operators.
-func (c Comparator) Upper() (v Version, ok bool) {
+func (c *Comparator) Upper() (v Version, ok bool) {
 	if c.Op != OpPessimistic {
 		return Version{}, false
 	}
@@ -63,8 +63,10 @@ func (c Comparator) Upper() (v Version, ok bool) {
 
 // Holds reports whether v satisfies c by SemVer precedence alone, with no
 // prerelease rule: "~>" is read as ">= Version, < Upper".
-func (c Comparator) Holds(v Version) bool {
-	d := v.Compare(c.Version)
+func (c *Comparator) Holds(v Version) bool { return c.holds(&v) }
+
+func (c *Comparator) holds(v *Version) bool {
+	d := compareVersions(v, &c.Version)
 	switch c.Op {
 	case OpEqual:
 		return d == 0
@@ -83,7 +85,7 @@ func (c Comparator) Holds(v Version) bool {
 			return false
 		}
 		upper, ok := c.Upper()
-		return !ok || v.Compare(upper) < 0
+		return !ok || compareVersions(v, &upper) < 0
 	}
 	return false
 }
@@ -269,7 +271,7 @@ func (c Constraint) Text() string { return c.text }
 // SemVer precedence alone, with no prerelease rule.
 func (c Constraint) Holds(v Version) bool {
 	for i := range c.comparators {
-		if !c.comparators[i].Holds(v) {
+		if !c.comparators[i].holds(&v) {
 			return false
 		}
 	}

@@ -91,15 +91,21 @@ func (v Version) SameCore(w Version) bool {
 // alphanumeric, and a shorter list lower when all earlier identifiers are
 // equal. Build metadata and the "v" prefix are ignored. Compare does not
 // allocate.
-func (v Version) Compare(w Version) int {
-	if c := cmpUint(v.major, w.major); c != 0 {
-		return c
+func (v Version) Compare(w Version) int { return compareVersions(&v, &w) }
+
+// compareVersions is Compare on pointers, for the hot paths.
+func compareVersions(v, w *Version) int {
+	if v.major != w.major {
+		return cmpUint(v.major, w.major)
 	}
-	if c := cmpUint(v.minor, w.minor); c != 0 {
-		return c
+	if v.minor != w.minor {
+		return cmpUint(v.minor, w.minor)
 	}
-	if c := cmpUint(v.patch, w.patch); c != 0 {
-		return c
+	if v.patch != w.patch {
+		return cmpUint(v.patch, w.patch)
+	}
+	if v.pre == w.pre {
+		return 0
 	}
 	return comparePrerelease(v.pre, w.pre)
 }

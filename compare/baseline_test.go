@@ -140,7 +140,11 @@ func TestDiff(t *testing.T) {
 			[]compare.Change{
 				{Kind: compare.Disappeared, Subject: "policy", Text: "policy no-v disappeared"},
 				{Kind: compare.Disappeared, Subject: "pair", A: "tilde", B: "no-v", Text: "tilde vs no-v disappeared"}}},
-		{"a selection witness changed", func(r *compare.Report) { w := *r.Selection.Pairs[0].Witness; w.BSelected = "1.0.0"; r.Selection.Pairs[0].Witness = &w },
+		{"a selection witness changed", func(r *compare.Report) {
+			w := *r.Selection.Pairs[0].Witness
+			w.BSelected = "1.0.0"
+			r.Selection.Pairs[0].Witness = &w
+		},
 			[]compare.Change{{Kind: compare.Changed, Subject: "selection pair", A: "linear", B: "same-base",
 				Text: `selection linear vs same-base: witness now "~> 1.0" over demo (linear installs v1.3.0-rc.1, same-base installs 1.0.0); was "~> 1.0" over demo (linear installs v1.3.0-rc.1, same-base installs 1.1.0)`}}},
 		{"selection disappeared", func(r *compare.Report) { r.Selection = nil },

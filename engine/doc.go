@@ -50,7 +50,11 @@
 // Compile from CompileNative; judging a parsed pair does not allocate.
 //
 // Select picks the newest admitted version from a list; a policy whose
-// rule depends on the whole list implements Selector and decides itself.
+// rule depends on the whole list implements Selector and decides itself,
+// and answers pairwise as if the version were the only one available.
+// Explain shows a policy's reasoning for one pair, step by step, from its
+// Explainer or, for a policy without one, from what Compile and Match
+// answered.
 // Registry (and Default) holds policies by name so that a user's own policy
 // appears in every command.
 package engine

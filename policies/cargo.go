@@ -26,9 +26,10 @@ import "github.com/prerel/prerel/engine"
 type Cargo struct{}
 
 var (
-	_ engine.Policy   = Cargo{}
-	_ engine.Judge    = Cargo{}
-	_ engine.Preparer = Cargo{}
+	_ engine.Policy    = Cargo{}
+	_ engine.Judge     = Cargo{}
+	_ engine.Preparer  = Cargo{}
+	_ engine.Explainer = Cargo{}
 )
 
 const (
@@ -91,4 +92,38 @@ func (Cargo) Judge(c engine.Constraint, v engine.Version) engine.Result {
 		return engine.Rejected(reasonCargoOtherBase)
 	}
 	return engine.Rejected(reasonCargoNone)
+}
+
+// Explain shows each comparator checked by precedence and whether it names
+// a prerelease of the version's base.
+func (p Cargo) Explain(constraint, version string) engine.Explanation {
+	var x explanation
+	c, v, err := x.parse(constraint, version)
+	if err != nil {
+		return x.invalid(err)
+	}
+	pre := v.IsPrerelease()
+	cs := c.Comparators()
+	for i := range cs {
+		cmp := &cs[i]
+		x.readAs(cmp, false)
+		x.precedence(cmp, v)
+		switch {
+		case !pre:
+		case !cmp.NamesPrerelease():
+			x.add(cmp.String(), "names no prerelease")
+		case !cmp.Version.SameCore(v):
+			x.add(cmp.String(), "names a prerelease of base %s, not of the version's base %s: does not opt it in", show(cmp.Version.Core()), show(v.Core()))
+		case cmp.Op == engine.OpNotEqual:
+			x.add(cmp.String(), "names a prerelease of the same base %s, but a != never opts in", show(v.Core()))
+		default:
+			x.add(cmp.String(), "names a prerelease of the same base %s: opts the version in", show(v.Core()))
+		}
+	}
+	if pre {
+		x.add("rule", "a prerelease needs every comparator to hold by precedence (B) and a comparator other than != that names a prerelease of the same base")
+	} else {
+		x.add("rule", "a release is admitted when every comparator holds by precedence (B)")
+	}
+	return x.verdict(p.Judge(c, v))
 }

@@ -19,22 +19,64 @@
 //     (hashicorp/go-version).
 //   - [Cargo] ("cargo"): B, and a prerelease only when some comparator other
 //     than "!=" names a prerelease of the same base (Cargo, npm).
+//   - [Linear] ("linear"): B alone, prereleases on the timeline; "~> 1.2"
+//     admits 2.0.0-beta.1 (the TF_ALLOW_PRERELEASE proposal).
+//   - [LinearTight] ("linear-tight"): as linear, but the upper bound implied
+//     by "~>" excludes the next release's prereleases (npm's
+//     includePrerelease).
+//   - [GABound] ("ga-bound"): a prerelease is judged by its GA release,
+//     except by "=", "!=" and comparators that name a prerelease.
+//   - [AnyPre] ("any-pre"): B, and a prerelease only when some comparator
+//     other than "!=" names a prerelease of any base (OpenTofu's RFC).
+//   - [Fallback] ("fallback"): a selection-level policy; the newest release
+//     in range, and a prerelease only when no release fits. Pairwise it
+//     answers like linear.
+//   - [CoreOnly] ("core-only"): a constraint that names a prerelease is
+//     invalid; a version is judged by its core (required_version).
 //
-// On a release version strict and cargo are exactly B. Lexical is B too,
-// except that "~>" with a prerelease ("~> 1.2.3-beta") admits prereleases
-// only, as hashicorp/go-version does.
+// On a release every policy is exactly B, except lexical, where "~>" with a
+// prerelease ("~> 1.2.3-beta") admits prereleases only, as
+// hashicorp/go-version does, and core-only, which refuses a constraint that
+// names a prerelease.
 //
 // The empty constraint admits every release under every policy. For a
-// prerelease each rule is applied as written: strict and cargo reject it (no
-// "=" comparator, no comparator naming a prerelease), lexical admits it (no
+// prerelease each rule is applied as written: strict, cargo and any-pre
+// reject it (no "=" comparator, no comparator naming a prerelease); lexical,
+// linear, linear-tight, ga-bound, fallback and core-only admit it (no
 // comparator refuses it).
+//
+// # Containments
+//
+// Every version the first policy admits, the second admits too (the tests
+// check each on every table pair, exhaustively over a small scope, and in
+// FuzzNative):
+//
+//	strict ⊆ cargo ⊆ any-pre ⊆ linear = fallback (pairwise)
+//	lexical ⊆ linear-tight ⊆ linear
+//	lexical ⊆ ga-bound
+//	core-only ⊆ ga-bound         where the constraint has no "="
+//	ga-bound ⊆ core-only         where it names no prerelease and has no "!="
+//	any-pre ⊆ core-only          where it names no prerelease
+//
+// No other containment holds; ga-bound and core-only admit prereleases that
+// B refuses ("~> 2.0.0" and ">= 2.0.0" admit 2.0.0-beta), and the tests
+// keep a witness for each failing pair.
+//
+// # Explanations
+//
+// Every native policy implements engine.Explainer: comparator by comparator
+// it says how the comparator was read ("~> 1.2" as ">= 1.2.0, < 2.0.0",
+// ">= 1.2" filled to ">= 1.2.0"), whether it held by precedence (or, for
+// ga-bound and core-only, for the GA release), which prerelease rule
+// applied and why, and ends in the same result as Judge.
 //
 // A constraint or version the engine's parser refuses is engine.Invalid,
 // never a silent reject. Judging a parsed pair does not allocate: each
 // verdict carries a constant reason that says which branch of the rule
-// decided it. For strict and cargo a reason starting with "prerelease:"
-// means B holds and the prerelease rule decided; any other reject names the
-// comparator the version fails by precedence.
+// decided it. A reason starting with "prerelease:" means the prerelease
+// rule decided (for ga-bound and core-only, a comparator judged the GA
+// release); any other reject names the comparator the version fails by
+// precedence.
 //
 // # Use
 //

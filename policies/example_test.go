@@ -1,6 +1,7 @@
 package policies_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/prerel/prerel/engine"
@@ -28,19 +29,25 @@ func Example_compare() {
 	for _, p := range policies.All() {
 		m, err := p.Compile(constraint)
 		if err != nil {
-			fmt.Println(err)
-			return
+			fmt.Printf("%-13s refuses it: %v\n", p.Name(), errors.Unwrap(err))
+			continue
 		}
-		fmt.Printf("%-8s", p.Name())
+		fmt.Printf("%-13s", p.Name())
 		for _, v := range versions {
 			fmt.Printf(" %s=%v", v, m.Match(v).Verdict)
 		}
 		fmt.Println()
 	}
 	// Output:
-	// strict   1.2.3-rc.1=reject 1.2.4=allow 1.3.0-beta=reject
-	// lexical  1.2.3-rc.1=allow 1.2.4=reject 1.3.0-beta=reject
-	// cargo    1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=reject
+	// strict        1.2.3-rc.1=reject 1.2.4=allow 1.3.0-beta=reject
+	// lexical       1.2.3-rc.1=allow 1.2.4=reject 1.3.0-beta=reject
+	// cargo         1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=reject
+	// linear        1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=allow
+	// linear-tight  1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=reject
+	// ga-bound      1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=allow
+	// any-pre       1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=allow
+	// fallback      1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=allow
+	// core-only     refuses it: prerelease version constraints are not supported
 }
 
 // engine.Select picks the version each policy would install from a list.
@@ -49,15 +56,21 @@ func Example_select() {
 	for _, p := range policies.All() {
 		sel, err := engine.Select(p, "~> 1.2.0-beta.1", available)
 		if err != nil {
-			fmt.Println(err)
-			return
+			fmt.Printf("%-13s refuses the constraint: %v\n", p.Name(), errors.Unwrap(err))
+			continue
 		}
-		fmt.Printf("%-8s %q found=%v unreadable=%d\n", p.Name(), sel.Version, sel.Found, len(sel.Unreadable))
+		fmt.Printf("%-13s %q found=%v unreadable=%d\n", p.Name(), sel.Version, sel.Found, len(sel.Unreadable))
 	}
 	// Output:
-	// strict   "1.2.1" found=true unreadable=1
-	// lexical  "1.2.0-rc.1" found=true unreadable=1
-	// cargo    "1.2.1" found=true unreadable=1
+	// strict        "1.2.1" found=true unreadable=1
+	// lexical       "1.2.0-rc.1" found=true unreadable=1
+	// cargo         "1.2.1" found=true unreadable=1
+	// linear        "1.3.0-rc.1" found=true unreadable=1
+	// linear-tight  "1.2.1" found=true unreadable=1
+	// ga-bound      "1.3.0-rc.1" found=true unreadable=1
+	// any-pre       "1.3.0-rc.1" found=true unreadable=1
+	// fallback      "1.2.1" found=true unreadable=1
+	// core-only     refuses the constraint: prerelease version constraints are not supported
 }
 
 // Importing the package registers its policies in engine.Default by name.

@@ -8,10 +8,14 @@ import (
 )
 
 // FuzzNative checks every native policy on arbitrary input: no panic, the
-// same result twice, Compile+Match equal to Prepare's check, Invalid exactly
-// when the engine's parsers refuse the input, every admitted version
-// satisfying B, strict and cargo equal to B on releases, and whatever strict
-// admits admitted by cargo.
+// same result twice, Compile+Match and Explain equal to Prepare's check,
+// Invalid exactly when the engine's parsers refuse the input (or, for
+// core-only, when the constraint names a prerelease), every admitted
+// version satisfying B (ga-bound: each comparator for the version or its GA
+// release; core-only: B for the version core), every policy but lexical
+// and core-only equal to B on releases, the containments between the
+// policies, and fallback selecting a lone version exactly when it admits
+// it.
 func FuzzNative(f *testing.F) {
 	seeds := [][2]string{
 		{">= 1.1.0-beta.2", "1.1.0-beta.3"},
@@ -44,6 +48,18 @@ func FuzzNative(f *testing.F) {
 		{"~>v1", "v1.0.0-v"},
 		{"\t=\t1.0.0 ,\t!=1.0.1", "1.0.0"},
 		{"\x00", "\xff"},
+		{"~> 2.0.0", "2.0.0-beta"},
+		{">= 1.0.0, < 2.0.0", "2.0.0-beta"},
+		{"~> 1.2", "1.9.0-rc.1"},
+		{"< 2.0.0", "2.0.0-beta.1"},
+		{">= 1.0.0-0, < 2.0.0", "2.0.0-beta.1"},
+		{">= 1.12.0", "1.12.0-beta1"},
+		{">= 1.12.0-beta1", "1.12.0"},
+		{"= 2.0.0", "2.0.0-beta"},
+		{"!= 2.0.0", "2.0.0-beta"},
+		{"~> 1.0, = 2.0.0-beta", "2.0.0-beta"},
+		{"= 2.0.0-beta, < 2.0.0", "2.0.0-beta"},
+		{"~> 2.0.0-beta", "2.1.0-rc"},
 	}
 	for _, s := range seeds {
 		f.Add(s[0], s[1])
@@ -61,12 +77,14 @@ func FuzzNative(f *testing.F) {
 			if r.Reason == "" {
 				t.Errorf("%s: %q | %q: empty reason", p.Name(), constraint, version)
 			}
-			if (r.Verdict == engine.Invalid) != !parsed {
+			refused := !parsed || p.Name() == "core-only" && cerr == nil && c.NamesPrerelease()
+			if (r.Verdict == engine.Invalid) != refused {
 				t.Fatalf("%s: %q | %q: %v (%s), but constraint error %v, version error %v",
 					p.Name(), constraint, version, r.Verdict, r.Reason, cerr, verr)
 			}
 			m, err := p.Compile(constraint)
-			if (err != nil) != (cerr != nil) {
+			compileRefused := cerr != nil || p.Name() == "core-only" && c.NamesPrerelease()
+			if (err != nil) != compileRefused {
 				t.Fatalf("%s: Compile(%q) error %v, ParseConstraint error %v", p.Name(), constraint, err, cerr)
 			}
 			if err == nil {
@@ -75,16 +93,19 @@ func FuzzNative(f *testing.F) {
 				}
 			}
 			check, err := p.(engine.Preparer).Prepare(constraint, version)
-			if (err != nil) != !parsed {
-				t.Fatalf("%s: Prepare(%q, %q) error %v, want error %v", p.Name(), constraint, version, err, !parsed)
+			if (err != nil) != refused {
+				t.Fatalf("%s: Prepare(%q, %q) error %v, want error %v", p.Name(), constraint, version, err, refused)
 			}
 			if err == nil {
 				if got := check(); got != r {
 					t.Fatalf("%s: %q | %q: Prepare check %+v, Evaluate %+v", p.Name(), constraint, version, got, r)
 				}
 			}
+			if x := p.(engine.Explainer).Explain(constraint, version); x.Result != r {
+				t.Fatalf("%s: %q | %q: Explain %+v, Evaluate %+v", p.Name(), constraint, version, x.Result, r)
+			}
 			if parsed {
-				if r.Verdict == engine.Allow && !c.Holds(v) {
+				if r.Verdict == engine.Allow && !admitsWithin(p.Name(), c, v) {
 					t.Fatalf("%s: %q | %q: allowed, but B does not hold", p.Name(), constraint, version)
 				}
 				if p.Name() != "lexical" && r.Verdict == engine.Reject && !strings.HasPrefix(r.Reason, "prerelease:") && c.Holds(v) {
@@ -93,17 +114,53 @@ func FuzzNative(f *testing.F) {
 			}
 			verdicts[p.Name()] = r.Verdict
 		}
-		if verdicts["strict"] == engine.Allow && verdicts["cargo"] != engine.Allow {
-			t.Fatalf("%q | %q: strict allows, cargo says %v", constraint, version, verdicts["cargo"])
+		if cerr != nil {
+			return
+		}
+		for _, k := range containments {
+			if k.when != nil && !k.when(c) {
+				continue
+			}
+			if verdicts[k.sub.Name()] == engine.Allow && verdicts[k.sup.Name()] != engine.Allow {
+				t.Fatalf("%q | %q: %s allows, %s says %v", constraint, version, k.sub.Name(), k.sup.Name(), verdicts[k.sup.Name()])
+			}
+		}
+		sel, err := engine.Select(Fallback{}, constraint, []string{version})
+		if err != nil || sel.Found != (verdicts["fallback"] == engine.Allow) {
+			t.Fatalf("%q | %q: fallback selects %+v (error %v) from the version alone, but answers %v", constraint, version, sel, err, verdicts["fallback"])
 		}
 		if parsed && !v.IsPrerelease() {
 			b := engine.Reject
 			if c.Holds(v) {
 				b = engine.Allow
 			}
-			if verdicts["strict"] != b || verdicts["cargo"] != b {
-				t.Fatalf("%q | %q: release: strict %v, cargo %v, B %v", constraint, version, verdicts["strict"], verdicts["cargo"], b)
+			for name, got := range verdicts {
+				if name == "lexical" || name == "core-only" && c.NamesPrerelease() {
+					continue
+				}
+				if got != b {
+					t.Fatalf("%q | %q: release: %s %v, B %v", constraint, version, name, got, b)
+				}
 			}
 		}
 	})
+}
+
+// admitsWithin reports whether an admitted version lies where the policy's
+// rule allows it: B(c, v) for most; for ga-bound each comparator holds for
+// the version or for its GA release; for core-only B holds for the version
+// core.
+func admitsWithin(policy string, c engine.Constraint, v engine.Version) bool {
+	switch policy {
+	case "ga-bound":
+		for _, cmp := range c.Comparators() {
+			if !cmp.Holds(v) && !cmp.Holds(v.Core()) {
+				return false
+			}
+		}
+		return true
+	case "core-only":
+		return c.Holds(v.Core())
+	}
+	return c.Holds(v)
 }

@@ -35,9 +35,10 @@ import "github.com/prerel/prerel/engine"
 type Lexical struct{}
 
 var (
-	_ engine.Policy   = Lexical{}
-	_ engine.Judge    = Lexical{}
-	_ engine.Preparer = Lexical{}
+	_ engine.Policy    = Lexical{}
+	_ engine.Judge     = Lexical{}
+	_ engine.Preparer  = Lexical{}
+	_ engine.Explainer = Lexical{}
 )
 
 const (
@@ -120,4 +121,37 @@ func (Lexical) Judge(c engine.Constraint, v engine.Version) engine.Result {
 		return engine.Allowed(reasonLexicalRanges)
 	}
 	return engine.Allowed(reasonLexicalOnlyEquals)
+}
+
+// Explain shows each comparator checked on its own, with the prerelease
+// gate of the range comparators.
+func (l Lexical) Explain(constraint, version string) engine.Explanation {
+	var x explanation
+	c, v, err := x.parse(constraint, version)
+	if err != nil {
+		return x.invalid(err)
+	}
+	pre := v.IsPrerelease()
+	cs := c.Comparators()
+	for i := range cs {
+		cmp := &cs[i]
+		x.readAs(cmp, false)
+		_, text := relation(cmp, v)
+		switch {
+		case cmp.Op == engine.OpEqual || cmp.Op == engine.OpNotEqual:
+			x.add(cmp.String(), "%s compares by precedence with no prerelease gate: %s", cmp.Op, text)
+		case pre && !cmp.NamesPrerelease():
+			x.add(cmp.String(), "names no prerelease, so it refuses every prerelease version: fails")
+		case pre && !cmp.Version.SameCore(v):
+			x.add(cmp.String(), "names a prerelease of base %s, not of the version's base %s, so it refuses it: fails", show(cmp.Version.Core()), show(v.Core()))
+		case pre:
+			x.add(cmp.String(), "names a prerelease of the same base %s, so it compares by precedence: %s", show(v.Core()), text)
+		case cmp.Op == engine.OpPessimistic && cmp.NamesPrerelease():
+			x.add(cmp.String(), "a ~> with a prerelease admits prerelease versions only, so it refuses this release: fails")
+		default:
+			x.add(cmp.String(), "by precedence %s", text)
+		}
+	}
+	x.add("rule", "each comparator is checked on its own and the first that refuses decides; > >= < <= ~> pass a prerelease only when they name a prerelease of the same base; = and != compare by precedence")
+	return x.verdict(l.Judge(c, v))
 }

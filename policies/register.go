@@ -9,7 +9,11 @@ func init() {
 }
 
 // All returns the native policies of this package in registration order:
-// strict, lexical, cargo. Each call returns a new slice.
+// strict, lexical, cargo, linear, linear-tight, ga-bound, any-pre,
+// fallback, core-only. Each call returns a new slice.
 func All() []engine.Policy {
-	return []engine.Policy{Strict{}, Lexical{}, Cargo{}}
+	return []engine.Policy{
+		Strict{}, Lexical{}, Cargo{},
+		Linear{}, LinearTight{}, GABound{}, AnyPre{}, Fallback{}, CoreOnly{},
+	}
 }

@@ -29,9 +29,10 @@ import "github.com/prerel/prerel/engine"
 type Strict struct{}
 
 var (
-	_ engine.Policy   = Strict{}
-	_ engine.Judge    = Strict{}
-	_ engine.Preparer = Strict{}
+	_ engine.Policy    = Strict{}
+	_ engine.Judge     = Strict{}
+	_ engine.Preparer  = Strict{}
+	_ engine.Explainer = Strict{}
 )
 
 const (
@@ -74,4 +75,29 @@ func (Strict) Judge(c engine.Constraint, v engine.Version) engine.Result {
 		}
 	}
 	return engine.Rejected(reasonStrictNoEqual)
+}
+
+// Explain shows each comparator checked by precedence and whether an "="
+// comparator requests the version exactly.
+func (s Strict) Explain(constraint, version string) engine.Explanation {
+	var x explanation
+	c, v, err := x.parse(constraint, version)
+	if err != nil {
+		return x.invalid(err)
+	}
+	pre := v.IsPrerelease()
+	cs := c.Comparators()
+	for i := range cs {
+		cmp := &cs[i]
+		x.readAs(cmp, false)
+		if x.precedence(cmp, v) && pre && cmp.Op == engine.OpEqual {
+			x.add(cmp.String(), "an = comparator names exactly this version: an exact request")
+		}
+	}
+	if pre {
+		x.add("rule", "a prerelease needs every comparator to hold by precedence (B) and an = comparator that names exactly this version")
+	} else {
+		x.add("rule", "a release is admitted when every comparator holds by precedence (B)")
+	}
+	return x.verdict(s.Judge(c, v))
 }

@@ -1,0 +1,181 @@
+package policies
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/prerel/prerel/engine"
+)
+
+// CoreOnly is what Terraform's and OpenTofu's required_version check does,
+// registered as "core-only".
+//
+// A constraint that names a prerelease in any comparator is refused:
+// Compile returns an error wrapping ErrPrereleaseConstraint that names the
+// first such comparator, so every version is engine.Invalid. Any other
+// constraint judges a version by its core, GA(v): MAJOR.MINOR.PATCH without
+// prerelease and build. A prerelease passes exactly when its release would:
+// ">= 1.12.0" admits 1.12.0-beta1, "< 2.0.0" refuses 2.0.0-beta.1, "!= 2.0.0"
+// refuses it too, and "= 2.0.0" admits it. On a release the rule is B(c, v).
+// The empty constraint admits every version.
+//
+// Terraform and OpenTofu check their own version against required_version
+// this way: prerelease version constraints are an error, and a prerelease
+// build of the tool matches by its version core only.
+//
+//	>= 1.12.0                  | 1.12.0-beta1  allow
+//	< 2.0.0                    | 2.0.0-beta.1  reject
+//	>= 1.12.0-beta1            | 1.12.0        invalid
+//
+// When B fails for a release, the reason names the failed comparator; a
+// reason that starts with "prerelease:" names the comparator the version's
+// core fails.
+type CoreOnly struct{}
+
+var (
+	_ engine.Policy    = CoreOnly{}
+	_ engine.Judge     = CoreOnly{}
+	_ engine.Preparer  = CoreOnly{}
+	_ engine.Explainer = CoreOnly{}
+)
+
+// ErrPrereleaseConstraint is the error CoreOnly's Compile wraps for a
+// constraint that names a prerelease.
+var ErrPrereleaseConstraint = errors.New("prerelease version constraints are not supported")
+
+const (
+	reasonCoreAllow = "prerelease: its version core satisfies every comparator"
+	reasonCoreEmpty = "prerelease: the empty constraint admits every version core"
+)
+
+// coreFailure names, per operator, why a prerelease's core fails a
+// comparator.
+var coreFailure = [...]string{
+	"prerelease: its version core fails a comparator",
+	engine.OpEqual:        "prerelease: its version core is not equal to an = comparator's version",
+	engine.OpNotEqual:     "prerelease: its version core is equal to a != comparator's version",
+	engine.OpGreater:      "prerelease: its version core is not above a > comparator's version",
+	engine.OpGreaterEqual: "prerelease: its version core is below a >= comparator's version",
+	engine.OpLess:         "prerelease: its version core is not below a < comparator's version",
+	engine.OpLessEqual:    "prerelease: its version core is above a <= comparator's version",
+	engine.OpPessimistic:  "prerelease: its version core is not below a ~> comparator's upper bound",
+}
+
+const reasonCoreBelowPessimistic = "prerelease: its version core is below a ~> comparator's version"
+
+// Name returns "core-only".
+func (CoreOnly) Name() string { return "core-only" }
+
+// Rule returns the rule in one line.
+func (CoreOnly) Rule() string {
+	return "a constraint naming a prerelease is invalid; a version is judged by its core, GA(v) (Terraform's and OpenTofu's required_version)"
+}
+
+// Compile parses constraint with the engine's parser and refuses it when a
+// comparator names a prerelease.
+func (co CoreOnly) Compile(constraint string) (engine.Matcher, error) {
+	if _, err := parseCoreOnly(constraint); err != nil {
+		return nil, err
+	}
+	return engine.CompileNative(co, constraint)
+}
+
+// Prepare parses the pair once for repeated checks; a constraint that names
+// a prerelease is refused as Compile refuses it.
+func (co CoreOnly) Prepare(constraint, version string) (func() engine.Result, error) {
+	if _, err := parseCoreOnly(constraint); err != nil {
+		return nil, err
+	}
+	return engine.PrepareNative(co, constraint, version)
+}
+
+// parseCoreOnly parses constraint and refuses it when a comparator names a
+// prerelease.
+func parseCoreOnly(constraint string) (engine.Constraint, error) {
+	c, err := engine.ParseConstraint(constraint)
+	if err != nil {
+		return c, err
+	}
+	cs := c.Comparators()
+	for i := range cs {
+		if cs[i].NamesPrerelease() {
+			return c, prereleaseConstraintError(c, i)
+		}
+	}
+	return c, nil
+}
+
+func prereleaseConstraintError(c engine.Constraint, i int) error {
+	cmp := c.Comparators()[i]
+	where := "comparator " + strconv.Itoa(i+1) + " of " + strconv.Itoa(c.Len())
+	return fmt.Errorf("%w: %q (%s) names the prerelease %s; a prerelease version matches by its version core only",
+		ErrPrereleaseConstraint, cmp.String(), where, show(cmp.Version))
+}
+
+// Judge applies the core-only rule to a parsed pair. A constraint that
+// names a prerelease is Invalid (Compile gives the full error). It does not
+// allocate.
+func (CoreOnly) Judge(c engine.Constraint, v engine.Version) engine.Result {
+	if c.NamesPrerelease() {
+		return engine.Result{Verdict: engine.Invalid, Reason: ErrPrereleaseConstraint.Error()}
+	}
+	if !v.IsPrerelease() {
+		return judgeRelease(c, v)
+	}
+	core := v.Core()
+	if cmp := failedBase(c, core); cmp != nil {
+		if cmp.Op == engine.OpPessimistic && core.Compare(cmp.Version) < 0 {
+			return engine.Rejected(reasonCoreBelowPessimistic)
+		}
+		return engine.Rejected(byOp(&coreFailure, cmp.Op))
+	}
+	if c.Len() == 0 {
+		return engine.Allowed(reasonCoreEmpty)
+	}
+	return engine.Allowed(reasonCoreAllow)
+}
+
+// Explain shows a refused constraint's prerelease comparators, or each
+// comparator checked against the version's core.
+func (co CoreOnly) Explain(constraint, version string) engine.Explanation {
+	var x explanation
+	c, err := engine.ParseConstraint(constraint)
+	if err != nil {
+		x.add("constraint", "the engine's parser refuses it: %v", err)
+		return x.invalid(err)
+	}
+	if c.NamesPrerelease() {
+		first := -1
+		cs := c.Comparators()
+		for i := range cs {
+			x.readAs(&cs[i], false)
+			if cs[i].NamesPrerelease() {
+				x.add(cs[i].String(), "names the prerelease %s: prerelease version constraints are not supported", show(cs[i].Version))
+				if first < 0 {
+					first = i
+				}
+			}
+		}
+		x.add("rule", "a constraint that names a prerelease is refused, so every version is invalid; the version is not read")
+		return x.invalid(prereleaseConstraintError(c, first))
+	}
+	c, v, err := x.parse(constraint, version)
+	if err != nil {
+		return x.invalid(err)
+	}
+	core := v.Core()
+	cs := c.Comparators()
+	for i := range cs {
+		cmp := &cs[i]
+		x.readAs(cmp, false)
+		if v.IsPrerelease() {
+			_, text := relation(cmp, core)
+			x.add(cmp.String(), "judges the version core %s: %s", show(core), text)
+			continue
+		}
+		x.precedence(cmp, v)
+	}
+	x.add("rule", "the constraint names no prerelease, so it is accepted; a version is judged by its core, GA(v), so a prerelease passes exactly when its release would")
+	return x.verdict(co.Judge(c, v))
+}

@@ -1,0 +1,151 @@
+package policies
+
+import "github.com/prerel/prerel/engine"
+
+// GABound admits a prerelease when its GA release is in range, registered
+// as "ga-bound".
+//
+// A version is admitted when every comparator passes it. "=" and "!="
+// judge the version by SemVer precedence, and so does every comparator
+// whose version names a prerelease. Every other comparator judges a
+// prerelease v by GA(v), the release it leads up to (v without prerelease
+// and build): ">= 1.0.0, < 2.0.0" refuses 2.0.0-beta because 2.0.0 is not
+// below 2.0.0, while ">= 1.0.0, < 3.0.0" admits it, and so does
+// "~> 2.0.0", because 2.0.0 is in [2.0.0, 2.1.0). A release is judged by
+// precedence, B(c, v). So ga-bound admits some prereleases that B refuses
+// (2.0.0-beta for ">= 2.0.0") and refuses some that B admits (2.0.0-beta
+// for "< 2.0.0"). The empty constraint has no comparator to refuse
+// anything, so it admits every version, prereleases included.
+//
+// This is the design raised in the Terraform discussion of prerelease
+// constraints (hashicorp/terraform issue 36985): 2.0.0-beta is not valid for
+// ">= 1.0, < 2.0", is valid for ">= 1.0, < 3.0", and even for "~> 2.0.0".
+// It is meant to be switched on per module.
+//
+//	>= 1.0.0, < 2.0.0          | 2.0.0-beta    reject
+//	~> 2.0.0                   | 2.0.0-beta    allow
+//	>= 1.1.0-beta.2            | 1.1.0-beta.1  reject
+//
+// A reject names the first comparator, in written order, that refuses the
+// version; a reason that starts with "prerelease:" means a comparator
+// refused the version's GA release.
+type GABound struct{}
+
+var (
+	_ engine.Policy    = GABound{}
+	_ engine.Judge     = GABound{}
+	_ engine.Preparer  = GABound{}
+	_ engine.Explainer = GABound{}
+)
+
+const (
+	reasonGABoundGA    = "prerelease: every comparator holds, those that name no prerelease (= and != aside) for its GA release"
+	reasonGABoundExact = "prerelease: every comparator is = or != or names a prerelease, and each holds by precedence"
+	reasonGABoundEmpty = "prerelease: the empty constraint has no comparator to refuse it"
+)
+
+// gaFailure names, per operator, why a prerelease's GA release fails a
+// comparator that judges it. "=" and "!=" never judge the GA release.
+var gaFailure = [...]string{
+	"prerelease: its GA release fails a comparator",
+	engine.OpGreater:      "prerelease: its GA release is not above a > comparator's version",
+	engine.OpGreaterEqual: "prerelease: its GA release is below a >= comparator's version",
+	engine.OpLess:         "prerelease: its GA release is not below a < comparator's version",
+	engine.OpLessEqual:    "prerelease: its GA release is above a <= comparator's version",
+	engine.OpPessimistic:  "prerelease: its GA release is not below a ~> comparator's upper bound",
+}
+
+const reasonGABelowPessimistic = "prerelease: its GA release is below a ~> comparator's version"
+
+// Name returns "ga-bound".
+func (GABound) Name() string { return "ga-bound" }
+
+// Rule returns the rule in one line.
+func (GABound) Rule() string {
+	return "a prerelease is judged by its GA release, except by = and != and comparators that name a prerelease: >= 1.0, < 2.0 refuses 2.0.0-beta"
+}
+
+// Compile parses constraint with the engine's parser.
+func (g GABound) Compile(constraint string) (engine.Matcher, error) {
+	return engine.CompileNative(g, constraint)
+}
+
+// Prepare parses the pair once for repeated checks.
+func (g GABound) Prepare(constraint, version string) (func() engine.Result, error) {
+	return engine.PrepareNative(g, constraint, version)
+}
+
+// judgesGA reports whether cmp judges a prerelease by its GA release:
+// every comparator but "=", "!=" and those that name a prerelease.
+func judgesGA(cmp *engine.Comparator) bool {
+	return cmp.Op != engine.OpEqual && cmp.Op != engine.OpNotEqual && !cmp.NamesPrerelease()
+}
+
+// Judge applies the ga-bound rule to a parsed pair. It does not allocate.
+func (GABound) Judge(c engine.Constraint, v engine.Version) engine.Result {
+	if !v.IsPrerelease() {
+		return judgeRelease(c, v)
+	}
+	ga := v.Core()
+	anyGA := false
+	cs := c.Comparators()
+	for i := range cs {
+		cmp := &cs[i]
+		if !judgesGA(cmp) {
+			if !cmp.Holds(v) {
+				return engine.Rejected(precedenceReason(cmp, v))
+			}
+			continue
+		}
+		anyGA = true
+		if !cmp.Holds(ga) {
+			if cmp.Op == engine.OpPessimistic && ga.Compare(cmp.Version) < 0 {
+				return engine.Rejected(reasonGABelowPessimistic)
+			}
+			return engine.Rejected(byOp(&gaFailure, cmp.Op))
+		}
+	}
+	switch {
+	case len(cs) == 0:
+		return engine.Allowed(reasonGABoundEmpty)
+	case anyGA:
+		return engine.Allowed(reasonGABoundGA)
+	}
+	return engine.Allowed(reasonGABoundExact)
+}
+
+// Explain shows, for each comparator, whether it judges the version or its
+// GA release, and whether that holds.
+func (g GABound) Explain(constraint, version string) engine.Explanation {
+	var x explanation
+	c, v, err := x.parse(constraint, version)
+	if err != nil {
+		return x.invalid(err)
+	}
+	pre := v.IsPrerelease()
+	ga := v.Core()
+	cs := c.Comparators()
+	for i := range cs {
+		cmp := &cs[i]
+		x.readAs(cmp, false)
+		switch {
+		case !pre:
+			x.precedence(cmp, v)
+		case cmp.Op == engine.OpEqual || cmp.Op == engine.OpNotEqual:
+			_, text := relation(cmp, v)
+			x.add(cmp.String(), "%s judges the version itself by precedence: %s", cmp.Op, text)
+		case cmp.NamesPrerelease():
+			_, text := relation(cmp, v)
+			x.add(cmp.String(), "names a prerelease, so it judges the version itself by precedence: %s", text)
+		default:
+			_, text := relation(cmp, ga)
+			x.add(cmp.String(), "names no prerelease, so it judges GA(v) = %s: %s", show(ga), text)
+		}
+	}
+	if pre {
+		x.add("rule", "= and != and every comparator that names a prerelease judge the version by precedence; every other comparator judges a prerelease by its GA release")
+	} else {
+		x.add("rule", "a release is admitted when every comparator holds by precedence (B)")
+	}
+	return x.verdict(g.Judge(c, v))
+}

@@ -73,21 +73,54 @@ func divergences(t *testing.T) []divergence {
 			witness:  `0.0.0-alpha`,
 		},
 	}
+	optional := []struct {
+		a, b    string
+		witness string
+		tests   int
+	}{
+		// Read as: b admits every version a admits.
+		{"strict", "linear-tight", `constraint "= 0.1.0-alpha, ~> 0.0.0" version "0.1.0-alpha"`, 200000},
+		{"cargo", "linear-tight", `constraint ">= 0.1.0-alpha, ~> 0.0.0" version "0.1.0-alpha"`, 50000},
+		{"any-pre", "cargo", `constraint ">= 0.0.0-alpha" version "1.0.0-alpha"`, 0},
+		{"ga-bound", "linear", `constraint ">= 0.0.0" version "0.0.0-alpha"`, 0},
+		{"linear", "ga-bound", `constraint "< 0.0.0" version "0.0.0-alpha"`, 0},
+	}
+	for _, o := range optional {
+		if !registered(o.a, o.b) {
+			continue
+		}
+		out = append(out, divergence{
+			property: caseProperty{
+				name:  o.b + " admits every version " + o.a + " admits",
+				check: contains(policy(t, o.a), policy(t, o.b)),
+			},
+			witness: o.witness,
+			tests:   o.tests,
+		})
+	}
 
 	// Each exclusion of a holding property is needed: without it the
 	// property is falsified by the quirk it names.
 	witnesses := map[string]string{
-		"strict agrees with apparentlymart without the v-prefix exclusion":                        `constraint ">= v0.0.0" version "0.0.0-alpha"`,
-		"strict agrees with apparentlymart without the build-metadata exclusion":                  `constraint "= 0.0.1+def" version "0.0.1"`,
-		"strict agrees with apparentlymart without the go-versions-precedence exclusion":          `constraint "= 0.0.0-beta, >= 0.0.0-alpha.1" version "0.0.0-beta"`,
-		"strict agrees with apparentlymart without the zero-version exclusion":                    `constraint ">= 0.0.0" version "0.0.0"`,
-		"lexical agrees with hashicorp without the one-part-pessimistic exclusion":                `constraint "~> 0" version "1.0.0"`,
-		"lexical agrees with hashicorp without the go-version-precedence exclusion":               `constraint ">= 0.0.0-alpha" version "0.0.0-alpha.beta"`,
-		"native policies agree on release versions without the prerelease-pessimistic exclusion":  `constraint "~> 0.0.0-alpha" version "0.0.0"`,
-		"an exact request is honoured by apparentlymart without the v-prefix exclusion":           `v0.0.0-alpha`,
-		"an exact request is honoured by apparentlymart without the zero-version exclusion":       `0.0.0`,
-		"an exact request is honoured by apparentlymart-exact without the v-prefix exclusion":     `v0.0.0-alpha`,
-		"an exact request is honoured by apparentlymart-exact without the zero-version exclusion": `0.0.0`,
+		"strict agrees with apparentlymart without the v-prefix exclusion":                             `constraint ">= v0.0.0" version "0.0.0-alpha"`,
+		"strict agrees with apparentlymart without the build-metadata exclusion":                       `constraint "= 0.0.1+def" version "0.0.1"`,
+		"strict agrees with apparentlymart without the go-versions-precedence exclusion":               `constraint "= 0.0.0-beta, >= 0.0.0-alpha.1" version "0.0.0-beta"`,
+		"strict agrees with apparentlymart without the zero-version exclusion":                         `constraint ">= 0.0.0" version "0.0.0"`,
+		"lexical agrees with hashicorp without the one-part-pessimistic exclusion":                     `constraint "~> 0" version "1.0.0"`,
+		"lexical agrees with hashicorp without the go-version-precedence exclusion":                    `constraint ">= 0.0.0-alpha" version "0.0.0-alpha.beta"`,
+		"native policies agree on release versions without the prerelease-pessimistic exclusion":       `constraint "~> 0.0.0-alpha" version "0.0.0"`,
+		"an exact request is honoured by apparentlymart without the v-prefix exclusion":                `v0.0.0-alpha`,
+		"an exact request is honoured by apparentlymart without the zero-version exclusion":            `0.0.0`,
+		"an exact request is honoured by apparentlymart-exact without the v-prefix exclusion":          `v0.0.0-alpha`,
+		"an exact request is honoured by apparentlymart-exact without the zero-version exclusion":      `0.0.0`,
+		"core-only agrees with strict on release versions without the prerelease-constraint exclusion": `constraint ">= 0.0.0-alpha" version "0.0.0"`,
+		"core-only judges a version as its release without the prerelease-constraint exclusion":        `constraint ">= 0.0.0-alpha" version "0.0.0"`,
+		"an exact request is honoured by core-only without the prerelease-constraint exclusion":        `0.0.0-alpha`,
+		"linear agrees with apparentlymart-exact without the v-prefix exclusion":                       `constraint ">= v0.0.0" version "0.0.0-alpha"`,
+		"linear agrees with apparentlymart-exact without the build-metadata exclusion":                 `constraint "= 0.0.0-alpha+def" version "0.0.0-alpha"`,
+		"linear agrees with apparentlymart-exact without the go-versions-precedence exclusion":         `constraint ">= 0.0.0-beta" version "0.0.0-alpha.1"`,
+		"linear agrees with apparentlymart-exact without the zero-version exclusion":                   `constraint ">= 0.0.0" version "0.0.0"`,
+		"any-pre agrees with masterminds without the not-equal-opt-in exclusion":                       `constraint "!= 0.0.1-alpha" version "0.0.0-alpha"`,
 	}
 	rare := map[string]int{
 		// Strict admits a prerelease only on an exact request, so the

@@ -14,35 +14,50 @@
 //     1.0.0-alpha.1), zero-version (0.0.0 is never in its sets).
 //   - lexical agrees with hashicorp (go-version Constraints.Check), except
 //     one-part-pessimistic (go-version's "~> 1" has no upper bound; only
-//     versions at or above the bound Terraform gives it are excluded) and go-version-precedence (it
-//     sorts 1.0.0-alpha.beta below 1.0.0-alpha). Build metadata needs no
-//     exclusion: go-version ignores it in "=" as SemVer does.
+//     versions at or above the bound Terraform gives it are excluded) and
+//     go-version-precedence (it sorts 1.0.0-alpha.beta below 1.0.0-alpha).
+//     Build metadata needs no exclusion: go-version ignores it in "=", as
+//     SemVer does.
 //   - cargo admits every version strict admits.
 //   - strict and cargo agree on release versions; so does lexical, except
 //     prerelease-pessimistic (its "~> 1.0.0-beta" admits prereleases only).
 //   - "= V" added to a constraint whose other comparators V satisfies by
 //     precedence admits V under strict and cargo.
-//   - "= V" and the bare "V" admit V under strict, lexical, cargo,
-//     hashicorp, masterminds and masterminds-pre, and under apparentlymart
-//     and apparentlymart-exact except v-prefix and zero-version.
-//   - comparator order never changes a verdict, for every native policy and
-//     every adapter (the reverse and every rotation are tried).
+//   - "= V" and the bare "V" admit V under every native policy that admits
+//     prereleases at all, hashicorp, masterminds and masterminds-pre; under
+//     apparentlymart and apparentlymart-exact except v-prefix and
+//     zero-version; under core-only except prerelease-constraint (it
+//     refuses every constraint that names a prerelease).
+//   - comparator order never changes a verdict, for every registered policy
+//     (the reverse and every rotation are tried).
 //   - parse, print, parse is stable for constraints (also when written
 //     without spaces) and versions.
-//   - linear admits every version cargo admits (run when a policy named
-//     "linear" is registered).
+//
+// When the other native policies are registered: linear admits every
+// version strict, cargo, any-pre and linear-tight admit, and any-pre every
+// version cargo admits; fallback and linear agree; linear, linear-tight,
+// ga-bound, any-pre, fallback and core-only (except prerelease-constraint)
+// agree with strict on release versions; core-only judges a version as
+// strict judges its release (except prerelease-constraint); linear agrees
+// with apparentlymart-exact (except the four go-versions quirks above) and
+// with masterminds-pre; any-pre agrees with masterminds except
+// not-equal-opt-in (Masterminds lets a "!=" with a prerelease opt in).
 //
 // # Divergences
 //
 // A divergence is a property known not to hold. The test asserts that gopter
 // falsifies it and that the shrunk counterexample is the documented witness
 // (for the default seed; see divergence_test.go for the list). Among them:
-// lexical and cargo agree (witness ">= 0.0.0-alpha" with "< 0.0.0" and
-// 0.0.0-alpha), strict and cargo agree, lexical and hashicorp with no
+// lexical and cargo agree (witness "< 0.0.0, >= 0.0.0-alpha" with
+// 0.0.0-alpha: the release comparator refuses every prerelease), strict and cargo agree, lexical and hashicorp with no
 // exclusions, strict and apparentlymart with no exclusions, cargo and either
 // masterminds adapter, lexical and terraform-module, terraform-module and
 // opentofu-module ("v0.0.0-alpha" with 0.0.0-alpha), and an exact request
-// under apparentlymart (0.0.0) and the module installers ("= 0.0.0-alpha").
+// under apparentlymart (0.0.0) and the module installers ("= 0.0.0-alpha"),
+// and, among the other native policies, containments that fail: strict and
+// cargo in linear-tight ("= 0.1.0-alpha, ~> 0.0.0" with 0.1.0-alpha), any-pre
+// in cargo, ga-bound in linear and linear in ga-bound.
+//
 // Every exclusion of a holding property has a divergence too: the property
 // without that one exclusion, falsified by a witness of the quirk it names.
 //

@@ -65,17 +65,128 @@ func holdingProperties(t *testing.T) []caseProperty {
 			},
 		},
 	}
-	for _, name := range []string{"strict", "lexical", "cargo", "hashicorp", "masterminds", "masterminds-pre"} {
-		props = append(props, exactProperty(policy(t, name)))
+	props = append(props, moreNativeProperties(t)...)
+	for _, name := range []string{
+		"strict", "lexical", "cargo", "linear", "linear-tight", "ga-bound", "any-pre", "fallback",
+		"hashicorp", "masterminds", "masterminds-pre",
+	} {
+		if registered(name) {
+			props = append(props, exactProperty(policy(t, name)))
+		}
 	}
 	for _, name := range []string{"apparentlymart", "apparentlymart-exact"} {
 		p := exactProperty(policy(t, name))
 		p.exclusions = []exclusion{exclVPrefix, exclZeroVersion}
 		props = append(props, p)
 	}
-	for _, name := range append(append([]string(nil), natives...), adapterNames...) {
-		props = append(props, orderProperty(policy(t, name)))
+	if registered("core-only") {
+		p := exactProperty(policy(t, "core-only"))
+		p.exclusions = []exclusion{exclPrereleaseConstraint}
+		props = append(props, p)
 	}
+	for _, p := range engine.Default.All() {
+		props = append(props, orderProperty(p))
+	}
+	return props
+}
+
+// registered reports whether every named policy is registered.
+func registered(names ...string) bool {
+	for _, n := range names {
+		if _, ok := engine.Default.Lookup(n); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// moreNativeProperties are the properties of the native policies beyond
+// strict, lexical and cargo, each included when its policies are
+// registered.
+func moreNativeProperties(t *testing.T) []caseProperty {
+	var props []caseProperty
+	add := func(needs []string, p func() caseProperty) {
+		if registered(needs...) {
+			props = append(props, p())
+		}
+	}
+	for _, pair := range [][2]string{
+		{"strict", "linear"}, {"cargo", "linear"}, {"cargo", "any-pre"},
+		{"any-pre", "linear"}, {"linear-tight", "linear"},
+	} {
+		add(pair[:], func() caseProperty {
+			return caseProperty{
+				name:  pair[1] + " admits every version " + pair[0] + " admits",
+				doc:   "the prerelease rule of " + pair[0] + " is at least as strict as that of " + pair[1],
+				check: contains(policy(t, pair[0]), policy(t, pair[1])),
+			}
+		})
+	}
+	add([]string{"fallback", "linear"}, func() caseProperty {
+		return caseProperty{
+			name:  "fallback and linear agree",
+			doc:   "pairwise, a selection-level policy answers as if the version were the only one available",
+			check: agree(policy(t, "fallback"), policy(t, "linear")),
+		}
+	})
+	for _, name := range []string{"linear", "linear-tight", "ga-bound", "any-pre", "fallback"} {
+		add([]string{"strict", name}, func() caseProperty {
+			return caseProperty{
+				name:  name + " agrees with strict on release versions",
+				doc:   "on a release version every native policy is base satisfaction",
+				check: releasesAgree(policy(t, "strict"), policy(t, name)),
+			}
+		})
+	}
+	add([]string{"strict", "core-only"}, func() caseProperty {
+		return caseProperty{
+			name:       "core-only agrees with strict on release versions",
+			doc:        "on a release version every native policy is base satisfaction",
+			exclusions: []exclusion{exclPrereleaseConstraint},
+			check:      releasesAgree(policy(t, "strict"), policy(t, "core-only")),
+		}
+	})
+	add([]string{"strict", "core-only"}, func() caseProperty {
+		strict, core := policy(t, "strict"), policy(t, "core-only")
+		return caseProperty{
+			name:       "core-only judges a version as its release",
+			doc:        "core-only judges v by GA(v), which strict judges by precedence alone",
+			exclusions: []exclusion{exclPrereleaseConstraint},
+			check: func(k generate.CaseSpec) string {
+				c, v := k.Constraint.String(), k.Version.String()
+				ga := generate.VersionSpec{Major: k.Version.Major, Minor: k.Version.Minor, Patch: k.Version.Patch}.String()
+				if verdict(core, c, v).Verdict == verdict(strict, c, ga).Verdict {
+					return ""
+				}
+				return describe(c, v, core) + "; " + describe(c, ga, strict)
+			},
+		}
+	})
+	add([]string{"linear", "apparentlymart-exact"}, func() caseProperty {
+		return caseProperty{
+			name: "linear agrees with apparentlymart-exact",
+			doc:  "linear is go-versions' MeetingConstraintsExact wherever none of go-versions' own quirks decides",
+			exclusions: []exclusion{
+				exclVPrefix, exclBuildMetadata, exclGoVersionsPrecedence, exclZeroVersion,
+			},
+			check: agree(policy(t, "linear"), policy(t, "apparentlymart-exact")),
+		}
+	})
+	add([]string{"linear", "masterminds-pre"}, func() caseProperty {
+		return caseProperty{
+			name:  "linear agrees with masterminds-pre",
+			doc:   "linear is Masterminds' Check with IncludePrerelease on the translated constraint",
+			check: agree(policy(t, "linear"), policy(t, "masterminds-pre")),
+		}
+	})
+	add([]string{"any-pre", "masterminds"}, func() caseProperty {
+		return caseProperty{
+			name:       "any-pre agrees with masterminds",
+			doc:        "any-pre is Masterminds' Check on the translated constraint, but for its \"!=\" opt-in",
+			exclusions: []exclusion{exclNotEqualOptIn},
+			check:      agree(policy(t, "any-pre"), policy(t, "masterminds")),
+		}
+	})
 	return props
 }
 
@@ -154,49 +265,8 @@ func reorderings(c generate.ConstraintSpec) []generate.ConstraintSpec {
 	return out
 }
 
-// optionalProperties are properties of policies that may be registered
-// besides the three native ones; each is skipped when one of its policies
-// is missing.
-func optionalProperties(t *testing.T) []struct {
-	needs []string
-	prop  func() caseProperty
-} {
-	return []struct {
-		needs []string
-		prop  func() caseProperty
-	}{
-		{
-			needs: []string{"cargo", "linear"},
-			prop: func() caseProperty {
-				return caseProperty{
-					name:  "linear admits every version cargo admits",
-					doc:   "linear is base satisfaction alone; cargo adds a condition to it",
-					check: contains(policy(t, "cargo"), policy(t, "linear")),
-				}
-			},
-		},
-	}
-}
-
 func TestPropertiesHold(t *testing.T) {
 	for _, p := range holdingProperties(t) {
-		t.Run(p.name, func(t *testing.T) {
-			res, hits := p.run(parameters(t))
-			requireHolds(t, p.name, res, hits)
-		})
-	}
-	for _, o := range optionalProperties(t) {
-		missing := ""
-		for _, n := range o.needs {
-			if _, ok := engine.Default.Lookup(n); !ok {
-				missing = n
-			}
-		}
-		if missing != "" {
-			t.Logf("skipping a property of %v: policy %q is not registered", o.needs, missing)
-			continue
-		}
-		p := o.prop()
 		t.Run(p.name, func(t *testing.T) {
 			res, hits := p.run(parameters(t))
 			requireHolds(t, p.name, res, hits)

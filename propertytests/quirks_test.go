@@ -137,6 +137,46 @@ var exclPrereleasePessimistic = exclusion{
 	},
 }
 
+// exclPrereleaseConstraint: core-only refuses every constraint that names
+// a prerelease (Invalid), as Terraform's required_version does.
+var exclPrereleaseConstraint = exclusion{
+	name: "prerelease-constraint",
+	why:  "core-only refuses constraints that name a prerelease",
+	applies: func(c generate.CaseSpec) bool {
+		for _, cmp := range c.Constraint.Comparators {
+			if cmp.Version.Prerelease != "" {
+				return true
+			}
+		}
+		return false
+	},
+}
+
+// exclNotEqualOptIn: in Masterminds a "!=" that names a prerelease opts its
+// group into prereleases as any other comparator does; any-pre (and
+// SemVer intent) does not count "!=". The quirk decides only a prerelease
+// version where no other comparator names a prerelease.
+var exclNotEqualOptIn = exclusion{
+	name: "not-equal-opt-in",
+	why:  `Masterminds lets a "!=" with a prerelease opt the constraint into prereleases`,
+	applies: func(c generate.CaseSpec) bool {
+		if c.Version.Prerelease == "" {
+			return false
+		}
+		optIn := false
+		for _, cmp := range c.Constraint.Comparators {
+			if cmp.Version.Prerelease == "" {
+				continue
+			}
+			if cmp.Op != engine.OpNotEqual {
+				return false
+			}
+			optIn = true
+		}
+		return optIn
+	},
+}
+
 // plain renders a version for a library: three parts, no "v", no build.
 func plain(v generate.VersionSpec) string {
 	v.VPrefix, v.Build = false, ""

@@ -10,7 +10,9 @@
 //   - as few comparators as still fail,
 //   - simpler operators (in the order >=, <, =, >, <=, !=, ~>),
 //   - smaller numbers (towards 0; a number shared by several versions is
-//     shrunk everywhere at once, so "same base" relations survive),
+//     shrunk everywhere at once, and a part can be shifted down in every
+//     version together, so "same base" and "next release" relations
+//     survive),
 //   - simpler prereleases (none, then alpha, beta, rc, 0, 1, alpha.1, beta.2,
 //     rc.1, beta.11, beta.alpha, alpha.beta; a tag shared by several versions
 //     is replaced everywhere at once),

@@ -124,7 +124,25 @@ func Load(dir string) (*Module, Diagnostics) {
 		diags = append(diags, ex.read(file, f.override)...)
 	}
 	m.build(mod, ex)
-	return m, diags
+	return m, dedupe(diags)
+}
+
+// dedupe drops a diagnostic at the same place as an earlier one of the
+// same severity: HCL follows a syntax error with "Unsuitable value type"
+// where terraform-config-inspect decodes the broken expression.
+func dedupe(diags Diagnostics) Diagnostics {
+	seen := map[Pos]bool{}
+	out := diags[:0:0]
+	for _, d := range diags {
+		if d.Pos != nil && d.Severity == Error {
+			if seen[*d.Pos] {
+				continue
+			}
+			seen[*d.Pos] = true
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 type configFile struct {

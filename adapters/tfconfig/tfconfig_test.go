@@ -50,7 +50,6 @@ module b source="corp/b/aws" expr=false version=">= 1.0" has=true expr=false at 
 			dir: "errors",
 			diags: []string{
 				"testdata/errors/main.tf:3:13: Invalid expression; Expected the start of an expression",
-				"testdata/errors/main.tf:3:13: Unsuitable value type",
 			},
 		},
 		{

@@ -72,6 +72,7 @@ func init() {
 		{"check", "[flags] CONSTRAINT VERSION...", "judge versions against a constraint with every policy", runCheck},
 		{"eval", "[flags] < CONSTRAINT<TAB>VERSION lines", "batch mode for scripts: one verdict line per input line", runEval},
 		{"select", "[flags] CONSTRAINT [VERSION...]", "the version each policy would install", runSelect},
+		{"resolve", "[flags] DIR", "per module call and provider of a root module: its chosen policy's version next to today's", runResolve},
 	}
 }
 

@@ -66,6 +66,7 @@ func decideCauses(classes []Class, policies []engine.Policy, workers int) {
 	for _, p := range policies {
 		byName[p.Name()] = p
 	}
+	e := new(evaluator)
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
@@ -74,7 +75,7 @@ func decideCauses(classes []Class, policies []engine.Policy, workers int) {
 			defer wg.Done()
 			for i := range next {
 				c := &classes[i]
-				c.Cause = safeCauseOf(byName[c.A], byName[c.B], c.Witness.Constraint, c.Witness.Version)
+				c.Cause = e.safeCauseOf(byName[c.A], byName[c.B], c.Witness.Constraint, c.Witness.Version)
 			}
 		}()
 	}
@@ -87,13 +88,13 @@ func decideCauses(classes []Class, policies []engine.Policy, workers int) {
 
 // safeCauseOf is CauseOf that answers CauseUnknown when a policy panics on
 // a rewritten case or, answering differently this time, agrees.
-func safeCauseOf(a, b engine.Policy, constraint, version string) (cause Cause) {
+func (e *evaluator) safeCauseOf(a, b engine.Policy, constraint, version string) (cause Cause) {
 	defer func() {
 		if recover() != nil {
 			cause = CauseUnknown
 		}
 	}()
-	if cause = CauseOf(a, b, constraint, version); cause == "" {
+	if cause = e.causeOf(a, b, constraint, version); cause == "" {
 		cause = CauseUnknown
 	}
 	return cause

@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"sync"
+
 	"github.com/prerel/prerel/engine"
 )
 
@@ -51,16 +53,21 @@ const (
 // not remove the divergence by itself). CauseOf returns "" when the two
 // policies agree on the case.
 func CauseOf(a, b engine.Policy, constraint, version string) Cause {
-	ra := engine.Evaluate(a, constraint, version)
-	rb := engine.Evaluate(b, constraint, version)
-	if ra.Verdict == rb.Verdict {
+	return new(evaluator).causeOf(a, b, constraint, version)
+}
+
+// causeOf is CauseOf with the evaluations memoized in e.
+func (e *evaluator) causeOf(a, b engine.Policy, constraint, version string) Cause {
+	va := e.verdict(a, constraint, version)
+	vb := e.verdict(b, constraint, version)
+	if va == vb {
 		return ""
 	}
-	if ra.Verdict == engine.Invalid || rb.Verdict == engine.Invalid {
+	if va == engine.Invalid || vb == engine.Invalid {
 		return CauseSyntax
 	}
 	agree := func(c, v string) bool {
-		return engine.Evaluate(a, c, v).Verdict == engine.Evaluate(b, c, v).Verdict
+		return e.verdict(a, c, v) == e.verdict(b, c, v)
 	}
 	c, cerr := engine.ParseConstraint(constraint)
 	v, verr := engine.ParseVersion(version)
@@ -106,4 +113,42 @@ func prereleaseOrderMatters(c engine.Constraint, v engine.Version) bool {
 		}
 	}
 	return false
+}
+
+// evaluator memoizes compiled constraints and verdicts, so that deciding
+// the causes of many classes, whose counterfactual cases repeat from pair
+// to pair, judges each (policy, constraint, version) once. It is safe for
+// concurrent use.
+type evaluator struct {
+	matchers sync.Map // compileKey -> compiled
+	verdicts sync.Map // verdictKey -> engine.Verdict
+}
+
+type compileKey struct{ policy, constraint string }
+
+type verdictKey struct{ policy, constraint, version string }
+
+type compiled struct {
+	m   engine.Matcher
+	err error
+}
+
+// verdict is engine.Evaluate(p, constraint, version).Verdict, memoized.
+func (e *evaluator) verdict(p engine.Policy, constraint, version string) engine.Verdict {
+	vk := verdictKey{p.Name(), constraint, version}
+	if v, ok := e.verdicts.Load(vk); ok {
+		return v.(engine.Verdict)
+	}
+	ck := compileKey{p.Name(), constraint}
+	c, ok := e.matchers.Load(ck)
+	if !ok {
+		m, err := p.Compile(constraint)
+		c, _ = e.matchers.LoadOrStore(ck, compiled{m, err})
+	}
+	v := engine.Invalid
+	if cc := c.(compiled); cc.err == nil {
+		v = cc.m.Match(version).Verdict
+	}
+	e.verdicts.Store(vk, v)
+	return v
 }

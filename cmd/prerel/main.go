@@ -7,6 +7,8 @@
 //	prerel check CONSTRAINT VERSION...      one verdict per version and policy
 //	prerel eval                             batch mode: CONSTRAINT<TAB>VERSION lines on stdin
 //	prerel select CONSTRAINT VERSION...     the version each policy would install
+//	prerel explain --policy P CONSTRAINT VERSION
+//	                                        one policy's reasoning, comparator by comparator
 //
 // Flags come before the arguments. Exit status: 0 success, 1 a finding (for
 // example a baseline drift), 2 bad usage or input the engine cannot parse.
@@ -72,6 +74,7 @@ func init() {
 		{"check", "[flags] CONSTRAINT VERSION...", "judge versions against a constraint with every policy", runCheck},
 		{"eval", "[flags] < CONSTRAINT<TAB>VERSION lines", "batch mode for scripts: one verdict line per input line", runEval},
 		{"select", "[flags] CONSTRAINT [VERSION...]", "the version each policy would install", runSelect},
+		{"explain", "--policy P [flags] CONSTRAINT VERSION", "one policy's reasoning, comparator by comparator", runExplain},
 		{"resolve", "[flags] DIR", "per module call and provider of a root module: its chosen policy's version next to today's", runResolve},
 	}
 }

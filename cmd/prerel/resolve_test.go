@@ -1,0 +1,267 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	resolveExample = "../../testdata/resolve"
+	resolveIndex   = "../../testdata/resolve/index.json"
+)
+
+// resolveJSON is the part of the JSON output scripts rely on.
+type resolveJSON struct {
+	Items []struct {
+		Kind       string             `json:"kind"`
+		Name       string             `json:"name"`
+		Source     string             `json:"source"`
+		Constraint string             `json:"constraint"`
+		Policy     string             `json:"policy"`
+		Selected   *string            `json:"selected"`
+		ByPolicy   map[string]*string `json:"by_policy"`
+		From       string             `json:"from"`
+	} `json:"items"`
+	Skipped []struct {
+		Name   string `json:"name"`
+		Reason string `json:"reason"`
+	} `json:"skipped"`
+	Locks    []json.RawMessage `json:"locks"`
+	Warnings []string          `json:"warnings"`
+}
+
+func TestResolve(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string
+		stderr []string
+	}{
+		{
+			name: "example, text",
+			args: []string{"--index", resolveIndex, resolveExample},
+			code: exitOK,
+			stdout: []string{
+				"default policy: cargo (../../testdata/resolve/prerel.hcl:4:18)",
+				"*  module    consul_next  hashicorp/consul-k8s/kubernetes  2.0.0-rc1, >= 1.0.0  strict   2.0.0-rc1  none       none",
+				`module "network" (main.tf:40:1): ./modules/network: local path`,
+			},
+		},
+		{
+			name:   "markdown",
+			args:   []string{"--index", resolveIndex, "--format", "markdown", resolveExample},
+			code:   exitOK,
+			stdout: []string{"| **changed** | module | `consul_next` |"},
+		},
+		{
+			name:   "flags override the file",
+			args:   []string{"--index", resolveIndex, "--policy", "strict", "--module-policy", "consul=cargo", "--provider-policy", "hashicorp/google=lexical", resolveExample},
+			code:   exitOK,
+			stdout: []string{"default policy: strict (--policy strict)", "module    consul       hashicorp/consul-k8s/kubernetes  ~> 1.2.0-rc1         cargo    1.2.9         none       none", "provider  google       hashicorp/google                 ~> 3.0.0-beta.1      lexical  3.0.0-beta.1"},
+		},
+		{
+			name:   "extra columns",
+			args:   []string{"--index", resolveIndex, "--policies", "hashicorp,lexical", resolveExample},
+			code:   exitOK,
+			stdout: []string{"OPENTOFU  hashicorp     lexical"},
+		},
+		{
+			name:   "no admissible version: exit 1, table printed",
+			args:   []string{"--index", resolveIndex, "--module-policy", "consul_next=terraform-module", resolveExample},
+			code:   exitFinding,
+			stdout: []string{"Problems:"},
+			stderr: []string{`prerel resolve: module "consul_next" (main.tf:30:13): no available version of module hashicorp/consul-k8s/kubernetes matches the constraint "2.0.0-rc1, >= 1.0.0" under policy terraform-module; the newest available version is 2.0.3`},
+		},
+		{
+			name:   "no lock file",
+			args:   []string{"--index", resolveIndex, "--lock-file", "-", resolveExample},
+			code:   exitOK,
+			stdout: []string{"Skipped"},
+		},
+		{name: "unknown default policy", args: []string{"--index", resolveIndex, "--policy", "nope", resolveExample}, code: exitUsage,
+			stderr: []string{`prerel resolve: --policy nope: unknown policy "nope"`}},
+		{name: "unknown module override", args: []string{"--index", resolveIndex, "--module-policy", "consull=cargo", resolveExample}, code: exitUsage,
+			stderr: []string{`--module-policy consull=cargo: module "consull" is not called by the configuration; did you mean "consul"?`}},
+		{name: "bad module-policy flag", args: []string{"--module-policy", "consul", resolveExample}, code: exitUsage,
+			stderr: []string{`expected NAME=POLICY`}},
+		{name: "unknown extra policy", args: []string{"--index", resolveIndex, "--policies", "nope", resolveExample}, code: exitUsage,
+			stderr: []string{`unknown policy "nope"`}},
+		{name: "index and registry", args: []string{"--index", resolveIndex, "--registry-url", "http://127.0.0.1:1", resolveExample}, code: exitUsage,
+			stderr: []string{"cannot be used together"}},
+		{name: "bad registry url", args: []string{"--registry-url", "ftp://x", resolveExample}, code: exitUsage,
+			stderr: []string{"not an http:// or https:// URL"}},
+		{name: "missing config", args: []string{"--index", resolveIndex, "--config", "nope.hcl", resolveExample}, code: exitUsage,
+			stderr: []string{"nope.hcl"}},
+		{name: "missing index", args: []string{"--index", "nope.json", resolveExample}, code: exitUsage,
+			stderr: []string{"nope.json"}},
+		{name: "no directory", args: []string{"--index", resolveIndex}, code: exitUsage,
+			stderr: []string{"resolve needs exactly one root module directory"}},
+		{name: "not a directory", args: []string{"--index", resolveIndex, resolveIndex}, code: exitUsage,
+			stderr: []string{"is not a directory"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, "", append([]string{"resolve"}, tt.args...)...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			for _, w := range tt.stdout {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+			for _, w := range tt.stderr {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestResolveJSON(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "", "resolve", "--index", resolveIndex, "--policies", "hashicorp", "--format", "json", resolveExample)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out resolveJSON
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Items) != 10 || len(out.Skipped) != 2 || len(out.Locks) != 5 || out.Warnings == nil {
+		t.Fatalf("%d items, %d skipped, %d locks, warnings %v", len(out.Items), len(out.Skipped), len(out.Locks), out.Warnings)
+	}
+	for _, it := range out.Items {
+		today := "terraform-module"
+		if it.Kind == "provider" {
+			today = "apparentlymart"
+		}
+		for _, p := range []string{it.Policy, today, "hashicorp"} {
+			if _, ok := it.ByPolicy[p]; !ok {
+				t.Errorf("%s %s: by_policy lacks %q: %v", it.Kind, it.Name, p, it.ByPolicy)
+			}
+		}
+		if (it.Selected == nil) != (it.ByPolicy[it.Policy] == nil) || it.Selected != nil && *it.Selected != *it.ByPolicy[it.Policy] {
+			t.Errorf("%s: selected %v, by_policy[%s] %v", it.Name, it.Selected, it.Policy, it.ByPolicy[it.Policy])
+		}
+	}
+	first := out.Items[0]
+	if first.Kind != "module" || first.Name != "consul" || first.Source != "hashicorp/consul-k8s/kubernetes" ||
+		first.Constraint != "~> 1.2.0-rc1" || first.Policy != "lexical" || *first.Selected != "1.2.0-rc1" ||
+		first.ByPolicy["terraform-module"] != nil || first.ByPolicy["opentofu-module"] != nil {
+		t.Errorf("first item: %+v", first)
+	}
+}
+
+// TestResolveRegistryURL runs the example against a registry on a loopback
+// test server that serves the example index's bodies; the output must be
+// the one from the index.
+func TestResolveRegistryURL(t *testing.T) {
+	data, err := os.ReadFile(resolveIndex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(data, &x); err != nil {
+		t.Fatal(err)
+	}
+	missing := "" // a module path that answers 404 when set
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		switch {
+		case p == "/.well-known/terraform.json":
+			fmt.Fprint(w, `{"modules.v1": "/m/", "providers.v1": "/p/"}`)
+			return
+		case missing != "" && strings.Contains(p, missing):
+		case strings.HasPrefix(p, "/m/") && strings.HasSuffix(p, "/versions"):
+			if body, ok := x["modules"][strings.TrimSuffix(strings.TrimPrefix(p, "/m/"), "/versions")]; ok {
+				w.Write(body)
+				return
+			}
+		case strings.HasPrefix(p, "/p/") && strings.HasSuffix(p, "/versions"):
+			key := strings.TrimSuffix(strings.TrimPrefix(p, "/p/"), "/versions")
+			for k, body := range x["providers"] {
+				if strings.EqualFold(k, key) {
+					w.Write(body)
+					return
+				}
+			}
+		}
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+
+	strip := func(s string) resolveJSON {
+		var out resolveJSON
+		if err := json.Unmarshal([]byte(s), &out); err != nil {
+			t.Fatal(err)
+		}
+		for i := range out.Items {
+			out.Items[i].From = ""
+		}
+		return out
+	}
+	_, fromIndex, _ := runCLI(t, "", "resolve", "--index", resolveIndex, "--format", "json", resolveExample)
+	code, fromRegistry, stderr := runCLI(t, "", "resolve", "--registry-url", srv.URL, "--format", "json", resolveExample)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	a, b := strip(fromIndex), strip(fromRegistry)
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		t.Errorf("registry output differs from index output:\n%s\n%s", ja, jb)
+	}
+
+	missing = "/m/terraform-aws-modules/eks/aws/"
+	code, stdout, stderr := runCLI(t, "", "resolve", "--registry-url", "registry.terraform.io="+srv.URL, "--retries", "0", resolveExample)
+	if code != exitUsage || !strings.Contains(stderr, "the versions of 1 of 10 items could not be listed") ||
+		!strings.Contains(stderr, `module "eks": module terraform-aws-modules/eks/aws: GET `+srv.URL+"/m/terraform-aws-modules/eks/aws/versions: 404 Not Found") {
+		t.Errorf("exit %d\nstderr: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "module    eks          terraform-aws-modules/eks/aws    >= 20.0.0, < 21.0.0  cargo    error") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}
+
+func TestResolveConfigErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"bad prerel.hcl", map[string]string{
+			"main.tf":    "module \"a\" {\n  source = \"corp/a/aws\"\n}\n",
+			"prerel.hcl": "default_policy = \"carg\"\nmodule \"b\" {\n  policy = \"strict\"\n}\n",
+		}, "prerel.hcl:1:18: unknown policy \"carg\""},
+		{"override for a module not called", map[string]string{
+			"main.tf":    "module \"a\" {\n  source = \"corp/a/aws\"\n}\n",
+			"prerel.hcl": "module \"b\" {\n  policy = \"strict\"\n}\n",
+		}, "prerel.hcl:1:8: module \"b\" is not called by the configuration"},
+		{"syntax error", map[string]string{
+			"main.tf": "module \"a\" {\n  source = \"corp/a/aws\"\n  version = \"1.0\n}\n",
+		}, "main.tf:3:17: Invalid multi-line string"},
+		{"no configuration", map[string]string{"README.md": "nothing"}, "has no .tf, .tf.json, .tofu or .tofu.json files"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, content := range tt.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, _, stderr := runCLI(t, "", "resolve", "--index", resolveIndex, dir)
+			if code != exitUsage || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, tt.want)
+			}
+		})
+	}
+}

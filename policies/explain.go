@@ -77,7 +77,7 @@ func (x *explanation) readAs(cmp *engine.Comparator, tight bool) {
 	if cmp.Precision == 3 {
 		note("~> with three parts lets the patch rise, below the next minor")
 	} else {
-		note("~> with " + strconv.Itoa(cmp.Precision) + " part" + plural(cmp.Precision) + " lets the minor and patch rise, below the next major")
+		note("~> with " + partsText[cmp.Precision] + " lets the minor and patch rise, below the next major")
 	}
 	if cmp.NamesPrerelease() {
 		note("the prerelease stays on the lower bound")
@@ -153,12 +153,8 @@ func show(v engine.Version) string {
 	return s
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
+// partsText names a comparator's precision: 1 or 2 numeric parts.
+var partsText = [...]string{1: "one part", 2: "two parts"}
 
 // verdict ends the explanation with the policy's result.
 func (x *explanation) verdict(r engine.Result) engine.Explanation {

@@ -59,42 +59,73 @@ func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg 
 	return r
 }
 
-// decideCauses sets the cause of every class, spreading the work over
-// workers goroutines.
+// decideCauses sets the cause of every class. Classes of different pairs
+// often share a witness, and the counterfactual cases of CauseOf depend on
+// the witness alone, so the classes are taken witness by witness, each
+// (policy, case) judged once, spread over workers goroutines.
 func decideCauses(classes []Class, policies []engine.Policy, workers int) {
 	byName := make(map[string]engine.Policy, len(policies))
 	for _, p := range policies {
 		byName[p.Name()] = p
 	}
-	e := new(evaluator)
-	next := make(chan int)
+	byWitness := map[[2]string][]int{}
+	var order [][2]string
+	for i, c := range classes {
+		k := [2]string{c.Witness.Constraint, c.Witness.Version}
+		if _, ok := byWitness[k]; !ok {
+			order = append(order, k)
+		}
+		byWitness[k] = append(byWitness[k], i)
+	}
+	next := make(chan [2]string)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				c := &classes[i]
-				c.Cause = e.safeCauseOf(byName[c.A], byName[c.B], c.Witness.Constraint, c.Witness.Version)
+			for k := range next {
+				decideWitness(classes, byWitness[k], byName, k[0], k[1])
 			}
 		}()
 	}
-	for i := range classes {
-		next <- i
+	for _, k := range order {
+		next <- k
 	}
 	close(next)
 	wg.Wait()
 }
 
-// safeCauseOf is CauseOf that answers CauseUnknown when a policy panics on
-// a rewritten case or, answering differently this time, agrees.
-func (e *evaluator) safeCauseOf(a, b engine.Policy, constraint, version string) (cause Cause) {
+// decideWitness sets the cause of the classes (indexes into classes) that
+// share the witness (constraint, version).
+func decideWitness(classes []Class, indexes []int, byName map[string]engine.Policy, constraint, version string) {
+	steps := counterfactuals(constraint, version)
+	memo := map[verdictKey]engine.Verdict{}
+	verdict := func(p engine.Policy, c, v string) engine.Verdict {
+		k := verdictKey{p.Name(), c, v}
+		if got, ok := memo[k]; ok {
+			return got
+		}
+		got := engine.Evaluate(p, c, v).Verdict
+		memo[k] = got
+		return got
+	}
+	for _, i := range indexes {
+		c := &classes[i]
+		c.Cause = safeDecide(byName[c.A], byName[c.B], constraint, version, steps, verdict)
+	}
+}
+
+type verdictKey struct{ policy, constraint, version string }
+
+// safeDecide is decideCause that answers CauseUnknown when a policy panics
+// on a rewritten case or, answering differently this time, agrees.
+func safeDecide(a, b engine.Policy, constraint, version string, steps []counterfactual, verdict func(p engine.Policy, c, v string) engine.Verdict) (cause Cause) {
 	defer func() {
 		if recover() != nil {
 			cause = CauseUnknown
 		}
 	}()
-	if cause = e.causeOf(a, b, constraint, version); cause == "" {
+	if cause = decideCause(a, b, constraint, version, steps, verdict); cause == "" {
 		cause = CauseUnknown
 	}
 	return cause

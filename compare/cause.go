@@ -1,8 +1,6 @@
 package compare
 
 import (
-	"sync"
-
 	"github.com/prerel/prerel/engine"
 )
 
@@ -22,8 +20,9 @@ const (
 
 // CauseOf evaluates the case with both policies and, when their verdicts
 // differ, names the cause by counterfactual re-evaluation: it changes one
-// thing in the case, evaluates again with both policies (engine.Evaluate),
-// and names the first change after which they agree. The steps, in order:
+// thing in the case, evaluates again with both policies (Compile and
+// Match, as engine.Evaluate), and names the first change after which they
+// agree. The steps, in order:
 //
 //  1. syntax: one side is Invalid (it refuses the constraint or the
 //     version).
@@ -35,66 +34,92 @@ const (
 //     removed from the constraint and the version the two agree.
 //  4. ~> quirk: the constraint has a "~>" comparator, and with each one
 //     rewritten as its explicit expansion (">= X, < U", U the bound
-//     Comparator.Upper gives; ">= X" alone when there is none) the two
-//     agree.
+//     Comparator.Upper gives, written with three parts; ">= X" alone when
+//     there is none) the two agree.
 //  5. precedence quirk: the version is a prerelease and some comparator
 //     names a different prerelease of the same base, and with every
 //     prerelease renamed to a single letter identifier that keeps SemVer
 //     order (so that no library can order them differently) the two
 //     agree.
 //  6. prerelease rule: the version or the constraint has a prerelease, and
-//     on the same case with every prerelease removed the two agree: they
-//     read the numbers alike and differ only in whether a prerelease is
-//     admitted.
+//     on the same case with every prerelease removed (from the constraint
+//     as written, or from its "~>" expansion of step 4) the two agree:
+//     they read the numbers alike and differ only in whether a prerelease
+//     is admitted.
 //  7. unknown: none of the above.
 //
-// Steps 4 to 6 need the engine to parse the constraint and the version and
-// write the changed constraint in canonical form (which, by step 2, does
-// not remove the divergence by itself). CauseOf returns "" when the two
-// policies agree on the case.
+// Steps 4 to 6 need the engine to parse the constraint and the version,
+// and write the changed constraint in canonical form (which, by step 2,
+// does not remove the divergence by itself). CauseOf returns "" when the
+// two policies agree on the case.
 func CauseOf(a, b engine.Policy, constraint, version string) Cause {
-	return new(evaluator).causeOf(a, b, constraint, version)
+	verdict := func(p engine.Policy, c, v string) engine.Verdict {
+		return engine.Evaluate(p, c, v).Verdict
+	}
+	return decideCause(a, b, constraint, version, counterfactuals(constraint, version), verdict)
 }
 
-// causeOf is CauseOf with the evaluations memoized in e.
-func (e *evaluator) causeOf(a, b engine.Policy, constraint, version string) Cause {
-	va := e.verdict(a, constraint, version)
-	vb := e.verdict(b, constraint, version)
+// counterfactual is one step of CauseOf: the cause it names when the two
+// policies agree on any of its cases.
+type counterfactual struct {
+	cause Cause
+	cases [][2]string // (constraint, version)
+}
+
+// counterfactuals lists the steps 2 to 6 of CauseOf that apply to a case,
+// in order. They depend on the case alone, so the classes of every pair
+// that share a witness share them.
+func counterfactuals(constraint, version string) []counterfactual {
+	var out []counterfactual
+	c, cerr := engine.ParseConstraint(constraint)
+	v, verr := engine.ParseVersion(version)
+	if cerr == nil {
+		if canon := c.String(); canon != constraint {
+			out = append(out, counterfactual{CauseSyntax, [][2]string{{canon, version}}})
+		}
+	}
+	if cs, vs := stripBuild(constraint), stripBuild(version); cs != constraint || vs != version {
+		out = append(out, counterfactual{CauseMetadata, [][2]string{{cs, vs}}})
+	}
+	if cerr != nil || verr != nil {
+		return out
+	}
+	comps := splitComparators(c)
+	var expanded []comparatorText
+	if hasPessimistic(comps) {
+		expanded = expandPessimistic(comps)
+		out = append(out, counterfactual{CausePessimistic, [][2]string{{formatComparators(expanded), version}}})
+	}
+	if prereleaseOrderMatters(c, v) {
+		rc, rv := relabelPrereleases(comps, v)
+		out = append(out, counterfactual{CausePrecedence, [][2]string{{rc, rv}}})
+	}
+	if v.IsPrerelease() || c.NamesPrerelease() {
+		release := formatVersion(v, "")
+		step := counterfactual{CausePrerelease, [][2]string{{formatComparators(dropPrereleases(comps)), release}}}
+		if expanded != nil {
+			step.cases = append(step.cases, [2]string{formatComparators(dropPrereleases(expanded)), release})
+		}
+		out = append(out, step)
+	}
+	return out
+}
+
+// decideCause runs the steps of CauseOf with the given way to judge a
+// case.
+func decideCause(a, b engine.Policy, constraint, version string, steps []counterfactual, verdict func(p engine.Policy, c, v string) engine.Verdict) Cause {
+	va, vb := verdict(a, constraint, version), verdict(b, constraint, version)
 	if va == vb {
 		return ""
 	}
 	if va == engine.Invalid || vb == engine.Invalid {
 		return CauseSyntax
 	}
-	agree := func(c, v string) bool {
-		return e.verdict(a, c, v) == e.verdict(b, c, v)
-	}
-	c, cerr := engine.ParseConstraint(constraint)
-	v, verr := engine.ParseVersion(version)
-	if cerr == nil {
-		if canon := c.String(); canon != constraint && agree(canon, version) {
-			return CauseSyntax
-		}
-	}
-	if cs, vs := stripBuild(constraint), stripBuild(version); (cs != constraint || vs != version) && agree(cs, vs) {
-		return CauseMetadata
-	}
-	if cerr != nil || verr != nil {
-		return CauseUnknown
-	}
-	comps := splitComparators(c)
-	if hasPessimistic(comps) && agree(formatComparators(expandPessimistic(comps)), version) {
-		return CausePessimistic
-	}
-	if prereleaseOrderMatters(c, v) {
-		rc, rv := relabelPrereleases(comps, v)
-		if agree(rc, rv) {
-			return CausePrecedence
-		}
-	}
-	if v.IsPrerelease() || c.NamesPrerelease() {
-		if agree(formatComparators(dropPrereleases(comps)), formatVersion(v, "")) {
-			return CausePrerelease
+	for _, step := range steps {
+		for _, cv := range step.cases {
+			if verdict(a, cv[0], cv[1]) == verdict(b, cv[0], cv[1]) {
+				return step.cause
+			}
 		}
 	}
 	return CauseUnknown
@@ -113,42 +138,4 @@ func prereleaseOrderMatters(c engine.Constraint, v engine.Version) bool {
 		}
 	}
 	return false
-}
-
-// evaluator memoizes compiled constraints and verdicts, so that deciding
-// the causes of many classes, whose counterfactual cases repeat from pair
-// to pair, judges each (policy, constraint, version) once. It is safe for
-// concurrent use.
-type evaluator struct {
-	matchers sync.Map // compileKey -> compiled
-	verdicts sync.Map // verdictKey -> engine.Verdict
-}
-
-type compileKey struct{ policy, constraint string }
-
-type verdictKey struct{ policy, constraint, version string }
-
-type compiled struct {
-	m   engine.Matcher
-	err error
-}
-
-// verdict is engine.Evaluate(p, constraint, version).Verdict, memoized.
-func (e *evaluator) verdict(p engine.Policy, constraint, version string) engine.Verdict {
-	vk := verdictKey{p.Name(), constraint, version}
-	if v, ok := e.verdicts.Load(vk); ok {
-		return v.(engine.Verdict)
-	}
-	ck := compileKey{p.Name(), constraint}
-	c, ok := e.matchers.Load(ck)
-	if !ok {
-		m, err := p.Compile(constraint)
-		c, _ = e.matchers.LoadOrStore(ck, compiled{m, err})
-	}
-	v := engine.Invalid
-	if cc := c.(compiled); cc.err == nil {
-		v = cc.m.Match(version).Verdict
-	}
-	e.verdicts.Store(vk, v)
-	return v
 }

@@ -42,6 +42,18 @@
 // with apparentlymart-exact (except the four go-versions quirks above) and
 // with masterminds-pre; any-pre agrees with masterminds except
 // not-equal-opt-in (Masterminds lets a "!=" with a prerelease opt in).
+// catalogue_test.go adds: linear-tight and ga-bound admit every version
+// lexical admits; ga-bound every version core-only admits (except
+// equal-core: core-only's "= 2.0.0" admits 2.0.0-beta); core-only every
+// version ga-bound admits (except prerelease-constraint and not-equal-core)
+// and every version any-pre admits (except prerelease-constraint), so
+// ga-bound and core-only agree but for those three; linear-tight agrees
+// with masterminds-pre except tight-bound; core-only judges a version as
+// go-version's Check judges its core (except prerelease-constraint and
+// one-part-pessimistic); and the containments that fail among them
+// (any-pre of lexical, linear-tight of linear, any-pre of linear-tight,
+// ga-bound of cargo and of linear-tight, lexical of ga-bound, linear of
+// core-only, core-only of lexical) are divergences with their witnesses.
 //
 // # Divergences
 //

@@ -180,7 +180,7 @@ func (d *corpus) readHistories(fsys fs.FS) error {
 		if k, ok := kinds[h.name]; ok {
 			h.kind, h.representative = k[0], k[1] == "yes"
 		}
-		if err := readLines(fsys, name, func(line string) { h.versions = append(h.versions, line) }); err != nil {
+		if err := readLines(fsys, name, func(_ int, v string) { h.versions = append(h.versions, v) }); err != nil {
 			return err
 		}
 		d.versions += len(h.versions)
@@ -225,8 +225,8 @@ func (d *corpus) Groups(yield func(Group) bool) error {
 }
 
 // readLines calls each for every non-empty line of a file, without its
-// line ending.
-func readLines(fsys fs.FS, name string, each func(string)) error {
+// line ending, with its line number.
+func readLines(fsys fs.FS, name string, each func(line int, text string)) error {
 	f, err := fsys.Open(name)
 	if err != nil {
 		return err
@@ -234,9 +234,11 @@ func readLines(fsys fs.FS, name string, each func(string)) error {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
+	n := 0
 	for sc.Scan() {
-		if line := strings.TrimSuffix(sc.Text(), "\r"); line != "" {
-			each(line)
+		n++
+		if text := strings.TrimSuffix(sc.Text(), "\r"); text != "" {
+			each(n, text)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -249,10 +251,8 @@ func readLines(fsys fs.FS, name string, each func(string)) error {
 // the named columns of every row, in the order of columns.
 func readTSV(fsys fs.FS, name string, columns []string, each func([]string) error) error {
 	var at []int
-	line := 0
 	var ferr error
-	err := readLines(fsys, name, func(text string) {
-		line++
+	err := readLines(fsys, name, func(line int, text string) {
 		if ferr != nil {
 			return
 		}

@@ -115,7 +115,7 @@ func causeSummary(classes []Class) string {
 	})
 	parts := make([]string, len(ts))
 	for i, t := range ts {
-		parts[i] = fmt.Sprintf("%s: %d %s, %d %s", t.cause, t.classes, plural(int(min(t.classes, 2)), "class", "classes"), t.cases, plural(int(min(t.cases, 2)), "case", "cases"))
+		parts[i] = fmt.Sprintf("%s: %d %s, %d %s", t.cause, t.classes, plural(t.classes, "class", "classes"), t.cases, plural(t.cases, "case", "cases"))
 	}
 	return strings.Join(parts, "; ")
 }

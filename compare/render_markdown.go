@@ -71,7 +71,7 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 				n += c.Count
 			}
 			e.printf("\n%d more %s with %d %s, smaller than these; the text and JSON reports list them all.\n",
-				len(rest), plural(len(rest), "class", "classes"), n, plural(int(min(n, 2)), "case", "cases"))
+				len(rest), plural(len(rest), "class", "classes"), n, plural(n, "case", "cases"))
 		}
 		e.printf("\n</details>\n\n")
 	}

@@ -104,7 +104,8 @@ func joinNames(names []string) string {
 	return s
 }
 
-func plural(n int, one, many string) string {
+// plural picks the word for n things.
+func plural[N int | int64](n N, one, many string) string {
 	if n == 1 {
 		return one
 	}

@@ -110,6 +110,12 @@ func RenderText(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, "  %s\n", p)
 		}
 	}
+	if notes := unreadableNotes(r); len(notes) > 0 {
+		b.WriteString("\nListed versions some policies cannot read (never selected by them):\n")
+		for _, n := range notes {
+			fmt.Fprintf(&b, "  %s\n", n)
+		}
+	}
 	if len(r.Warnings) > 0 {
 		b.WriteString("\nWarnings:\n")
 		for _, w := range r.Warnings {
@@ -118,6 +124,18 @@ func RenderText(w io.Writer, r *Report) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// unreadableNotes lists, per item, the listed versions that some policy
+// shown cannot read, with those policies.
+func unreadableNotes(r *Report) []string {
+	var out []string
+	for _, it := range r.Items {
+		for _, u := range it.Unreadable {
+			out = append(out, fmt.Sprintf("%s %q: %q by %s", it.Kind, it.Name, u.Version, strings.Join(u.Policies, ", ")))
+		}
+	}
+	return out
 }
 
 func paren(pos string) string {
@@ -208,6 +226,12 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 		b.WriteString("\n#### Problems\n\n")
 		for _, p := range problems {
 			fmt.Fprintf(&b, "- %s\n", p)
+		}
+	}
+	if notes := unreadableNotes(r); len(notes) > 0 {
+		b.WriteString("\n#### Listed versions some policies cannot read\n\n")
+		for _, n := range notes {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(n))
 		}
 	}
 	if len(r.Warnings) > 0 {

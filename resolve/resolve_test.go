@@ -522,3 +522,55 @@ func TestRunNeedsTodaysSelectors(t *testing.T) {
 		t.Error("no Config or Source: no error")
 	}
 }
+
+func TestSkipped(t *testing.T) {
+	dir := writeDir(t, map[string]string{
+		"main.tf": `variable "v" {
+  type    = string
+  default = "1.0.0"
+}
+module "by_var" {
+  source  = "corp/app/aws"
+  version = var.v
+}
+module "local" {
+  source = "../shared"
+}
+module "gh" {
+  source = "github.com/corp/app"
+}
+module "http" {
+  source = "https://example.com/app.zip"
+}
+terraform {
+  required_providers {
+    terraform = { source = "terraform.io/builtin/terraform" }
+    dyn       = { source = "corp/dyn", version = var.v }
+  }
+}`,
+	})
+	cfg, _ := moduleconfig.New(engine.Default)
+	x, _ := registry.ParseIndex([]byte(`{}`), "index.json")
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Source: x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range r.Skipped {
+		got = append(got, fmt.Sprintf("%s %s %s: %s", s.Kind, s.Name, s.Pos, s.Reason))
+	}
+	want := []string{
+		"module by_var main.tf:5:1: the version is an expression (var.v), which prerel does not evaluate",
+		"module gh main.tf:12:1: GitHub repository",
+		"module http main.tf:15:1: HTTP URL",
+		"module local main.tf:9:1: local path",
+		"provider dyn main.tf:21:5: an argument is an expression (var.v), which prerel does not evaluate",
+		"provider terraform main.tf:20:5: built-in provider, not installed from a registry",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("skipped:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(r.Items) != 0 {
+		t.Errorf("items: %+v", r.Items)
+	}
+}

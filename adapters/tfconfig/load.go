@@ -329,12 +329,12 @@ func (ex *extras) readRequiredProviders(b *hcl.Block, file *hcl.File) {
 		if pi.expr != "" {
 			continue
 		}
-		if len(a.Expr.Variables()) > 0 {
-			pi.expr = exprText(a.Expr, file)
-			continue
-		}
 		kvs, d := hcl.ExprMap(a.Expr)
 		if d.HasErrors() {
+			// Not an object: the legacy "NAME = VERSION" form.
+			if len(a.Expr.Variables()) > 0 {
+				pi.expr = exprText(a.Expr, file)
+			}
 			continue
 		}
 		for _, kv := range kvs {

@@ -9,6 +9,8 @@
 //	prerel select CONSTRAINT VERSION...     the version each policy would install
 //	prerel explain --policy P CONSTRAINT VERSION
 //	                                        one policy's reasoning, comparator by comparator
+//	prerel compare                          the differential report over a domain
+//	prerel resolve DIR                      per module and provider: each policy's version next to today's
 //
 // Flags come before the arguments. Exit status: 0 success, 1 a finding (for
 // example a baseline drift), 2 bad usage or input the engine cannot parse.
@@ -75,6 +77,7 @@ func init() {
 		{"eval", "[flags] < CONSTRAINT<TAB>VERSION lines", "batch mode for scripts: one verdict line per input line", runEval},
 		{"select", "[flags] CONSTRAINT [VERSION...]", "the version each policy would install", runSelect},
 		{"explain", "--policy P [flags] CONSTRAINT VERSION", "one policy's reasoning, comparator by comparator", runExplain},
+		{"compare", "[flags]", "the differential report: where the policies agree and diverge, with witnesses", runCompare},
 		{"resolve", "[flags] DIR", "per module call and provider of a root module: its chosen policy's version next to today's", runResolve},
 	}
 }
@@ -209,6 +212,13 @@ func (f *formatFlag) Set(s string) error {
 		}
 	}
 	return fmt.Errorf("unknown format %q (expected %s)", s, strings.Join(f.choices, ", "))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func isTerminal(f *os.File) bool {

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/prerel/prerel"
+	"github.com/prerel/prerel/compare"
+)
+
+func runCompare(e *env, args []string) error {
+	fs := newFlags(e, "compare", "[flags]",
+		`Run every case of a domain through every chosen policy and report where they
+agree and diverge: the agreement matrix, the divergence classes with their
+causes and smallest witnesses, and on the corpus domain what each policy would
+install. With --baseline, exit 1 when the run differs from the baseline.`)
+	var names policyList
+	fs.Var(&names, "policies", "comma-separated policies to compare (default: all, the native policies and the adapters)")
+	domain := fs.String("domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, or a file of CONSTRAINT<TAB>VERSION lines")
+	scope := fs.Int("scope", compare.DefaultScope, fmt.Sprintf("size of the exhaustive domain, %d to %d", compare.MinScope, compare.MaxScope))
+	seed := fs.Int64("seed", 1, "seed of the random domain")
+	count := fs.Int("count", 100000, "number of cases of the random domain")
+	pairing := fs.String("pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets (context or all)")
+	format := formatFlag{"text", []string{"text", "markdown", "json"}}
+	fs.Var(&format, "format", "output format: text, markdown or json")
+	baseline := fs.String("baseline", "", "compare the run with the baseline in `FILE`; exit 1 when they differ")
+	writeBaseline := fs.String("write-baseline", "", "write the run's baseline to `FILE` (atomically)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("compare takes no arguments, got %q (a file domain is given with --domain)", fs.Arg(0))
+	}
+	ps, err := e.resolve(names)
+	if err != nil {
+		return err
+	}
+	if len(ps) < 2 {
+		return usagef("compare needs at least two policies, got %d", len(ps))
+	}
+	d, err := openDomain(*domain, *scope, *seed, *count, *pairing)
+	if err != nil {
+		return usageError{err}
+	}
+	var base *compare.Report
+	if *baseline != "" {
+		if base, err = compare.ReadBaseline(*baseline); err != nil {
+			return usageError{err}
+		}
+	}
+
+	opt := compare.Options{}
+	if e.stderrIsTTY {
+		opt.Progress = progressPrinter(e)
+	}
+	report, err := compare.Run(context.Background(), d, ps, opt)
+	if err != nil {
+		return usageError{err}
+	}
+	if err := compare.Render(e.stdout, compare.Format(format.value), report); err != nil {
+		return err
+	}
+	if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
+		if err := appendStepSummary(path, report); err != nil {
+			return err
+		}
+	}
+	if *writeBaseline != "" {
+		if err := compare.WriteBaseline(*writeBaseline, report); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "prerel compare: wrote the baseline to %s\n", *writeBaseline)
+	}
+	if base != nil {
+		changes := compare.Diff(base, report)
+		if len(changes) > 0 {
+			fmt.Fprintf(e.stderr, "prerel compare: the run differs from the baseline %s in %d way%s:\n", *baseline, len(changes), plural(len(changes)))
+			for _, c := range changes {
+				fmt.Fprintf(e.stderr, "  - %s\n", c.Text)
+			}
+			fmt.Fprintf(e.stderr, "If the change is intended, rewrite the baseline with --write-baseline %s.\n", *baseline)
+			return findingError{}
+		}
+		fmt.Fprintf(e.stderr, "prerel compare: the run matches the baseline %s\n", *baseline)
+	}
+	return nil
+}
+
+// openDomain returns the domain the --domain flag names.
+func openDomain(name string, scope int, seed int64, count int, pairing string) (compare.Domain, error) {
+	switch name {
+	case "exhaustive":
+		return compare.Exhaustive(scope)
+	case "random":
+		if count < 1 {
+			return nil, fmt.Errorf("--count must be at least 1, got %d", count)
+		}
+		return compare.Random(seed, count)
+	case "corpus":
+		p, err := compare.ParsePairing(pairing)
+		if err != nil {
+			return nil, err
+		}
+		return compare.Corpus(prerel.Corpus(), p)
+	}
+	return compare.File(name)
+}
+
+// appendStepSummary appends the Markdown report to the GitHub Actions step
+// summary file.
+func appendStepSummary(path string, r *compare.Report) error {
+	var buf bytes.Buffer
+	if err := compare.RenderMarkdown(&buf, r); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+	}
+	return f.Close()
+}
+
+// progressPrinter reports progress on stderr once a run has lasted more
+// than a second, overwriting one line.
+func progressPrinter(e *env) func(done, total int64) {
+	start := time.Now()
+	shown := false
+	return func(done, total int64) {
+		if !shown && time.Since(start) < time.Second && done < total {
+			return
+		}
+		if done >= total {
+			if shown {
+				fmt.Fprintf(e.stderr, "\r%d/%d cases (100%%) in %s\n", done, total, time.Since(start).Round(time.Millisecond))
+			}
+			return
+		}
+		shown = true
+		pct := 0.0
+		if total > 0 {
+			pct = 100 * float64(done) / float64(total)
+		}
+		fmt.Fprintf(e.stderr, "\r%d/%d cases (%.0f%%)", done, total, pct)
+	}
+}

@@ -204,3 +204,14 @@ var panicky = rule{name: "panicky", judge: func(c engine.Constraint, v engine.Ve
 	}
 	return verdictOf(c.Holds(v))
 }}
+
+// single: linear, but a constraint of several comparators is refused.
+var single = rule{name: "single", judge: linear.judge, refuse: func(text string) bool { return strings.Contains(text, ",") }}
+
+// lenient accepts any text and admits everything.
+type lenient struct{}
+
+func (lenient) Name() string                           { return "lenient" }
+func (lenient) Rule() string                           { return "test rule: everything" }
+func (lenient) Compile(string) (engine.Matcher, error) { return lenient{}, nil }
+func (lenient) Match(string) engine.Result             { return engine.Allowed("lenient") }

@@ -42,7 +42,7 @@ func TestRealPoliciesOnDefaultExhaustive(t *testing.T) {
 			t.Errorf("%s vs %s, %q with %q: reported %s/%s, evaluated %s/%s",
 				c.A, c.B, w.Constraint, w.Version, w.AVerdict, w.BVerdict, ra.Verdict, rb.Verdict)
 		}
-		if s := Signature(w.Constraint, w.Version, w.AVerdict, w.BVerdict); s != c.Signature {
+		if s := Signature(byName[c.A], byName[c.B], w.Constraint, w.Version); s != c.Signature {
 			t.Errorf("%s vs %s: witness %q with %q has signature %q, its class %q", c.A, c.B, w.Constraint, w.Version, s, c.Signature)
 		}
 	}
@@ -75,7 +75,7 @@ func TestRealPoliciesOnDefaultExhaustive(t *testing.T) {
 		ci := newConstraintInfo(g.Constraint)
 		for _, v := range g.Versions {
 			a, b := ml.Match(v).Verdict, mc.Match(v).Verdict
-			if a == b || Signature(g.Constraint, v, a, b) != sig {
+			if a == b || Signature(lexical, cargo, g.Constraint, v) != sig {
 				continue
 			}
 			count++
@@ -116,7 +116,7 @@ func TestRealPoliciesOnDefaultExhaustive(t *testing.T) {
 		if cause != tt.want {
 			t.Errorf("CauseOf(%s, %s, %q, %q) = %q, want %q", tt.a, tt.b, tt.constraint, tt.version, cause, tt.want)
 		}
-		sigOf := Signature(tt.constraint, tt.version, engine.Evaluate(byName[tt.a], tt.constraint, tt.version).Verdict, engine.Evaluate(byName[tt.b], tt.constraint, tt.version).Verdict)
+		sigOf := Signature(byName[tt.a], byName[tt.b], tt.constraint, tt.version)
 		ok := false
 		for _, c := range r.ClassesOf(tt.a, tt.b) {
 			if c.Signature == sigOf {

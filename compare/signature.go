@@ -23,6 +23,15 @@ import (
 // constraint is "(any)". The version part is "version" and V with the same
 // marks. The last part gives the verdict of each side of the pair.
 //
+// When a side is Invalid it refused the text, whatever the numbers say, so
+// the signature names what it refused instead of the case's shape. For a
+// refused constraint: "constraint refused:" and the template (without
+// relations) of each comparator that side refuses on its own, or "constraint
+// refused together:" and every comparator when it refuses none alone; the
+// version plays no part. For a refused version: "version refused:" and its
+// template. So ">= 1.0.0-beta, < v2.0.0" with 1.5.0 refused by a library
+// that does not read "v" is "constraint refused: < vV; a allow, b invalid".
+//
 // Text the engine cannot parse keeps a syntax shape instead: runs of digits
 // become N, runs of letters become a, runs of white space one space, and
 // the rest stays, as in `constraint syntax ">= N.N < N"`.
@@ -68,9 +77,68 @@ func (g *groupShapes) shapeOf(vi *versionInfo) string {
 
 // groupShapes holds what the signatures of one group share.
 type groupShapes struct {
-	ci     *constraintInfo
-	spaced []bool // per comparator: a space follows the operator
-	cache  map[shapeKey]string
+	ci      *constraintInfo
+	spaced  []bool // per comparator: a space follows the operator
+	cache   map[shapeKey]string
+	refused map[string]string // policy name -> shape of its refusal of the constraint
+}
+
+// refusal returns the case part of the signature for a case that policy
+// p judged Invalid: what it refused, the constraint (when
+// constraintRefused, p.Compile failed on it) or the version.
+func (g *groupShapes) refusal(p engine.Policy, constraintRefused bool, vi *versionInfo) string {
+	if !constraintRefused {
+		if !vi.ok {
+			return "version refused: syntax " + strconv.Quote(syntaxShape(vi.text))
+		}
+		var b strings.Builder
+		b.WriteString("version refused: ")
+		writeTemplate(&b, vi.parsed, 0)
+		return b.String()
+	}
+	if s, ok := g.refused[p.Name()]; ok {
+		return s
+	}
+	s := refusedConstraint(p, g.ci, g.spaced)
+	g.refused[p.Name()] = s
+	return s
+}
+
+// refusedConstraint names the comparators of a constraint that p refuses
+// on their own, compiling each alone.
+func refusedConstraint(p engine.Policy, ci *constraintInfo, spaced []bool) string {
+	if !ci.ok {
+		return "constraint refused: syntax " + strconv.Quote(syntaxShape(ci.text))
+	}
+	cs := ci.parsed.Comparators()
+	if len(cs) == 0 {
+		return "constraint refused: (any)"
+	}
+	fields := strings.Split(ci.text, ",")
+	var alone []int
+	for i := range cs {
+		if i < len(fields) {
+			if _, err := p.Compile(strings.TrimSpace(fields[i])); err != nil {
+				alone = append(alone, i)
+			}
+		}
+	}
+	var b strings.Builder
+	if len(alone) == 0 {
+		b.WriteString("constraint refused together: ")
+		for i := range cs {
+			alone = append(alone, i)
+		}
+	} else {
+		b.WriteString("constraint refused: ")
+	}
+	for j, i := range alone {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		writeComparator(&b, &cs[i], i < len(spaced) && spaced[i])
+	}
+	return b.String()
 }
 
 func (g *groupShapes) reset(ci *constraintInfo) {
@@ -78,8 +146,10 @@ func (g *groupShapes) reset(ci *constraintInfo) {
 	g.spaced = operatorSpacing(ci, g.spaced[:0])
 	if g.cache == nil {
 		g.cache = map[shapeKey]string{}
+		g.refused = map[string]string{}
 	}
 	clear(g.cache)
+	clear(g.refused)
 }
 
 func versionMarks(v engine.Version) uint8 {
@@ -130,27 +200,32 @@ func constraintShape(ci *constraintInfo, spaced []bool, vi *versionInfo) string 
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		cmp := &cs[i]
-		if !cmp.Bare {
-			b.WriteString(cmp.Op.String())
-			if i < len(spaced) && spaced[i] {
-				b.WriteByte(' ')
-			}
-		}
-		precision := 0
-		if cmp.Op == engine.OpPessimistic {
-			precision = cmp.Precision
-		}
-		writeTemplate(&b, cmp.Version, precision)
+		writeComparator(&b, &cs[i], i < len(spaced) && spaced[i])
 		b.WriteString(" [")
 		if vi.ok {
-			b.WriteString(relation(vi.parsed.Core().Compare(cmp.Version.Core())))
+			b.WriteString(relation(vi.parsed.Core().Compare(cs[i].Version.Core())))
 		} else {
 			b.WriteByte('?')
 		}
 		b.WriteByte(']')
 	}
 	return b.String()
+}
+
+// writeComparator writes a comparator's template: its operator as
+// written and its version as V (N, N.N or N.N.N for "~>").
+func writeComparator(b *strings.Builder, cmp *engine.Comparator, spaced bool) {
+	if !cmp.Bare {
+		b.WriteString(cmp.Op.String())
+		if spaced {
+			b.WriteByte(' ')
+		}
+	}
+	precision := 0
+	if cmp.Op == engine.OpPessimistic {
+		precision = cmp.Precision
+	}
+	writeTemplate(b, cmp.Version, precision)
 }
 
 // versionShape is the version part of a signature.
@@ -248,13 +323,30 @@ func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-// Signature returns the signature of the case (constraint, version) on
-// which the two sides of a pair gave verdicts a and b: the key of its
-// divergence class in a report.
-func Signature(constraint, version string, a, b engine.Verdict) string {
+// Signature evaluates the case (constraint, version) with a and b, as
+// engine.Evaluate does, and returns the signature of its divergence class
+// in a report, or "" when the two agree.
+func Signature(a, b engine.Policy, constraint, version string) string {
+	ra, rb := engine.Evaluate(a, constraint, version), engine.Evaluate(b, constraint, version)
+	if ra.Verdict == rb.Verdict {
+		return ""
+	}
 	ci := newConstraintInfo(constraint)
 	vi := newVersionInfo(version)
 	var g groupShapes
 	g.reset(&ci)
-	return joinSignature(g.shapeOf(&vi), a, b)
+	refused := func(p engine.Policy) bool {
+		_, err := p.Compile(constraint)
+		return err != nil
+	}
+	var shape string
+	switch {
+	case ra.Verdict == engine.Invalid:
+		shape = g.refusal(a, refused(a), &vi)
+	case rb.Verdict == engine.Invalid:
+		shape = g.refusal(b, refused(b), &vi)
+	default:
+		shape = g.shapeOf(&vi)
+	}
+	return joinSignature(shape, ra.Verdict, rb.Verdict)
 }

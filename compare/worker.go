@@ -82,8 +82,9 @@ func (w *worker) aggregatePairs(ci *constraintInfo, versions []string) {
 	a.cases += int64(len(versions))
 	w.shapes.reset(ci)
 	for i, text := range versions {
-		var shape string
+		var vi versionInfo
 		var key caseKey
+		var shape string
 		known := false
 		for k, pr := range w.pairs {
 			ra, rb := w.results[pr[0]][i], w.results[pr[1]][i]
@@ -93,12 +94,30 @@ func (w *worker) aggregatePairs(ci *constraintInfo, versions []string) {
 			}
 			a.pairs[k].diverge++
 			if !known {
-				vi := newVersionInfo(text)
-				shape = w.shapes.shapeOf(&vi)
+				vi = newVersionInfo(text)
 				key = makeCaseKey(ci, &vi)
 				known = true
 			}
-			a.pairs[k].add(classKey{shape, ra.Verdict, rb.Verdict}, key, ra, rb)
+			var s string
+			switch {
+			case ra.Verdict == engine.Invalid:
+				s = w.refusal(pr[0], &vi)
+			case rb.Verdict == engine.Invalid:
+				s = w.refusal(pr[1], &vi)
+			default:
+				if shape == "" {
+					shape = w.shapes.shapeOf(&vi)
+				}
+				s = shape
+			}
+			a.pairs[k].add(classKey{s, ra.Verdict, rb.Verdict}, key, ra, rb)
 		}
 	}
+}
+
+// refusal is the case part of the signature of a case that policy p
+// judged Invalid.
+func (w *worker) refusal(p int, vi *versionInfo) string {
+	w.policy = p
+	return w.shapes.refusal(w.policies[p], w.errs[p] != nil, vi)
 }

@@ -33,7 +33,8 @@
 // classes by signature: the shape of the case with the numbers dropped
 // (operators, which comparators have a prerelease, how the version's base
 // relates to each comparator's base, whether the version is a prerelease
-// or has build metadata, and the verdict of each side). Each class has a
+// or has build metadata, and the verdict of each side; a side that answered
+// Invalid is classed by what it refused instead). Each class has a
 // count, a cause decided by CauseOf, and its smallest witness: fewest
 // comparators, then the smallest sum of the numbers written, then the
 // shortest text, then byte order. On domains of real histories the

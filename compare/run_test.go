@@ -146,3 +146,32 @@ func TestRunIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// The same holds for the registered policies, library adapters and
+// selection-level policies included.
+func TestRunIsDeterministicWithRegisteredPolicies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every registered policy")
+	}
+	corpus, err := compare.Corpus(smallCorpus, compare.PairAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []compare.Domain{mustExhaustive(t, 1), corpus} {
+		var outs [][]byte
+		for _, workers := range []int{1, 3} {
+			r, err := compare.Run(context.Background(), d, engine.Default.All(), compare.Options{Workers: workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := compare.RenderJSON(&buf, r); err != nil {
+				t.Fatal(err)
+			}
+			outs = append(outs, buf.Bytes())
+		}
+		if !bytes.Equal(outs[0], outs[1]) {
+			t.Errorf("%s: the JSON report changes with the number of workers", d.Info().Description)
+		}
+	}
+}

@@ -10,12 +10,12 @@ type Cause string
 
 // The causes a class can have. See CauseOf for how each is decided.
 const (
-	CauseSyntax      Cause = "syntax"
-	CauseMetadata    Cause = "metadata"
-	CausePessimistic Cause = "~> quirk"
-	CausePrecedence  Cause = "precedence quirk"
-	CausePrerelease  Cause = "prerelease rule"
-	CauseUnknown     Cause = "unknown"
+	CauseSyntax      Cause = "syntax"           // a side refuses the text, or reads its layout differently
+	CauseMetadata    Cause = "metadata"         // build metadata decides
+	CausePessimistic Cause = "~> quirk"         // the reading of "~>" decides
+	CausePrecedence  Cause = "precedence quirk" // the order of prerelease identifiers decides
+	CausePrerelease  Cause = "prerelease rule"  // whether a prerelease is admitted decides
+	CauseUnknown     Cause = "unknown"          // none of the counterfactuals removes the divergence
 )
 
 // CauseOf evaluates the case with both policies and, when their verdicts

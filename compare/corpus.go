@@ -80,8 +80,10 @@ type corpus struct {
 // prerelease meets every history, and any other constraint meets the
 // representative histories of the kinds its contexts name: a release-only
 // constraint meets few prerelease versions anyway, and meeting every
-// history of its kind would multiply the cases by about five for little
-// more. With PairAll every constraint meets every history.
+// history of its kind would make about four times the cases for little
+// more. On the corpus of testdata/corpus the default pairing is 1,401,064
+// cases and runs in about 25 seconds on 2 cores with the sixteen policies
+// prerel registers; PairAll is 18.4 million. With PairAll every constraint meets every history.
 func Corpus(fsys fs.FS, pairing Pairing) (Domain, error) {
 	if _, err := ParsePairing(string(pairing)); err != nil {
 		return nil, err

@@ -11,9 +11,9 @@ type ChangeKind string
 
 // The kinds of change.
 const (
-	Appeared    ChangeKind = "appeared"
-	Disappeared ChangeKind = "disappeared"
-	Changed     ChangeKind = "changed"
+	Appeared    ChangeKind = "appeared"    // in the report, not in the baseline
+	Disappeared ChangeKind = "disappeared" // in the baseline, not in the report
+	Changed     ChangeKind = "changed"     // in both, with different values
 )
 
 // Change is one difference between a baseline and a report.

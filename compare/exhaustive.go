@@ -6,9 +6,9 @@ import (
 
 // Scopes of the exhaustive domain.
 const (
-	MinScope     = 1
-	DefaultScope = 2
-	MaxScope     = 4
+	MinScope     = 1 // the smallest alphabet, for tests
+	DefaultScope = 2 // the scope CI runs, in seconds
+	MaxScope     = 4 // the largest alphabet
 )
 
 // exhaustiveOperators are written before each comparator version: bare

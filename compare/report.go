@@ -95,8 +95,8 @@ type SelectionWitness struct {
 
 // What a selection witness shows for a side that installs nothing.
 const (
-	NoneSelected    = "(none)"
-	InvalidSelected = "(invalid)"
+	NoneSelected    = "(none)"    // the policy admits no version of the history
+	InvalidSelected = "(invalid)" // the policy refuses the constraint
 )
 
 // PairOf returns the agreement of policies a and b, in either order.

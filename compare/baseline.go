@@ -32,9 +32,11 @@ func (r *Report) Baseline() *Report {
 // WriteBaseline writes the stable part of r (Report.Baseline) as JSON to
 // path, atomically: to a temporary file in the same directory, synced,
 // then renamed over path, so that a reader never sees half a baseline.
+// Each pair and each class takes one line, so that a baseline stays
+// compact and a rewrite reads as a line diff in version control.
 func WriteBaseline(path string, r *Report) (err error) {
 	var buf bytes.Buffer
-	if err := RenderJSON(&buf, r.Baseline()); err != nil {
+	if err := encodeBaseline(&buf, r.Baseline()); err != nil {
 		return err
 	}
 	dir, base := filepath.Split(path)
@@ -68,6 +70,69 @@ func WriteBaseline(path string, r *Report) (err error) {
 	if err = os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("write baseline: %w", err)
 	}
+	return nil
+}
+
+// encodeBaseline writes r as JSON with one line per policy pair, class and
+// selection pair. DecodeReport reads it like any JSON report.
+func encodeBaseline(w *bytes.Buffer, r *Report) error {
+	field := func(name string, v any, last bool) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "  %q: %s", name, b)
+		if !last {
+			w.WriteByte(',')
+		}
+		w.WriteByte('\n')
+		return nil
+	}
+	list := func(name string, n int, item func(int) any, last bool) error {
+		fmt.Fprintf(w, "  %q: [", name)
+		for i := 0; i < n; i++ {
+			b, err := json.Marshal(item(i))
+			if err != nil {
+				return err
+			}
+			w.WriteString("\n    ")
+			w.Write(b)
+			if i < n-1 {
+				w.WriteByte(',')
+			}
+		}
+		if n > 0 {
+			w.WriteString("\n  ")
+		}
+		w.WriteByte(']')
+		if !last {
+			w.WriteByte(',')
+		}
+		w.WriteByte('\n')
+		return nil
+	}
+	w.WriteString("{\n")
+	if err := field("schema", r.Schema, false); err != nil {
+		return err
+	}
+	if err := field("domain", r.Domain, false); err != nil {
+		return err
+	}
+	if err := field("policies", r.Policies, false); err != nil {
+		return err
+	}
+	if err := list("pairs", len(r.Pairs), func(i int) any { return r.Pairs[i] }, false); err != nil {
+		return err
+	}
+	if err := list("classes", len(r.Classes), func(i int) any { return r.Classes[i] }, r.Selection == nil); err != nil {
+		return err
+	}
+	if r.Selection != nil {
+		if err := field("selection", r.Selection, true); err != nil {
+			return err
+		}
+	}
+	w.WriteString("}\n")
 	return nil
 }
 

@@ -7,10 +7,15 @@ import (
 	"text/tabwriter"
 )
 
+// TextClassesPerPair is how many classes RenderText lists per pair, the
+// largest first, so that a terminal report stays readable; the rest are
+// counted in one line, and the JSON report lists them all.
+const TextClassesPerPair = 5
+
 // RenderText writes r for a terminal: the domain, the agreement matrix
 // (cases diverged per pair), the pairs with agreed and diverged counts,
 // then the divergence classes grouped by pair (with the cases and classes
-// of each cause), each class with its count, cause, signature and witness
+// of each cause), the TextClassesPerPair largest of each pair with their count, cause, signature and witness
 // with both verdicts and reasons, and for domains of
 // real histories the selection comparison.
 func RenderText(w io.Writer, r *Report) error {
@@ -41,13 +46,22 @@ func RenderText(w io.Writer, r *Report) error {
 		}
 		e.printf("\n%s vs %s: %d diverged, %d %s\n", p.A, p.B, p.Diverge, len(classes), plural(len(classes), "class", "classes"))
 		e.printf("  causes: %s\n", causeSummary(classes))
-		for _, c := range classes {
+		shown := classes[:min(len(classes), TextClassesPerPair)]
+		for _, c := range shown {
 			e.printf("  %d  %s  %s\n", c.Count, c.Cause, c.Signature)
 			e.printf("      witness: constraint %s, version %s\n", strconv.Quote(c.Witness.Constraint), strconv.Quote(c.Witness.Version))
 			tw := tabwriter.NewWriter(e, 0, 0, 2, ' ', 0)
 			fmt.Fprintf(tw, "        %s\t%s\t%s\n", c.A, c.Witness.AVerdict, c.Witness.AReason)
 			fmt.Fprintf(tw, "        %s\t%s\t%s\n", c.B, c.Witness.BVerdict, c.Witness.BReason)
 			tw.Flush()
+		}
+		if rest := classes[len(shown):]; len(rest) > 0 {
+			var n int64
+			for _, c := range rest {
+				n += c.Count
+			}
+			e.printf("  ... %d more %s with %d %s, smaller than these; --format json lists them all\n",
+				len(rest), plural(len(rest), "class", "classes"), n, plural(n, "case", "cases"))
 		}
 	}
 	if r.Selection != nil {

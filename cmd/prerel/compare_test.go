@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/policies"
+)
+
+// runWith runs prerel in-process with a registry and environment of the
+// test's choosing.
+func runWith(t *testing.T, r *engine.Registry, vars map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, registry: r,
+		getenv: func(k string) string { return vars[k] }}
+	code := run(e, args)
+	return code, stdout.String(), stderr.String()
+}
+
+// renamed gives a policy another name, to stand in a registry for a policy
+// whose behaviour changed.
+type renamed struct {
+	engine.Policy
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
+
+func writeCases(t *testing.T, lines string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "cases.tsv")
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCompareBaselineGate checks the gate both ways: a run matches the
+// baseline it wrote, and fails with the change in words when a policy's
+// behaviour changes under the same name.
+func TestCompareBaselineGate(t *testing.T) {
+	cases := writeCases(t, ">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n>= 1.1.0-beta.2\t1.1.0-beta.3\n= 2.0.0-beta.1\t2.0.0-beta.1\n>= 1.0.0\t1.2.0\n")
+	baseline := filepath.Join(t.TempDir(), "baseline.json")
+
+	before := engine.NewRegistry()
+	for _, p := range []engine.Policy{policies.Strict{}, policies.Cargo{}} {
+		if err := before.Register(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := runWith(t, before, nil, "compare", "--domain", cases, "--write-baseline", baseline)
+	if code != exitOK {
+		t.Fatalf("write-baseline: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runWith(t, before, nil, "compare", "--domain", cases, "--baseline", baseline)
+	if code != exitOK || !strings.Contains(stderr, "matches the baseline") {
+		t.Fatalf("same policies: exit %d: %s", code, stderr)
+	}
+
+	// "cargo" now behaves like lexical: the baseline must catch it.
+	after := engine.NewRegistry()
+	for _, p := range []engine.Policy{policies.Strict{}, renamed{policies.Lexical{}, "cargo"}} {
+		if err := after.Register(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr = runWith(t, after, nil, "compare", "--domain", cases, "--baseline", baseline)
+	if code != exitFinding {
+		t.Fatalf("changed policy: exit %d, want %d: %s", code, exitFinding, stderr)
+	}
+	for _, want := range []string{"differs from the baseline", "strict", "cargo", "--write-baseline"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("drift message lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+func TestCompareFormatsAndStepSummary(t *testing.T) {
+	cases := writeCases(t, ">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n")
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	if err := os.WriteFile(summary, []byte("earlier step\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runWith(t, engine.Default, map[string]string{"GITHUB_STEP_SUMMARY": summary},
+		"compare", "--policies", "lexical,cargo", "--domain", cases, "--format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var report struct {
+		Schema   int
+		Domain   struct{ Cases int }
+		Policies []string
+		Pairs    []struct {
+			A, B           string
+			Agree, Diverge int
+		}
+		Classes []struct {
+			A, B, Signature, Cause string
+			Count                  int
+			Witness                struct {
+				Constraint, Version string
+				AVerdict            string `json:"a_verdict"`
+				BVerdict            string `json:"b_verdict"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if report.Schema < 1 || report.Domain.Cases != 1 || len(report.Pairs) != 1 || report.Pairs[0].Diverge != 1 || len(report.Classes) != 1 {
+		t.Fatalf("unexpected report: %s", out)
+	}
+	w := report.Classes[0].Witness
+	if w.Constraint != ">= 1.0.0-beta, < 1.0.0" || w.Version != "1.0.0-rc.1" || w.AVerdict != "reject" || w.BVerdict != "allow" {
+		t.Errorf("witness = %+v", w)
+	}
+	got, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(got), "earlier step\n") || !strings.Contains(string(got), "## prerel compare") {
+		t.Errorf("step summary was not appended to:\n%s", got)
+	}
+}
+
+func TestCompareUsage(t *testing.T) {
+	tests := []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"compare", "--policies", "strict"}, "at least two policies"},
+		{[]string{"compare", "--scope", "9"}, "scope"},
+		{[]string{"compare", "--domain", "/nonexistent/cases.tsv"}, "/nonexistent/cases.tsv"},
+		{[]string{"compare", "--domain", "random", "--count", "0"}, "--count must be at least 1"},
+		{[]string{"compare", "--domain", "corpus", "--pairing", "some"}, "some"},
+		{[]string{"compare", "--baseline", "/nonexistent/baseline.json"}, "/nonexistent/baseline.json"},
+		{[]string{"compare", "extra"}, "compare takes no arguments"},
+	}
+	for _, tt := range tests {
+		code, _, stderr := runCLI(t, "", tt.args...)
+		if code != exitUsage || !strings.Contains(stderr, tt.stderr) {
+			t.Errorf("prerel %q: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr, tt.stderr)
+		}
+	}
+	bad := writeCases(t, ">= 1.0.0\t1.0.0\nno tab\n")
+	code, _, stderr := runCLI(t, "", "compare", "--domain", bad)
+	if code != exitUsage || !strings.Contains(stderr, ":2:") {
+		t.Errorf("bad case file: exit %d, stderr %q; want exit 2 naming line 2", code, stderr)
+	}
+}
+
+func TestCompareRandomIsReproducible(t *testing.T) {
+	args := []string{"compare", "--policies", "strict,cargo,hashicorp", "--domain", "random", "--seed", "7", "--count", "2000", "--format", "json"}
+	_, first, _ := runCLI(t, "", args...)
+	code, second, stderr := runCLI(t, "", args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if first != second || !strings.Contains(first, `"cases": 2000`) {
+		t.Errorf("two runs with seed 7 differ or miscount")
+	}
+}

@@ -81,13 +81,36 @@ func (c *Comparator) holds(v *Version) bool {
 	case OpLessEqual:
 		return d <= 0
 	case OpPessimistic:
-		if d < 0 {
-			return false
-		}
-		upper, ok := c.Upper()
-		return !ok || compareVersions(v, &upper) < 0
+		return d >= 0 && c.belowUpper(v)
 	}
 	return false
+}
+
+// belowUpper reports whether v is below the "~>" upper bound (see Upper),
+// comparing numbers in place: the bound is a release ending in zeros, so a
+// version is below it when its leading numbers are, or when it is a
+// prerelease of the bound itself.
+func (c *Comparator) belowUpper(v *Version) bool {
+	w := &c.Version
+	if c.Precision == 3 {
+		if w.minor == ^uint64(0) {
+			return true // no bound
+		}
+		if v.major != w.major {
+			return v.major < w.major
+		}
+		if v.minor != w.minor+1 {
+			return v.minor < w.minor+1
+		}
+		return v.patch == 0 && v.pre != ""
+	}
+	if w.major == ^uint64(0) {
+		return true
+	}
+	if v.major != w.major+1 {
+		return v.major < w.major+1
+	}
+	return v.minor == 0 && v.patch == 0 && v.pre != ""
 }
 
 // NamesPrerelease reports whether the comparator's version has a prerelease.
@@ -269,13 +292,19 @@ func (c Constraint) Text() string { return c.text }
 
 // Holds reports base satisfaction B(c, v): v satisfies every comparator by
 // SemVer precedence alone, with no prerelease rule.
-func (c Constraint) Holds(v Version) bool {
+func (c Constraint) Holds(v Version) bool { return c.FirstFailure(&v) < 0 }
+
+// FirstFailure returns the index of the first comparator, in written order,
+// that v does not satisfy by precedence alone, or -1 when B(c, v) holds.
+// It takes pointers so that native policies can call it on their hot path
+// without copying.
+func (c *Constraint) FirstFailure(v *Version) int {
 	for i := range c.comparators {
-		if !c.comparators[i].holds(&v) {
-			return false
+		if !c.comparators[i].holds(v) {
+			return i
 		}
 	}
-	return true
+	return -1
 }
 
 // NamesPrerelease reports whether some comparator's version has a

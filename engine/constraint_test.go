@@ -201,3 +201,23 @@ func FuzzParseConstraint(f *testing.F) {
 		}
 	})
 }
+
+// TestPessimisticMatchesItsExpansion checks "~>" against ">= lower, < Upper"
+// over a grid of versions around the bounds.
+func TestPessimisticMatchesItsExpansion(t *testing.T) {
+	var versions []Version
+	for _, s := range []string{"0.0.0", "0.9.9", "1.0.0-0", "1.0.0", "1.1.9", "1.2.0-rc.1", "1.2.0", "1.2.3-beta", "1.2.3", "1.2.9", "1.3.0-0", "1.3.0", "1.3.1", "2.0.0-0", "2.0.0-beta.1", "2.0.0", "2.0.1-rc.1", "3.0.0",
+		"18446744073709551615.0.0", "1.18446744073709551615.0"} {
+		versions = append(versions, MustParseVersion(s))
+	}
+	for _, cs := range []string{"~> 1", "~> 1.2", "~> 1.2.3", "~> 1.2.3-beta", "~> 1.2-beta", "~> 0", "~> 0.0.0", "~> 18446744073709551615", "~> 1.18446744073709551615.0"} {
+		cmp := MustParseConstraint(cs).Comparators()[0]
+		upper, bounded := cmp.Upper()
+		for _, v := range versions {
+			want := v.Compare(cmp.Version) >= 0 && (!bounded || v.Compare(upper) < 0)
+			if got := cmp.Holds(v); got != want {
+				t.Errorf("%s holds %s = %v, want %v (upper %s, bounded %v)", cs, v, got, want, upper, bounded)
+			}
+		}
+	}
+}

@@ -104,9 +104,6 @@ func compareVersions(v, w *Version) int {
 	if v.patch != w.patch {
 		return cmpUint(v.patch, w.patch)
 	}
-	if v.pre == w.pre {
-		return 0
-	}
 	return comparePrerelease(v.pre, w.pre)
 }
 
@@ -172,58 +169,67 @@ func cmpUint(a, b uint64) int {
 }
 
 // comparePrerelease compares two prerelease strings by SemVer precedence,
-// where "" (a release) is highest. It walks the identifiers in place.
+// where "" (a release) is highest. It finds the first differing byte, then
+// compares only the identifiers that hold it; it does not allocate.
 func comparePrerelease(a, b string) int {
-	if a == b {
+	switch {
+	case a == "" && b == "":
+		return 0
+	case a == "":
+		return 1
+	case b == "":
+		return -1
+	}
+	n := min(len(a), len(b))
+	k := 0
+	for k < n && a[k] == b[k] {
+		k++
+	}
+	if k == len(a) && k == len(b) {
 		return 0
 	}
-	if a == "" {
-		return 1
+	// The identifiers that differ start where the common prefix's last
+	// identifier starts.
+	start := k
+	for start > 0 && a[start-1] != '.' {
+		start--
 	}
-	if b == "" {
-		return -1
-	}
-	for {
-		ia, ra, moreA := cutDot(a)
-		ib, rb, moreB := cutDot(b)
-		if c := compareIdentifier(ia, ib); c != 0 {
-			return c
-		}
-		switch {
-		case !moreA && !moreB:
-			return 0
-		case !moreA:
+	ae, aNum := scanIdentifier(a, start)
+	be, bNum := scanIdentifier(b, start)
+	x, y := a[start:ae], b[start:be]
+	if x == y {
+		// Equal identifiers: the list that ends here is the shorter.
+		if ae == len(a) {
 			return -1
-		case !moreB:
-			return 1
 		}
-		a, b = ra, rb
-	}
-}
-
-func cutDot(s string) (head, rest string, more bool) {
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		return s[:i], s[i+1:], true
-	}
-	return s, "", false
-}
-
-// compareIdentifier compares two prerelease identifiers. Numeric identifiers
-// have no leading zeros (the parser enforces it), so a longer one is larger.
-func compareIdentifier(a, b string) int {
-	na, nb := isNumeric(a), isNumeric(b)
-	switch {
-	case na && nb:
-		if len(a) != len(b) {
-			return cmpInt(len(a), len(b))
-		}
-		return strings.Compare(a, b)
-	case na:
-		return -1
-	case nb:
 		return 1
 	}
-	return strings.Compare(a, b)
+	switch {
+	case aNum && bNum:
+		// No leading zeros (the parser enforces it): the longer number is
+		// the larger.
+		if len(x) != len(y) {
+			return cmpInt(len(x), len(y))
+		}
+		return strings.Compare(x, y)
+	case aNum:
+		return -1
+	case bNum:
+		return 1
+	}
+	return strings.Compare(x, y)
+}
+
+// scanIdentifier returns the end of the identifier of s that starts at i
+// and whether it is all digits.
+func scanIdentifier(s string, i int) (end int, numeric bool) {
+	numeric = true
+	for end = i; end < len(s) && s[end] != '.'; end++ {
+		if c := s[end]; c < '0' || c > '9' {
+			numeric = false
+		}
+	}
+	return end, numeric && end > i
 }
 
 func cmpInt(a, b int) int {

@@ -70,7 +70,7 @@ func (AnyPre) Judge(c engine.Constraint, v engine.Version) engine.Result {
 	if !v.IsPrerelease() {
 		return judgeRelease(c, v)
 	}
-	if cmp := failedBase(c, v); cmp != nil {
+	if cmp := failedBase(&c, &v); cmp != nil {
 		return engine.Rejected(precedenceReason(cmp, v))
 	}
 	notEqual := false

@@ -26,12 +26,9 @@ const reasonBelowPessimistic = "below a ~> comparator's version"
 
 // failedBase returns the first comparator of c that v does not satisfy by
 // precedence alone, or nil when B(c, v) holds.
-func failedBase(c engine.Constraint, v engine.Version) *engine.Comparator {
-	cs := c.Comparators()
-	for i := range cs {
-		if !cs[i].Holds(v) {
-			return &cs[i]
-		}
+func failedBase(c *engine.Constraint, v *engine.Version) *engine.Comparator {
+	if i := c.FirstFailure(v); i >= 0 {
+		return &c.Comparators()[i]
 	}
 	return nil
 }
@@ -55,7 +52,7 @@ func byOp(tab *[8]string, op engine.Op) string {
 // judgeRelease is the rule every native policy in this package applies to a
 // release version, except where a policy says otherwise: B(c, v).
 func judgeRelease(c engine.Constraint, v engine.Version) engine.Result {
-	if cmp := failedBase(c, v); cmp != nil {
+	if cmp := failedBase(&c, &v); cmp != nil {
 		return engine.Rejected(precedenceReason(cmp, v))
 	}
 	if c.Len() == 0 {

@@ -124,7 +124,7 @@ func (CoreOnly) Judge(c engine.Constraint, v engine.Version) engine.Result {
 		return judgeRelease(c, v)
 	}
 	core := v.Core()
-	if cmp := failedBase(c, core); cmp != nil {
+	if cmp := failedBase(&c, &core); cmp != nil {
 		if cmp.Op == engine.OpPessimistic && core.Compare(cmp.Version) < 0 {
 			return engine.Rejected(reasonCoreBelowPessimistic)
 		}

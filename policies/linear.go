@@ -64,7 +64,7 @@ func judgeTimeline(c engine.Constraint, v engine.Version, allow, empty string) e
 	if !v.IsPrerelease() {
 		return judgeRelease(c, v)
 	}
-	if cmp := failedBase(c, v); cmp != nil {
+	if cmp := failedBase(&c, &v); cmp != nil {
 		return engine.Rejected(precedenceReason(cmp, v))
 	}
 	if c.Len() == 0 {

@@ -63,7 +63,7 @@ func (Strict) Judge(c engine.Constraint, v engine.Version) engine.Result {
 	if !v.IsPrerelease() {
 		return judgeRelease(c, v)
 	}
-	if cmp := failedBase(c, v); cmp != nil {
+	if cmp := failedBase(&c, &v); cmp != nil {
 		return engine.Rejected(precedenceReason(cmp, v))
 	}
 	// B holds, so every "=" comparator already names v by precedence: one

@@ -51,11 +51,14 @@ func Render(w io.Writer, f Format, r *Report) error {
 type errWriter struct {
 	w   io.Writer
 	err error
+	n   int // bytes written
 }
 
 func (e *errWriter) printf(format string, args ...any) {
 	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
+		var n int
+		n, e.err = fmt.Fprintf(e.w, format, args...)
+		e.n += n
 	}
 }
 
@@ -65,6 +68,7 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	}
 	n, err := e.w.Write(p)
 	e.err = err
+	e.n += n
 	return n, err
 }
 

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"io"
 	"strings"
 )
@@ -9,6 +10,11 @@ import (
 // pair, the largest first, so that a comment stays within what a code
 // host accepts; the rest are counted in one line.
 const MarkdownClassesPerPair = 20
+
+// MarkdownBudget is about how many bytes RenderMarkdown writes at most: a
+// code host takes comments of 65,536 characters. Once the pairs' class
+// tables would pass it, the remaining pairs are named in one line instead.
+const MarkdownBudget = 60000
 
 // RenderMarkdown writes r as GitHub-flavoured Markdown fit for a
 // pull-request comment or a CI step summary: the domain, the agreement
@@ -46,49 +52,76 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 		e.printf("\n")
 	}
 
+	var selection strings.Builder
+	if sel := r.Selection; sel != nil {
+		writeMarkdownSelection(&selection, sel)
+	}
+
 	e.printf("\n### Divergence classes\n\n")
 	if len(r.Classes) == 0 {
 		e.printf("None: every pair agrees on every case.\n")
 	}
+	budget := MarkdownBudget - e.n - selection.Len()
+	var left []string
 	for _, p := range r.Pairs {
 		classes := r.ClassesOf(p.A, p.B)
 		if len(classes) == 0 {
 			continue
 		}
-		e.printf("<details><summary>%s vs %s: %d diverged (%s agree), %d %s</summary>\n\n",
-			htmlText(p.A), htmlText(p.B), p.Diverge, percent(p.Agree, p.Agree+p.Diverge), len(classes), plural(len(classes), "class", "classes"))
-		e.printf("Causes: %s.\n\n", mdText(causeSummary(classes)))
-		e.printf("| count | cause | signature | constraint | version | %s | %s |\n", mdCode(p.A), mdCode(p.B))
-		e.printf("|---:|---|---|---|---|---|---|\n")
-		shown := classes[:min(len(classes), MarkdownClassesPerPair)]
-		for _, c := range shown {
-			e.printf("| %d | %s | %s | %s | %s | %s | %s |\n", c.Count, mdText(string(c.Cause)), mdCode(c.Signature),
-				mdCode(c.Witness.Constraint), mdCode(c.Witness.Version), c.Witness.AVerdict, c.Witness.BVerdict)
+		var sec strings.Builder
+		writeMarkdownPair(&sec, p, classes)
+		if sec.Len() > budget {
+			left = append(left, mdCode(p.A)+" vs "+mdCode(p.B))
+			budget = 0
+			continue
 		}
-		if rest := classes[len(shown):]; len(rest) > 0 {
-			var n int64
-			for _, c := range rest {
-				n += c.Count
-			}
-			e.printf("\n%d more %s with %d %s, smaller than these; the text and JSON reports list them all.\n",
-				len(rest), plural(len(rest), "class", "classes"), n, plural(n, "case", "cases"))
-		}
-		e.printf("\n</details>\n\n")
+		budget -= sec.Len()
+		e.printf("%s", sec.String())
 	}
-	if s := r.Selection; s != nil {
-		e.printf("### Selection\n\n")
-		e.printf("What each policy would install, over %d constraint and history groups.\n\n", s.Groups)
-		e.printf("| a | b | agree | diverge | constraint | history | a installs | b installs |\n")
-		e.printf("|---|---|---:|---:|---|---|---|---|\n")
-		for _, sp := range s.Pairs {
-			c, h, x, y := "", "", "", ""
-			if wit := sp.Witness; wit != nil {
-				c, h, x, y = mdCode(wit.Constraint), mdText(wit.History), mdCode(wit.ASelected), mdCode(wit.BSelected)
-			}
-			e.printf("| %s | %s | %d | %d | %s | %s | %s | %s |\n", mdCode(sp.A), mdCode(sp.B), sp.Agree, sp.Diverge, c, h, x, y)
-		}
+	if len(left) > 0 {
+		e.printf("The classes of %d more %s are left out to keep this report the size of a pull-request comment (`--format text` or `--format json` lists them): %s.\n\n",
+			len(left), plural(len(left), "pair", "pairs"), strings.Join(left, ", "))
 	}
+	e.printf("%s", selection.String())
 	return e.err
+}
+
+// writeMarkdownPair writes one pair's collapsible section of classes.
+func writeMarkdownPair(w *strings.Builder, p Pair, classes []Class) {
+	fmt.Fprintf(w, "<details><summary>%s vs %s: %d diverged (%s agree), %d %s</summary>\n\n",
+		htmlText(p.A), htmlText(p.B), p.Diverge, percent(p.Agree, p.Agree+p.Diverge), len(classes), plural(len(classes), "class", "classes"))
+	fmt.Fprintf(w, "Causes: %s.\n\n", mdText(causeSummary(classes)))
+	fmt.Fprintf(w, "| count | cause | signature | constraint | version | %s | %s |\n", mdCode(p.A), mdCode(p.B))
+	fmt.Fprintf(w, "|---:|---|---|---|---|---|---|\n")
+	shown := classes[:min(len(classes), MarkdownClassesPerPair)]
+	for _, c := range shown {
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", c.Count, mdText(string(c.Cause)), mdCode(c.Signature),
+			mdCode(c.Witness.Constraint), mdCode(c.Witness.Version), c.Witness.AVerdict, c.Witness.BVerdict)
+	}
+	if rest := classes[len(shown):]; len(rest) > 0 {
+		var n int64
+		for _, c := range rest {
+			n += c.Count
+		}
+		fmt.Fprintf(w, "\n%d more %s with %d %s, smaller than these; the text and JSON reports list them all.\n",
+			len(rest), plural(len(rest), "class", "classes"), n, plural(n, "case", "cases"))
+	}
+	fmt.Fprintf(w, "\n</details>\n\n")
+}
+
+// writeMarkdownSelection writes the selection comparison table.
+func writeMarkdownSelection(w *strings.Builder, s *SelectionReport) {
+	fmt.Fprintf(w, "### Selection\n\n")
+	fmt.Fprintf(w, "What each policy would install, over %d constraint and history groups.\n\n", s.Groups)
+	fmt.Fprintf(w, "| a | b | agree | diverge | constraint | history | a installs | b installs |\n")
+	fmt.Fprintf(w, "|---|---|---:|---:|---|---|---|---|\n")
+	for _, sp := range s.Pairs {
+		c, h, x, y := "", "", "", ""
+		if wit := sp.Witness; wit != nil {
+			c, h, x, y = mdCode(wit.Constraint), mdText(wit.History), mdCode(wit.ASelected), mdCode(wit.BSelected)
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %s | %s | %s |\n", mdCode(sp.A), mdCode(sp.B), sp.Agree, sp.Diverge, c, h, x, y)
+	}
 }
 
 // mdCode writes s as a code span that is safe in a table cell.

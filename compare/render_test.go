@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/prerel/prerel/compare"
@@ -94,5 +96,38 @@ func TestParseFormat(t *testing.T) {
 	}
 	if _, err := compare.ParseFormat("yaml"); err == nil {
 		t.Error("ParseFormat(yaml): no error")
+	}
+}
+
+// TestMarkdownStaysWithinBudget builds a report with many diverging pairs
+// and checks that the Markdown fits a pull-request comment and names the
+// pairs it leaves out.
+func TestMarkdownStaysWithinBudget(t *testing.T) {
+	r := &compare.Report{Schema: compare.SchemaVersion, Domain: compare.DomainInfo{Name: "synthetic", Description: "many pairs", Cases: 1000}}
+	for i := 0; i < 20; i++ {
+		r.Policies = append(r.Policies, fmt.Sprintf("policy-%02d", i))
+	}
+	for i, a := range r.Policies {
+		for _, b := range r.Policies[i+1:] {
+			r.Pairs = append(r.Pairs, compare.Pair{A: a, B: b, Agree: 900, Diverge: 100})
+			for k := 0; k < 30; k++ {
+				r.Classes = append(r.Classes, compare.Class{A: a, B: b, Cause: compare.CausePrerelease, Count: int64(100 - k),
+					Signature: fmt.Sprintf(">= V-pre [=], < V [<], != V [>]; version V-pre; shape %d; a reject, b allow", k),
+					Witness:   compare.Witness{Constraint: ">= 1.0.0-beta, < 2.0.0, != 1.5.0", Version: "1.0.0-beta", AVerdict: engine.Reject, BVerdict: engine.Allow}})
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := compare.RenderMarkdown(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() > 65536 {
+		t.Errorf("Markdown report is %d bytes, more than a comment holds", buf.Len())
+	}
+	if !strings.Contains(buf.String(), "more pairs are left out") || !strings.Contains(buf.String(), "`policy-18` vs `policy-19`") {
+		t.Errorf("the report does not name the pairs it leaves out")
+	}
+	if !strings.Contains(buf.String(), "<summary>policy-00 vs policy-01") {
+		t.Errorf("the first pair's classes are missing")
 	}
 }

@@ -95,10 +95,11 @@ func Evaluate(p Policy, constraint, version string) Result {
 	return m.Match(version)
 }
 
-// Judge is the rule of a native policy over parsed values. Implementations
-// should not allocate: Judge is the hot path of every comparison.
+// Judge is the rule of a native policy over parsed values. It takes
+// pointers so that the hot path of every comparison copies nothing; an
+// implementation must not modify c or v, and should not allocate.
 type Judge interface {
-	Judge(c Constraint, v Version) Result
+	Judge(c *Constraint, v *Version) Result
 }
 
 // CompileNative compiles constraint with the engine's parser and returns a
@@ -109,7 +110,7 @@ func CompileNative(j Judge, constraint string) (Matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nativeMatcher{j: j, c: c}, nil
+	return &nativeMatcher{j: j, c: c}, nil
 }
 
 type nativeMatcher struct {
@@ -117,12 +118,12 @@ type nativeMatcher struct {
 	c Constraint
 }
 
-func (m nativeMatcher) Match(version string) Result {
+func (m *nativeMatcher) Match(version string) Result {
 	v, err := ParseVersion(version)
 	if err != nil {
 		return InvalidResult(err)
 	}
-	return m.j.Judge(m.c, v)
+	return m.j.Judge(&m.c, &v)
 }
 
 // Preparer is implemented by policies that can read a (constraint, version)
@@ -145,5 +146,5 @@ func PrepareNative(j Judge, constraint, version string) (func() Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func() Result { return j.Judge(c, v) }, nil
+	return func() Result { return j.Judge(&c, &v) }, nil
 }

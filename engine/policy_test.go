@@ -14,8 +14,8 @@ func (baseOnly) Rule() string   { return "B(c, v) alone" }
 func (p baseOnly) Compile(c string) (Matcher, error) {
 	return CompileNative(p, c)
 }
-func (baseOnly) Judge(c Constraint, v Version) Result {
-	if c.Holds(v) {
+func (baseOnly) Judge(c *Constraint, v *Version) Result {
+	if c.Holds(*v) {
 		return Allowed("holds")
 	}
 	return Rejected("does not hold")

@@ -66,11 +66,11 @@ func optsIn(cmp *engine.Comparator) bool {
 }
 
 // Judge applies the any-pre rule to a parsed pair. It does not allocate.
-func (AnyPre) Judge(c engine.Constraint, v engine.Version) engine.Result {
+func (AnyPre) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 	if !v.IsPrerelease() {
 		return judgeRelease(c, v)
 	}
-	if cmp := failedBase(&c, &v); cmp != nil {
+	if cmp := failedBase(c, v); cmp != nil {
 		return engine.Rejected(precedenceReason(cmp, v))
 	}
 	notEqual := false
@@ -121,5 +121,5 @@ func (a AnyPre) Explain(constraint, version string) engine.Explanation {
 	} else {
 		x.add("rule", "a release is admitted when every comparator holds by precedence (B)")
 	}
-	return x.verdict(a.Judge(c, v))
+	return x.verdict(a.Judge(&c, &v))
 }

@@ -34,7 +34,7 @@ func failedBase(c *engine.Constraint, v *engine.Version) *engine.Comparator {
 }
 
 // precedenceReason says why v fails cmp by precedence alone.
-func precedenceReason(cmp *engine.Comparator, v engine.Version) string {
+func precedenceReason(cmp *engine.Comparator, v *engine.Version) string {
 	if cmp.Op == engine.OpPessimistic && v.Compare(cmp.Version) < 0 {
 		return reasonBelowPessimistic
 	}
@@ -51,8 +51,8 @@ func byOp(tab *[8]string, op engine.Op) string {
 
 // judgeRelease is the rule every native policy in this package applies to a
 // release version, except where a policy says otherwise: B(c, v).
-func judgeRelease(c engine.Constraint, v engine.Version) engine.Result {
-	if cmp := failedBase(&c, &v); cmp != nil {
+func judgeRelease(c *engine.Constraint, v *engine.Version) engine.Result {
+	if cmp := failedBase(c, v); cmp != nil {
 		return engine.Rejected(precedenceReason(cmp, v))
 	}
 	if c.Len() == 0 {

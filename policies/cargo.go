@@ -59,11 +59,11 @@ func (p Cargo) Prepare(constraint, version string) (func() engine.Result, error)
 }
 
 // Judge applies the cargo rule to a parsed pair. It does not allocate.
-func (Cargo) Judge(c engine.Constraint, v engine.Version) engine.Result {
+func (Cargo) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 	if !v.IsPrerelease() {
 		return judgeRelease(c, v)
 	}
-	if cmp := failedBase(&c, &v); cmp != nil {
+	if cmp := failedBase(c, v); cmp != nil {
 		return engine.Rejected(precedenceReason(cmp, v))
 	}
 	named, sameBaseNotEqual := false, false
@@ -74,7 +74,7 @@ func (Cargo) Judge(c engine.Constraint, v engine.Version) engine.Result {
 			continue
 		}
 		named = true
-		if !cmp.Version.SameCore(v) {
+		if !cmp.Version.SameCore(*v) {
 			continue
 		}
 		if cmp.Op == engine.OpNotEqual {
@@ -125,5 +125,5 @@ func (p Cargo) Explain(constraint, version string) engine.Explanation {
 	} else {
 		x.add("rule", "a release is admitted when every comparator holds by precedence (B)")
 	}
-	return x.verdict(p.Judge(c, v))
+	return x.verdict(p.Judge(&c, &v))
 }

@@ -116,7 +116,7 @@ func prereleaseConstraintError(c engine.Constraint, i int) error {
 // Judge applies the core-only rule to a parsed pair. A constraint that
 // names a prerelease is Invalid (Compile gives the full error). It does not
 // allocate.
-func (CoreOnly) Judge(c engine.Constraint, v engine.Version) engine.Result {
+func (CoreOnly) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 	if c.NamesPrerelease() {
 		return engine.Result{Verdict: engine.Invalid, Reason: ErrPrereleaseConstraint.Error()}
 	}
@@ -124,7 +124,7 @@ func (CoreOnly) Judge(c engine.Constraint, v engine.Version) engine.Result {
 		return judgeRelease(c, v)
 	}
 	core := v.Core()
-	if cmp := failedBase(&c, &core); cmp != nil {
+	if cmp := failedBase(c, &core); cmp != nil {
 		if cmp.Op == engine.OpPessimistic && core.Compare(cmp.Version) < 0 {
 			return engine.Rejected(reasonCoreBelowPessimistic)
 		}
@@ -177,5 +177,5 @@ func (co CoreOnly) Explain(constraint, version string) engine.Explanation {
 		x.precedence(cmp, v)
 	}
 	x.add("rule", "the constraint names no prerelease, so it is accepted; a version is judged by its core, GA(v), so a prerelease passes exactly when its release would")
-	return x.verdict(co.Judge(c, v))
+	return x.verdict(co.Judge(&c, &v))
 }

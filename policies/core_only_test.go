@@ -82,7 +82,8 @@ func TestCoreOnlyError(t *testing.T) {
 		t.Errorf("Prepare error %v, want ErrPrereleaseConstraint", err)
 	}
 	// Judge on a parsed constraint that names a prerelease is Invalid too.
-	r := CoreOnly{}.Judge(engine.MustParseConstraint(">= 1.0.0-rc"), engine.MustParseVersion("1.0.0"))
+	c, v := engine.MustParseConstraint(">= 1.0.0-rc"), engine.MustParseVersion("1.0.0")
+	r := CoreOnly{}.Judge(&c, &v)
 	if r.Verdict != engine.Invalid || r.Reason != ErrPrereleaseConstraint.Error() {
 		t.Errorf("Judge = %+v, want Invalid", r)
 	}

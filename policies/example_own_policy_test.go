@@ -25,11 +25,11 @@ func (p releasesOnly) Compile(constraint string) (engine.Matcher, error) {
 }
 
 // Judge is the rule over parsed values.
-func (releasesOnly) Judge(c engine.Constraint, v engine.Version) engine.Result {
+func (releasesOnly) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 	switch {
 	case v.IsPrerelease():
 		return engine.Rejected("prerelease: never admitted")
-	case !c.Holds(v):
+	case !c.Holds(*v):
 		return engine.Rejected("release out of range")
 	}
 	return engine.Allowed("release in range")

@@ -64,7 +64,7 @@ func (f Fallback) Prepare(constraint, version string) (func() engine.Result, err
 
 // Judge answers for v as the only version available: B(c, v). It does not
 // allocate.
-func (Fallback) Judge(c engine.Constraint, v engine.Version) engine.Result {
+func (Fallback) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 	return judgeTimeline(c, v, reasonFallbackAllow, reasonFallbackEmpty)
 }
 
@@ -127,5 +127,5 @@ func (f Fallback) Explain(constraint, version string) engine.Explanation {
 	} else {
 		x.add("rule", "pairwise the version is taken as the only one available: a release in range is admitted (B)")
 	}
-	return x.verdict(f.Judge(c, v))
+	return x.verdict(f.Judge(&c, &v))
 }

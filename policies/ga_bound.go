@@ -82,7 +82,7 @@ func judgesGA(cmp *engine.Comparator) bool {
 }
 
 // Judge applies the ga-bound rule to a parsed pair. It does not allocate.
-func (GABound) Judge(c engine.Constraint, v engine.Version) engine.Result {
+func (GABound) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 	if !v.IsPrerelease() {
 		return judgeRelease(c, v)
 	}
@@ -92,7 +92,7 @@ func (GABound) Judge(c engine.Constraint, v engine.Version) engine.Result {
 	for i := range cs {
 		cmp := &cs[i]
 		if !judgesGA(cmp) {
-			if !cmp.Holds(v) {
+			if !cmp.Holds(*v) {
 				return engine.Rejected(precedenceReason(cmp, v))
 			}
 			continue
@@ -147,5 +147,5 @@ func (g GABound) Explain(constraint, version string) engine.Explanation {
 	} else {
 		x.add("rule", "a release is admitted when every comparator holds by precedence (B)")
 	}
-	return x.verdict(g.Judge(c, v))
+	return x.verdict(g.Judge(&c, &v))
 }

@@ -89,7 +89,7 @@ func (l Lexical) Prepare(constraint, version string) (func() engine.Result, erro
 }
 
 // Judge applies the lexical rule to a parsed pair. It does not allocate.
-func (Lexical) Judge(c engine.Constraint, v engine.Version) engine.Result {
+func (Lexical) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 	pre := v.IsPrerelease()
 	ranges := false
 	cs := c.Comparators()
@@ -100,13 +100,13 @@ func (Lexical) Judge(c engine.Constraint, v engine.Version) engine.Result {
 			switch {
 			case pre && !cmp.NamesPrerelease():
 				return engine.Rejected(byOp(&lexicalNoPrerelease, cmp.Op))
-			case pre && !cmp.Version.SameCore(v):
+			case pre && !cmp.Version.SameCore(*v):
 				return engine.Rejected(byOp(&lexicalOtherBase, cmp.Op))
 			case !pre && cmp.Op == engine.OpPessimistic && cmp.NamesPrerelease():
 				return engine.Rejected(reasonLexicalTildePre)
 			}
 		}
-		if !cmp.Holds(v) {
+		if !cmp.Holds(*v) {
 			return engine.Rejected(precedenceReason(cmp, v))
 		}
 	}
@@ -153,5 +153,5 @@ func (l Lexical) Explain(constraint, version string) engine.Explanation {
 		}
 	}
 	x.add("rule", "each comparator is checked on its own and the first that refuses decides; > >= < <= ~> pass a prerelease only when they name a prerelease of the same base; = and != compare by precedence")
-	return x.verdict(l.Judge(c, v))
+	return x.verdict(l.Judge(&c, &v))
 }

@@ -54,17 +54,17 @@ func (l Linear) Prepare(constraint, version string) (func() engine.Result, error
 }
 
 // Judge applies the linear rule to a parsed pair. It does not allocate.
-func (Linear) Judge(c engine.Constraint, v engine.Version) engine.Result {
+func (Linear) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 	return judgeTimeline(c, v, reasonLinearAllow, reasonLinearEmpty)
 }
 
 // judgeTimeline is B(c, v) with the given reasons for an admitted
 // prerelease: the rule of linear and, pairwise, of fallback.
-func judgeTimeline(c engine.Constraint, v engine.Version, allow, empty string) engine.Result {
+func judgeTimeline(c *engine.Constraint, v *engine.Version, allow, empty string) engine.Result {
 	if !v.IsPrerelease() {
 		return judgeRelease(c, v)
 	}
-	if cmp := failedBase(&c, &v); cmp != nil {
+	if cmp := failedBase(c, v); cmp != nil {
 		return engine.Rejected(precedenceReason(cmp, v))
 	}
 	if c.Len() == 0 {
@@ -86,5 +86,5 @@ func (l Linear) Explain(constraint, version string) engine.Explanation {
 		x.precedence(&cs[i], v)
 	}
 	x.add("rule", "linear has no prerelease rule: a version is admitted when every comparator holds by precedence (B)")
-	return x.verdict(l.Judge(c, v))
+	return x.verdict(l.Judge(&c, &v))
 }

@@ -59,16 +59,16 @@ func (l LinearTight) Prepare(constraint, version string) (func() engine.Result, 
 
 // Judge applies the linear-tight rule to a parsed pair. It does not
 // allocate.
-func (LinearTight) Judge(c engine.Constraint, v engine.Version) engine.Result {
+func (LinearTight) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 	if !v.IsPrerelease() {
 		return judgeRelease(c, v)
 	}
-	if cmp := failedBase(&c, &v); cmp != nil {
+	if cmp := failedBase(c, v); cmp != nil {
 		return engine.Rejected(precedenceReason(cmp, v))
 	}
 	cs := c.Comparators()
 	for i := range cs {
-		if tightExcludes(&cs[i], v) {
+		if tightExcludes(&cs[i], *v) {
 			return engine.Rejected(reasonTightExclude)
 		}
 	}
@@ -110,5 +110,5 @@ func (l LinearTight) Explain(constraint, version string) engine.Explanation {
 			show(v), show(upper), show(upper), show(upper))
 	}
 	x.add("rule", "as linear (every comparator by precedence), except that the upper bound implied by ~> excludes the prereleases of the next release; an explicit < or <= stays as written")
-	return x.verdict(l.Judge(c, v))
+	return x.verdict(l.Judge(&c, &v))
 }

@@ -182,7 +182,7 @@ func TestJudgeAllocs(t *testing.T) {
 			c := engine.MustParseConstraint(pair[0])
 			v := engine.MustParseVersion(pair[1])
 			var r engine.Result
-			n := testing.AllocsPerRun(100, func() { r = j.Judge(c, v) })
+			n := testing.AllocsPerRun(100, func() { r = j.Judge(&c, &v) })
 			if n != 0 {
 				t.Errorf("%s: Judge(%q, %q) allocates %v times per run", p.Name(), pair[0], pair[1], n)
 			}
@@ -329,10 +329,10 @@ func TestContainmentsSmallScope(t *testing.T) {
 				if k.when != nil && !k.when(c) {
 					continue
 				}
-				if k.sub.(engine.Judge).Judge(c, v).Verdict != engine.Allow {
+				if k.sub.(engine.Judge).Judge(&c, &v).Verdict != engine.Allow {
 					continue
 				}
-				if sup := k.sup.(engine.Judge).Judge(c, v); sup.Verdict != engine.Allow {
+				if sup := k.sup.(engine.Judge).Judge(&c, &v); sup.Verdict != engine.Allow {
 					t.Errorf("%q | %q: %s allows, %s says %v (%s)", text, versions[i], k.sub.Name(), k.sup.Name(), sup.Verdict, sup.Reason)
 				}
 			}

@@ -59,11 +59,11 @@ func (s Strict) Prepare(constraint, version string) (func() engine.Result, error
 }
 
 // Judge applies the strict rule to a parsed pair. It does not allocate.
-func (Strict) Judge(c engine.Constraint, v engine.Version) engine.Result {
+func (Strict) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 	if !v.IsPrerelease() {
 		return judgeRelease(c, v)
 	}
-	if cmp := failedBase(&c, &v); cmp != nil {
+	if cmp := failedBase(c, v); cmp != nil {
 		return engine.Rejected(precedenceReason(cmp, v))
 	}
 	// B holds, so every "=" comparator already names v by precedence: one
@@ -99,5 +99,5 @@ func (s Strict) Explain(constraint, version string) engine.Explanation {
 	} else {
 		x.add("rule", "a release is admitted when every comparator holds by precedence (B)")
 	}
-	return x.verdict(s.Judge(c, v))
+	return x.verdict(s.Judge(&c, &v))
 }

@@ -207,3 +207,59 @@ func FuzzParseVersion(f *testing.F) {
 		}
 	})
 }
+
+// referenceCompare is SemVer section 11 for prereleases written plainly:
+// split on dots, compare identifier by identifier.
+func referenceCompare(a, b string) int {
+	if a == b {
+		return 0
+	}
+	if a == "" {
+		return 1
+	}
+	if b == "" {
+		return -1
+	}
+	x, y := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(x) && i < len(y); i++ {
+		xn, yn := isNumeric(x[i]), isNumeric(y[i])
+		switch {
+		case xn && yn:
+			if len(x[i]) != len(y[i]) {
+				return cmpInt(len(x[i]), len(y[i]))
+			}
+			if c := strings.Compare(x[i], y[i]); c != 0 {
+				return c
+			}
+		case xn:
+			return -1
+		case yn:
+			return 1
+		default:
+			if c := strings.Compare(x[i], y[i]); c != 0 {
+				return c
+			}
+		}
+	}
+	return cmpInt(len(x), len(y))
+}
+
+func FuzzComparePrerelease(f *testing.F) {
+	for _, p := range [][2]string{{"beta.2", "beta.11"}, {"beta", "beta.1"}, {"beta.2", "beta2"}, {"alpha.1", "alpha.beta"}, {"1.10", "1.9"}, {"rc", ""}, {"a-b.c", "a-b"}, {"0", "00a"}} {
+		f.Add(p[0], p[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		va, errA := ParseVersion("1.0.0-" + a)
+		vb, errB := ParseVersion("1.0.0-" + b)
+		if errA != nil || errB != nil {
+			return
+		}
+		want := referenceCompare(va.Prerelease(), vb.Prerelease())
+		if got := va.Compare(vb); got != want {
+			t.Fatalf("Compare(%s, %s) = %d, want %d", va, vb, got, want)
+		}
+		if got := vb.Compare(va); got != -want {
+			t.Fatalf("Compare(%s, %s) = %d, want %d", vb, va, got, -want)
+		}
+	})
+}

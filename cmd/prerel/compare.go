@@ -54,7 +54,7 @@ install. With --baseline, exit 1 when the run differs from the baseline.`)
 
 	opt := compare.Options{}
 	if e.stderrIsTTY {
-		opt.Progress = progressPrinter(e)
+		opt.Progress = progressPrinter(e, time.Now)
 	}
 	report, err := compare.Run(context.Background(), d, ps, opt)
 	if err != nil {
@@ -128,17 +128,18 @@ func appendStepSummary(path string, r *compare.Report) error {
 }
 
 // progressPrinter reports progress on stderr once a run has lasted more
-// than a second, overwriting one line.
-func progressPrinter(e *env) func(done, total int64) {
-	start := time.Now()
+// than a second, overwriting one line; a shorter run prints nothing.
+func progressPrinter(e *env, now func() time.Time) func(done, total int64) {
+	start := now()
 	shown := false
 	return func(done, total int64) {
-		if !shown && time.Since(start) < time.Second && done < total {
+		elapsed := now().Sub(start)
+		if !shown && elapsed < time.Second {
 			return
 		}
 		if done >= total {
 			if shown {
-				fmt.Fprintf(e.stderr, "\r%d/%d cases (100%%) in %s\n", done, total, time.Since(start).Round(time.Millisecond))
+				fmt.Fprintf(e.stderr, "\r%d/%d cases (100%%) in %s\n", done, total, elapsed.Round(time.Millisecond))
 			}
 			return
 		}

@@ -33,14 +33,9 @@ func guard(call string, r *engine.Result) {
 	}
 }
 
-// parseGoVersionConstraints reads a constraint with hashicorp/go-version.
-// The empty string is the empty Constraints value: the constraint a
-// Terraform module call without a version argument holds, which every
-// version passes. Any other text goes to version.NewConstraint as it is.
+// parseGoVersionConstraints reads a constraint with hashicorp/go-version's
+// version.NewConstraint, as it is; NewConstraint refuses "" and blank text.
 func parseGoVersionConstraints(text string) (cs goversion.Constraints, err error) {
-	if text == "" {
-		return nil, nil
-	}
 	defer func() {
 		if p := recover(); p != nil {
 			cs, err = nil, panicError("go-version NewConstraint", p)

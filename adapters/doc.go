@@ -43,10 +43,10 @@
 // text to their library as written, so each shows its own syntax: go-version
 // accepts a "v" prefix and versions of any number of parts, go-versions'
 // Ruby-style parser refuses "v" and more than one space after an operator.
-// The empty constraint "" means no constraint: for go-version the empty
-// Constraints (what a module call without a version argument holds; every
-// version passes its Check), for go-versions the empty intersection (all
-// versions).
+// The empty constraint "" is refused by go-version's NewConstraint, so
+// hashicorp answers Invalid; the module installers read it as a module call
+// without a version argument (the empty Constraints, which every version
+// passes); go-versions reads it as the empty intersection (all versions).
 //
 // Masterminds reads "~>" and partial versions differently from Terraform
 // ("~> 1.2" is its tilde, < 1.3.0; "<= 1.2" is an x-range that admits

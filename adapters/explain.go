@@ -56,8 +56,6 @@ func (h HashiCorp) Explain(constraint, version string) engine.Explanation {
 	case err != nil:
 		x.add("version.NewConstraint", "%v", err)
 		return x.done(engine.InvalidResult(err))
-	case constraint == "":
-		x.add("constraint", "empty: the empty Constraints, which every version passes")
 	default:
 		x.add("version.NewConstraint", "%d piece(s), split at commas: %q", len(cs), cs.String())
 	}

@@ -12,10 +12,9 @@ import (
 // Compile calls version.NewConstraint on the constraint text as given;
 // Match calls version.NewVersion on the version text and
 // Constraints.Check. Text either call refuses is Invalid with the library's
-// error. The empty constraint "" is the empty Constraints value, what a
-// module call without a version argument holds: Check passes every
-// version, prereleases included (NewConstraint itself refuses "" and
-// blank text as "malformed constraint").
+// error; NewConstraint refuses the empty constraint "" and blank text
+// ("malformed constraint"), so they are Invalid here. (terraform-module
+// reads "" as a module call without a version argument instead.)
 //
 // Check tests each comparator on its own. For >, >=, <, <= and ~> a
 // prerelease version passes only when the comparator's version is a

@@ -170,9 +170,14 @@ type moduleFilter struct {
 }
 
 func (mi ModuleInstaller) compile(constraint string) (*moduleFilter, error) {
-	required, err := parseGoVersionConstraints(constraint)
-	if err != nil {
-		return nil, err
+	// A module call without a version argument holds the empty
+	// Constraints, which every version passes.
+	var required goversion.Constraints
+	if constraint != "" {
+		var err error
+		if required, err = parseGoVersionConstraints(constraint); err != nil {
+			return nil, err
+		}
 	}
 	f := &moduleFilter{required: required}
 	text := required.String()

@@ -1,0 +1,203 @@
+// Package address reads Terraform and OpenTofu source addresses: a
+// required_providers source and a module call's source. It is the one
+// place prerel parses them, with hashicorp/terraform-registry-address,
+// the parser Terraform itself uses, so that every package compares the
+// same canonical forms.
+//
+// A provider address is a tfaddr.Provider. A bare TYPE is Terraform's
+// implied provider, hashicorp/TYPE on the default registry; host,
+// namespace and type are normalized as Terraform normalizes them (lower
+// case, IDN hosts in their comparable form), so ProviderKey of two
+// spellings of one provider is the same string:
+// "registry.terraform.io/hashicorp/aws".
+//
+// A module source is read in the order Terraform reads it: a local path
+// ("./", "../") first, then a registry address
+// ([HOST/]NAMESPACE/NAME/SYSTEM with an optional "//SUBDIR"), then
+// anything else as a remote source (Git, HTTP, S3, ...), whose kind is
+// named for reports. As in Terraform, a string that is not a valid
+// registry address is a remote source, never an error.
+package address
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	tfaddr "github.com/hashicorp/terraform-registry-address"
+)
+
+// DefaultHost is the registry host of an address that names none.
+const DefaultHost = "registry.terraform.io"
+
+// ParseProvider reads a provider source address, [HOST/]NAMESPACE/TYPE,
+// or a bare TYPE, which Terraform implies to be hashicorp/TYPE. The
+// error quotes the source and says which part is wrong.
+func ParseProvider(source string) (tfaddr.Provider, error) {
+	if !utf8.ValidString(source) {
+		return tfaddr.Provider{}, fmt.Errorf("provider source %q: not valid UTF-8", source)
+	}
+	p, err := tfaddr.ParseProviderSource(source)
+	if err != nil {
+		return tfaddr.Provider{}, fmt.Errorf("provider source %q: %s", source, describe(err))
+	}
+	if p.Namespace == tfaddr.UnknownProviderNamespace {
+		// A bare TYPE: terraform-registry-address leaves it unchecked.
+		typ, err := tfaddr.ParseProviderPart(p.Type)
+		if err != nil {
+			return tfaddr.Provider{}, fmt.Errorf("provider source %q: invalid provider type: %s", source, describe(err))
+		}
+		p.Namespace, p.Type = "hashicorp", typ
+	}
+	if p.Namespace == tfaddr.LegacyProviderNamespace {
+		return tfaddr.Provider{}, fmt.Errorf("provider source %q: the legacy namespace \"-\" names no installable provider", source)
+	}
+	return p, nil
+}
+
+// ProviderKey returns the canonical text of a provider address, host
+// included: the form a lock file records and the one prerel compares.
+func ProviderKey(p tfaddr.Provider) string { return p.String() }
+
+// describe returns a terraform-registry-address error as one line.
+func describe(err error) string {
+	if pe, ok := err.(*tfaddr.ParserError); ok {
+		if pe.Detail != "" {
+			return pe.Summary + ": " + pe.Detail
+		}
+		return pe.Summary
+	}
+	return err.Error()
+}
+
+// Kind is the kind of a module source.
+type Kind uint8
+
+// The kinds of module source, in the order Terraform tries them.
+const (
+	Local    Kind = iota // a path starting with ./ or ../
+	Registry             // a module registry address
+	Remote               // anything else: Git, HTTP, S3, ...
+)
+
+// String returns "local", "registry" or "remote".
+func (k Kind) String() string {
+	switch k {
+	case Local:
+		return "local"
+	case Registry:
+		return "registry"
+	default:
+		return "remote"
+	}
+}
+
+// ModuleSource is a module call's source argument, read.
+type ModuleSource struct {
+	// Source is the argument as written.
+	Source string
+	Kind   Kind
+	// Package is the registry package, canonical (see ModuleKey), when
+	// Kind is Registry; Subdir is the part after "//", if any.
+	Package tfaddr.ModulePackage
+	Subdir  string
+	// Reason names the kind of a source that is not a registry address:
+	// "local path", "Git repository", "HTTP URL", ...
+	Reason string
+}
+
+// ParseModuleSource reads a module call's source argument. It never
+// fails: a source that is neither a local path nor a registry address is
+// Remote, with Reason naming what it looks like.
+func ParseModuleSource(source string) ModuleSource {
+	s := ModuleSource{Source: source, Kind: Remote}
+	switch {
+	case source == "":
+		s.Reason = "the source is empty"
+		return s
+	case isLocal(source):
+		s.Kind, s.Reason = Local, "local path"
+		return s
+	}
+	if m, err := tfaddr.ParseModuleSource(source); err == nil {
+		s.Kind, s.Package, s.Subdir = Registry, ModuleKey(m.Package), m.Subdir
+		return s
+	} else if s.Reason = remoteKind(source); s.Reason == "" {
+		s.Reason = "not a registry address (" + err.Error() + ")"
+	}
+	return s
+}
+
+// ModuleKey returns the canonical form of a module package: its host as
+// Terraform compares hosts, namespace and name in lower case, since
+// registries compare them case-insensitively.
+func ModuleKey(p tfaddr.ModulePackage) tfaddr.ModulePackage {
+	p.Namespace = strings.ToLower(p.Namespace)
+	p.Name = strings.ToLower(p.Name)
+	return p
+}
+
+// ParseModulePackage reads a registry module address,
+// [HOST/]NAMESPACE/NAME/SYSTEM, and returns it in canonical form. A
+// "//SUBDIR" is not allowed here: it names a directory, not a package.
+func ParseModulePackage(s string) (tfaddr.ModulePackage, error) {
+	m, err := tfaddr.ParseModuleSource(s)
+	if err != nil {
+		return tfaddr.ModulePackage{}, fmt.Errorf("module address %q: %s", s, describe(err))
+	}
+	if m.Subdir != "" {
+		return tfaddr.ModulePackage{}, fmt.Errorf("module address %q: a package address has no //SUBDIR", s)
+	}
+	return ModuleKey(m.Package), nil
+}
+
+// isLocal reports whether Terraform reads source as a local path.
+func isLocal(source string) bool {
+	for _, prefix := range []string{"./", "../", `.\`, `..\`} {
+		if strings.HasPrefix(source, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// remoteKind names the kind of a remote source by its form, or returns
+// "" when it has none of the known forms.
+func remoteKind(s string) string {
+	if getter, _, ok := strings.Cut(s, "::"); ok && getter != "" {
+		switch getter {
+		case "git":
+			return "Git repository"
+		case "hg":
+			return "Mercurial repository"
+		case "s3":
+			return "Amazon S3 bucket"
+		case "gcs":
+			return "Google Cloud Storage bucket"
+		case "http", "https":
+			return "HTTP URL"
+		default:
+			return fmt.Sprintf("%q getter", getter)
+		}
+	}
+	lower := strings.ToLower(s)
+	switch {
+	case strings.HasPrefix(lower, "http://"), strings.HasPrefix(lower, "https://"):
+		return "HTTP URL"
+	case strings.HasPrefix(lower, "git@"), strings.HasPrefix(lower, "ssh://"), strings.HasPrefix(lower, "git://"):
+		return "Git repository"
+	case strings.HasPrefix(lower, "github.com/"):
+		return "GitHub repository (github.com is a Git shorthand, not a registry host)"
+	case strings.HasPrefix(lower, "bitbucket.org/"):
+		return "Bitbucket repository (bitbucket.org is a VCS shorthand, not a registry host)"
+	case strings.Contains(lower, ".amazonaws.com/") && (strings.HasPrefix(lower, "s3-") || strings.HasPrefix(lower, "s3.")):
+		return "Amazon S3 bucket"
+	case strings.HasPrefix(lower, "www.googleapis.com/storage/"):
+		return "Google Cloud Storage bucket"
+	case strings.HasPrefix(s, "/"), len(s) > 2 && s[1] == ':' && (s[2] == '\\' || s[2] == '/'):
+		return "absolute path (Terraform requires local paths to start with ./ or ../)"
+	case strings.Contains(s, "?"):
+		return "remote address with a query string"
+	}
+	return ""
+}

@@ -1,0 +1,137 @@
+package address
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseModuleSource(t *testing.T) {
+	tests := []struct {
+		source string
+		kind   Kind
+		want   string // the canonical package for a registry source
+		subdir string
+		reason string // for other kinds: Reason contains this
+	}{
+		{"terraform-aws-modules/vpc/aws", Registry, "registry.terraform.io/terraform-aws-modules/vpc/aws", "", ""},
+		{"app.terraform.io/example-corp/k8s-cluster/azurerm", Registry, "app.terraform.io/example-corp/k8s-cluster/azurerm", "", ""},
+		{"Registry.Example.com:8443/Corp/Net/aws//modules/sub", Registry, "registry.example.com:8443/corp/net/aws", "modules/sub", ""},
+		{"hashicorp/consul/aws//modules/consul-cluster", Registry, "registry.terraform.io/hashicorp/consul/aws", "modules/consul-cluster", ""},
+		{"./modules/network", Local, "", "", "local path"},
+		{"../shared", Local, "", "", "local path"},
+		{`.\win`, Local, "", "", "local path"},
+		{"git::https://example.com/network.git?ref=v1.2.0", Remote, "", "", "Git repository"},
+		{"github.com/hashicorp/example", Remote, "", "", "GitHub repository"},
+		{"github.com/hashicorp/example/aws", Remote, "", "", "GitHub repository"},
+		{"bitbucket.org/corp/net", Remote, "", "", "Bitbucket repository"},
+		{"git@github.com:hashicorp/example.git", Remote, "", "", "Git repository"},
+		{"https://example.com/vpc-module.zip", Remote, "", "", "HTTP URL"},
+		{"s3::https://s3-eu-west-1.amazonaws.com/bucket/vpc.zip", Remote, "", "", "Amazon S3"},
+		{"gcs::https://www.googleapis.com/storage/v1/modules/foomodule.zip", Remote, "", "", "Google Cloud Storage"},
+		{"hg::http://example.com/vpc.hg", Remote, "", "", "Mercurial"},
+		{"/abs/path", Remote, "", "", "absolute path"},
+		{"", Remote, "", "", "empty"},
+		{"just-a-name", Remote, "", "", "not a registry address"},
+		{"a/b/c/d/e", Remote, "", "", "not a registry address"},
+		{"corp/net/AWS", Remote, "", "", "target system"},
+		{"-corp/net/aws", Remote, "", "", "namespace"},
+	}
+	for _, tt := range tests {
+		got := ParseModuleSource(tt.source)
+		if got.Kind != tt.kind {
+			t.Errorf("ParseModuleSource(%q).Kind = %v, want %v (%+v)", tt.source, got.Kind, tt.kind, got)
+			continue
+		}
+		if tt.kind == Registry {
+			if got.Package.String() != tt.want || got.Subdir != tt.subdir {
+				t.Errorf("ParseModuleSource(%q) = %s //%s, want %s //%s", tt.source, got.Package, got.Subdir, tt.want, tt.subdir)
+			}
+			continue
+		}
+		if !strings.Contains(got.Reason, tt.reason) {
+			t.Errorf("ParseModuleSource(%q).Reason = %q, want it to contain %q", tt.source, got.Reason, tt.reason)
+		}
+	}
+}
+
+func TestModuleKeyIgnoresCase(t *testing.T) {
+	a := ParseModuleSource("terraform-aws-modules/vpc/aws//sub")
+	b := ParseModuleSource("registry.terraform.io/Terraform-AWS-Modules/VPC/aws")
+	if a.Package != b.Package {
+		t.Errorf("%v != %v", a.Package, b.Package)
+	}
+	if got := a.Package.ForDisplay(); got != "terraform-aws-modules/vpc/aws" {
+		t.Errorf("ForDisplay() = %q", got)
+	}
+}
+
+func TestParseModulePackage(t *testing.T) {
+	if p, err := ParseModulePackage("Corp/Net/aws"); err != nil || p.String() != "registry.terraform.io/corp/net/aws" {
+		t.Errorf("ParseModulePackage = %v, %v", p, err)
+	}
+	for _, bad := range []string{"corp/net/aws//sub", "./local", "a/b", "github.com/a/b/c"} {
+		if _, err := ParseModulePackage(bad); err == nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("ParseModulePackage(%q): error %v, want one quoting the address", bad, err)
+		}
+	}
+}
+
+func TestParseProvider(t *testing.T) {
+	tests := []struct {
+		source string
+		want   string // ProviderKey, or "" for an error containing err
+		err    string
+	}{
+		{"hashicorp/aws", "registry.terraform.io/hashicorp/aws", ""},
+		{"aws", "registry.terraform.io/hashicorp/aws", ""},
+		{"Registry.Terraform.io/HashiCorp/AWS", "registry.terraform.io/hashicorp/aws", ""},
+		{"registry.opentofu.org/opentofu/random", "registry.opentofu.org/opentofu/random", ""},
+		{"localhost:8080/corp/thing", "localhost:8080/corp/thing", ""},
+		{"terraform.io/builtin/terraform", "terraform.io/builtin/terraform", ""},
+		{"a/b/c/d", "", "a/b/c/d"},
+		{"hashicorp/", "", "hashicorp/"},
+		{"/aws", "", "/aws"},
+		{"bad_host/ns/type", "", "hostname"},
+		{"hashi corp/aws", "", "namespace"},
+		{"hashicorp/terraform-provider-aws", "", "Did you mean"},
+		{"-/aws", "", "legacy"},
+	}
+	for _, tt := range tests {
+		got, err := ParseProvider(tt.source)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("ParseProvider(%q) = %v, %v; want an error containing %q", tt.source, got, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || ProviderKey(got) != tt.want {
+			t.Errorf("ParseProvider(%q) = %q, %v; want %q", tt.source, ProviderKey(got), err, tt.want)
+		}
+	}
+	if p, _ := ParseProvider("terraform.io/builtin/terraform"); !p.IsBuiltIn() {
+		t.Error("terraform.io/builtin/terraform is built in")
+	}
+	if p, _ := ParseProvider("hashicorp/aws"); p.ForDisplay() != "hashicorp/aws" {
+		t.Errorf("ForDisplay() = %q", p.ForDisplay())
+	}
+}
+
+func FuzzParseSource(f *testing.F) {
+	for _, s := range []string{"a/b/c", "h.io/a/b/c//d", "./x", "git::https://x", "github.com/a/b", "a/b", "", "a//b", "::", "a/b/c/d/e"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if m := ParseModuleSource(s); m.Kind == Registry {
+			if p, err := ParseModulePackage(m.Package.String()); err != nil || p != m.Package {
+				t.Fatalf("ParseModuleSource(%q).Package = %q does not read back: %v", s, m.Package, err)
+			}
+		} else if m.Reason == "" {
+			t.Fatalf("ParseModuleSource(%q): %v source without a reason", s, m.Kind)
+		}
+		if p, err := ParseProvider(s); err == nil {
+			if p2, err := ParseProvider(ProviderKey(p)); err != nil || p2 != p {
+				t.Fatalf("ParseProvider(%q) = %q does not read back: %v", s, ProviderKey(p), err)
+			}
+		}
+	})
+}

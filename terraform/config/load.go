@@ -1,0 +1,387 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	inspect "github.com/hashicorp/terraform-config-inspect/tfconfig"
+)
+
+// Module is what prerel needs of a root module: its module calls and its
+// required providers.
+type Module struct {
+	// Dir is the directory as given to Load.
+	Dir string
+	// Files are the configuration files read, in the order read (primary
+	// files by name, then override files by name).
+	Files []string
+	// ModuleCalls are the module blocks, sorted by name.
+	ModuleCalls []*ModuleCall
+	// Providers are the required providers, sorted by local name.
+	Providers []*ProviderRequirement
+}
+
+// ModuleCall is one module block.
+type ModuleCall struct {
+	Name string
+	// Source is the source argument; when SourceExpr is set it is the
+	// expression's text, which prerel does not evaluate.
+	Source     string
+	SourceExpr bool
+	// Version is the version argument, "" when there is none (HasVersion
+	// false); when VersionExpr is set it is the expression's text.
+	Version     string
+	HasVersion  bool
+	VersionExpr bool
+	// Pos is the place of the block's header; VersionPos the version
+	// argument's value (the block's header when there is none).
+	Pos        hcl.Range
+	VersionPos hcl.Range
+}
+
+// ProviderRequirement is one entry of required_providers, merged over
+// every terraform block as Terraform merges them, or a provider only
+// implied by resources.
+type ProviderRequirement struct {
+	// LocalName is the name the module uses for the provider.
+	LocalName string
+	// Source is the source argument as written; "" when there is none
+	// (Terraform then implies hashicorp/LOCALNAME).
+	Source string
+	// VersionConstraints are the version arguments, one per entry that
+	// has one; Terraform intersects them.
+	VersionConstraints []string
+	// Expr is the text of the first source or version argument that is an
+	// expression rather than a literal string, which prerel does not
+	// evaluate; "" when all are literal.
+	Expr string
+	// Implied is set for a provider that no required_providers entry
+	// names but some resource or data block uses.
+	Implied bool
+	// Pos is the place of the first required_providers entry's name; the
+	// zero hcl.Range (no file name) for an implied provider.
+	Pos hcl.Range
+}
+
+// Constraint returns the version constraints joined with ", ": the
+// constraint Terraform applies ("" when there is none).
+func (p *ProviderRequirement) Constraint() string {
+	return strings.Join(p.VersionConstraints, ", ")
+}
+
+// Load reads the Terraform/OpenTofu root module in dir: the .tf, .tf.json,
+// .tofu and .tofu.json files, with OpenTofu's rule that NAME.tofu (or
+// NAME.tofu.json) takes the place of NAME.tf (NAME.tf.json), and override
+// files (override.tf, NAME_override.tf) read after the primary files.
+// Hidden files and editor backups are skipped, as Terraform skips them.
+//
+// Each file is parsed with the HCL parser and handed to
+// hashicorp/terraform-config-inspect, whose diagnostics come back with
+// file, line and column. This reader adds what that package does not
+// report: .tofu files, the places of required_providers entries, which
+// arguments are expressions rather than literal strings, module blocks
+// without a source, and duplicate module calls.
+//
+// The Module is returned even when there are errors, with what could be
+// read; callers should stop on hcl.Diagnostics.HasErrors. Load reads one
+// directory; LoadTree follows the module calls.
+func Load(dir string) (*Module, hcl.Diagnostics) {
+	m := &Module{Dir: dir}
+	files, diags := configFiles(dir)
+	if diags.HasErrors() {
+		return m, diags
+	}
+	if len(files) == 0 {
+		return m, hcl.Diagnostics{errorAt(nil, "No configuration files",
+			fmt.Sprintf("%s has no .tf, .tf.json, .tofu or .tofu.json files", dir))}
+	}
+	parser := hclparse.NewParser()
+	mod := inspect.NewModule(dir)
+	ex := &extras{calls: map[string]*callInfo{}, providers: map[string]*providerInfo{}}
+	for _, f := range files {
+		src, err := os.ReadFile(f.path)
+		if err != nil {
+			diags = append(diags, errorAt(&hcl.Range{Filename: f.path}, "Cannot read file", err.Error()))
+			continue
+		}
+		m.Files = append(m.Files, f.path)
+		var file *hcl.File
+		var hdiags hcl.Diagnostics
+		if f.json {
+			file, hdiags = parser.ParseJSON(src, f.path)
+		} else {
+			file, hdiags = parser.ParseHCL(src, f.path)
+		}
+		diags = append(diags, hdiags...)
+		if file == nil || file.Body == nil {
+			continue
+		}
+		diags = append(diags, inspectFile(file, f.path, mod)...)
+		diags = append(diags, ex.read(file, f.override)...)
+	}
+	m.build(mod, ex)
+	return m, dedupe(diags)
+}
+
+type configFile struct {
+	path     string
+	json     bool
+	override bool
+}
+
+// configFiles lists dir's configuration files in reading order.
+func configFiles(dir string) ([]configFile, hcl.Diagnostics) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, hcl.Diagnostics{errorAt(nil, "Cannot read the module directory", err.Error())}
+	}
+	type cand struct {
+		name, stem string
+		tofu, json bool
+	}
+	var cands []cand
+	tofuStems := map[string]bool{}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.HasPrefix(name, ".") || strings.HasSuffix(name, "~") ||
+			strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#") {
+			continue
+		}
+		var c cand
+		switch {
+		case strings.HasSuffix(name, ".tofu.json"):
+			c = cand{name, strings.TrimSuffix(name, ".tofu.json"), true, true}
+		case strings.HasSuffix(name, ".tofu"):
+			c = cand{name, strings.TrimSuffix(name, ".tofu"), true, false}
+		case strings.HasSuffix(name, ".tf.json"):
+			c = cand{name, strings.TrimSuffix(name, ".tf.json"), false, true}
+		case strings.HasSuffix(name, ".tf"):
+			c = cand{name, strings.TrimSuffix(name, ".tf"), false, false}
+		default:
+			continue
+		}
+		if c.tofu {
+			tofuStems[stemKey(c.stem, c.json)] = true
+		}
+		cands = append(cands, c)
+	}
+	var primary, override []configFile
+	for _, c := range cands {
+		if !c.tofu && tofuStems[stemKey(c.stem, c.json)] {
+			continue // NAME.tofu replaces NAME.tf
+		}
+		f := configFile{path: filepath.Join(dir, c.name), json: c.json}
+		if c.stem == "override" || strings.HasSuffix(c.stem, "_override") {
+			f.override = true
+			override = append(override, f)
+		} else {
+			primary = append(primary, f)
+		}
+	}
+	byPath := func(fs []configFile) {
+		sort.Slice(fs, func(i, j int) bool { return fs[i].path < fs[j].path })
+	}
+	byPath(primary)
+	byPath(override)
+	return append(primary, override...), nil
+}
+
+func stemKey(stem string, json bool) string {
+	if json {
+		return stem + ".json"
+	}
+	return stem
+}
+
+// inspectFile runs terraform-config-inspect on one parsed file. A panic in
+// it is reported as an error diagnostic for the file.
+func inspectFile(file *hcl.File, filename string, mod *inspect.Module) (diags hcl.Diagnostics) {
+	defer func() {
+		if p := recover(); p != nil {
+			diags = append(diags, errorAt(&hcl.Range{Filename: filename}, "Unreadable configuration",
+				fmt.Sprintf("terraform-config-inspect failed on this file: %v", p)))
+		}
+	}()
+	return inspect.LoadModuleFromFile(file, mod)
+}
+
+// extras is what this reader collects beside terraform-config-inspect.
+type extras struct {
+	calls     map[string]*callInfo
+	providers map[string]*providerInfo
+}
+
+type callInfo struct {
+	pos                    hcl.Range
+	sourceExpr             bool
+	hasVersion, versionExp bool
+	versionPos             hcl.Range
+	primary                bool
+}
+
+type providerInfo struct {
+	pos  hcl.Range
+	expr string
+}
+
+var (
+	extrasRootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "terraform"},
+		{Type: "module", LabelNames: []string{"name"}},
+	}}
+	extrasTerraformSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}}
+	extrasModuleSchema    = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}, {Name: "version"}}}
+)
+
+// read collects module call and provider places from one file. The
+// errors it reports are the ones terraform-config-inspect does not.
+func (ex *extras) read(file *hcl.File, override bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	content, _, _ := file.Body.PartialContent(extrasRootSchema)
+	if content == nil {
+		return nil
+	}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "module":
+			diags = append(diags, ex.readModule(b, file, override)...)
+		case "terraform":
+			tc, _, _ := b.Body.PartialContent(extrasTerraformSchema)
+			if tc == nil {
+				continue
+			}
+			for _, rp := range tc.Blocks {
+				ex.readRequiredProviders(rp, file)
+			}
+		}
+	}
+	return diags
+}
+
+func (ex *extras) readModule(b *hcl.Block, file *hcl.File, override bool) hcl.Diagnostics {
+	name := b.Labels[0]
+	mc, _, _ := b.Body.PartialContent(extrasModuleSchema)
+	if mc == nil {
+		return nil
+	}
+	prev := ex.calls[name]
+	if prev != nil && prev.primary && !override {
+		return hcl.Diagnostics{errorAt(&b.DefRange, "Duplicate module call",
+			fmt.Sprintf("A module call named %q was already declared at %s. Module calls must have unique names within a module.", name, FormatRange(prev.pos)))}
+	}
+	ci := prev
+	if ci == nil {
+		ci = &callInfo{pos: b.DefRange, versionPos: b.DefRange, primary: !override}
+		ex.calls[name] = ci
+	}
+	src, hasSource := mc.Attributes["source"]
+	if hasSource {
+		ci.sourceExpr = len(src.Expr.Variables()) > 0
+	}
+	if v, ok := mc.Attributes["version"]; ok {
+		ci.hasVersion = true
+		ci.versionExp = len(v.Expr.Variables()) > 0
+		ci.versionPos = v.Expr.Range()
+	}
+	if !hasSource && prev == nil && !override {
+		return hcl.Diagnostics{errorAt(&b.DefRange, "Missing required argument",
+			fmt.Sprintf("The module call %q has no source argument.", name))}
+	}
+	return nil
+}
+
+func (ex *extras) readRequiredProviders(b *hcl.Block, file *hcl.File) {
+	attrs, _ := b.Body.JustAttributes()
+	names := make([]string, 0, len(attrs))
+	for n := range attrs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		a := attrs[n]
+		pi := ex.providers[n]
+		if pi == nil {
+			pi = &providerInfo{pos: a.NameRange}
+			ex.providers[n] = pi
+		}
+		if pi.expr != "" {
+			continue
+		}
+		kvs, d := hcl.ExprMap(a.Expr)
+		if d.HasErrors() {
+			// Not an object: the legacy "NAME = VERSION" form.
+			if len(a.Expr.Variables()) > 0 {
+				pi.expr = exprText(a.Expr, file)
+			}
+			continue
+		}
+		for _, kv := range kvs {
+			if len(kv.Value.Variables()) > 0 {
+				pi.expr = exprText(kv.Value, file)
+				break
+			}
+		}
+	}
+}
+
+func exprText(e hcl.Expression, file *hcl.File) string {
+	return string(e.Range().SliceBytes(file.Bytes))
+}
+
+// build turns terraform-config-inspect's module and the extras into m.
+func (m *Module) build(mod *inspect.Module, ex *extras) {
+	for name, c := range mod.ModuleCalls {
+		mc := &ModuleCall{Name: name, Source: c.Source, Version: c.Version,
+			Pos: hcl.Range{Filename: c.Pos.Filename, Start: hcl.Pos{Line: c.Pos.Line}}}
+		mc.Pos.End = mc.Pos.Start
+		mc.VersionPos = mc.Pos
+		if ci := ex.calls[name]; ci != nil {
+			mc.Pos = ci.pos
+			mc.SourceExpr = ci.sourceExpr
+			mc.HasVersion, mc.VersionExpr = ci.hasVersion, ci.versionExp
+			mc.VersionPos = ci.versionPos
+		} else {
+			mc.HasVersion = c.Version != ""
+		}
+		m.ModuleCalls = append(m.ModuleCalls, mc)
+	}
+	sort.Slice(m.ModuleCalls, func(i, j int) bool { return m.ModuleCalls[i].Name < m.ModuleCalls[j].Name })
+	// Providers used by resources without a required_providers entry, as
+	// terraform-config-inspect's LoadModule adds them.
+	for _, rs := range []map[string]*inspect.Resource{mod.ManagedResources, mod.DataResources} {
+		for _, r := range rs {
+			if _, ok := mod.RequiredProviders[r.Provider.Name]; !ok && r.Provider.Name != "" {
+				mod.RequiredProviders[r.Provider.Name] = &inspect.ProviderRequirement{}
+			}
+		}
+	}
+	for name, r := range mod.RequiredProviders {
+		if r == nil {
+			continue
+		}
+		pr := &ProviderRequirement{LocalName: name, Source: r.Source,
+			VersionConstraints: append([]string(nil), r.VersionConstraints...)}
+		if pi := ex.providers[name]; pi != nil {
+			pr.Pos = pi.pos
+			pr.Expr = pi.expr
+		} else {
+			pr.Implied = true
+		}
+		m.Providers = append(m.Providers, pr)
+	}
+	sort.Slice(m.Providers, func(i, j int) bool { return m.Providers[i].LocalName < m.Providers[j].LocalName })
+}
+
+// ModuleNames returns the names of the module calls, sorted.
+func (m *Module) ModuleNames() []string {
+	out := make([]string, len(m.ModuleCalls))
+	for i, c := range m.ModuleCalls {
+		out[i] = c.Name
+	}
+	return out
+}

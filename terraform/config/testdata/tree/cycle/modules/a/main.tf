@@ -1,0 +1,7 @@
+module "b" {
+  source = "../b"
+}
+
+module "self" {
+  source = "./"
+}

@@ -1,0 +1,3 @@
+variable "ami_type" {
+  type = string
+}

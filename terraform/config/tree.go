@@ -1,0 +1,339 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// MaxTreeDepth bounds how deep LoadTree follows module calls: it reads
+// modules at most MaxTreeDepth calls below the root.
+const MaxTreeDepth = 100
+
+// MaxTreeNodes bounds how many module instances LoadTree reads: a module
+// called from several places is one instance per call path, so a few
+// modules that call each other twice can make a tree of exponential size.
+const MaxTreeNodes = 10000
+
+// UnreadNoManifest is the Reason of an Unread remote module call when
+// there is no module manifest to find it in.
+const UnreadNoManifest = "not read: run terraform init or pass --modules-dir"
+
+// TreeOptions says where LoadTree finds modules that are not on local paths.
+type TreeOptions struct {
+	// ModulesDir is the directory that holds Terraform's module manifest,
+	// modules.json, as `terraform init` leaves it; "" means
+	// ROOT/.terraform/modules (Terraform's default when TF_DATA_DIR is
+	// not set). A ModulesDir given here that has no manifest is an error;
+	// the default one missing is not.
+	ModulesDir string
+}
+
+// Tree is a root module and every module it calls, directly or not, that
+// could be read.
+type Tree struct {
+	// Root is the root module's node, Nodes[0].
+	Root *Node
+	// Nodes are every module instance read: the root first, then
+	// depth-first in call-name order (a node's children right after it).
+	Nodes []*Node
+	// Unread are the calls whose module could not be read, in the same
+	// order. Every module call of every node leads either to a child
+	// node or to an Unread.
+	Unread []Unread
+	// ManifestFile is the path of the module manifest read, "" when none
+	// was found.
+	ManifestFile string
+}
+
+// Node is one module instance in the tree.
+type Node struct {
+	// Path is the call names from the root: nil for the root,
+	// ["eks", "node_group"] for module.eks.module.node_group.
+	Path []string
+	// Dir is the directory read: the root as given to LoadTree, a local
+	// call's path joined to its parent's Dir, or the directory the module
+	// manifest records.
+	Dir string
+	// Module is what Load read in Dir. Nodes whose directories are the
+	// same (after symbolic links) share one Module, read once.
+	Module *Module
+	// Call is the call in the parent module that leads here; nil for the
+	// root.
+	Call *ModuleCall
+	// Record is the module manifest's record that Dir was taken from;
+	// nil for the root and for modules read from their local path.
+	Record *ModuleRecord
+	// Parent is the node of the calling module; nil for the root.
+	Parent *Node
+	// Children are the nodes of the calls that could be read, in
+	// call-name order.
+	Children []*Node
+
+	// remote is set for a module inside a remote module package: one
+	// whose call, or an ancestor's, is not a local path.
+	remote bool
+	// canon is Dir made absolute with symbolic links resolved.
+	canon string
+}
+
+// Unread is a module call whose module could not be read, and why.
+type Unread struct {
+	// Path is the call names from the root, ending with the call's.
+	Path []string
+	// Call is the module call.
+	Call *ModuleCall
+	// Reason says why the module was not read, starting "not read: ".
+	Reason string
+}
+
+// Key returns the call path as Terraform's module manifest keys it
+// ("eks.node_group"; "" for the root).
+func (n *Node) Key() string { return strings.Join(n.Path, ".") }
+
+// Address returns the module address as Terraform prints it
+// ("module.eks.module.node_group"), "" for the root module as in
+// Terraform's own addresses.
+func (n *Node) Address() string { return moduleAddress(n.Path) }
+
+// Key returns the call path as Terraform's module manifest keys it.
+func (u Unread) Key() string { return strings.Join(u.Path, ".") }
+
+// Address returns the address the called module would have
+// ("module.eks.module.node_group").
+func (u Unread) Address() string { return moduleAddress(u.Path) }
+
+func moduleAddress(p []string) string {
+	if len(p) == 0 {
+		return ""
+	}
+	return "module." + strings.Join(p, ".module.")
+}
+
+// Node returns the node whose Key is key, nil when no node has it.
+func (t *Tree) Node(key string) *Node {
+	for _, n := range t.Nodes {
+		if n.Key() == key {
+			return n
+		}
+	}
+	return nil
+}
+
+// isLocalSource reports whether a module source is a local path, which
+// Terraform reads relative to the calling module's directory instead of
+// installing: it starts with "./" or "../" (or ".\" or "..\"), the rule
+// of package terraform/address and of Terraform's own parser.
+func isLocalSource(source string) bool {
+	for _, p := range []string{"./", "../", `.\`, `..\`} {
+		if strings.HasPrefix(source, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// localPath returns a local source as a relative file path, cleaned as
+// Terraform cleans it.
+func localPath(source string) string {
+	return filepath.FromSlash(path.Clean(strings.ReplaceAll(source, `\`, "/")))
+}
+
+// LoadTree reads the root module in root and, as `terraform init` does,
+// every module it calls, directly or not:
+//
+//   - A call with a local source ("./", "../") is read from that path
+//     relative to the calling module's directory. Inside a remote module
+//     package, the directory the module manifest records for the call is
+//     used when it exists, as Terraform loads it.
+//   - A call with any other source (registry, Git, HTTP, ...) is read
+//     from the directory the module manifest records for its key. With
+//     no manifest, no record, or no such directory, the call is Unread.
+//   - A call whose source is an expression, or that has no source, is
+//     Unread.
+//
+// A call that leads back to the directory of the module making it or of
+// one of its ancestors, or that lies more than MaxTreeDepth calls below
+// the root, is an error diagnostic at the call and is Unread. A module
+// directory called from several places is parsed once, and its
+// diagnostics are reported once.
+//
+// The Tree is returned even when there are errors, with what could be
+// read: the diagnostics of every module read are collected, and callers
+// should stop on hcl.Diagnostics.HasErrors. A diagnostic about a module
+// directory as a whole (one with no configuration files) gets the place
+// of the call that leads there. A malformed manifest is an error
+// diagnostic in the manifest's file.
+func LoadTree(root string, opts TreeOptions) (*Tree, hcl.Diagnostics) {
+	w := &treeWalker{root: root, tree: &Tree{}, loaded: map[string]*Module{}}
+	var diags hcl.Diagnostics
+
+	modulesDir := opts.ModulesDir
+	if modulesDir == "" {
+		modulesDir = filepath.Join(root, ".terraform", "modules")
+	}
+	manifestFile := filepath.Join(modulesDir, ManifestFileName)
+	if _, err := os.Stat(manifestFile); err == nil {
+		m, mdiags := LoadManifest(manifestFile)
+		diags = append(diags, mdiags...)
+		w.manifest = m
+		w.manifestErrs = mdiags.HasErrors()
+		w.tree.ManifestFile = manifestFile
+	} else if opts.ModulesDir != "" || !errors.Is(err, fs.ErrNotExist) {
+		diags = append(diags, errorAt(&hcl.Range{Filename: manifestFile}, "Cannot read the module manifest", err.Error()))
+	}
+
+	rootNode := &Node{Dir: root}
+	rootNode.canon = canonical(root)
+	mod, mdiags := Load(root)
+	rootNode.Module = mod
+	diags = append(diags, mdiags...)
+	w.loaded[rootNode.canon] = mod
+	w.tree.Root = rootNode
+	w.tree.Nodes = append(w.tree.Nodes, rootNode)
+	diags = append(diags, w.visit(rootNode)...)
+	return w.tree, dedupe(diags)
+}
+
+type treeWalker struct {
+	root     string
+	tree     *Tree
+	manifest Manifest // nil when there is none
+	// manifestErrs is set when the manifest has errors.
+	manifestErrs bool
+	loaded       map[string]*Module
+}
+
+// visit reads the modules n calls, depth-first.
+func (w *treeWalker) visit(n *Node) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if n.Module == nil {
+		return nil
+	}
+	for _, call := range n.Module.ModuleCalls {
+		p := make([]string, len(n.Path)+1)
+		copy(p, n.Path)
+		p[len(n.Path)] = call.Name
+		unread := func(reason string) {
+			w.tree.Unread = append(w.tree.Unread, Unread{Path: p, Call: call, Reason: reason})
+		}
+		child := &Node{Path: p, Call: call, Parent: n}
+		key := child.Key()
+		switch {
+		case call.SourceExpr:
+			unread("not read: the source is an expression, which prerel does not evaluate")
+			continue
+		case call.Source == "":
+			unread("not read: the module call has no source argument")
+			continue
+		case isLocalSource(call.Source):
+			child.remote = n.remote
+			child.Dir = filepath.Join(n.Dir, localPath(call.Source))
+			if n.remote {
+				if rec := w.manifest[key]; rec != nil && isDir(rec.dirOf(w.root)) {
+					child.Dir, child.Record = rec.dirOf(w.root), rec
+				}
+			}
+			if !isDir(child.Dir) {
+				unread(fmt.Sprintf("not read: the directory %s does not exist", child.Dir))
+				continue
+			}
+		default:
+			child.remote = true
+			if w.manifest == nil {
+				unread(UnreadNoManifest)
+				continue
+			}
+			rec := w.manifest[key]
+			if rec == nil && w.manifestErrs {
+				unread(fmt.Sprintf("not read: the module manifest %s has errors and no readable record for %q", w.tree.ManifestFile, key))
+				continue
+			}
+			if rec == nil {
+				unread(fmt.Sprintf("not read: the module manifest %s has no record for %q; run terraform init", w.tree.ManifestFile, key))
+				continue
+			}
+			child.Dir, child.Record = rec.dirOf(w.root), rec
+			if !isDir(child.Dir) {
+				unread(fmt.Sprintf("not read: the directory %s, which the module manifest records for %q, does not exist; run terraform init", child.Dir, key))
+				continue
+			}
+		}
+		child.canon = canonical(child.Dir)
+		if a := ancestorIn(n, child.canon); a != nil {
+			what := a.Address()
+			if what == "" {
+				what = "the root module"
+			}
+			diags = append(diags, errorAt(&call.Pos, "Module call cycle",
+				fmt.Sprintf("The call %s leads to %s, the directory of %s, which the call is inside; the modules would call each other without end.", child.Address(), child.Dir, what)))
+			unread(fmt.Sprintf("not read: the call leads back to %s, the directory of %s", child.Dir, what))
+			continue
+		}
+		if len(p) > MaxTreeDepth {
+			diags = append(diags, errorAt(&call.Pos, "Module tree too deep",
+				fmt.Sprintf("%s lies %d module calls below the root; modules are followed %d calls deep at most.", child.Address(), len(p), MaxTreeDepth)))
+			unread(fmt.Sprintf("not read: more than %d module calls below the root", MaxTreeDepth))
+			continue
+		}
+		if len(w.tree.Nodes) >= MaxTreeNodes {
+			diags = append(diags, errorAt(&call.Pos, "Module tree too large",
+				fmt.Sprintf("%s would be module instance %d; at most %d are read.", child.Address(), len(w.tree.Nodes)+1, MaxTreeNodes)))
+			unread(fmt.Sprintf("not read: more than %d module instances in the tree", MaxTreeNodes))
+			continue
+		}
+		if mod, ok := w.loaded[child.canon]; ok {
+			child.Module = mod
+		} else {
+			mod, mdiags := Load(child.Dir)
+			child.Module = mod
+			w.loaded[child.canon] = mod
+			for _, d := range mdiags {
+				if d.Subject == nil {
+					c := *d
+					c.Subject = call.Pos.Ptr()
+					d = &c
+				}
+				diags = append(diags, d)
+			}
+		}
+		n.Children = append(n.Children, child)
+		w.tree.Nodes = append(w.tree.Nodes, child)
+		diags = append(diags, w.visit(child)...)
+	}
+	return diags
+}
+
+// ancestorIn returns n or the nearest ancestor of n whose directory is
+// canon, nil when there is none.
+func ancestorIn(n *Node, canon string) *Node {
+	for a := n; a != nil; a = a.Parent {
+		if a.canon == canon {
+			return a
+		}
+	}
+	return nil
+}
+
+// canonical returns dir made absolute with symbolic links resolved, or as
+// clean as it can be made when that fails.
+func canonical(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return filepath.Clean(dir)
+}
+
+func isDir(dir string) bool {
+	fi, err := os.Stat(dir)
+	return err == nil && fi.IsDir()
+}

@@ -1,7 +1,9 @@
 package compare
 
 import (
-	"sort"
+	"cmp"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/prerel/prerel/engine"
@@ -35,11 +37,8 @@ func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg 
 				},
 			})
 		}
-		sort.Slice(classes, func(i, j int) bool {
-			if classes[i].Count != classes[j].Count {
-				return classes[i].Count > classes[j].Count
-			}
-			return classes[i].Signature < classes[j].Signature
+		slices.SortFunc(classes, func(x, y Class) int {
+			return cmp.Or(cmp.Compare(y.Count, x.Count), strings.Compare(x.Signature, y.Signature))
 		})
 		r.Classes = append(r.Classes, classes...)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -176,7 +176,7 @@ func (d *corpus) readHistories(fsys fs.FS) error {
 	if len(files) == 0 {
 		return fmt.Errorf("corpus: no versions/*.txt file")
 	}
-	sort.Strings(files)
+	slices.Sort(files)
 	for _, name := range files {
 		h := history{name: strings.TrimSuffix(path.Base(name), ".txt"), kind: "tool"}
 		if k, ok := kinds[h.name]; ok {
@@ -261,7 +261,7 @@ func readTSV(fsys fs.FS, name string, columns []string, each func([]string) erro
 		fields := strings.Split(text, "\t")
 		if at == nil {
 			for _, col := range columns {
-				i := indexOf(fields, col)
+				i := slices.Index(fields, col)
 				if i < 0 {
 					ferr = fmt.Errorf("corpus: %s: the header has no %q column", name, col)
 					return
@@ -284,13 +284,4 @@ func readTSV(fsys fs.FS, name string, columns []string, each func([]string) erro
 		return err
 	}
 	return ferr
-}
-
-func indexOf(s []string, x string) int {
-	for i, v := range s {
-		if v == x {
-			return i
-		}
-	}
-	return -1
 }

@@ -2,8 +2,11 @@ package compare
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"strings"
+
+	"github.com/prerel/prerel/internal/markdown"
 )
 
 // MarkdownClassesPerPair is how many classes RenderMarkdown lists per
@@ -24,16 +27,20 @@ const MarkdownBudget = 60000
 func RenderMarkdown(w io.Writer, r *Report) error {
 	e := &errWriter{w: w}
 	e.printf("## prerel compare\n\n")
-	e.printf("**Domain:** %s  \n", mdText(r.Domain.Description))
+	e.printf("**Domain:** %s  \n", markdown.Escape(r.Domain.Description))
 	e.printf("**Cases:** %d  \n", r.Domain.Cases)
-	e.printf("**Policies:** %s\n\n", mdCodes(r.Policies))
+	policies := make([]string, len(r.Policies))
+	for i, p := range r.Policies {
+		policies[i] = markdown.Code(p)
+	}
+	e.printf("**Policies:** %s\n\n", strings.Join(policies, ", "))
 
 	e.printf("### Agreement\n\n")
 	e.printf("Cases diverged, of %d.\n\n", r.Domain.Cases)
 	m := divergeMatrix(r)
 	e.printf("| |")
 	for _, p := range r.Policies {
-		e.printf(" %s |", mdCode(p))
+		e.printf(" %s |", markdown.CodeCell(p))
 	}
 	e.printf("\n|---|")
 	for range r.Policies {
@@ -41,7 +48,7 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 	}
 	e.printf("\n")
 	for _, a := range r.Policies {
-		e.printf("| %s |", mdCode(a))
+		e.printf("| %s |", markdown.CodeCell(a))
 		for _, b := range r.Policies {
 			if a == b {
 				e.printf(" — |")
@@ -71,7 +78,7 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 		var sec strings.Builder
 		writeMarkdownPair(&sec, p, classes)
 		if sec.Len() > budget {
-			left = append(left, mdCode(p.A)+" vs "+mdCode(p.B))
+			left = append(left, markdown.Code(p.A)+" vs "+markdown.Code(p.B))
 			budget = 0
 			continue
 		}
@@ -89,14 +96,14 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 // writeMarkdownPair writes one pair's collapsible section of classes.
 func writeMarkdownPair(w *strings.Builder, p Pair, classes []Class) {
 	fmt.Fprintf(w, "<details><summary>%s vs %s: %d diverged (%s agree), %d %s</summary>\n\n",
-		htmlText(p.A), htmlText(p.B), p.Diverge, percent(p.Agree, p.Agree+p.Diverge), len(classes), plural(len(classes), "class", "classes"))
-	fmt.Fprintf(w, "Causes: %s.\n\n", mdText(causeSummary(classes)))
-	fmt.Fprintf(w, "| count | cause | signature | constraint | version | %s | %s |\n", mdCode(p.A), mdCode(p.B))
+		html.EscapeString(p.A), html.EscapeString(p.B), p.Diverge, percent(p.Agree, p.Agree+p.Diverge), len(classes), plural(len(classes), "class", "classes"))
+	fmt.Fprintf(w, "Causes: %s.\n\n", causeSummaryMarkdown(classes))
+	fmt.Fprintf(w, "| count | cause | signature | constraint | version | %s | %s |\n", markdown.CodeCell(p.A), markdown.CodeCell(p.B))
 	fmt.Fprintf(w, "|---:|---|---|---|---|---|---|\n")
 	shown := classes[:min(len(classes), MarkdownClassesPerPair)]
 	for _, c := range shown {
-		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", c.Count, mdText(string(c.Cause)), mdCode(c.Signature),
-			mdCode(c.Witness.Constraint), mdCode(c.Witness.Version), c.Witness.AVerdict, c.Witness.BVerdict)
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", c.Count, causeMarkdown(c.Cause), markdown.CodeCell(c.Signature),
+			markdown.CodeCell(c.Witness.Constraint), markdown.CodeCell(c.Witness.Version), c.Witness.AVerdict, c.Witness.BVerdict)
 	}
 	if rest := classes[len(shown):]; len(rest) > 0 {
 		var n int64
@@ -118,40 +125,40 @@ func writeMarkdownSelection(w *strings.Builder, s *SelectionReport) {
 	for _, sp := range s.Pairs {
 		c, h, x, y := "", "", "", ""
 		if wit := sp.Witness; wit != nil {
-			c, h, x, y = mdCode(wit.Constraint), mdText(wit.History), mdCode(wit.ASelected), mdCode(wit.BSelected)
+			c, h, x, y = markdown.CodeCell(wit.Constraint), markdown.Escape(wit.History), markdown.CodeCell(wit.ASelected), markdown.CodeCell(wit.BSelected)
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %s | %s | %s |\n", mdCode(sp.A), mdCode(sp.B), sp.Agree, sp.Diverge, c, h, x, y)
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %s | %s | %s |\n", markdown.CodeCell(sp.A), markdown.CodeCell(sp.B), sp.Agree, sp.Diverge, c, h, x, y)
 	}
 }
 
-// mdCode writes s as a code span that is safe in a table cell.
-func mdCode(s string) string {
-	if s == "" {
-		return "*(empty)*"
+// causeMarkdown writes a cause for Markdown. The causes this package
+// names read the same in Markdown as in text and are written as they
+// are; any other text, as a report decoded from a file may hold, is
+// escaped.
+func causeMarkdown(c Cause) string {
+	if c.named() {
+		return string(c)
 	}
-	s = strings.ReplaceAll(s, "|", `\|`)
-	s = strings.ReplaceAll(s, "\n", " ")
-	if strings.Contains(s, "`") {
-		return "`` " + s + " ``"
-	}
-	return "`" + s + "`"
+	return markdown.Escape(string(c))
 }
 
-func mdCodes(names []string) string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = mdCode(n)
+// causeSummaryMarkdown is causeSummary for Markdown, escaped unless every
+// cause is one this package names.
+func causeSummaryMarkdown(classes []Class) string {
+	s := causeSummary(classes)
+	for _, c := range classes {
+		if !c.Cause.named() {
+			return markdown.Escape(s)
+		}
 	}
-	return strings.Join(out, ", ")
+	return s
 }
 
-// mdText escapes s for running Markdown text in a table cell.
-func mdText(s string) string {
-	r := strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", "\n", " ")
-	return r.Replace(s)
-}
-
-// htmlText escapes s for HTML.
-func htmlText(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+// named reports whether c is one of the causes this package names.
+func (c Cause) named() bool {
+	switch c {
+	case CauseSyntax, CauseMetadata, CausePessimistic, CausePrecedence, CausePrerelease, CauseUnknown:
+		return true
+	}
+	return false
 }

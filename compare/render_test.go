@@ -3,18 +3,15 @@ package compare_test
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 var demoHistory = []string{"0.9.0", "1.0.0", "1.1.0", "1.2.0-beta", "v1.3.0-rc.1"}
 
@@ -40,24 +37,6 @@ func goldenReport(t *testing.T) *compare.Report {
 	return r
 }
 
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (run go test -update to accept it); got:\n%s", path, got)
-	}
-}
-
 func TestRenderGolden(t *testing.T) {
 	r := goldenReport(t)
 	for _, f := range compare.Formats {
@@ -67,7 +46,7 @@ func TestRenderGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			ext := map[compare.Format]string{compare.FormatText: "txt", compare.FormatMarkdown: "md", compare.FormatJSON: "json"}[f]
-			checkGolden(t, "report."+ext, buf.Bytes())
+			golden.Check(t, filepath.Join("testdata", "report."+ext), buf.Bytes())
 		})
 	}
 }
@@ -89,7 +68,7 @@ func TestJSONRoundTrip(t *testing.T) {
 }
 
 func TestParseFormat(t *testing.T) {
-	for in, want := range map[string]compare.Format{"text": compare.FormatText, "md": compare.FormatMarkdown, "markdown": compare.FormatMarkdown, "json": compare.FormatJSON} {
+	for in, want := range map[string]compare.Format{"text": compare.FormatText, "markdown": compare.FormatMarkdown, "json": compare.FormatJSON} {
 		if got, err := compare.ParseFormat(in); err != nil || got != want {
 			t.Errorf("ParseFormat(%q) = %q, %v", in, got, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -22,7 +23,7 @@ func RenderText(w io.Writer, r *Report) error {
 	e := &errWriter{w: w}
 	e.printf("domain: %s\n", r.Domain.Description)
 	e.printf("cases: %d\n", r.Domain.Cases)
-	e.printf("policies: %s\n\n", joinNames(r.Policies))
+	e.printf("policies: %s\n\n", strings.Join(r.Policies, ", "))
 
 	e.printf("Agreement matrix (cases diverged, of %d)\n\n", r.Domain.Cases)
 	writeTextMatrix(e, r)
@@ -105,17 +106,6 @@ func writeTextSelection(e *errWriter, s *SelectionReport) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", p.A, p.B, p.Agree, p.Diverge, wit)
 	}
 	tw.Flush()
-}
-
-func joinNames(names []string) string {
-	s := ""
-	for i, n := range names {
-		if i > 0 {
-			s += ", "
-		}
-		s += n
-	}
-	return s
 }
 
 // plural picks the word for n things.

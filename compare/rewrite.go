@@ -1,7 +1,7 @@
 package compare
 
 import (
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -176,9 +176,7 @@ func relabelPrereleases(cs []comparatorText, v engine.Version) (string, string) 
 		add(c.pre)
 	}
 	add(v.Prerelease())
-	sort.Slice(pres, func(i, j int) bool {
-		return comparePrerelease(pres[i], pres[j]) < 0
-	})
+	slices.SortFunc(pres, comparePrerelease)
 	label := make(map[string]string, len(pres))
 	for i, p := range pres {
 		label[p] = strings.Repeat("z", i/25) + string(rune('a'+i%25))

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -96,13 +98,13 @@ func (v Version) Compare(w Version) int { return compareVersions(&v, &w) }
 // compareVersions is Compare on pointers, for the hot paths.
 func compareVersions(v, w *Version) int {
 	if v.major != w.major {
-		return cmpUint(v.major, w.major)
+		return cmp.Compare(v.major, w.major)
 	}
 	if v.minor != w.minor {
-		return cmpUint(v.minor, w.minor)
+		return cmp.Compare(v.minor, w.minor)
 	}
 	if v.patch != w.patch {
-		return cmpUint(v.patch, w.patch)
+		return cmp.Compare(v.patch, w.patch)
 	}
 	return comparePrerelease(v.pre, w.pre)
 }
@@ -158,16 +160,6 @@ func (v *Version) UnmarshalText(text []byte) error {
 	return nil
 }
 
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // comparePrerelease compares two prerelease strings by SemVer precedence,
 // where "" (a release) is highest. It finds the first differing byte, then
 // compares only the identifiers that hold it; it does not allocate.
@@ -209,7 +201,7 @@ func comparePrerelease(a, b string) int {
 		// No leading zeros (the parser enforces it): the longer number is
 		// the larger.
 		if len(x) != len(y) {
-			return cmpInt(len(x), len(y))
+			return cmp.Compare(len(x), len(y))
 		}
 		return strings.Compare(x, y)
 	case aNum:
@@ -232,16 +224,6 @@ func scanIdentifier(s string, i int) (end int, numeric bool) {
 	return end, numeric && end > i
 }
 
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 func isNumeric(s string) bool {
 	if s == "" {
 		return false
@@ -254,20 +236,13 @@ func isNumeric(s string) bool {
 	return true
 }
 
+// writeUint appends n in decimal to b.
 func writeUint(b *strings.Builder, n uint64) {
 	var buf [20]byte
-	i := len(buf)
-	for {
-		i--
-		buf[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	b.Write(buf[i:])
+	b.Write(strconv.AppendUint(buf[:0], n, 10))
 }
 
+// plural is the suffix of a plural noun for n things: "" or "s".
 func plural(n int) string {
 	if n == 1 {
 		return ""

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"sort"
 	"strings"
 	"testing"
@@ -100,7 +101,7 @@ func TestPrecedence(t *testing.T) {
 	for i := range ascending {
 		for j := range ascending {
 			a, b := MustParseVersion(ascending[i]), MustParseVersion(ascending[j])
-			want := cmpInt(i, j)
+			want := cmp.Compare(i, j)
 			if got := a.Compare(b); got != want {
 				t.Errorf("Compare(%s, %s) = %d, want %d", a, b, got, want)
 			}
@@ -226,7 +227,7 @@ func referenceCompare(a, b string) int {
 		switch {
 		case xn && yn:
 			if len(x[i]) != len(y[i]) {
-				return cmpInt(len(x[i]), len(y[i]))
+				return cmp.Compare(len(x[i]), len(y[i]))
 			}
 			if c := strings.Compare(x[i], y[i]); c != 0 {
 				return c
@@ -241,7 +242,7 @@ func referenceCompare(a, b string) int {
 			}
 		}
 	}
-	return cmpInt(len(x), len(y))
+	return cmp.Compare(len(x), len(y))
 }
 
 func FuzzComparePrerelease(f *testing.F) {

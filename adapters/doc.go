@@ -1,7 +1,8 @@
 // Package adapters wraps the real version libraries as engine.Policy values,
 // so that what Terraform, OpenTofu and other tools actually do can be put
-// side by side with the native policies. Importing the package registers
-// the adapters in engine.Default:
+// side by side with the native policies. All lists them in this order;
+// package catalogue registers them, after the native policies, into an
+// engine.Registry:
 //
 //	hashicorp             hashicorp/go-version NewConstraint, NewVersion, Constraints.Check
 //	apparentlymart        apparentlymart/go-versions ParseRubyStyleMulti, ParseVersion,

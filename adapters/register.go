@@ -2,15 +2,11 @@ package adapters
 
 import "github.com/prerel/prerel/engine"
 
-func init() {
-	for _, p := range All() {
-		engine.MustRegister(p)
-	}
-}
-
-// All returns the adapters in registration order: hashicorp,
+// All returns the adapters in their catalogue order: hashicorp,
 // apparentlymart, apparentlymart-exact, masterminds, masterminds-pre,
-// terraform-module, opentofu-module. Each call returns a new slice.
+// terraform-module, opentofu-module. Nothing registers them by itself:
+// package catalogue registers them, after the native policies, into a
+// registry it is handed. Each call returns a new slice.
 func All() []engine.Policy {
 	return []engine.Policy{
 		HashiCorp{},

@@ -4,10 +4,9 @@ import (
 	"context"
 	"testing"
 
-	_ "github.com/prerel/prerel/adapters"
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
-	_ "github.com/prerel/prerel/policies"
 )
 
 // BenchmarkRun measures the runner's throughput on exhaustive scope 1, in
@@ -19,7 +18,7 @@ func BenchmarkRun(b *testing.B) {
 		name     string
 		policies []engine.Policy
 	}{
-		{"registered", engine.Default.All()},
+		{"registered", catalogue.New().All()},
 		{"test-policies", []engine.Policy{linear, sameBase, exact, tilde, countFirst, buildEq}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

@@ -17,20 +17,28 @@ const (
 	FormatJSON     Format = "json"     // machines; see Report for the fields
 )
 
-// Formats lists every format, for flag help.
+// Formats lists every format, in the order help text names them. It is the
+// one list of format names: ParseFormat accepts exactly these, and the
+// prerel CLI's --format flag of compare is read with ParseFormat.
 var Formats = []Format{FormatText, FormatMarkdown, FormatJSON}
 
-// ParseFormat reads a format name ("md" is accepted for markdown).
+// ParseFormat reads a format name: one of Formats, spelled exactly.
 func ParseFormat(s string) (Format, error) {
-	switch s {
-	case "text":
-		return FormatText, nil
-	case "markdown", "md":
-		return FormatMarkdown, nil
-	case "json":
-		return FormatJSON, nil
+	for _, f := range Formats {
+		if s == string(f) {
+			return f, nil
+		}
 	}
-	return "", fmt.Errorf("unknown format %q: expected text, markdown or json", s)
+	return "", fmt.Errorf("unknown format %q (expected %s)", s, formatNames())
+}
+
+// formatNames is Formats as "text, markdown, json".
+func formatNames() string {
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
 }
 
 // Render writes r to w in format f.

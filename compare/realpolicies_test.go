@@ -4,9 +4,8 @@ import (
 	"context"
 	"testing"
 
-	_ "github.com/prerel/prerel/adapters"
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
-	_ "github.com/prerel/prerel/policies"
 )
 
 // The native policies and go-version on the default exhaustive domain:
@@ -17,7 +16,7 @@ func TestRealPoliciesOnDefaultExhaustive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the default exhaustive domain")
 	}
-	policies, err := engine.Default.Resolve([]string{"strict", "lexical", "cargo", "hashicorp"})
+	policies, err := catalogue.New().Resolve([]string{"strict", "lexical", "cargo", "hashicorp"})
 	if err != nil {
 		t.Fatal(err)
 	}

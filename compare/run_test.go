@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
 )
@@ -160,7 +161,7 @@ func TestRunIsDeterministicWithRegisteredPolicies(t *testing.T) {
 	for _, d := range []compare.Domain{mustExhaustive(t, 1), corpus} {
 		var outs [][]byte
 		for _, workers := range []int{1, 3} {
-			r, err := compare.Run(context.Background(), d, engine.Default.All(), compare.Options{Workers: workers})
+			r, err := compare.Run(context.Background(), d, catalogue.New().All(), compare.Options{Workers: workers})
 			if err != nil {
 				t.Fatal(err)
 			}

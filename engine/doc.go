@@ -55,6 +55,14 @@
 // Explain shows a policy's reasoning for one pair, step by step, from its
 // Explainer or, for a policy without one, from what Compile and Match
 // answered.
-// Registry (and Default) holds policies by name so that a user's own policy
-// appears in every command.
+// A Registry holds policies by name, in registration order, so that a
+// user's own policy appears in every command next to prerel's; there is no
+// global one, every user is handed a *Registry.
+//
+// # Reports
+//
+// CheckReport, SelectReport and ExplainReport are the JSON forms of the
+// prerel commands check, select and explain, and EvalLine is one line of
+// eval's JSON output. Each report carries a Schema constant; a change of a
+// field's meaning, or a field that disappears, changes it.
 package engine

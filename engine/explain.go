@@ -24,9 +24,9 @@ type Explanation struct {
 type Step struct {
 	// Subject is what the step is about: a comparator as written
 	// (">= 1.2"), "constraint", "version", "rule", or a library call.
-	Subject string
+	Subject string `json:"subject"`
 	// Detail is what was found, in words.
-	Detail string
+	Detail string `json:"detail"`
 }
 
 // Explain returns p's reasoning for the pair. A policy that implements

@@ -7,7 +7,11 @@ import (
 	"sync"
 )
 
-// Registry holds policies by name, in registration order.
+// Registry holds policies by name, in registration order. There is no
+// global registry: a program makes one with NewRegistry and registers the
+// policies it wants (package catalogue registers prerel's own), and hands
+// it to whatever needs to look policies up. A Registry is safe for
+// concurrent use.
 type Registry struct {
 	mu     sync.RWMutex
 	byName map[string]Policy
@@ -17,21 +21,6 @@ type Registry struct {
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
 	return &Registry{byName: map[string]Policy{}}
-}
-
-// Default is the registry every command reads. The policies and adapters
-// packages register their policies here when imported; a program adds its
-// own with Register.
-var Default = NewRegistry()
-
-// Register adds p to the Default registry.
-func Register(p Policy) error { return Default.Register(p) }
-
-// MustRegister is Register that panics on error; for package init.
-func MustRegister(p Policy) {
-	if err := Register(p); err != nil {
-		panic(err)
-	}
 }
 
 // Register adds p. It fails when the name is not lower case letters, digits

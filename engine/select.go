@@ -16,8 +16,8 @@ type Selection struct {
 
 // Unreadable is a listed version a policy could not read, and why.
 type Unreadable struct {
-	Version string
-	Reason  string
+	Version string `json:"version"`
+	Reason  string `json:"reason"`
 }
 
 // Selector is implemented by a Policy that selects from the whole list

@@ -1,6 +1,6 @@
 // Package policies holds prerel's native prerelease policies, one small type
-// each, each an engine.Policy registered in engine.Default when the package
-// is imported.
+// each, each an engine.Policy. All lists them; package catalogue registers
+// them, with the adapters, into an engine.Registry.
 //
 // # The model
 //
@@ -86,10 +86,13 @@
 //	fmt.Println(r.Verdict, r.Reason) // allow ...
 //
 // Compile a constraint once to judge many versions, or let engine.Select
-// pick the newest admitted version from a list. Importing the package for
-// its side effect registers the policies by name:
+// pick the newest admitted version from a list. To look policies up by
+// name, register them in a registry of one's own (catalogue.New registers
+// every policy prerel ships):
 //
-//	import _ "github.com/prerel/prerel/policies"
-//
-//	p, _ := engine.Default.Lookup("strict")
+//	reg := engine.NewRegistry()
+//	for _, p := range policies.All() {
+//		reg.Register(p)
+//	}
+//	p, _ := reg.Lookup("strict")
 package policies

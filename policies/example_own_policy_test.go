@@ -39,8 +39,8 @@ func (releasesOnly) Judge(c *engine.Constraint, v *engine.Version) engine.Result
 // engine.CompileNative and a Judge), register it, and every part of prerel
 // runs it: the check machinery (engine.Evaluate, engine.Select,
 // engine.Explain) and the compare machinery (compare.Run and its report).
-// Registering it in engine.Default instead puts it in every command of the
-// prerel CLI built with it.
+// Registering it in the registry a prerel CLI is built with (catalogue.New
+// and then Register, in its main) puts it in every command of that CLI.
 func Example_ownPolicy() {
 	reg := engine.NewRegistry()
 	for _, p := range []engine.Policy{releasesOnly{}, policies.Strict{}, policies.Fallback{}} {

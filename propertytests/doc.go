@@ -1,8 +1,8 @@
 // Package propertytests holds prerel's gopter property suites, run by
 // go test. They draw cases from package compare/generate (constraints of up
 // to four comparators and versions biased to share a comparator's base) and
-// judge them through the policies registered in engine.Default: the native
-// policies of package policies and the libraries of package adapters.
+// judge them through the policies of catalogue.New(): the native policies
+// of package policies and the libraries of package adapters.
 //
 // # Properties that hold
 //

@@ -12,10 +12,9 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
 
-	_ "github.com/prerel/prerel/adapters"
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare/generate"
 	"github.com/prerel/prerel/engine"
-	_ "github.com/prerel/prerel/policies"
 )
 
 const (
@@ -75,12 +74,15 @@ func parameters(t *testing.T) *gopter.TestParameters {
 	return p
 }
 
+// registry holds the policies the suites judge with: the catalogue.
+var registry = catalogue.New()
+
 // policy returns a registered policy, failing the test when it is missing.
 func policy(t *testing.T, name string) engine.Policy {
 	t.Helper()
-	p, ok := engine.Default.Lookup(name)
+	p, ok := registry.Lookup(name)
 	if !ok {
-		t.Fatalf("policy %q is not registered (registered: %s)", name, strings.Join(engine.Default.Names(), ", "))
+		t.Fatalf("policy %q is not registered (registered: %s)", name, strings.Join(registry.Names(), ", "))
 	}
 	return p
 }

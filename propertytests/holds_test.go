@@ -84,7 +84,7 @@ func holdingProperties(t *testing.T) []caseProperty {
 		p.exclusions = []exclusion{exclPrereleaseConstraint}
 		props = append(props, p)
 	}
-	for _, p := range engine.Default.All() {
+	for _, p := range registry.All() {
 		props = append(props, orderProperty(p))
 	}
 	return props
@@ -93,7 +93,7 @@ func holdingProperties(t *testing.T) []caseProperty {
 // registered reports whether every named policy is registered.
 func registered(names ...string) bool {
 	for _, n := range names {
-		if _, ok := engine.Default.Lookup(n); !ok {
+		if _, ok := registry.Lookup(n); !ok {
 			return false
 		}
 	}

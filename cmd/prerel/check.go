@@ -1,8 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
+	"io"
 	"text/tabwriter"
 
 	"github.com/prerel/prerel/engine"
@@ -16,9 +16,14 @@ func runPolicies(e *env, args []string) error {
 	if fs.NArg() != 0 {
 		return usagef("policies takes no arguments, got %q", fs.Arg(0))
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	return failure(writePolicies(e.stdout, e.registry.All()))
+}
+
+// writePolicies lists the policies with their rules.
+func writePolicies(w io.Writer, ps []engine.Policy) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "POLICY\tRULE")
-	for _, p := range e.registry.All() {
+	for _, p := range ps {
 		fmt.Fprintf(tw, "%s\t%s\n", p.Name(), p.Rule())
 	}
 	return tw.Flush()
@@ -28,11 +33,11 @@ func runPolicies(e *env, args []string) error {
 // an argument the engine cannot parse is a usage error.
 func checkArgs(constraint string, versions []string) error {
 	if _, err := engine.ParseConstraint(constraint); err != nil {
-		return usageError{err}
+		return usage(err)
 	}
 	for _, v := range versions {
 		if _, err := engine.ParseVersion(v); err != nil {
-			return usageError{err}
+			return usage(err)
 		}
 	}
 	return nil
@@ -59,61 +64,25 @@ func runCheck(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	matchers := make([]engine.Matcher, len(ps))
-	refusals := make([]error, len(ps))
-	for i, p := range ps {
-		matchers[i], refusals[i] = p.Compile(constraint)
-	}
-	judge := func(i int, v string) engine.Result {
-		if refusals[i] != nil {
-			return engine.InvalidResult(refusals[i])
-		}
-		return matchers[i].Match(v)
-	}
-	if format.value == "json" {
-		type row struct {
-			Version string         `json:"version"`
-			Results []policyResult `json:"results"`
-		}
-		out := struct {
-			Constraint string `json:"constraint"`
-			Versions   []row  `json:"versions"`
-		}{Constraint: constraint}
-		for _, v := range versions {
-			r := row{Version: v}
-			for i, p := range ps {
-				r.Results = append(r.Results, newPolicyResult(p, judge(i, v)))
-			}
-			out.Versions = append(out.Versions, r)
-		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	}
-	fmt.Fprintf(e.stdout, "constraint: %s\n\n", constraint)
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	return render(e.stdout, format.value, engine.NewCheckReport(ps, constraint, versions), writeCheckText)
+}
+
+// writeCheckText writes a check report as a table: versions as rows,
+// policies as columns.
+func writeCheckText(w io.Writer, rep engine.CheckReport) error {
+	fmt.Fprintf(w, "constraint: %s\n\n", rep.Constraint)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "VERSION")
-	for _, p := range ps {
-		fmt.Fprintf(tw, "\t%s", p.Name())
+	for _, name := range rep.Policies {
+		fmt.Fprintf(tw, "\t%s", name)
 	}
 	fmt.Fprintln(tw)
-	for _, v := range versions {
-		fmt.Fprint(tw, v)
-		for i := range ps {
-			fmt.Fprintf(tw, "\t%s", judge(i, v).Verdict)
+	for _, row := range rep.Versions {
+		fmt.Fprint(tw, row.Version)
+		for _, r := range row.Results {
+			fmt.Fprintf(tw, "\t%s", r.Verdict)
 		}
 		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
-}
-
-// policyResult is one policy's verdict in JSON output.
-type policyResult struct {
-	Policy  string         `json:"policy"`
-	Verdict engine.Verdict `json:"verdict"`
-	Reason  string         `json:"reason"`
-}
-
-func newPolicyResult(p engine.Policy, r engine.Result) policyResult {
-	return policyResult{Policy: p.Name(), Verdict: r.Verdict, Reason: r.Reason}
 }

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/engine"
 )
 
 func runCompare(e *env, args []string) error {
@@ -24,8 +27,8 @@ install. With --baseline, exit 1 when the run differs from the baseline.`)
 	seed := fs.Int64("seed", 1, "seed of the random domain")
 	count := fs.Int("count", 100000, "number of cases of the random domain")
 	pairing := fs.String("pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets (context or all)")
-	format := formatFlag{"text", []string{"text", "markdown", "json"}}
-	fs.Var(&format, "format", "output format: text, markdown or json")
+	format := compareFormat{compare.FormatText}
+	fs.Var(&format, "format", "output format: "+compareFormatNames())
 	baseline := fs.String("baseline", "", "compare the run with the baseline in `FILE`; exit 1 when they differ")
 	writeBaseline := fs.String("write-baseline", "", "write the run's baseline to `FILE` (atomically)")
 	if err := parseFlags(fs, args); err != nil {
@@ -34,63 +37,109 @@ install. With --baseline, exit 1 when the run differs from the baseline.`)
 	if fs.NArg() != 0 {
 		return usagef("compare takes no arguments, got %q (a file domain is given with --domain)", fs.Arg(0))
 	}
-	ps, err := e.resolve(names)
+	ps, err := comparePolicies(e, names)
 	if err != nil {
 		return err
 	}
-	if len(ps) < 2 {
-		return usagef("compare needs at least two policies, got %d", len(ps))
-	}
 	d, err := openDomain(*domain, *scope, *seed, *count, *pairing)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	var base *compare.Report
 	if *baseline != "" {
 		if base, err = compare.ReadBaseline(*baseline); err != nil {
-			return usageError{err}
+			return inputError(err)
 		}
 	}
-
 	opt := compare.Options{}
 	if e.stderrIsTTY {
 		opt.Progress = progressPrinter(e, time.Now)
 	}
 	report, err := compare.Run(context.Background(), d, ps, opt)
 	if err != nil {
-		return usageError{err}
+		return failure(err)
 	}
-	if err := compare.Render(e.stdout, compare.Format(format.value), report); err != nil {
+	if err := writeCompareOutputs(e, format.format, report, *writeBaseline); err != nil {
 		return err
+	}
+	if base == nil {
+		return nil
+	}
+	return checkBaseline(e, *baseline, base, report)
+}
+
+// comparePolicies resolves --policies for compare: at least two, each
+// once.
+func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
+	ps, err := e.resolve(names)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) < 2 {
+		return nil, usagef("compare needs at least two policies, got %d", len(ps))
+	}
+	seen := map[string]bool{}
+	for _, p := range ps {
+		if seen[p.Name()] {
+			return nil, usagef("compare: policy %q given twice", p.Name())
+		}
+		seen[p.Name()] = true
+	}
+	return ps, nil
+}
+
+// writeCompareOutputs writes the report to stdout, appends it to the
+// GitHub step summary when there is one, and writes the baseline when
+// asked to. Every error is an outside failure.
+func writeCompareOutputs(e *env, format compare.Format, report *compare.Report, baselinePath string) error {
+	if err := compare.Render(e.stdout, format, report); err != nil {
+		return failure(err)
 	}
 	if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
 		if err := appendStepSummary(path, report); err != nil {
-			return err
+			return failure(err)
 		}
 	}
-	if *writeBaseline != "" {
-		if err := compare.WriteBaseline(*writeBaseline, report); err != nil {
-			return err
+	if baselinePath != "" {
+		if err := compare.WriteBaseline(baselinePath, report); err != nil {
+			return failure(err)
 		}
-		fmt.Fprintf(e.stderr, "prerel compare: wrote the baseline to %s\n", *writeBaseline)
-	}
-	if base != nil {
-		changes := compare.Diff(base, report)
-		if len(changes) > 0 {
-			fmt.Fprintf(e.stderr, "prerel compare: the run differs from the baseline %s in %d way%s:\n", *baseline, len(changes), plural(len(changes)))
-			for _, c := range changes {
-				fmt.Fprintf(e.stderr, "  - %s\n", c.Text)
-			}
-			fmt.Fprintf(e.stderr, "If the change is intended, rewrite the baseline with --write-baseline %s.\n", *baseline)
-			return findingError{}
-		}
-		fmt.Fprintf(e.stderr, "prerel compare: the run matches the baseline %s\n", *baseline)
+		fmt.Fprintf(e.stderr, "prerel compare: wrote the baseline to %s\n", baselinePath)
 	}
 	return nil
 }
 
-// openDomain returns the domain the --domain flag names.
+// checkBaseline compares the run with the baseline read from path: a
+// difference is a finding that lists the changes in words.
+func checkBaseline(e *env, path string, base, report *compare.Report) error {
+	changes := compare.Diff(base, report)
+	if len(changes) == 0 {
+		fmt.Fprintf(e.stderr, "prerel compare: the run matches the baseline %s\n", path)
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "the run differs from the baseline %s in %d way%s:\n", path, len(changes), plural(len(changes)))
+	for _, c := range changes {
+		fmt.Fprintf(&b, "  - %s\n", c.Text)
+	}
+	fmt.Fprintf(&b, "If the change is intended, rewrite the baseline with --write-baseline %s.", path)
+	return finding(errors.New(b.String()))
+}
+
+// openDomain returns the domain the --domain flag names. A domain that
+// cannot be made from the flags is a usage error; a file domain is a file
+// the user named (inputError).
 func openDomain(name string, scope int, seed int64, count int, pairing string) (compare.Domain, error) {
+	if name != "exhaustive" && name != "random" && name != "corpus" {
+		d, err := compare.File(name)
+		return d, inputError(err)
+	}
+	d, err := builtinDomain(name, scope, seed, count, pairing)
+	return d, usage(err)
+}
+
+// builtinDomain returns the exhaustive, random or corpus domain.
+func builtinDomain(name string, scope int, seed int64, count int, pairing string) (compare.Domain, error) {
 	switch name {
 	case "exhaustive":
 		return compare.Exhaustive(scope)
@@ -99,14 +148,12 @@ func openDomain(name string, scope int, seed int64, count int, pairing string) (
 			return nil, fmt.Errorf("--count must be at least 1, got %d", count)
 		}
 		return compare.Random(seed, count)
-	case "corpus":
-		p, err := compare.ParsePairing(pairing)
-		if err != nil {
-			return nil, err
-		}
-		return compare.Corpus(prerel.Corpus(), p)
 	}
-	return compare.File(name)
+	p, err := compare.ParsePairing(pairing)
+	if err != nil {
+		return nil, err
+	}
+	return compare.Corpus(prerel.Corpus(), p)
 }
 
 // appendStepSummary appends the Markdown report to the GitHub Actions step

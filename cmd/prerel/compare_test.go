@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/policies"
 )
@@ -88,7 +89,7 @@ func TestCompareFormatsAndStepSummary(t *testing.T) {
 	if err := os.WriteFile(summary, []byte("earlier step\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, stderr := runWith(t, engine.Default, map[string]string{"GITHUB_STEP_SUMMARY": summary},
+	code, out, stderr := runWith(t, catalogue.New(), map[string]string{"GITHUB_STEP_SUMMARY": summary},
 		"compare", "--policies", "lexical,cargo", "--domain", cases, "--format", "json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)

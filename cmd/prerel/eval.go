@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -39,18 +40,13 @@ an error naming its line number (exit 2). A trailing "\r" is dropped.`)
 	if err != nil {
 		return err
 	}
-	out := bufio.NewWriterSize(e.stdout, 64*1024)
+	out := newEvalWriter(e.stdout, format.value, ps)
 	ev := newEvaluator(ps)
 	err = eachBatch(e.stdin, func(batch []evalCase) error {
 		ev.judge(batch)
-		for i := range batch {
-			if err := writeEvalLine(out, format.value, ps, &batch[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return failure(out.write(batch))
 	})
-	if ferr := out.Flush(); err == nil {
+	if ferr := failure(out.flush()); err == nil {
 		err = ferr
 	}
 	return err
@@ -94,9 +90,19 @@ func eachBatch(r io.Reader, f func([]evalCase) error) error {
 		if ferr := flushBatch(batch, f); ferr != nil {
 			return ferr
 		}
-		return usagef("stdin line %d: %v", line+1, err)
+		return stdinError(line+1, err)
 	}
 	return flushBatch(batch, f)
+}
+
+// stdinError is a failure to read stdin at a line: a line too long is bad
+// input, anything else an outside failure.
+func stdinError(line int, err error) error {
+	err = fmt.Errorf("stdin line %d: %w", line, err)
+	if errors.Is(err, bufio.ErrTooLong) {
+		return usage(err)
+	}
+	return failure(err)
 }
 
 func flushBatch(batch []evalCase, f func([]evalCase) error) error {
@@ -180,23 +186,37 @@ func (c *compileCache) judge(constraint, version string) []engine.Result {
 	return results
 }
 
-func writeEvalLine(w *bufio.Writer, format string, ps []engine.Policy, c *evalCase) error {
+// evalWriter writes judged cases to stdout, buffered, as TSV or as JSON
+// lines.
+type evalWriter struct {
+	w        *bufio.Writer
+	enc      *json.Encoder // nil for TSV
+	policies []engine.Policy
+}
+
+func newEvalWriter(w io.Writer, format string, ps []engine.Policy) *evalWriter {
+	out := &evalWriter{w: bufio.NewWriterSize(w, 64*1024), policies: ps}
 	if format == "json" {
-		line := struct {
-			Constraint string         `json:"constraint"`
-			Version    string         `json:"version"`
-			Results    []policyResult `json:"results"`
-		}{c.constraint, c.version, make([]policyResult, len(ps))}
-		for i, p := range ps {
-			line.Results[i] = newPolicyResult(p, c.results[i])
-		}
-		b, err := json.Marshal(line)
-		if err != nil {
+		out.enc = newJSONEncoder(out.w)
+	}
+	return out
+}
+
+// write writes one line per case, in order.
+func (out *evalWriter) write(batch []evalCase) error {
+	for i := range batch {
+		if err := out.writeLine(&batch[i]); err != nil {
 			return err
 		}
-		w.Write(b)
-		return w.WriteByte('\n')
 	}
+	return nil
+}
+
+func (out *evalWriter) writeLine(c *evalCase) error {
+	if out.enc != nil {
+		return out.enc.Encode(engine.NewEvalLine(out.policies, c.constraint, c.version, c.results))
+	}
+	w := out.w
 	w.WriteString(c.constraint)
 	w.WriteByte('\t')
 	w.WriteString(c.version)
@@ -204,6 +224,7 @@ func writeEvalLine(w *bufio.Writer, format string, ps []engine.Policy, c *evalCa
 		w.WriteByte('\t')
 		w.WriteString(r.Verdict.String())
 	}
-	_, err := fmt.Fprintln(w)
-	return err
+	return w.WriteByte('\n')
 }
+
+func (out *evalWriter) flush() error { return out.w.Flush() }

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/prerel/prerel/engine"
 )
@@ -26,10 +26,10 @@ does not explain itself still shows its verdict and reason.`)
 		return err
 	}
 	if *name == "" {
-		return usagef("explain needs --policy: one of %s", joinNames(e.registry.Names()))
+		return usagef("explain needs --policy: one of %s", strings.Join(e.registry.Names(), ", "))
 	}
 	if fs.NArg() != 2 {
-		return usagef("explain needs a constraint and one version, got %d argument%s", fs.NArg(), explainPlural(fs.NArg()))
+		return usagef("explain needs a constraint and one version, got %d argument%s", fs.NArg(), plural(fs.NArg()))
 	}
 	constraint, version := fs.Arg(0), fs.Arg(1)
 	if err := checkArgs(constraint, []string{version}); err != nil {
@@ -39,34 +39,16 @@ does not explain itself still shows its verdict and reason.`)
 	if err != nil {
 		return err
 	}
-	p := ps[0]
-	x := engine.Explain(p, constraint, version)
-	if format.value == "json" {
-		type step struct {
-			Subject string `json:"subject"`
-			Detail  string `json:"detail"`
-		}
-		out := struct {
-			Policy     string         `json:"policy"`
-			Rule       string         `json:"rule"`
-			Constraint string         `json:"constraint"`
-			Version    string         `json:"version"`
-			Steps      []step         `json:"steps"`
-			Verdict    engine.Verdict `json:"verdict"`
-			Reason     string         `json:"reason"`
-		}{p.Name(), p.Rule(), constraint, version, []step{}, x.Result.Verdict, x.Result.Reason}
-		for _, s := range x.Steps {
-			out.Steps = append(out.Steps, step{s.Subject, s.Detail})
-		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(out)
-	}
-	fmt.Fprintf(e.stdout, "policy:     %s\nrule:       %s\nconstraint: %s\nversion:    %s\n\n", p.Name(), p.Rule(), constraint, version)
-	writeSteps(e.stdout, x.Steps)
-	fmt.Fprintf(e.stdout, "\nverdict:    %s\nreason:     %s\n", x.Result.Verdict, x.Result.Reason)
-	return nil
+	return render(e.stdout, format.value, engine.NewExplainReport(ps[0], constraint, version), writeExplainText)
+}
+
+// writeExplainText writes an explain report: the policy and the pair, the
+// steps, the verdict.
+func writeExplainText(w io.Writer, rep engine.ExplainReport) error {
+	fmt.Fprintf(w, "policy:     %s\nrule:       %s\nconstraint: %s\nversion:    %s\n\n", rep.Policy, rep.Rule, rep.Constraint, rep.Version)
+	writeSteps(w, rep.Steps)
+	_, err := fmt.Fprintf(w, "\nverdict:    %s\nreason:     %s\n", rep.Verdict, rep.Reason)
+	return err
 }
 
 // writeSteps prints the steps in two columns, the subject once for a run of
@@ -89,22 +71,4 @@ func writeSteps(w io.Writer, steps []engine.Step) {
 		}
 		fmt.Fprintf(w, "%-*s  %s\n", width, subject, s.Detail)
 	}
-}
-
-func joinNames(names []string) string {
-	s := ""
-	for i, n := range names {
-		if i > 0 {
-			s += ", "
-		}
-		s += n
-	}
-	return s
-}
-
-func explainPlural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -3,57 +3,25 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/golden"
 )
 
 // The golden files under testdata/explain are rewritten by
-// go test ./cmd/prerel -run Explain -update. The flag is registered here
-// unless another test file of the package registered it first.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files in testdata")
-	}
-}
-
-func updateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// checkGolden compares got with testdata/<name>, or rewrites it.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", filepath.FromSlash(name))
-	if updateGolden() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run with -update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
+// go test ./cmd/prerel -run Explain -update.
 
 var explainGolden = []struct {
 	name                string
 	args                []string
 	constraint, version string
 }{
-	// The native policies, on DESIGN.md's examples.
+	// The native policies, on the examples of docs/policies.md.
 	{"strict", []string{"--policy", "strict"}, ">= 1.0.0, = 2.0.0-beta", "2.0.0-beta"},
 	{"lexical", []string{"--policy", "lexical"}, ">= 1.0.0-beta, < 1.0.0", "1.0.0-rc.1"},
 	{"cargo", []string{"--policy", "cargo"}, ">= 1.1.0-beta.2", "2.0.0-beta.1"},
@@ -89,7 +57,7 @@ func TestExplainGolden(t *testing.T) {
 			if !strings.HasSuffix(name, ".json") {
 				name += ".txt"
 			}
-			checkGolden(t, "explain/"+name, out)
+			golden.Check(t, filepath.Join("testdata", "explain", name), []byte(out))
 		})
 	}
 }
@@ -104,7 +72,7 @@ func TestExplainEveryPolicy(t *testing.T) {
 		{"", "1.0.0-beta"},
 		{"!= 1.5.0-rc.1, >= v1.0", "v1.5.0-rc.2+build"},
 	}
-	for _, p := range engine.Default.All() {
+	for _, p := range catalogue.New().All() {
 		for _, pair := range pairs {
 			code, out, stderr := runCLI(t, "", "explain", "--policy", p.Name(), "--format", "json", pair[0], pair[1])
 			if code != exitOK {
@@ -160,7 +128,7 @@ func TestExplainGeneric(t *testing.T) {
 	if code := run(e, []string{"explain", "--policy", "opaque", ">= 1.0", "1.2.0-rc.1"}); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	checkGolden(t, "explain/generic.txt", stdout.String())
+	golden.Check(t, filepath.Join("testdata", "explain", "generic.txt"), stdout.Bytes())
 }
 
 func TestExplainUsage(t *testing.T) {

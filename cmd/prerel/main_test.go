@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/catalogue"
 )
 
 // runCLI runs prerel in-process with the given stdin and returns the exit
@@ -22,7 +22,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 		stdin:    strings.NewReader(stdin),
 		stdout:   &stdout,
 		stderr:   &stderr,
-		registry: engine.Default,
+		registry: catalogue.New(),
 		getenv:   func(string) string { return "" },
 	}
 	code := run(e, args)
@@ -67,7 +67,7 @@ func TestPoliciesListsEveryRegisteredPolicy(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	all := engine.Default.All()
+	all := catalogue.New().All()
 	if len(lines) != len(all)+1 {
 		t.Fatalf("%d lines for %d policies:\n%s", len(lines), len(all), out)
 	}
@@ -76,10 +76,12 @@ func TestPoliciesListsEveryRegisteredPolicy(t *testing.T) {
 			t.Errorf("line %d = %q, want %s and its rule", i+1, lines[i+1], p.Name())
 		}
 	}
-	for _, name := range []string{"strict", "lexical", "cargo", "hashicorp", "apparentlymart", "apparentlymart-exact", "masterminds", "masterminds-pre", "terraform-module", "opentofu-module"} {
-		if _, ok := engine.Default.Lookup(name); !ok {
-			t.Errorf("policy %q is not registered", name)
-		}
+	var names []string
+	for _, l := range lines[1:] {
+		names = append(names, strings.Fields(l)[0])
+	}
+	if got := strings.Join(names, ","); got != strings.Join(catalogueOrder, ",") {
+		t.Errorf("policies lists\n%s\nwant\n%s", got, strings.Join(catalogueOrder, ","))
 	}
 }
 
@@ -152,19 +154,39 @@ func TestEval(t *testing.T) {
 	}
 }
 
+// catalogueOrder is the order of "prerel policies" and the default verdict
+// columns of "prerel eval": a contract scripts rely on.
+var catalogueOrder = []string{
+	"strict", "lexical", "cargo", "linear", "linear-tight", "ga-bound", "any-pre", "fallback", "core-only",
+	"hashicorp", "apparentlymart", "apparentlymart-exact", "masterminds", "masterminds-pre",
+	"terraform-module", "opentofu-module",
+}
+
 func TestEvalDefaultsToEveryPolicyInOrder(t *testing.T) {
 	code, out, _ := runCLI(t, ">= 1.0.0\t1.5.0\n", "eval")
 	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
 	fields := strings.Split(strings.TrimSuffix(out, "\n"), "\t")
-	if got, want := len(fields)-2, len(engine.Default.All()); got != want {
+	if got, want := len(fields)-2, len(catalogueOrder); got != want {
 		t.Fatalf("%d verdict columns, want one per policy (%d): %q", got, want, out)
 	}
 	for i, f := range fields[2:] {
 		if f != "allow" {
-			t.Errorf("column %d (%s) = %s, want allow", i, engine.Default.All()[i].Name(), f)
+			t.Errorf("column %d (%s) = %s, want allow", i, catalogueOrder[i], f)
 		}
+	}
+	code, out, _ = runCLI(t, ">= 1.0.0\t1.5.0\n", "eval", "--format", "json")
+	var line struct{ Results []struct{ Policy string } }
+	if err := json.Unmarshal([]byte(out), &line); code != exitOK || err != nil {
+		t.Fatalf("eval --format json: exit %d, %v: %s", code, err, out)
+	}
+	var columns []string
+	for _, r := range line.Results {
+		columns = append(columns, r.Policy)
+	}
+	if got := strings.Join(columns, ","); got != strings.Join(catalogueOrder, ",") {
+		t.Errorf("eval's default columns are\n%s\nwant\n%s", got, strings.Join(catalogueOrder, ","))
 	}
 }
 
@@ -291,9 +313,10 @@ func BenchmarkEval(b *testing.B) {
 		fmt.Fprintf(&in, "%s\t%s\n", constraints[i%len(constraints)], versions[(i/len(constraints))%len(versions)])
 	}
 	input := in.String()
+	reg := catalogue.New()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		e := &env{stdin: strings.NewReader(input), stdout: io.Discard, stderr: io.Discard, registry: engine.Default}
+		e := &env{stdin: strings.NewReader(input), stdout: io.Discard, stderr: io.Discard, registry: reg}
 		if code := run(e, []string{"eval"}); code != exitOK {
 			b.Fatalf("exit %d", code)
 		}

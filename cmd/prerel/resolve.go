@@ -7,11 +7,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
-	"github.com/prerel/prerel/adapters/registry"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/policies/moduleconfig"
+	"github.com/prerel/prerel/terraform/registry"
+
 	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/resolve/policyconfig"
+	"github.com/prerel/prerel/terraform/config"
 )
 
 // pairList is a repeatable KEY=VALUE flag; each value keeps the flag text
@@ -72,28 +76,42 @@ func (r *registryURLs) Set(s string) error {
 	return nil
 }
 
+// resolveFlags are the flags of prerel resolve.
+type resolveFlags struct {
+	configFile, policy, index, modulesDir, lockFile string
+	modulePolicies, providerPolicies                pairList
+	extra                                           policyList
+	urls                                            registryURLs
+	timeout                                         time.Duration
+	retries                                         int
+	format                                          formatFlag
+}
+
 func runResolve(e *env, args []string) error {
 	fs := newFlags(e, "resolve", "[flags] DIR",
-		"For each module call and provider of the Terraform/OpenTofu root module in DIR, show the version its chosen\n"+
-			"policy selects next to what Terraform and OpenTofu select today. Versions come from --index FILE or a\n"+
-			"registry (service discovery on each source's host, or --registry-url). Exit status 1 when some module or\n"+
-			"provider has no admissible version under its chosen policy.")
-	configFile := fs.String("config", "", "the policy configuration `FILE` (default: DIR/"+moduleconfig.DefaultFile+" when it exists)")
-	policy := fs.String("policy", "", "the default `POLICY`, overriding default_policy (built-in default: "+moduleconfig.FallbackPolicy+")")
-	modulePolicies := &pairList{flag: "module-policy"}
-	fs.Var(modulePolicies, "module-policy", "`NAME=POLICY` for one module call, overriding the config file (repeatable)")
-	providerPolicies := &pairList{flag: "provider-policy"}
-	fs.Var(providerPolicies, "provider-policy", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict (repeatable)")
-	var extra policyList
-	fs.Var(&extra, "policies", "comma-separated policies to show as extra columns")
-	index := fs.String("index", "", "read available versions from the offline index `FILE` instead of a registry")
-	var urls registryURLs
-	fs.Var(&urls, "registry-url", "send service discovery to `URL` instead of each source's host, or HOST=URL for one host (repeatable)")
-	lockFile := fs.String("lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl when it exists; - for none)")
-	timeout := fs.Duration("timeout", registry.DefaultTimeout, "timeout of each registry request")
-	retries := fs.Int("retries", registry.DefaultRetries, "retries of a registry request answered 429 or 5xx")
-	format := formatFlag{"text", []string{"text", "markdown", "json"}}
-	fs.Var(&format, "format", "output format: text, markdown or json")
+		"For each module call and provider of the Terraform/OpenTofu configuration rooted at DIR, show the version\n"+
+			"its chosen policy selects next to what Terraform and OpenTofu select today. The module tree is read as\n"+
+			"terraform init reads it: local modules from disk, remote ones from .terraform/modules (or --modules-dir);\n"+
+			"provider constraints of every module are intersected. Versions come from --index FILE or a registry\n"+
+			"(service discovery on each source's host, or --registry-url). Exit status 1 when some module or provider\n"+
+			"has no admissible version under its chosen policy.")
+	f := resolveFlags{
+		modulePolicies:   pairList{flag: "module-policy"},
+		providerPolicies: pairList{flag: "provider-policy"},
+		format:           formatFlag{"text", []string{"text", "markdown", "json"}},
+	}
+	fs.StringVar(&f.configFile, "config", "", "the policy configuration `FILE` (default: DIR/"+policyconfig.DefaultFile+" when it exists)")
+	fs.StringVar(&f.policy, "policy", "", "the default `POLICY`, overriding default_policy (built-in default: "+policyconfig.FallbackPolicy+")")
+	fs.Var(&f.modulePolicies, "module-policy", "`CALL=POLICY` for one module call, overriding the config file (repeatable);\nCALL is the call path, such as vpc or eks.node_group")
+	fs.Var(&f.providerPolicies, "provider-policy", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict (repeatable)")
+	fs.Var(&f.extra, "policies", "comma-separated policies to show as extra columns")
+	fs.StringVar(&f.index, "index", "", "read available versions from the offline index `FILE` instead of a registry")
+	fs.Var(&f.urls, "registry-url", "send service discovery to `URL` instead of each source's host, or HOST=URL for one host (repeatable)")
+	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding the module manifest modules.json that terraform init writes (default: DIR/.terraform/modules)")
+	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl when it exists; - for none)")
+	fs.DurationVar(&f.timeout, "timeout", registry.DefaultTimeout, "timeout of each registry request")
+	fs.IntVar(&f.retries, "retries", registry.DefaultRetries, "retries of a registry request answered 429 or 5xx")
+	fs.Var(&f.format, "format", "output format: text, markdown or json")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -101,93 +119,126 @@ func runResolve(e *env, args []string) error {
 		return usagef("resolve needs exactly one root module directory, got %d arguments", fs.NArg())
 	}
 	dir := fs.Arg(0)
+	if err := f.check(dir); err != nil {
+		return err
+	}
+	cfg, err := f.policyConfig(e, dir)
+	if err != nil {
+		return err
+	}
+	extra, err := f.extraPolicies(e)
+	if err != nil {
+		return err
+	}
+	versions, err := f.versions()
+	if err != nil {
+		return err
+	}
+	rep, err := resolve.Run(context.Background(), resolve.Options{
+		Dir: dir, ModulesDir: f.modulesDir, Config: cfg, Versions: versions, Policies: e.registry, Extra: extra, LockFile: f.lockFile,
+	})
+	var diags hcl.Diagnostics
+	if errors.As(err, &diags) {
+		return usage(errors.New(diagnosticLines(diags)))
+	} else if err != nil {
+		return usage(err)
+	}
+	if err := renderResolve(e, f.format.value, rep); err != nil {
+		return failure(err)
+	}
+	return resolveOutcome(rep)
+}
+
+// check validates the flags and the root directory.
+func (f *resolveFlags) check(dir string) error {
 	if fi, err := os.Stat(dir); err != nil {
-		return usageError{err}
+		return inputError(err)
 	} else if !fi.IsDir() {
 		return usagef("%s is not a directory", dir)
 	}
-	if *index != "" && (urls.all != "" || len(urls.hosts) > 0) {
+	if f.index != "" && (f.urls.all != "" || len(f.urls.hosts) > 0) {
 		return usagef("--index and --registry-url cannot be used together")
 	}
-	if *timeout <= 0 {
+	if f.timeout <= 0 {
 		return usagef("--timeout must be positive")
 	}
+	return nil
+}
 
-	cfg, err := loadModuleConfig(e, dir, *configFile)
-	if err != nil {
-		return err
+// policyConfig reads --config, or DIR/prerel.hcl when it exists, and
+// applies the policy flags on top; every mistake is reported at once.
+func (f *resolveFlags) policyConfig(e *env, dir string) (*policyconfig.Config, error) {
+	cfg, diags := loadPolicyConfig(e, dir, f.configFile)
+	if cfg == nil {
+		return nil, usage(errors.New(diagnosticLines(diags)))
 	}
-	if *policy != "" {
-		if err := cfg.SetDefault(*policy, moduleconfig.FlagOrigin("--policy "+*policy)); err != nil {
-			return usageError{err}
-		}
+	if f.policy != "" {
+		diags = append(diags, cfg.SetDefault(f.policy, policyconfig.FlagOrigin("--policy "+f.policy))...)
 	}
-	for _, p := range modulePolicies.pairs {
-		if err := cfg.SetModule(p.key, p.value, moduleconfig.FlagOrigin(p.text)); err != nil {
-			return usageError{err}
-		}
+	for _, p := range f.modulePolicies.pairs {
+		diags = append(diags, cfg.SetModule(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
 	}
-	for _, p := range providerPolicies.pairs {
-		if err := cfg.SetProvider(p.key, p.value, moduleconfig.FlagOrigin(p.text)); err != nil {
-			return usageError{err}
-		}
+	for _, p := range f.providerPolicies.pairs {
+		diags = append(diags, cfg.SetProvider(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
 	}
-	var extraPolicies []engine.Policy
-	if len(extra) > 0 {
-		if extraPolicies, err = e.resolve(extra); err != nil {
-			return err
-		}
+	if diags.HasErrors() {
+		return nil, usage(errors.New(diagnosticLines(diags)))
 	}
+	return cfg, nil
+}
 
-	var src registry.Source
-	if *index != "" {
-		x, err := registry.LoadIndex(*index)
+func (f *resolveFlags) extraPolicies(e *env) ([]engine.Policy, error) {
+	if len(f.extra) == 0 {
+		return nil, nil
+	}
+	return e.resolve(f.extra)
+}
+
+// versions returns the offline index or the registry client the flags
+// name.
+func (f *resolveFlags) versions() (registry.Source, error) {
+	if f.index != "" {
+		x, err := registry.LoadIndex(f.index)
 		if err != nil {
-			return usageError{err}
+			return nil, inputError(err)
 		}
-		src = x
-	} else {
-		r := *retries
-		if r == 0 {
-			r = -1 // none
-		}
-		src = &registry.Client{BaseURL: urls.all, HostURLs: urls.hosts, Timeout: *timeout, Retries: r}
+		return x, nil
 	}
+	r := f.retries
+	if r == 0 {
+		r = -1 // none
+	}
+	return &registry.Client{BaseURL: f.urls.all, HostURLs: f.urls.hosts, Timeout: f.timeout, Retries: r}, nil
+}
 
-	rep, err := resolve.Run(context.Background(), resolve.Options{
-		Dir: dir, Config: cfg, Source: src, Registry: e.registry, Extra: extraPolicies, LockFile: *lockFile,
-	})
-	if err != nil {
-		var ce *resolve.ConfigError
-		if errors.As(err, &ce) {
-			return usagef("%s", configProblems(ce.Problems))
-		}
-		return usageError{err}
-	}
-	switch format.value {
+func renderResolve(e *env, format string, rep *resolve.Report) error {
+	switch format {
 	case "json":
-		err = resolve.RenderJSON(e.stdout, rep)
+		return resolve.RenderJSON(e.stdout, rep)
 	case "markdown":
-		err = resolve.RenderMarkdown(e.stdout, rep)
+		return resolve.RenderMarkdown(e.stdout, rep)
 	default:
-		err = resolve.RenderText(e.stdout, rep)
+		return resolve.RenderText(e.stdout, rep)
 	}
-	if err != nil {
-		return err
-	}
+}
+
+// resolveOutcome is the exit status of a resolved report: an outside
+// failure when versions could not be listed, a finding when some item
+// has no admissible version.
+func resolveOutcome(rep *resolve.Report) error {
 	if bad := rep.Errors(); len(bad) > 0 {
-		var lines []string
-		for _, it := range bad {
-			lines = append(lines, fmt.Sprintf("%s %q: %s", it.Kind, it.Name, it.Problem))
+		lines := make([]string, len(bad))
+		for i, it := range bad {
+			lines[i] = fmt.Sprintf("%s %q: %s", it.Kind, it.Name, it.Problem)
 		}
-		return usagef("the versions of %d of %d items could not be listed:\n  %s", len(bad), len(rep.Items), strings.Join(lines, "\n  "))
+		return failure(fmt.Errorf("the versions of %d of %d items could not be listed:\n  %s", len(bad), len(rep.Items), strings.Join(lines, "\n  ")))
 	}
 	if bad := rep.Unsatisfied(); len(bad) > 0 {
-		var lines []string
-		for _, it := range bad {
-			lines = append(lines, fmt.Sprintf("%s %q (%s): %s", it.Kind, it.Name, posOrImplied(it.Pos), it.Problem))
+		lines := make([]string, len(bad))
+		for i, it := range bad {
+			lines[i] = fmt.Sprintf("%s %q (%s): %s", it.Kind, it.Name, posOrImplied(it.Pos), it.Problem)
 		}
-		return findingError{strings.Join(lines, "\n")}
+		return finding(errors.New(strings.Join(lines, "\n")))
 	}
 	return nil
 }
@@ -199,38 +250,33 @@ func posOrImplied(pos string) string {
 	return pos
 }
 
-func configProblems(ps []string) string {
-	if len(ps) == 1 {
-		return ps[0]
+// diagnosticLines formats the errors among diags one a line, with a count
+// first when there are several.
+func diagnosticLines(diags hcl.Diagnostics) string {
+	var lines []string
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			lines = append(lines, config.FormatDiagnostic(d))
+		}
 	}
-	return fmt.Sprintf("%d problems in the configuration:\n  %s", len(ps), strings.Join(ps, "\n  "))
+	if len(lines) == 1 {
+		return lines[0]
+	}
+	return fmt.Sprintf("%d problems in the configuration:\n  %s", len(lines), strings.Join(lines, "\n  "))
 }
 
-// loadModuleConfig reads --config, or DIR/prerel.hcl when it exists, or
-// starts from no settings.
-func loadModuleConfig(e *env, dir, path string) (*moduleconfig.Config, error) {
-	explicit := path != ""
-	if !explicit {
-		path = filepath.Join(dir, moduleconfig.DefaultFile)
+// loadPolicyConfig reads path, or DIR/prerel.hcl when it exists, or
+// starts from no settings. The Config is nil when there are errors.
+func loadPolicyConfig(e *env, dir, path string) (*policyconfig.Config, hcl.Diagnostics) {
+	if path == "" {
+		path = filepath.Join(dir, policyconfig.DefaultFile)
 		if _, err := os.Stat(path); err != nil {
-			cfg, err := moduleconfig.New(e.registry)
+			cfg, err := policyconfig.New(e.registry)
 			if err != nil {
-				return nil, usageError{err}
+				return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: err.Error()}}
 			}
 			return cfg, nil
 		}
 	}
-	cfg, err := moduleconfig.Load(e.registry, path)
-	if err != nil {
-		var es moduleconfig.Errors
-		if errors.As(err, &es) {
-			ps := make([]string, len(es))
-			for i, x := range es {
-				ps[i] = x.Error()
-			}
-			return nil, usagef("%s", configProblems(ps))
-		}
-		return nil, usageError{err}
-	}
-	return cfg, nil
+	return policyconfig.Load(e.registry, path)
 }

@@ -50,8 +50,9 @@ func TestResolve(t *testing.T) {
 			code: exitOK,
 			stdout: []string{
 				"default policy: cargo (../../testdata/resolve/prerel.hcl:4:18)",
-				"*  module    consul_next  hashicorp/consul-k8s/kubernetes  2.0.0-rc1, >= 1.0.0  strict   2.0.0-rc1  none       none",
-				`module "network" (main.tf:40:1): ./modules/network: local path`,
+				"*  module    consul_next  hashicorp/consul-k8s/kubernetes  2.0.0-rc1, >= 1.0.0                            strict   2.0.0-rc1  none       none",
+				"   provider  helm         hashicorp/helm                   root: >= 2.0.0-beta.1; module.network: ~> 2.9  cargo    2.17.0     2.17.0     2.17.0",
+				"module.vpc (main.tf:10:1): terraform-aws-modules/vpc/aws: not read: run terraform init or pass --modules-dir",
 			},
 		},
 		{
@@ -64,7 +65,7 @@ func TestResolve(t *testing.T) {
 			name:   "flags override the file",
 			args:   []string{"--index", resolveIndex, "--policy", "strict", "--module-policy", "consul=cargo", "--provider-policy", "hashicorp/google=lexical", resolveExample},
 			code:   exitOK,
-			stdout: []string{"default policy: strict (--policy strict)", "module    consul       hashicorp/consul-k8s/kubernetes  ~> 1.2.0-rc1         cargo    1.2.9         none       none", "provider  google       hashicorp/google                 ~> 3.0.0-beta.1      lexical  3.0.0-beta.1"},
+			stdout: []string{"default policy: strict (--policy strict)", "module    consul       hashicorp/consul-k8s/kubernetes  ~> 1.2.0-rc1                                   cargo    1.2.9         none       none", "provider  google       hashicorp/google                 root: ~> 3.0.0-beta.1                          lexical  3.0.0-beta.1"},
 		},
 		{
 			name:   "extra columns",
@@ -86,9 +87,13 @@ func TestResolve(t *testing.T) {
 			stdout: []string{"Skipped"},
 		},
 		{name: "unknown default policy", args: []string{"--index", resolveIndex, "--policy", "nope", resolveExample}, code: exitUsage,
-			stderr: []string{`prerel resolve: --policy nope: unknown policy "nope"`}},
+			stderr: []string{`prerel resolve: --policy nope: Unknown policy "nope"; Known policies: any-pre,`}},
 		{name: "unknown module override", args: []string{"--index", resolveIndex, "--module-policy", "consull=cargo", resolveExample}, code: exitUsage,
-			stderr: []string{`--module-policy consull=cargo: module "consull" is not called by the configuration; did you mean "consul"?`}},
+			stderr: []string{`--module-policy consull=cargo: No module call "consull" in the configuration; Did you mean "consul"?`}},
+		{name: "nested module override", args: []string{"--index", resolveIndex, "--module-policy", "network.vpc=linear", resolveExample}, code: exitOK,
+			stdout: []string{"module    network.vpc  terraform-aws-modules/vpc/aws    ~> 5.0.0                                       linear   5.0.0"}},
+		{name: "flags after the directory", args: []string{resolveExample, "--index", resolveIndex, "--format", "markdown"}, code: exitOK,
+			stdout: []string{"| **changed** | module | `consul_next` |"}},
 		{name: "bad module-policy flag", args: []string{"--module-policy", "consul", resolveExample}, code: exitUsage,
 			stderr: []string{`expected NAME=POLICY`}},
 		{name: "unknown extra policy", args: []string{"--index", resolveIndex, "--policies", "nope", resolveExample}, code: exitUsage,
@@ -135,7 +140,7 @@ func TestResolveJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Items) != 10 || len(out.Skipped) != 2 || len(out.Locks) != 5 || out.Warnings == nil {
+	if len(out.Items) != 11 || len(out.Skipped) != 1 || len(out.Locks) != 5 || out.Warnings == nil {
 		t.Fatalf("%d items, %d skipped, %d locks, warnings %v", len(out.Items), len(out.Skipped), len(out.Locks), out.Warnings)
 	}
 	for _, it := range out.Items {
@@ -222,11 +227,11 @@ func TestResolveRegistryURL(t *testing.T) {
 
 	missing = "/m/terraform-aws-modules/eks/aws/"
 	code, stdout, stderr := runCLI(t, "", "resolve", "--registry-url", "registry.terraform.io="+srv.URL, "--retries", "0", resolveExample)
-	if code != exitUsage || !strings.Contains(stderr, "the versions of 1 of 10 items could not be listed") ||
+	if code != exitFailure || !strings.Contains(stderr, "the versions of 1 of 11 items could not be listed") ||
 		!strings.Contains(stderr, `module "eks": module terraform-aws-modules/eks/aws: GET `+srv.URL+"/m/terraform-aws-modules/eks/aws/versions: 404 Not Found") {
 		t.Errorf("exit %d\nstderr: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "module    eks          terraform-aws-modules/eks/aws    >= 20.0.0, < 21.0.0  cargo    error") {
+	if !strings.Contains(stdout, "module    eks          terraform-aws-modules/eks/aws    >= 20.0.0, < 21.0.0                            cargo    error") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
@@ -240,11 +245,11 @@ func TestResolveConfigErrors(t *testing.T) {
 		{"bad prerel.hcl", map[string]string{
 			"main.tf":    "module \"a\" {\n  source = \"corp/a/aws\"\n}\n",
 			"prerel.hcl": "default_policy = \"carg\"\nmodule \"b\" {\n  policy = \"strict\"\n}\n",
-		}, "prerel.hcl:1:18: unknown policy \"carg\""},
+		}, "prerel.hcl:1:18: Unknown policy \"carg\""},
 		{"override for a module not called", map[string]string{
 			"main.tf":    "module \"a\" {\n  source = \"corp/a/aws\"\n}\n",
 			"prerel.hcl": "module \"b\" {\n  policy = \"strict\"\n}\n",
-		}, "prerel.hcl:1:8: module \"b\" is not called by the configuration"},
+		}, "prerel.hcl:1:8: No module call \"b\" in the configuration; Did you mean \"a\"?"},
 		{"syntax error", map[string]string{
 			"main.tf": "module \"a\" {\n  source = \"corp/a/aws\"\n  version = \"1.0\n}\n",
 		}, "main.tf:3:17: Invalid multi-line string"},
@@ -263,5 +268,70 @@ func TestResolveConfigErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, tt.want)
 			}
 		})
+	}
+}
+
+// TestResolveModuleTree runs resolve on a root module whose registry
+// module was installed by terraform init into a modules directory given
+// with --modules-dir, and whose local child narrows a provider
+// constraint so that no version is left: exit 1, both sources named.
+func TestResolveModuleTree(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"root/main.tf": `terraform {
+  required_providers {
+    helm = { source = "hashicorp/helm", version = ">= 3.0.0" }
+  }
+}
+module "net" {
+  source = "./net"
+}
+module "eks" {
+  source  = "terraform-aws-modules/eks/aws"
+  version = "~> 20.0"
+}`,
+		"root/net/main.tf": `terraform {
+  required_providers {
+    helm = { source = "hashicorp/helm", version = "~> 2.9" }
+  }
+}`,
+		"data/modules/modules.json": `{"Modules": [{"Key": "", "Source": "", "Dir": "."},
+  {"Key": "eks", "Source": "registry.terraform.io/terraform-aws-modules/eks/aws", "Version": "20.37.2", "Dir": "../data/modules/eks"}]}`,
+		"data/modules/eks/versions.tf": `terraform {
+  required_providers {
+    kubernetes = { source = "hashicorp/kubernetes", version = ">= 2.23" }
+  }
+}`,
+	}
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := filepath.Join(dir, "root")
+	code, stdout, stderr := runCLI(t, "", "resolve", root, "--index", resolveIndex, "--modules-dir", filepath.Join(dir, "data", "modules"))
+	if code != exitFinding {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"provider  kubernetes  hashicorp/kubernetes           module.eks: >= 2.23",
+		"root module:    " + root + " (3 modules read)",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	want := `provider "helm" (main.tf:3:5): no available version of provider hashicorp/helm matches root: >= 3.0.0; module.net: ~> 2.9 under policy strict`
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+	// Without the modules directory the registry module is listed as not read.
+	code, stdout, _ = runCLI(t, "", "resolve", root, "--index", resolveIndex)
+	if code != exitFinding || !strings.Contains(stdout, "module.eks (main.tf:9:1): terraform-aws-modules/eks/aws: not read: run terraform init or pass --modules-dir") {
+		t.Errorf("exit %d, stdout:\n%s", code, stdout)
 	}
 }

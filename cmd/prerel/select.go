@@ -2,8 +2,8 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -45,47 +45,21 @@ func runSelect(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	type row struct {
-		Policy     string              `json:"policy"`
-		Selected   *string             `json:"selected"`
-		Error      string              `json:"error,omitempty"`
-		Unreadable []engine.Unreadable `json:"unreadable,omitempty"`
-	}
-	rows := make([]row, len(ps))
-	for i, p := range ps {
-		rows[i].Policy = p.Name()
-		sel, err := engine.Select(p, constraint, versions)
-		switch {
-		case err != nil:
-			rows[i].Error = err.Error()
-		case sel.Found:
-			v := sel.Version
-			rows[i].Selected = &v
-		}
-		rows[i].Unreadable = sel.Unreadable
-	}
-	if format.value == "json" {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			Constraint string   `json:"constraint"`
-			Available  []string `json:"available"`
-			Policies   []row    `json:"policies"`
-		}{constraint, versions, rows})
-	}
-	fmt.Fprintf(e.stdout, "constraint: %s\navailable:  %d versions\n\n", constraint, len(versions))
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	return render(e.stdout, format.value, engine.NewSelectReport(ps, constraint, versions), writeSelectText)
+}
+
+// writeSelectText writes a select report as a table of policies and the
+// version each selects, then a note for each refusal and unreadable
+// version.
+func writeSelectText(w io.Writer, rep engine.SelectReport) error {
+	fmt.Fprintf(w, "constraint: %s\navailable:  %d versions\n\n", rep.Constraint, len(rep.Available))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "POLICY\tSELECTS")
 	var notes []string
-	for _, r := range rows {
-		switch {
-		case r.Error != "":
-			fmt.Fprintf(tw, "%s\tinvalid constraint\n", r.Policy)
+	for _, r := range rep.Policies {
+		fmt.Fprintf(tw, "%s\t%s\n", r.Policy, selectsText(r))
+		if r.Error != "" {
 			notes = append(notes, fmt.Sprintf("%s refuses the constraint: %s", r.Policy, r.Error))
-		case r.Selected == nil:
-			fmt.Fprintf(tw, "%s\tnone\n", r.Policy)
-		default:
-			fmt.Fprintf(tw, "%s\t%s\n", r.Policy, *r.Selected)
 		}
 		for _, u := range r.Unreadable {
 			notes = append(notes, fmt.Sprintf("%s cannot read %q: %s", r.Policy, u.Version, u.Reason))
@@ -95,12 +69,25 @@ func runSelect(e *env, args []string) error {
 		return err
 	}
 	if len(notes) > 0 {
-		fmt.Fprintln(e.stdout)
-		for _, n := range notes {
-			fmt.Fprintf(e.stdout, "note: %s\n", n)
+		fmt.Fprintln(w)
+	}
+	for _, n := range notes {
+		if _, err := fmt.Fprintf(w, "note: %s\n", n); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// selectsText is the SELECTS cell of a row.
+func selectsText(r engine.SelectRow) string {
+	switch {
+	case r.Error != "":
+		return "invalid constraint"
+	case r.Selected == nil:
+		return "none"
+	}
+	return *r.Selected
 }
 
 // readVersionsFile reads one version a line; blank lines and # comments are
@@ -108,7 +95,7 @@ func runSelect(e *env, args []string) error {
 func readVersionsFile(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, inputError(err)
 	}
 	defer f.Close()
 	var out []string
@@ -122,7 +109,7 @@ func readVersionsFile(path string) ([]string, error) {
 		out = append(out, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, usagef("%s: %v", path, err)
+		return nil, inputError(fmt.Errorf("%s: %w", path, err))
 	}
 	return out, nil
 }

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prerel/prerel/catalogue"
+)
+
+// failingWriter fails every write, as a closed pipe does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// failingReader fails every read, as a device with an I/O error does.
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("input/output error") }
+
+// exitCase is one run of prerel and the exit status it must end with.
+type exitCase struct {
+	name   string
+	args   []string
+	stdin  io.Reader         // nil: empty
+	stdout io.Writer         // nil: a buffer
+	vars   map[string]string // the environment
+	code   int
+	stderr string // a part of stderr
+}
+
+func runExitCases(t *testing.T, tests []exitCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			e := &env{stdin: tt.stdin, stdout: tt.stdout, stderr: &stderr, registry: catalogue.New(),
+				getenv: func(k string) string { return tt.vars[k] }}
+			if e.stdin == nil {
+				e.stdin = strings.NewReader("")
+			}
+			if e.stdout == nil {
+				e.stdout = &stdout
+			}
+			code := run(e, tt.args)
+			if code != tt.code || !strings.Contains(stderr.String(), tt.stderr) {
+				t.Errorf("prerel %q: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr.String(), tt.code, tt.stderr)
+			}
+		})
+	}
+}
+
+func TestExitStatusPolicies(t *testing.T) {
+	runExitCases(t, []exitCase{
+		{name: "success", args: []string{"policies"}, code: exitOK},
+		{name: "help", args: []string{"policies", "-h"}, code: exitOK, stderr: "Usage: prerel policies"},
+		{name: "an argument", args: []string{"policies", "extra"}, code: exitUsage, stderr: "policies takes no arguments"},
+		{name: "unknown flag", args: []string{"policies", "--nope"}, code: exitUsage, stderr: "flag provided but not defined: -nope"},
+		{name: "stdout fails", args: []string{"policies"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+	})
+}
+
+func TestExitStatusCheck(t *testing.T) {
+	runExitCases(t, []exitCase{
+		{name: "success", args: []string{"check", ">= 1.0.0", "1.0.0"}, code: exitOK},
+		{name: "unknown flag", args: []string{"check", "--nope", ">= 1.0.0", "1.0.0"}, code: exitUsage, stderr: "-nope"},
+		{name: "flag without value", args: []string{"check", ">= 1.0.0", "1.0.0", "--format"}, code: exitUsage, stderr: "flag needs an argument: -format"},
+		{name: "unparsable constraint", args: []string{"check", "=> 1", "1.0.0"}, code: exitUsage, stderr: `unknown operator "=>"`},
+		{name: "unknown policy", args: []string{"check", "--policies", "nope", ">= 1", "1.0.0"}, code: exitUsage, stderr: `unknown policy "nope"`},
+		{name: "stdout fails", args: []string{"check", ">= 1.0.0", "1.0.0"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+		{name: "stdout fails, json", args: []string{"check", "--format", "json", ">= 1.0.0", "1.0.0"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+	})
+}
+
+func TestExitStatusEval(t *testing.T) {
+	runExitCases(t, []exitCase{
+		{name: "success", args: []string{"eval"}, stdin: strings.NewReader(">= 1\t1.0.0\n"), code: exitOK},
+		{name: "an invalid pair is a verdict", args: []string{"eval"}, stdin: strings.NewReader("=> 1\tx\n"), code: exitOK},
+		{name: "bad line", args: []string{"eval"}, stdin: strings.NewReader("no tab\n"), code: exitUsage, stderr: "stdin line 1"},
+		{name: "line too long", args: []string{"eval"}, stdin: strings.NewReader(strings.Repeat("x", maxLine+1)), code: exitUsage, stderr: "token too long"},
+		{name: "bad format", args: []string{"eval", "--format", "xml"}, code: exitUsage, stderr: `unknown format "xml"`},
+		{name: "stdin fails", args: []string{"eval"}, stdin: failingReader{}, code: exitFailure, stderr: "stdin line 1: input/output error"},
+		{name: "stdout fails", args: []string{"eval"}, stdin: strings.NewReader(">= 1\t1.0.0\n"), stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+		{name: "stdout fails, json", args: []string{"eval", "--format", "json"}, stdin: strings.NewReader(">= 1\t1.0.0\n"), stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+	})
+}
+
+func TestExitStatusSelect(t *testing.T) {
+	dir := t.TempDir()
+	runExitCases(t, []exitCase{
+		{name: "success", args: []string{"select", ">= 1", "1.0.0"}, code: exitOK},
+		{name: "no versions", args: []string{"select", ">= 1"}, code: exitUsage, stderr: "select needs versions"},
+		{name: "unparsable version", args: []string{"select", ">= 1", "1.0"}, code: exitUsage, stderr: `version "1.0"`},
+		{name: "missing versions file", args: []string{"select", "--versions-file", filepath.Join(dir, "nope.txt"), ">= 1"}, code: exitUsage, stderr: "nope.txt"},
+		{name: "versions file is a directory", args: []string{"select", "--versions-file", dir, ">= 1"}, code: exitUsage, stderr: "is a directory"},
+		{name: "stdout fails", args: []string{"select", ">= 1", "1.0.0"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+	})
+}
+
+func TestExitStatusExplain(t *testing.T) {
+	runExitCases(t, []exitCase{
+		{name: "success", args: []string{"explain", "--policy", "strict", ">= 1", "1.0.0"}, code: exitOK},
+		{name: "no policy", args: []string{"explain", ">= 1", "1.0.0"}, code: exitUsage, stderr: "explain needs --policy"},
+		{name: "unknown policy", args: []string{"explain", "--policy", "nope", ">= 1", "1.0.0"}, code: exitUsage, stderr: `unknown policy "nope"`},
+		{name: "stdout fails", args: []string{"explain", "--policy", "strict", ">= 1", "1.0.0"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+		{name: "stdout fails, json", args: []string{"explain", "--format", "json", "--policy", "strict", ">= 1", "1.0.0"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+	})
+}
+
+func TestExitStatusCompare(t *testing.T) {
+	cases := writeCases(t, ">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n>= 1.0.0\t1.2.0\n")
+	dir := t.TempDir()
+	baseline := filepath.Join(dir, "baseline.json")
+	if code, _, stderr := runCLI(t, "", "compare", "--policies", "strict,cargo", "--domain", cases, "--write-baseline", baseline); code != exitOK {
+		t.Fatalf("write-baseline: exit %d: %s", code, stderr)
+	}
+	run := func(more ...string) []string {
+		return append([]string{"compare", "--policies", "strict,cargo", "--domain", cases}, more...)
+	}
+	runExitCases(t, []exitCase{
+		{name: "success", args: run(), code: exitOK},
+		{name: "matches the baseline", args: run("--baseline", baseline), code: exitOK, stderr: "matches the baseline"},
+		{name: "baseline drift", args: []string{"compare", "--policies", "strict,lexical", "--domain", cases, "--baseline", baseline},
+			code: exitFinding, stderr: "the run differs from the baseline " + baseline + " in "},
+		{name: "format md", args: run("--format", "md"), code: exitUsage, stderr: `unknown format "md" (expected text, markdown, json)`},
+		{name: "one policy", args: []string{"compare", "--policies", "strict", "--domain", cases}, code: exitUsage, stderr: "at least two policies"},
+		{name: "a policy twice", args: []string{"compare", "--policies", "strict,strict", "--domain", cases}, code: exitUsage, stderr: `policy "strict" given twice`},
+		{name: "missing baseline", args: run("--baseline", filepath.Join(dir, "nope.json")), code: exitUsage, stderr: "nope.json"},
+		{name: "malformed baseline", args: run("--baseline", cases), code: exitUsage, stderr: "decode report"},
+		{name: "baseline cannot be written", args: run("--write-baseline", filepath.Join(dir, "no", "such", "dir", "b.json")), code: exitFailure, stderr: "write baseline"},
+		{name: "step summary cannot be written", args: run(), vars: map[string]string{"GITHUB_STEP_SUMMARY": dir}, code: exitFailure, stderr: "GITHUB_STEP_SUMMARY"},
+		{name: "stdout fails", args: run(), stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+	})
+}
+
+func TestExitStatusResolve(t *testing.T) {
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down for maintenance", http.StatusInternalServerError)
+	}))
+	defer failing.Close()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	badConfig := writeModule(t, map[string]string{
+		"main.tf":    "module \"a\" {\n  source  = \"corp/a/aws\"\n  version = \">= 1.0.0\"\n}\n",
+		"prerel.hcl": "default_policy = \"carg\"\n",
+	})
+	runExitCases(t, []exitCase{
+		{name: "success", args: []string{"resolve", "--index", resolveIndex, resolveExample}, code: exitOK},
+		{name: "unsatisfied module", args: []string{"resolve", "--index", resolveIndex, "--module-policy", "consul_next=terraform-module", resolveExample},
+			code: exitFinding, stderr: `module "consul_next"`},
+		{name: "unknown flag", args: []string{"resolve", "--nope", resolveExample}, code: exitUsage, stderr: "flag provided but not defined: -nope"},
+		{name: "two directories", args: []string{"resolve", "--index", resolveIndex, resolveExample, resolveExample}, code: exitUsage, stderr: "got 2 arguments"},
+		{name: "config error", args: []string{"resolve", "--index", resolveIndex, badConfig}, code: exitUsage, stderr: `"carg"`},
+		{name: "missing index", args: []string{"resolve", "--index", "nope.json", resolveExample}, code: exitUsage, stderr: "nope.json"},
+		{name: "registry answers 500", args: []string{"resolve", "--registry-url", failing.URL, "--retries", "0", resolveExample},
+			code: exitFailure, stderr: "could not be listed"},
+		{name: "registry unreachable", args: []string{"resolve", "--registry-url", closed.URL, "--retries", "0", resolveExample},
+			code: exitFailure, stderr: "could not be listed"},
+		{name: "stdout fails", args: []string{"resolve", "--index", resolveIndex, resolveExample}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+	})
+}
+
+// writeModule writes files into a new directory and returns it.
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestExitStatusCommandLine(t *testing.T) {
+	runExitCases(t, []exitCase{
+		{name: "no command", args: nil, code: exitUsage, stderr: "Usage:"},
+		{name: "help", args: []string{"--help"}, code: exitOK, stderr: "Exit status:"},
+		{name: "unknown command", args: []string{"frobnicate"}, code: exitUsage, stderr: `unknown command "frobnicate"`},
+	})
+}
+
+// TestExitStatusOfErrors checks the mapping from a command's error to the
+// exit status.
+func TestExitStatusOfErrors(t *testing.T) {
+	plain := errors.New("plain")
+	notExist := &os.PathError{Op: "open", Path: "f", Err: os.ErrNotExist}
+	denied := &os.PathError{Op: "open", Path: "f", Err: os.ErrPermission}
+	tests := []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"nil", nil, exitOK},
+		{"usage", usage(plain), exitUsage},
+		{"usagef", usagef("bad %s", "flag"), exitUsage},
+		{"finding", finding(plain), exitFinding},
+		{"failure", failure(plain), exitFailure},
+		{"wrapped usage", fmt.Errorf("context: %w", usage(plain)), exitUsage},
+		{"no status", plain, exitFailure},
+		{"missing file", inputError(notExist), exitUsage},
+		{"unreadable file", inputError(denied), exitFailure},
+		{"malformed file", inputError(errors.New("f:1: no tab")), exitUsage},
+		{"usage of nil", usage(nil), exitOK},
+		{"failure of nil", failure(nil), exitOK},
+	}
+	for _, tt := range tests {
+		if got := exitStatus(tt.err); got != tt.want {
+			t.Errorf("%s: exitStatus(%v) = %d, want %d", tt.name, tt.err, got, tt.want)
+		}
+	}
+}
+
+// TestExitStatusDocumented checks that 'prerel --help' and the package
+// documentation give the same exit status table.
+func TestExitStatusDocumented(t *testing.T) {
+	_, _, help := runCLI(t, "", "--help")
+	if !strings.Contains(help, exitStatusHelp) {
+		t.Errorf("prerel --help lacks the exit status table:\n%s", help)
+	}
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc strings.Builder
+	for _, line := range strings.Split(string(src), "\n") {
+		if line == "//" {
+			doc.WriteString("\n")
+		} else if text, ok := strings.CutPrefix(line, "// "); ok {
+			doc.WriteString(text + "\n")
+		} else if text, ok := strings.CutPrefix(line, "//"); ok {
+			doc.WriteString(text + "\n")
+		}
+	}
+	if !strings.Contains(doc.String(), exitStatusHelp) {
+		t.Errorf("the package documentation in doc.go lacks the exit status table:\n%s", exitStatusHelp)
+	}
+}

@@ -1,0 +1,180 @@
+package engine
+
+// The schemas of the reports: a report's name and the version of its JSON
+// form. A version changes when a field changes meaning or disappears; a new
+// field does not change it.
+const (
+	CheckSchema   = "prerel.check/v1"
+	SelectSchema  = "prerel.select/v1"
+	ExplainSchema = "prerel.explain/v1"
+)
+
+// PolicyResult is one policy's verdict on one (constraint, version) pair,
+// with the policy's reason.
+type PolicyResult struct {
+	Policy  string  `json:"policy"`
+	Verdict Verdict `json:"verdict"`
+	Reason  string  `json:"reason"`
+}
+
+// NewPolicyResult is r under p's name.
+func NewPolicyResult(p Policy, r Result) PolicyResult {
+	return PolicyResult{Policy: p.Name(), Verdict: r.Verdict, Reason: r.Reason}
+}
+
+// CheckReport judges versions against one constraint with several
+// policies. It is the JSON form of "prerel check".
+type CheckReport struct {
+	// Schema is CheckSchema.
+	Schema     string `json:"schema"`
+	Constraint string `json:"constraint"`
+	// Policies are the policy names, in the order of every row's Results.
+	Policies []string `json:"policies"`
+	// Versions has one row per version, in the order given.
+	Versions []CheckRow `json:"versions"`
+}
+
+// CheckRow is one version of a CheckReport: one result per policy.
+type CheckRow struct {
+	Version string         `json:"version"`
+	Results []PolicyResult `json:"results"`
+}
+
+// NewCheckReport compiles constraint once with each policy and judges
+// every version with it. A policy that refuses the constraint gives
+// Invalid for every version, with the refusal as the reason.
+func NewCheckReport(ps []Policy, constraint string, versions []string) CheckReport {
+	rep := CheckReport{
+		Schema:     CheckSchema,
+		Constraint: constraint,
+		Policies:   policyNames(ps),
+		Versions:   make([]CheckRow, len(versions)),
+	}
+	for i, v := range versions {
+		rep.Versions[i] = CheckRow{Version: v, Results: make([]PolicyResult, len(ps))}
+	}
+	for j, p := range ps {
+		m, err := p.Compile(constraint)
+		for i, v := range versions {
+			rep.Versions[i].Results[j] = NewPolicyResult(p, matchCompiled(m, err, v))
+		}
+	}
+	return rep
+}
+
+// matchCompiled judges version with a compiled constraint, or gives the
+// refusal when compiling failed.
+func matchCompiled(m Matcher, refusal error, version string) Result {
+	if refusal != nil {
+		return InvalidResult(refusal)
+	}
+	return m.Match(version)
+}
+
+// EvalLine is one (constraint, version) pair judged by several policies:
+// one line of "prerel eval --format json".
+type EvalLine struct {
+	Constraint string `json:"constraint"`
+	Version    string `json:"version"`
+	// Results has one result per policy, in the order the policies were
+	// given.
+	Results []PolicyResult `json:"results"`
+}
+
+// NewEvalLine names results, one per policy of ps in the same order.
+func NewEvalLine(ps []Policy, constraint, version string, results []Result) EvalLine {
+	line := EvalLine{Constraint: constraint, Version: version, Results: make([]PolicyResult, len(ps))}
+	for i, p := range ps {
+		line.Results[i] = NewPolicyResult(p, results[i])
+	}
+	return line
+}
+
+// SelectReport is what each of several policies would install from a list
+// of available versions. It is the JSON form of "prerel select".
+type SelectReport struct {
+	// Schema is SelectSchema.
+	Schema     string   `json:"schema"`
+	Constraint string   `json:"constraint"`
+	Available  []string `json:"available"`
+	// Policies has one row per policy, in the order given.
+	Policies []SelectRow `json:"policies"`
+}
+
+// SelectRow is one policy's selection.
+type SelectRow struct {
+	Policy string `json:"policy"`
+	// Selected is the version as written in the list, or nil when the
+	// policy admits none or refuses the constraint.
+	Selected *string `json:"selected"`
+	// Error is the policy's refusal of the constraint, if any.
+	Error string `json:"error,omitempty"`
+	// Unreadable lists the versions the policy could not read.
+	Unreadable []Unreadable `json:"unreadable,omitempty"`
+}
+
+// NewSelectReport runs Select with every policy.
+func NewSelectReport(ps []Policy, constraint string, available []string) SelectReport {
+	rep := SelectReport{
+		Schema:     SelectSchema,
+		Constraint: constraint,
+		Available:  append([]string{}, available...),
+		Policies:   make([]SelectRow, len(ps)),
+	}
+	for i, p := range ps {
+		rep.Policies[i] = newSelectRow(p, constraint, available)
+	}
+	return rep
+}
+
+func newSelectRow(p Policy, constraint string, available []string) SelectRow {
+	row := SelectRow{Policy: p.Name()}
+	sel, err := Select(p, constraint, available)
+	switch {
+	case err != nil:
+		row.Error = err.Error()
+	case sel.Found:
+		v := sel.Version
+		row.Selected = &v
+	}
+	row.Unreadable = sel.Unreadable
+	return row
+}
+
+// ExplainReport is one policy's reasoning for one (constraint, version)
+// pair. It is the JSON form of "prerel explain".
+type ExplainReport struct {
+	// Schema is ExplainSchema.
+	Schema     string `json:"schema"`
+	Policy     string `json:"policy"`
+	Rule       string `json:"rule"`
+	Constraint string `json:"constraint"`
+	Version    string `json:"version"`
+	// Steps are the explanation's steps, in order; never null.
+	Steps   []Step  `json:"steps"`
+	Verdict Verdict `json:"verdict"`
+	Reason  string  `json:"reason"`
+}
+
+// NewExplainReport runs Explain.
+func NewExplainReport(p Policy, constraint, version string) ExplainReport {
+	x := Explain(p, constraint, version)
+	return ExplainReport{
+		Schema:     ExplainSchema,
+		Policy:     p.Name(),
+		Rule:       p.Rule(),
+		Constraint: constraint,
+		Version:    version,
+		Steps:      append([]Step{}, x.Steps...),
+		Verdict:    x.Result.Verdict,
+		Reason:     x.Result.Reason,
+	}
+}
+
+func policyNames(ps []Policy) []string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Name()
+	}
+	return names
+}

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prerel/prerel/internal/golden"
 )
 
-// exampleHistories maps the real version histories of the shared corpus
+// exampleHistories maps the real version histories of testdata/corpus
 // to the source addresses of the example root module in
 // testdata/resolve (its README.md says where each history came from).
 var exampleHistories = []struct {
@@ -27,7 +29,7 @@ var exampleHistories = []struct {
 
 const (
 	exampleDir = "../testdata/resolve"
-	corpusDir  = "../../shared/corpus/versions"
+	corpusDir  = "../testdata/corpus/versions"
 )
 
 // buildExampleIndex writes the offline index of the example from the
@@ -75,18 +77,14 @@ func buildExampleIndex(dir string) ([]byte, error) {
 }
 
 // TestExampleIndexMatchesCorpus checks that testdata/resolve/index.json is
-// what the corpus gives (with -update, writes it). It is skipped when the
-// corpus is not beside the repository.
+// what the corpus in testdata/corpus gives (with -update, writes it).
 func TestExampleIndexMatchesCorpus(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("corpus not found: %v", err)
-	}
 	want, err := buildExampleIndex(corpusDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(exampleDir, "index.json")
-	if *update {
+	if golden.Update() {
 		if err := os.WriteFile(path, want, 0o644); err != nil {
 			t.Fatal(err)
 		}

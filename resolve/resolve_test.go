@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,19 +14,23 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/prerel/prerel/adapters" // today's installers
-	"github.com/prerel/prerel/adapters/registry"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
-	_ "github.com/prerel/prerel/policies"
-	"github.com/prerel/prerel/policies/moduleconfig"
+	"github.com/prerel/prerel/internal/golden"
 	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/resolve/policyconfig"
+	"github.com/prerel/prerel/terraform/config"
+	"github.com/prerel/prerel/terraform/registry"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files and the example index")
+// testRegistry holds today's installers and every policy the tests name.
+var testRegistry = catalogue.New()
 
 func mustPolicies(t *testing.T, names ...string) []engine.Policy {
 	t.Helper()
-	ps, err := engine.Default.Resolve(names)
+	ps, err := testRegistry.Resolve(names)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,9 +40,9 @@ func mustPolicies(t *testing.T, names ...string) []engine.Policy {
 	return ps
 }
 
-func exampleConfig(t *testing.T) *moduleconfig.Config {
+func exampleConfig(t *testing.T) *policyconfig.Config {
 	t.Helper()
-	cfg, err := moduleconfig.Load(engine.Default, filepath.Join(exampleDir, "prerel.hcl"))
+	cfg, err := policyconfig.Load(testRegistry, filepath.Join(exampleDir, "prerel.hcl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,35 +58,16 @@ func exampleIndex(t *testing.T) *registry.Index {
 	return x
 }
 
-// golden compares got with testdata/golden/name, or writes it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./resolve -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run go test ./resolve -update and review the diff):\n--- got\n%s", path, got)
-	}
-}
-
 func TestGolden(t *testing.T) {
 	tests := []struct {
 		name  string
 		extra []string
-		setup func(*moduleconfig.Config) error
+		setup func(*policyconfig.Config) hcl.Diagnostics
 	}{
 		{name: "example"},
 		{name: "example-extra", extra: []string{"hashicorp", "masterminds-pre", "lexical"}},
-		{name: "example-unsatisfied", setup: func(c *moduleconfig.Config) error {
-			return c.SetModule("consul_next", "terraform-module", moduleconfig.FlagOrigin("--module-policy consul_next=terraform-module"))
+		{name: "example-unsatisfied", setup: func(c *policyconfig.Config) hcl.Diagnostics {
+			return c.SetModule("consul_next", "terraform-module", policyconfig.FlagOrigin("--module-policy consul_next=terraform-module"))
 		}},
 	}
 	renderers := []struct {
@@ -97,12 +82,12 @@ func TestGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := exampleConfig(t)
 			if tt.setup != nil {
-				if err := tt.setup(cfg); err != nil {
-					t.Fatal(err)
+				if diags := tt.setup(cfg); diags.HasErrors() {
+					t.Fatal(diags)
 				}
 			}
 			r, err := resolve.Run(context.Background(), resolve.Options{
-				Dir: exampleDir, Config: cfg, Source: exampleIndex(t), Extra: mustPolicies(t, tt.extra...),
+				Dir: exampleDir, Config: cfg, Versions: exampleIndex(t), Policies: testRegistry, Extra: mustPolicies(t, tt.extra...),
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -112,7 +97,7 @@ func TestGolden(t *testing.T) {
 				if err := rd.render(&b, r); err != nil {
 					t.Fatal(err)
 				}
-				golden(t, tt.name+"."+rd.ext, b.Bytes())
+				golden.Check(t, filepath.Join("testdata", "golden", tt.name+"."+rd.ext), b.Bytes())
 			}
 		})
 	}
@@ -167,13 +152,13 @@ func comparable(t *testing.T, r *resolve.Report) string {
 
 func TestRegistryOverHTTPMatchesIndex(t *testing.T) {
 	srv := serveIndex(t, filepath.Join(exampleDir, "index.json"))
-	opts := resolve.Options{Dir: exampleDir, Config: exampleConfig(t), Extra: mustPolicies(t, "lexical", "hashicorp")}
-	opts.Source = exampleIndex(t)
+	opts := resolve.Options{Dir: exampleDir, Config: exampleConfig(t), Policies: testRegistry, Extra: mustPolicies(t, "lexical", "hashicorp")}
+	opts.Versions = exampleIndex(t)
 	fromIndex, err := resolve.Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Source = &registry.Client{BaseURL: srv.URL, Timeout: 5 * time.Second}
+	opts.Versions = &registry.Client{BaseURL: srv.URL, Timeout: 5 * time.Second}
 	fromRegistry, err := resolve.Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -319,18 +304,12 @@ provider "hashicorp/random" { policy = "lexical" }`,
 }`
 			}
 			dir := writeDir(t, files)
-			cfg, err := moduleconfig.New(engine.Default)
-			if tt.cfg != "" {
-				cfg, err = moduleconfig.Load(engine.Default, filepath.Join(dir, "prerel.hcl"))
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			cfg := loadConfig(t, dir)
 			x, err := registry.LoadIndex(filepath.Join(dir, "index.json"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Source: x})
+			r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -345,7 +324,7 @@ provider "hashicorp/random" { policy = "lexical" }`,
 			}
 			for i, w := range tt.items {
 				it := r.Items[i]
-				got := want{it.Name, it.Policy, str(it.Selected), str(it.ByPolicy[it.TerraformPolicy]), str(it.ByPolicy[it.OpenTofuPolicy]), it.Status}
+				got := want{it.Name, it.Policy, str(it.Selected), str(it.ByPolicy[it.TerraformPolicy]), str(it.ByPolicy[it.OpenTofuPolicy]), string(it.Status)}
 				if got != w {
 					t.Errorf("item %d = %+v, want %+v (problem %q)", i, got, w, it.Problem)
 				}
@@ -365,12 +344,12 @@ func TestUnsatisfiedNamesTheNewestVersion(t *testing.T) {
 }`,
 		"index.json": `{"modules": {"corp/app/aws": ` + moduleBody("1.0.0", "2.0.0", "2.1.0-rc.1", "bad") + `}}`,
 	})
-	cfg, _ := moduleconfig.New(engine.Default)
+	cfg := loadConfig(t, t.TempDir())
 	x, err := registry.LoadIndex(filepath.Join(dir, "index.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Source: x})
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,9 +379,9 @@ module "gone" {
 }`,
 		"index.json": `{"modules": {"corp/app/aws": ` + moduleBody("1.0.0") + `}}`,
 	})
-	cfg, _ := moduleconfig.New(engine.Default)
+	cfg := loadConfig(t, t.TempDir())
 	x, _ := registry.LoadIndex(filepath.Join(dir, "index.json"))
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Source: x})
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,7 +403,7 @@ func TestConfigErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		files map[string]string
-		setup func(*moduleconfig.Config) error
+		setup func(*policyconfig.Config) hcl.Diagnostics
 		want  []string
 	}{
 		{
@@ -435,7 +414,7 @@ func TestConfigErrors(t *testing.T) {
 		{
 			name:  "invalid module constraint",
 			files: map[string]string{"main.tf": "module \"app\" {\n  source  = \"corp/app/aws\"\n  version = \">= bananas\"\n}\n"},
-			want:  []string{`main.tf:3:13: module "app": invalid version constraint`},
+			want:  []string{`main.tf:3:13: Invalid version constraint; module "app": constraint ">= bananas": column 4: expected a version, found "bananas"`},
 		},
 		{
 			name: "invalid provider source",
@@ -444,20 +423,20 @@ func TestConfigErrors(t *testing.T) {
     x = { source = "a/b/c/d" }
   }
 }`},
-			want: []string{`main.tf:3:5: provider "x": provider source "a/b/c/d": expected [HOST/]NAMESPACE/TYPE`},
+			want: []string{`main.tf:3:5: Invalid provider source; provider source "a/b/c/d": Invalid provider source string`},
 		},
 		{
 			name:  "override for a module not called",
 			files: map[string]string{"main.tf": okModule, "prerel.hcl": "module \"ap\" {\n  policy = \"cargo\"\n}\n"},
-			want:  []string{`prerel.hcl:1:8: module "ap" is not called by the configuration; did you mean "app"?`},
+			want:  []string{`prerel.hcl:1:8: No module call "ap" in the configuration; Did you mean "app"?`},
 		},
 		{
 			name:  "flag override for a module not called",
 			files: map[string]string{"main.tf": okModule},
-			setup: func(c *moduleconfig.Config) error {
-				return c.SetModule("nope", "cargo", moduleconfig.FlagOrigin("--module-policy nope=cargo"))
+			setup: func(c *policyconfig.Config) hcl.Diagnostics {
+				return c.SetModule("nope", "cargo", policyconfig.FlagOrigin("--module-policy nope=cargo"))
 			},
-			want: []string{`--module-policy nope=cargo: module "nope" is not called by the configuration`},
+			want: []string{`--module-policy nope=cargo: No module call "nope" in the configuration; Its module calls: app.`},
 		},
 		{
 			name:  "bad lock file",
@@ -468,58 +447,65 @@ func TestConfigErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeDir(t, tt.files)
-			cfg, err := moduleconfig.New(engine.Default)
-			if _, ok := tt.files["prerel.hcl"]; ok {
-				cfg, err = moduleconfig.Load(engine.Default, filepath.Join(dir, "prerel.hcl"))
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			cfg := loadConfig(t, dir)
 			if tt.setup != nil {
-				if err := tt.setup(cfg); err != nil {
-					t.Fatal(err)
+				if diags := tt.setup(cfg); diags.HasErrors() {
+					t.Fatal(diags)
 				}
 			}
 			x, _ := registry.ParseIndex([]byte(`{}`), "index.json")
-			_, err = resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Source: x})
-			var ce *resolve.ConfigError
-			if !errorsAs(err, &ce) {
-				t.Fatalf("error %T %v, want *resolve.ConfigError", err, err)
+			_, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
+			var diags hcl.Diagnostics
+			if !errors.As(err, &diags) {
+				t.Fatalf("error %T %v, want hcl.Diagnostics", err, err)
 			}
-			if len(ce.Problems) != len(tt.want) {
-				t.Fatalf("problems:\n%s\nwant %d", ce, len(tt.want))
+			if len(diags) != len(tt.want) {
+				t.Fatalf("diagnostics:\n%s\nwant %d", err, len(tt.want))
 			}
 			for i, w := range tt.want {
-				if !strings.Contains(ce.Problems[i], w) {
-					t.Errorf("problem %d = %q, want it to contain %q", i, ce.Problems[i], w)
+				if got := config.FormatDiagnostic(diags[i]); !strings.Contains(got, w) {
+					t.Errorf("diagnostic %d = %q, want it to contain %q", i, got, w)
 				}
 			}
 		})
 	}
 }
 
-func errorsAs(err error, target **resolve.ConfigError) bool {
-	ce, ok := err.(*resolve.ConfigError)
-	if ok {
-		*target = ce
+// loadConfig reads dir/prerel.hcl, or starts from no settings.
+func loadConfig(t *testing.T, dir string) *policyconfig.Config {
+	t.Helper()
+	path := filepath.Join(dir, "prerel.hcl")
+	if _, err := os.Stat(path); err != nil {
+		cfg, err := policyconfig.New(testRegistry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
 	}
-	return ok
+	cfg, diags := policyconfig.Load(testRegistry, path)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return cfg
 }
 
 func TestRunNeedsTodaysSelectors(t *testing.T) {
 	reg := engine.NewRegistry()
 	for _, name := range []string{"strict"} {
-		p, _ := engine.Default.Lookup(name)
+		p, _ := testRegistry.Lookup(name)
 		_ = reg.Register(p)
 	}
-	cfg, _ := moduleconfig.New(reg)
+	cfg, _ := policyconfig.New(reg)
 	x, _ := registry.ParseIndex([]byte(`{}`), "index.json")
-	_, err := resolve.Run(context.Background(), resolve.Options{Dir: exampleDir, Config: cfg, Source: x, Registry: reg})
+	_, err := resolve.Run(context.Background(), resolve.Options{Dir: exampleDir, Config: cfg, Versions: x, Policies: reg})
 	if err == nil || !strings.Contains(err.Error(), `"terraform-module"`) {
 		t.Errorf("error = %v", err)
 	}
 	if _, err := resolve.Run(context.Background(), resolve.Options{Dir: exampleDir}); err == nil {
-		t.Error("no Config or Source: no error")
+		t.Error("no Config or Versions: no error")
+	}
+	if _, err := resolve.Run(context.Background(), resolve.Options{Dir: exampleDir, Config: cfg, Versions: x}); err == nil || !strings.Contains(err.Error(), "Policies") {
+		t.Errorf("no Policies: error = %v", err)
 	}
 }
 
@@ -549,9 +535,9 @@ terraform {
   }
 }`,
 	})
-	cfg, _ := moduleconfig.New(engine.Default)
+	cfg := loadConfig(t, t.TempDir())
 	x, _ := registry.ParseIndex([]byte(`{}`), "index.json")
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Source: x})
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -561,9 +547,8 @@ terraform {
 	}
 	want := []string{
 		"module by_var main.tf:5:1: the version is an expression (var.v), which prerel does not evaluate",
-		"module gh main.tf:12:1: GitHub repository",
-		"module http main.tf:15:1: HTTP URL",
-		"module local main.tf:9:1: local path",
+		"module gh main.tf:12:1: not from a registry: GitHub repository (github.com is a Git shorthand, not a registry host)",
+		"module http main.tf:15:1: not from a registry: HTTP URL",
 		"provider dyn main.tf:21:5: an argument is an expression (var.v), which prerel does not evaluate",
 		"provider terraform main.tf:20:5: built-in provider, not installed from a registry",
 	}
@@ -572,5 +557,193 @@ terraform {
 	}
 	if len(r.Items) != 0 {
 		t.Errorf("items: %+v", r.Items)
+	}
+}
+
+func TestSkippedCallsAreStillInTheTree(t *testing.T) {
+	dir := writeDir(t, map[string]string{"main.tf": `module "local" {
+  source = "../missing"
+}
+module "gh" {
+  source = "github.com/corp/app"
+}`})
+	x, _ := registry.ParseIndex([]byte(`{}`), "index.json")
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range r.Unread {
+		got = append(got, u.Module+" "+u.Pos+": "+u.Reason)
+	}
+	if len(got) != 2 || !strings.HasPrefix(got[0], "module.gh main.tf:4:1: not read: run terraform init or pass --modules-dir") ||
+		!strings.HasPrefix(got[1], "module.local main.tf:1:1: not read") {
+		t.Errorf("unread:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// treeIndex serves the versions the module tree tests look up: the real
+// history of hashicorp/aws's 6.x line in part, and two modules.
+const treeIndex = `{"modules": {
+  "corp/app/aws": ` + `{"modules": [{"versions": [{"version": "1.0.0"}, {"version": "1.1.0"}, {"version": "2.0.0"}, {"version": "2.1.0-beta.1"}]}]}` + `,
+  "corp/db/aws": ` + `{"modules": [{"versions": [{"version": "3.0.0"}, {"version": "3.1.0"}]}]}` + `
+}, "providers": {
+  "hashicorp/aws": ` + `{"versions": [{"version": "5.100.0"}, {"version": "6.0.0"}, {"version": "6.10.0"}, {"version": "6.10.3"}, {"version": "6.11.0"}, {"version": "6.30.0"}]}` + `,
+  "hashicorp/time": ` + `{"versions": [{"version": "0.12.0"}, {"version": "0.13.1"}]}` + `
+}}`
+
+// TestModuleTree resolves a root module with a local child, a grandchild
+// and a registry module installed by terraform init, as Terraform does:
+// provider constraints of every module intersected, module calls of
+// every module resolved.
+func TestModuleTree(t *testing.T) {
+	dir := writeDir(t, map[string]string{
+		"main.tf": `terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = ">= 6.0"
+    }
+  }
+}
+module "eks" {
+  source = "./modules/eks"
+}
+module "app" {
+  source  = "corp/app/aws"
+  version = "~> 1.0"
+}`,
+		"modules/eks/main.tf": `terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = "~> 6.10.0"
+    }
+  }
+}
+module "node_group" {
+  source = "./node_group"
+}
+module "app" {
+  source  = "corp/app/aws"
+  version = ">= 2.0.0"
+}`,
+		"modules/eks/node_group/main.tf": `terraform {
+  required_providers {
+    time = {
+      source  = "hashicorp/time"
+      version = ">= 0.9"
+    }
+  }
+}`,
+		// What terraform init leaves for the root's registry call.
+		".terraform/modules/modules.json": `{"Modules":[{"Key":"","Source":"","Dir":"."},` +
+			`{"Key":"app","Source":"registry.terraform.io/corp/app/aws","Version":"1.1.0","Dir":".terraform/modules/app"},` +
+			`{"Key":"eks","Source":"./modules/eks","Dir":"modules/eks"},` +
+			`{"Key":"eks.app","Source":"registry.terraform.io/corp/app/aws","Version":"2.0.0","Dir":".terraform/modules/eks.app"},` +
+			`{"Key":"eks.node_group","Source":"./node_group","Dir":"modules/eks/node_group"}]}`,
+		".terraform/modules/app/main.tf": `module "db" {
+  source  = "corp/db/aws"
+  version = "~> 3.0"
+}`,
+		".terraform/modules/eks.app/main.tf": `# no calls`,
+		"prerel.hcl": `module "eks.app" {
+  policy = "linear"
+}`,
+	})
+	x, err := registry.ParseIndex([]byte(treeIndex), "index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range r.Items {
+		got = append(got, fmt.Sprintf("%s %s [%s] %s: %s, terraform %s", it.Kind, it.Name, it.Origins(), it.Policy, cell(it.Selected), cell(it.ByPolicy[it.TerraformPolicy])))
+	}
+	want := []string{
+		"module app [root: ~> 1.0] strict: 1.1.0, terraform 1.1.0",
+		"module app.db [module.app: ~> 3.0] strict: 3.1.0, terraform 3.1.0",
+		"module eks.app [module.eks: >= 2.0.0] linear: 2.1.0-beta.1, terraform 2.0.0",
+		// The root alone would install 6.30.0: the child narrows it.
+		"provider aws [root: >= 6.0; module.eks: ~> 6.10.0] strict: 6.10.3, terraform 6.10.3",
+		// Required only by a grandchild.
+		"provider time [module.eks.module.node_group: >= 0.9] strict: 0.13.1, terraform 0.13.1",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("items:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Join(r.Modules, ",") != "root,module.app,module.eks,module.eks.module.app,module.eks.module.node_group" {
+		t.Errorf("modules read: %q", r.Modules)
+	}
+	aws := r.Items[3]
+	if aws.Requirements[1].Pos != "modules/eks/main.tf:3:5" || aws.Pos != "main.tf:3:5" {
+		t.Errorf("requirements: %+v", aws.Requirements)
+	}
+}
+
+func cell(p *string) string {
+	if p == nil {
+		return "none"
+	}
+	return *p
+}
+
+func TestConflictingConstraintsNameBothSources(t *testing.T) {
+	dir := writeDir(t, map[string]string{
+		"main.tf": `terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = ">= 6.11" }
+  }
+}
+module "eks" {
+  source = "./eks"
+}`,
+		"eks/versions.tf": `terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = "~> 6.10.0" }
+  }
+}`,
+	})
+	x, _ := registry.ParseIndex([]byte(treeIndex), "index.json")
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := r.Unsatisfied()
+	want := "no available version of provider hashicorp/aws matches root: >= 6.11; module.eks: ~> 6.10.0 under policy strict; the newest available version is 6.30.0"
+	if len(bad) != 1 || bad[0].Problem != want {
+		t.Fatalf("unsatisfied: %+v\nwant %q", bad, want)
+	}
+}
+
+func TestPolicyForACallInAModuleNotRead(t *testing.T) {
+	dir := writeDir(t, map[string]string{
+		"main.tf": `module "eks" {
+  source  = "corp/app/aws"
+  version = "1.0.0"
+}`,
+		"prerel.hcl": `module "eks.node_group" {
+  policy = "cargo"
+}
+module "vpc" {
+  policy = "cargo"
+}`,
+	})
+	x, _ := registry.ParseIndex([]byte(treeIndex), "index.json")
+	_, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+	var diags hcl.Diagnostics
+	if !errors.As(err, &diags) || len(diags) != 1 || !strings.Contains(config.FormatDiagnostic(diags[0]), `prerel.hcl:4:8: No module call "vpc" in the configuration; Its module calls: eks.`) {
+		t.Fatalf("error: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "prerel.hcl"), []byte("module \"eks.node_group\" {\n  policy = \"cargo\"\n}\n"), 0o644)
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], `prerel.hcl:1:8: warning: The policy for module "eks.node_group" is not checked; The module the call "eks" installs was not read`) {
+		t.Errorf("warnings: %q", r.Warnings)
 	}
 }

@@ -1,9 +1,9 @@
-package moduleconfig_test
+package policyconfig_test
 
 import (
 	"testing"
 
-	"github.com/prerel/prerel/policies/moduleconfig"
+	"github.com/prerel/prerel/resolve/policyconfig"
 )
 
 func FuzzParse(f *testing.F) {
@@ -19,13 +19,13 @@ func FuzzParse(f *testing.F) {
 	}
 	reg := testRegistry(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := moduleconfig.Parse(reg, data, "prerel.hcl")
-		if (cfg == nil) == (err == nil) {
-			t.Fatalf("config %v and error %v", cfg, err)
+		cfg, diags := policyconfig.Parse(reg, data, "prerel.hcl")
+		if (cfg == nil) != diags.HasErrors() {
+			t.Fatalf("config %v and diagnostics %v", cfg, diags)
 		}
-		if err == nil {
+		if cfg != nil {
 			_ = cfg.Module("x").Policy.Name()
-			_ = cfg.CheckTargets(nil, nil)
+			_ = cfg.CheckTargets(nil, nil, nil)
 		}
 	})
 }

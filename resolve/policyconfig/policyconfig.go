@@ -1,5 +1,5 @@
-// Package moduleconfig chooses a prerelease policy per module call and per
-// provider of a Terraform/OpenTofu configuration, as a config file and
+// Package policyconfig chooses a prerelease policy per module call and per
+// provider of a Terraform/OpenTofu configuration, as prerel.hcl and
 // command-line flags say.
 //
 // # The file
@@ -12,53 +12,70 @@
 //	  policy = "ga-bound"
 //	}
 //
+//	module "eks.node_group" {
+//	  policy = "lexical"
+//	}
+//
 //	provider "hashicorp/aws" {
 //	  policy = "strict"
 //	}
 //
 // default_policy is the policy of every module call and provider that no
 // block names; without it the default is FallbackPolicy ("strict", what
-// Terraform and OpenTofu document). A module block names a module call by
-// its name (the label of the configuration's module block); a provider
-// block names a provider by its source address, [HOST/]NAMESPACE/TYPE,
-// compared as Terraform compares them: case-insensitively, with
-// registry.terraform.io the host of an address that names none
-// ("hashicorp/aws" and "registry.terraform.io/hashicorp/aws" are the same
-// provider). Each is allowed once.
+// Terraform and OpenTofu document).
+//
+// A module block names one module call by its call path: the names of
+// the module blocks from the root module down, joined by dots, as
+// Terraform keys calls in .terraform/modules/modules.json. "vpc" is the
+// root module's call module "vpc"; "eks.node_group" is the call
+// module "node_group" inside the module that the root's call "eks"
+// installs (Terraform's module.eks.module.node_group). A block applies
+// to that call only: the calls inside it get the default unless they are
+// named themselves.
+//
+// A provider block names a provider by its source address,
+// [HOST/]NAMESPACE/TYPE, read as Terraform reads it (package
+// terraform/address): "hashicorp/aws", "aws" and
+// "registry.terraform.io/hashicorp/aws" are the same provider. Each module
+// and provider is configured once.
 //
 // # Validation
 //
 // Policy names are looked up in an engine.Registry, so that a program's
-// own registered policies can be chosen. Every mistake is an *Error with
-// the file, line and column (or the flag) it comes from: a syntax error,
-// an unknown argument or block, an unknown policy (the message lists the
-// known ones), a duplicate block, and, once the configuration's calls are
-// known (CheckTargets), an override for a module the configuration does
-// not call or a provider it does not require.
+// own registered policies can be chosen. Every mistake is an
+// hcl.Diagnostic with the file, line and column it comes from (a flag's
+// mistake has no place; its summary names the flag): a syntax error, an
+// unknown argument or block, an unknown policy (the detail lists the
+// known ones), a duplicate block, an invalid provider address, and, once
+// the configuration's calls are known (CheckTargets), a setting for a
+// module call that is not in the tree or a provider that is not required.
+// All of them are reported at once.
 //
 // # Use
 //
-// One call per module or provider picks its policy:
-//
-//	cfg, err := moduleconfig.Load(engine.Default, "prerel.hcl")
+//	cfg, diags := policyconfig.Load(reg, "prerel.hcl")
 //	...
-//	p := cfg.Module("vpc").Policy
+//	p := cfg.Module("eks.node_group").Policy
 //
 // Set* apply command-line overrides on top of the file: flags win.
-package moduleconfig
+package policyconfig
 
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
+	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/terraform/address"
 )
 
 // DefaultFile is the conventional name of the config file in a root
@@ -69,18 +86,13 @@ const DefaultFile = "prerel.hcl"
 // flag sets a default: the exact-only rule Terraform and OpenTofu document.
 const FallbackPolicy = "strict"
 
-// DefaultProviderHost is the host of a provider source address that names
-// none.
-const DefaultProviderHost = "registry.terraform.io"
-
-// Origin says where a setting comes from: a place in the config file, or a
+// Origin says where a setting comes from: a place in the config file, a
 // command-line flag, or neither (the built-in fallback).
 type Origin struct {
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line,omitempty"`
-	Column int    `json:"column,omitempty"`
+	// Range is the place in the config file; its Filename is "" otherwise.
+	Range hcl.Range
 	// Flag is the flag as given, for example "--module-policy vpc=cargo".
-	Flag string `json:"flag,omitempty"`
+	Flag string
 }
 
 // String returns "FILE:LINE:COLUMN", the flag, or "built-in default".
@@ -88,12 +100,8 @@ func (o Origin) String() string {
 	switch {
 	case o.Flag != "":
 		return o.Flag
-	case o.File != "" && o.Line > 0 && o.Column > 0:
-		return fmt.Sprintf("%s:%d:%d", o.File, o.Line, o.Column)
-	case o.File != "" && o.Line > 0:
-		return fmt.Sprintf("%s:%d", o.File, o.Line)
-	case o.File != "":
-		return o.File
+	case o.Range.Filename != "":
+		return fmt.Sprintf("%s:%d:%d", o.Range.Filename, o.Range.Start.Line, o.Range.Start.Column)
 	default:
 		return "built-in default"
 	}
@@ -101,41 +109,6 @@ func (o Origin) String() string {
 
 // FlagOrigin returns the Origin of a command-line flag.
 func FlagOrigin(flag string) Origin { return Origin{Flag: flag} }
-
-func rangeOrigin(r hcl.Range) Origin {
-	return Origin{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column}
-}
-
-// Error is one configuration mistake and where it is.
-type Error struct {
-	Origin Origin
-	Msg    string
-}
-
-func (e *Error) Error() string {
-	if s := e.Origin.String(); e.Origin != (Origin{}) {
-		return s + ": " + e.Msg
-	}
-	return e.Msg
-}
-
-// Errors is every mistake found, in file order.
-type Errors []*Error
-
-func (es Errors) Error() string {
-	lines := make([]string, len(es))
-	for i, e := range es {
-		lines[i] = e.Error()
-	}
-	return strings.Join(lines, "\n")
-}
-
-func (es Errors) err() error {
-	if len(es) == 0 {
-		return nil
-	}
-	return es
-}
 
 // Choice is the policy chosen for a module call or provider and where the
 // choice comes from.
@@ -147,47 +120,50 @@ type Choice struct {
 	Override bool
 }
 
+// setting is one module's or provider's policy.
 type setting struct {
 	policy engine.Policy
 	origin Origin // where the policy was set
 	target Origin // where the module or provider was named
-	label  string // the module name or the source as written
+	label  string // the call path or the source as written
 }
 
-// Config is a per-module policy configuration bound to a registry. The
-// zero value is not usable: use New, Parse or Load.
+// Config is a per-module policy configuration bound to a registry. Use
+// New, Parse or Load; the zero Config is not usable.
 type Config struct {
 	reg       *engine.Registry
 	file      string
-	def       *setting
+	def       setting
 	modules   map[string]*setting
-	providers map[string]*setting
+	providers map[tfaddr.Provider]*setting
 }
 
 // New returns a configuration with no settings: everything gets the
-// fallback policy. It fails when reg has no policy named FallbackPolicy.
+// fallback policy. It fails when reg is nil or has no policy named
+// FallbackPolicy.
 func New(reg *engine.Registry) (*Config, error) {
 	if reg == nil {
-		return nil, errors.New("moduleconfig: nil registry")
+		return nil, errors.New("policyconfig: nil registry")
 	}
 	p, ok := reg.Lookup(FallbackPolicy)
 	if !ok {
-		return nil, fmt.Errorf("moduleconfig: the fallback policy %q is not registered", FallbackPolicy)
+		return nil, fmt.Errorf("policyconfig: the fallback policy %q is not registered", FallbackPolicy)
 	}
 	return &Config{
 		reg:       reg,
-		def:       &setting{policy: p},
+		def:       setting{policy: p},
 		modules:   map[string]*setting{},
-		providers: map[string]*setting{},
+		providers: map[tfaddr.Provider]*setting{},
 	}, nil
 }
 
 // Load reads and validates the config file at path. A file that cannot be
-// read is an error from os; mistakes in it are Errors.
-func Load(reg *engine.Registry, path string) (*Config, error) {
+// read is one diagnostic naming it.
+func Load(reg *engine.Registry, path string) (*Config, hcl.Diagnostics) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the policy configuration",
+			Detail: err.Error(), Subject: &hcl.Range{Filename: path}}}
 	}
 	return Parse(reg, src, path)
 }
@@ -204,138 +180,186 @@ var (
 )
 
 // Parse reads and validates a config file's contents; filename is used in
-// errors. Every mistake is reported, as Errors.
-func Parse(reg *engine.Registry, src []byte, filename string) (*Config, error) {
+// diagnostics. Every mistake is reported; the Config is nil when there is
+// one.
+func Parse(reg *engine.Registry, src []byte, filename string) (*Config, hcl.Diagnostics) {
 	c, err := New(reg)
 	if err != nil {
-		return nil, err
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: err.Error()}}
 	}
 	c.file = filename
-	var errs Errors
-	reported := map[Origin]bool{}
-	addDiags := func(diags hcl.Diagnostics) {
-		for _, d := range diags {
-			if d.Severity != hcl.DiagError {
-				continue
-			}
-			// One error per place: HCL follows "Variables not allowed"
-			// with "Unsuitable value type" at the same place.
-			if d.Subject != nil {
-				o := rangeOrigin(*d.Subject)
-				if reported[o] {
-					continue
-				}
-				reported[o] = true
-			}
-			e := &Error{Msg: d.Summary}
-			if d.Detail != "" {
-				e.Msg += "; " + d.Detail
-			}
-			if d.Subject != nil {
-				e.Origin = rangeOrigin(*d.Subject)
-			} else {
-				e.Origin = Origin{File: filename}
-			}
-			errs = append(errs, e)
-		}
-	}
 	file, diags := hclparse.NewParser().ParseHCL(src, filename)
-	addDiags(diags)
 	if file == nil || file.Body == nil || diags.HasErrors() {
-		return nil, errs
+		return nil, dedupe(diags)
 	}
-	content, diags := file.Body.Content(fileSchema)
-	addDiags(diags)
-	if content == nil {
-		return nil, errs.err()
+	content, more := file.Body.Content(fileSchema)
+	diags = append(diags, more...)
+	if content != nil {
+		if a, ok := content.Attributes["default_policy"]; ok {
+			diags = append(diags, c.readDefault(a)...)
+		}
+		diags = append(diags, c.readBlocks(content.Blocks)...)
 	}
-	// policyOf decodes a policy attribute; ok is false after an error.
-	policyOf := func(a *hcl.Attribute) (string, bool) {
-		var name string
-		d := gohcl.DecodeExpression(a.Expr, nil, &name)
-		addDiags(d)
-		return name, !d.HasErrors()
+	if diags.HasErrors() {
+		return nil, dedupe(diags)
 	}
-	if a, ok := content.Attributes["default_policy"]; ok {
-		if name, ok := policyOf(a); ok {
-			if err := c.SetDefault(name, rangeOrigin(a.Expr.Range())); err != nil {
-				errs = append(errs, err.(*Error))
-			}
+	return c, diags
+}
+
+// readDefault applies the default_policy attribute.
+func (c *Config) readDefault(a *hcl.Attribute) hcl.Diagnostics {
+	name, diags := policyName(a)
+	if diags.HasErrors() {
+		return diags
+	}
+	return c.SetDefault(name, Origin{Range: a.Expr.Range()})
+}
+
+// readBlocks applies the module and provider blocks.
+func (c *Config) readBlocks(blocks hcl.Blocks) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	seen := map[blockKey]hcl.Range{}
+	for _, b := range blocks {
+		label, target := b.Labels[0], b.LabelRanges[0]
+		key, err := c.blockKey(b.Type, label)
+		if err != nil {
+			diags = append(diags, errorAt(target, "Invalid "+b.Type+" "+fmt.Sprintf("%q", label), err.Error()))
+			continue
+		}
+		if prev, dup := seen[key]; dup {
+			diags = append(diags, errorAt(target, fmt.Sprintf("Duplicate %s block", b.Type),
+				fmt.Sprintf("%s %q is already configured at %s.", b.Type, label, Origin{Range: prev})))
+			continue
+		}
+		seen[key] = target
+		bc, more := b.Body.Content(blockSchema)
+		diags = append(diags, more...)
+		if bc == nil || bc.Attributes["policy"] == nil {
+			continue
+		}
+		a := bc.Attributes["policy"]
+		if a == nil {
+			continue
+		}
+		name, more := policyName(a)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			continue
+		}
+		origin := Origin{Range: a.Expr.Range()}
+		p, d := c.lookup(name, origin)
+		if d != nil {
+			diags = append(diags, d)
+			continue
+		}
+		c.put(key, &setting{policy: p, origin: origin, target: Origin{Range: target}, label: label})
+	}
+	return diags
+}
+
+// blockKey names what a module or provider block configures.
+type blockKey struct {
+	module   string
+	provider tfaddr.Provider
+}
+
+func (c *Config) blockKey(kind, label string) (blockKey, error) {
+	if kind == "module" {
+		return blockKey{module: label}, checkCallPath(label)
+	}
+	p, err := address.ParseProvider(label)
+	return blockKey{provider: p}, err
+}
+
+func (c *Config) put(k blockKey, s *setting) {
+	if k.module != "" {
+		c.modules[k.module] = s
+	} else {
+		c.providers[k.provider] = s
+	}
+}
+
+// checkCallPath checks that path is call names joined by dots.
+func checkCallPath(path string) error {
+	if strings.HasPrefix(path, "module.") {
+		return fmt.Errorf("write the call path as call names joined by dots, as in %q", strings.ReplaceAll(strings.TrimPrefix(path, "module."), ".module.", "."))
+	}
+	for _, name := range strings.Split(path, ".") {
+		if !hclIdentifier(name) {
+			return fmt.Errorf("%q is not a module call name (a call path is call names joined by dots, such as \"eks.node_group\")", name)
 		}
 	}
-	seen := map[string]Origin{}
-	for _, b := range content.Blocks {
-		bc, diags := b.Body.Content(blockSchema)
-		addDiags(diags)
-		label := b.Labels[0]
-		target := rangeOrigin(b.LabelRanges[0])
-		key := label
-		if b.Type == "provider" {
-			k, err := NormalizeProviderSource(label)
-			if err != nil {
-				errs = append(errs, &Error{Origin: target, Msg: err.Error()})
+	return nil
+}
+
+// hclIdentifier reports whether s can name a module block: a letter or
+// underscore, then letters, digits, underscores and dashes.
+func hclIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		letter := r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !letter && (i == 0 || !(r == '-' || r >= '0' && r <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+// policyName decodes a policy attribute as a string.
+func policyName(a *hcl.Attribute) (string, hcl.Diagnostics) {
+	var name string
+	diags := gohcl.DecodeExpression(a.Expr, nil, &name)
+	return name, diags
+}
+
+// dedupe keeps one error per place: HCL follows "Variables not allowed"
+// with "Unsuitable value type" at the same place.
+func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
+	type place struct {
+		file      string
+		line, col int
+	}
+	seen := map[place]bool{}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Subject != nil {
+			at := place{d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column}
+			if seen[at] {
 				continue
 			}
-			key = k
+			seen[at] = true
 		}
-		if prev, dup := seen[b.Type+" "+key]; dup {
-			errs = append(errs, &Error{Origin: target,
-				Msg: fmt.Sprintf("%s %q is already configured at %s", b.Type, label, prev)})
-			continue
-		}
-		seen[b.Type+" "+key] = target
-		if bc == nil {
-			continue
-		}
-		a, ok := bc.Attributes["policy"]
-		if !ok {
-			continue
-		}
-		name, ok := policyOf(a)
-		if !ok {
-			continue
-		}
-		p, err := c.lookup(name, rangeOrigin(a.Expr.Range()))
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		s := &setting{policy: p, origin: rangeOrigin(a.Expr.Range()), target: target, label: label}
-		if b.Type == "module" {
-			c.modules[key] = s
-		} else {
-			c.providers[key] = s
-		}
+		out = append(out, d)
 	}
-	if len(errs) > 0 {
-		sortErrors(errs)
-		return nil, errs
-	}
-	return c, nil
+	return out
 }
 
-func sortErrors(errs Errors) {
-	sort.SliceStable(errs, func(i, j int) bool {
-		a, b := errs[i].Origin, errs[j].Origin
-		if (a.Flag == "") != (b.Flag == "") {
-			return a.Flag == "" // the file's errors first, then the flags'
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
-}
-
-// lookup finds a policy by name; an unknown one is an *Error at origin
+// lookup finds a policy by name; an unknown one is a diagnostic at origin
 // that lists the known names.
-func (c *Config) lookup(name string, origin Origin) (engine.Policy, *Error) {
+func (c *Config) lookup(name string, origin Origin) (engine.Policy, *hcl.Diagnostic) {
 	if p, ok := c.reg.Lookup(name); ok {
 		return p, nil
 	}
-	known := c.reg.Names()
-	sort.Strings(known)
-	return nil, &Error{Origin: origin, Msg: fmt.Sprintf("unknown policy %q (known: %s)", name, strings.Join(known, ", "))}
+	known := slices.Sorted(slices.Values(c.reg.Names()))
+	return nil, diagAt(origin, fmt.Sprintf("Unknown policy %q", name), "Known policies: "+strings.Join(known, ", ")+".")
+}
+
+// diagAt returns an error diagnostic at origin: with its range in the
+// file, or with the flag before the summary.
+func diagAt(origin Origin, summary, detail string) *hcl.Diagnostic {
+	if origin.Flag != "" {
+		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: origin.Flag + ": " + summary, Detail: detail}
+	}
+	if origin.Range.Filename == "" {
+		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
+	}
+	return errorAt(origin.Range, summary, detail)
+}
+
+func errorAt(r hcl.Range, summary, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: r.Ptr()}
 }
 
 // File returns the config file's name, or "" when the configuration was
@@ -343,44 +367,45 @@ func (c *Config) lookup(name string, origin Origin) (engine.Policy, *Error) {
 func (c *Config) File() string { return c.file }
 
 // SetDefault sets the default policy, as default_policy or a --policy
-// flag does; it replaces an earlier default. An unknown policy is an
-// *Error at origin.
-func (c *Config) SetDefault(policy string, origin Origin) error {
-	p, err := c.lookup(policy, origin)
-	if err != nil {
-		return err
+// flag does; it replaces an earlier default. An unknown policy is a
+// diagnostic at origin.
+func (c *Config) SetDefault(policy string, origin Origin) hcl.Diagnostics {
+	p, d := c.lookup(policy, origin)
+	if d != nil {
+		return hcl.Diagnostics{d}
 	}
-	c.def = &setting{policy: p, origin: origin}
+	c.def = setting{policy: p, origin: origin}
 	return nil
 }
 
-// SetModule sets the policy of the module call name, replacing the file's
-// setting. An unknown policy or an empty name is an *Error at origin.
-func (c *Config) SetModule(name, policy string, origin Origin) error {
-	if name == "" {
-		return &Error{Origin: origin, Msg: "empty module name"}
+// SetModule sets the policy of the module call at callPath (call names
+// joined by dots), replacing the file's setting. An unknown policy or a
+// malformed call path is a diagnostic at origin.
+func (c *Config) SetModule(callPath, policy string, origin Origin) hcl.Diagnostics {
+	if err := checkCallPath(callPath); err != nil {
+		return hcl.Diagnostics{diagAt(origin, fmt.Sprintf("Invalid module %q", callPath), err.Error())}
 	}
-	p, err := c.lookup(policy, origin)
-	if err != nil {
-		return err
+	p, d := c.lookup(policy, origin)
+	if d != nil {
+		return hcl.Diagnostics{d}
 	}
-	c.modules[name] = &setting{policy: p, origin: origin, target: origin, label: name}
+	c.modules[callPath] = &setting{policy: p, origin: origin, target: origin, label: callPath}
 	return nil
 }
 
 // SetProvider sets the policy of the provider with the given source
 // address, replacing the file's setting. An unknown policy or an invalid
-// address is an *Error at origin.
-func (c *Config) SetProvider(source, policy string, origin Origin) error {
-	key, err := NormalizeProviderSource(source)
+// address is a diagnostic at origin.
+func (c *Config) SetProvider(source, policy string, origin Origin) hcl.Diagnostics {
+	addr, err := address.ParseProvider(source)
 	if err != nil {
-		return &Error{Origin: origin, Msg: err.Error()}
+		return hcl.Diagnostics{diagAt(origin, fmt.Sprintf("Invalid provider %q", source), err.Error())}
 	}
-	p, lerr := c.lookup(policy, origin)
-	if lerr != nil {
-		return lerr
+	p, d := c.lookup(policy, origin)
+	if d != nil {
+		return hcl.Diagnostics{d}
 	}
-	c.providers[key] = &setting{policy: p, origin: origin, target: origin, label: source}
+	c.providers[addr] = &setting{policy: p, origin: origin, target: origin, label: source}
 	return nil
 }
 
@@ -389,143 +414,89 @@ func (c *Config) Default() Choice {
 	return Choice{Policy: c.def.policy, Origin: c.def.origin}
 }
 
-// Module returns the policy of the module call name: its own setting, or
-// the default.
-func (c *Config) Module(name string) Choice {
-	if s := c.modules[name]; s != nil {
+// Module returns the policy of the module call at callPath ("vpc",
+// "eks.node_group"): its own setting, or the default.
+func (c *Config) Module(callPath string) Choice {
+	if s := c.modules[callPath]; s != nil {
 		return Choice{Policy: s.policy, Origin: s.origin, Override: true}
 	}
 	return c.Default()
 }
 
-// Provider returns the policy of the provider with the given source
-// address: its own setting, or the default. An address that
-// NormalizeProviderSource refuses gets the default.
-func (c *Config) Provider(source string) Choice {
-	if key, err := NormalizeProviderSource(source); err == nil {
-		if s := c.providers[key]; s != nil {
-			return Choice{Policy: s.policy, Origin: s.origin, Override: true}
-		}
+// Provider returns the policy of the provider addr: its own setting, or
+// the default.
+func (c *Config) Provider(addr tfaddr.Provider) Choice {
+	if s := c.providers[addr]; s != nil {
+		return Choice{Policy: s.policy, Origin: s.origin, Override: true}
 	}
 	return c.Default()
 }
 
-// CheckTargets reports every module setting whose name is not among the
-// configuration's module calls, and every provider setting whose address
-// is not among its provider sources, each at the place it was set. The
-// message suggests a close name when there is one.
-func (c *Config) CheckTargets(modules, providerSources []string) error {
-	var errs Errors
-	called := map[string]bool{}
-	for _, m := range modules {
-		called[m] = true
-	}
-	for _, name := range sortedKeys(c.modules) {
-		if called[name] {
+// CheckTargets reports every module setting whose call path is not among
+// the configuration's calls, and every provider setting whose address is
+// not among its required providers, each at the place it was set, with a
+// close name when there is one. A setting below a call whose module was
+// not read (a call path in unread, such as "eks" for "eks.node_group")
+// cannot be checked: it is a warning that names the unread module.
+func (c *Config) CheckTargets(callPaths []string, providers []tfaddr.Provider, unread []string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, path := range slices.Sorted(maps.Keys(c.modules)) {
+		if slices.Contains(callPaths, path) {
 			continue
 		}
-		s := c.modules[name]
-		msg := fmt.Sprintf("module %q is not called by the configuration", name)
-		msg += hint(name, modules, "module calls")
-		errs = append(errs, &Error{Origin: s.target, Msg: msg})
-	}
-	required := map[string]bool{}
-	var keys []string
-	for _, src := range providerSources {
-		if k, err := NormalizeProviderSource(src); err == nil {
-			required[k] = true
-			keys = append(keys, k)
-		}
-	}
-	for _, key := range sortedKeys(c.providers) {
-		if required[key] {
+		s := c.modules[path]
+		if i := slices.IndexFunc(unread, func(u string) bool { return strings.HasPrefix(path, u+".") }); i >= 0 {
+			d := diagAt(s.target, fmt.Sprintf("The policy for module %q is not checked", path),
+				fmt.Sprintf("The module the call %q installs was not read, so its calls are not known.", unread[i]))
+			d.Severity = hcl.DiagWarning
+			diags = append(diags, d)
 			continue
 		}
-		s := c.providers[key]
-		msg := fmt.Sprintf("provider %q is not required by the configuration", s.label)
-		msg += hint(key, keys, "required providers")
-		errs = append(errs, &Error{Origin: s.target, Msg: msg})
+		diags = append(diags, diagAt(s.target, fmt.Sprintf("No module call %q in the configuration", path),
+			hint(path, callPaths, "module calls")))
 	}
-	sortErrors(errs)
-	return errs.err()
+	names := make([]string, len(providers))
+	for i, p := range providers {
+		names[i] = p.ForDisplay()
+	}
+	for _, s := range c.sortedProviders() {
+		addr, _ := address.ParseProvider(s.label)
+		if slices.Contains(providers, addr) {
+			continue
+		}
+		diags = append(diags, diagAt(s.target, fmt.Sprintf("Provider %q is not required by the configuration", s.label),
+			hint(addr.ForDisplay(), names, "required providers")))
+	}
+	return diags
+}
+
+func (c *Config) sortedProviders() []*setting {
+	out := slices.Collect(maps.Values(c.providers))
+	slices.SortFunc(out, func(a, b *setting) int { return strings.Compare(a.label, b.label) })
+	return out
 }
 
 // hint returns a "did you mean" or the list of candidates.
 func hint(name string, candidates []string, what string) string {
 	if len(candidates) == 0 {
-		return " (it has no " + what + ")"
+		return "The configuration has no " + what + "."
 	}
 	best, bestD := "", 3
 	for _, c := range candidates {
-		if d := distance(strings.ToLower(name), strings.ToLower(c)); d < bestD {
+		if d := levenshtein.Distance(strings.ToLower(name), strings.ToLower(c), nil); d < bestD {
 			best, bestD = c, d
 		}
 	}
 	if best != "" {
-		return fmt.Sprintf("; did you mean %q?", best)
+		return fmt.Sprintf("Did you mean %q?", best)
 	}
-	sorted := append([]string(nil), candidates...)
-	sort.Strings(sorted)
-	return fmt.Sprintf(" (%s: %s)", what, strings.Join(sorted, ", "))
+	const shown = 10
+	sorted := slices.Sorted(slices.Values(candidates))
+	if len(sorted) > shown {
+		return fmt.Sprintf("Its %s: %s and %d more.", what, strings.Join(sorted[:shown], ", "), len(sorted)-shown)
+	}
+	return fmt.Sprintf("Its %s: %s.", what, strings.Join(sorted, ", "))
 }
 
-// distance is the Levenshtein distance between a and b, in bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-func sortedKeys(m map[string]*setting) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// Modules returns the module names that have their own setting, sorted.
-func (c *Config) Modules() []string { return sortedKeys(c.modules) }
-
-// Providers returns the normalized provider addresses that have their own
-// setting, sorted.
-func (c *Config) Providers() []string { return sortedKeys(c.providers) }
-
-// NormalizeProviderSource returns the full, lower-case form of a provider
-// source address, HOST/NAMESPACE/TYPE, with DefaultProviderHost for an
-// address that names no host and "hashicorp" for a bare TYPE, as
-// Terraform implies them. An address of more than three parts, or with an
-// empty part or a space, is an error.
-func NormalizeProviderSource(source string) (string, error) {
-	parts := strings.Split(strings.ToLower(source), "/")
-	switch len(parts) {
-	case 1:
-		parts = []string{DefaultProviderHost, "hashicorp", parts[0]}
-	case 2:
-		parts = append([]string{DefaultProviderHost}, parts...)
-	case 3:
-	default:
-		return "", fmt.Errorf("provider source %q: expected [HOST/]NAMESPACE/TYPE", source)
-	}
-	for _, p := range parts {
-		if p == "" || strings.ContainsAny(p, " \t\r\n") {
-			return "", fmt.Errorf("provider source %q: expected [HOST/]NAMESPACE/TYPE", source)
-		}
-	}
-	return strings.Join(parts, "/"), nil
-}
+// Modules returns the call paths that have their own setting, sorted.
+func (c *Config) Modules() []string { return slices.Sorted(maps.Keys(c.modules)) }

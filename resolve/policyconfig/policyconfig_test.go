@@ -1,4 +1,4 @@
-package moduleconfig_test
+package policyconfig_test
 
 import (
 	"fmt"
@@ -7,9 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
+
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/policies"
-	"github.com/prerel/prerel/policies/moduleconfig"
+	"github.com/prerel/prerel/resolve/policyconfig"
+	"github.com/prerel/prerel/terraform/address"
 )
 
 // testRegistry holds strict, lexical and cargo, plus a user's own policy.
@@ -55,12 +59,16 @@ provider "hashicorp/aws" {
 provider "registry.terraform.io/hashicorp/helm" {
   policy = "lexical"
 }
+
+module "eks.node_group" {
+  policy = "lexical"
+}
 `
 
 func TestParse(t *testing.T) {
-	cfg, err := moduleconfig.Parse(testRegistry(t), []byte(good), "prerel.hcl")
-	if err != nil {
-		t.Fatal(err)
+	cfg, diags := policyconfig.Parse(testRegistry(t), []byte(good), "prerel.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
 	}
 	tests := []struct {
 		kind, name string
@@ -71,33 +79,32 @@ func TestParse(t *testing.T) {
 		{"module", "vpc", "lexical", "prerel.hcl:5:12", true},
 		{"module", "eks", "mine", "prerel.hcl:9:12", true},
 		{"module", "other", "cargo", "prerel.hcl:2:18", false},
+		{"module", "eks.node_group", "lexical", "prerel.hcl:21:12", true},
+		{"module", "node_group", "cargo", "prerel.hcl:2:18", false},
 		{"provider", "hashicorp/aws", "strict", "prerel.hcl:13:12", true},
 		{"provider", "Registry.Terraform.io/HashiCorp/AWS", "strict", "prerel.hcl:13:12", true},
 		{"provider", "aws", "strict", "prerel.hcl:13:12", true},
 		{"provider", "hashicorp/helm", "lexical", "prerel.hcl:17:12", true},
 		{"provider", "example.com/hashicorp/aws", "cargo", "prerel.hcl:2:18", false},
-		{"provider", "not//valid", "cargo", "prerel.hcl:2:18", false},
 	}
 	for _, tt := range tests {
-		var c moduleconfig.Choice
+		var c policyconfig.Choice
 		if tt.kind == "module" {
 			c = cfg.Module(tt.name)
 		} else {
-			c = cfg.Provider(tt.name)
+			c = cfg.Provider(mustProvider(t, tt.name))
 		}
 		if c.Policy.Name() != tt.policy || c.Origin.String() != tt.origin || c.Override != tt.override {
 			t.Errorf("%s %q: %s from %s (override %v), want %s from %s (override %v)",
 				tt.kind, tt.name, c.Policy.Name(), c.Origin, c.Override, tt.policy, tt.origin, tt.override)
 		}
 	}
-	if got := cfg.Modules(); strings.Join(got, ",") != "eks,vpc" {
+	if got := cfg.Modules(); strings.Join(got, ",") != "eks,eks.node_group,vpc" {
 		t.Errorf("Modules() = %q", got)
 	}
-	if got := cfg.Providers(); strings.Join(got, ",") != "registry.terraform.io/hashicorp/aws,registry.terraform.io/hashicorp/helm" {
-		t.Errorf("Providers() = %q", got)
-	}
-	if err := cfg.CheckTargets([]string{"vpc", "eks", "s3"}, []string{"hashicorp/aws", "registry.terraform.io/hashicorp/helm"}); err != nil {
-		t.Errorf("CheckTargets: %v", err)
+	providers := []tfaddr.Provider{mustProvider(t, "hashicorp/aws"), mustProvider(t, "registry.terraform.io/hashicorp/helm")}
+	if diags := cfg.CheckTargets([]string{"vpc", "eks", "eks.node_group", "s3"}, providers, nil); diags.HasErrors() {
+		t.Errorf("CheckTargets: %v", diags)
 	}
 }
 
@@ -107,9 +114,9 @@ func TestParseErrors(t *testing.T) {
 		want      []string
 	}{
 		{"unknown policy", "default_policy = \"carg\"\n",
-			[]string{`prerel.hcl:1:18: unknown policy "carg" (known: cargo, lexical, mine, strict)`}},
+			[]string{`prerel.hcl:1:18: Unknown policy "carg"; Known policies: cargo, lexical, mine, strict.`}},
 		{"unknown policy in block", "module \"vpc\" {\n  policy = \"nope\"\n}\n",
-			[]string{`prerel.hcl:2:12: unknown policy "nope"`}},
+			[]string{`prerel.hcl:2:12: Unknown policy "nope"`}},
 		{"syntax", "module \"vpc\" {\n  policy = \n}\n",
 			[]string{`prerel.hcl:2:12: Invalid expression`}},
 		{"unknown argument", "default = \"strict\"\n",
@@ -125,30 +132,31 @@ func TestParseErrors(t *testing.T) {
 		{"missing label", "module {\n  policy = \"strict\"\n}\n",
 			[]string{`prerel.hcl:1:8: Missing name for module`}},
 		{"duplicate module", "module \"vpc\" {\n  policy = \"strict\"\n}\nmodule \"vpc\" {\n  policy = \"cargo\"\n}\n",
-			[]string{`prerel.hcl:4:8: module "vpc" is already configured at prerel.hcl:1:8`}},
+			[]string{`prerel.hcl:4:8: Duplicate module block; module "vpc" is already configured at prerel.hcl:1:8.`}},
 		{"duplicate provider spelled differently", "provider \"hashicorp/aws\" {\n  policy = \"strict\"\n}\nprovider \"registry.terraform.io/HashiCorp/aws\" {\n  policy = \"cargo\"\n}\n",
-			[]string{`prerel.hcl:4:10: provider "registry.terraform.io/HashiCorp/aws" is already configured at prerel.hcl:1:10`}},
+			[]string{`prerel.hcl:4:10: Duplicate provider block; provider "registry.terraform.io/HashiCorp/aws" is already configured at prerel.hcl:1:10.`}},
 		{"bad provider address", "provider \"a/b/c/d\" {\n  policy = \"strict\"\n}\n",
-			[]string{`prerel.hcl:1:10: provider source "a/b/c/d": expected [HOST/]NAMESPACE/TYPE`}},
+			[]string{`prerel.hcl:1:10: Invalid provider "a/b/c/d"; provider source "a/b/c/d": Invalid provider source string`}},
+		{"module address form", "module \"module.eks.module.node_group\" {\n  policy = \"strict\"\n}\n",
+			[]string{`prerel.hcl:1:8: Invalid module "module.eks.module.node_group"; write the call path as call names joined by dots, as in "eks.node_group"`}},
+		{"bad call name", "module \"eks..x\" {\n  policy = \"strict\"\n}\n",
+			[]string{`prerel.hcl:1:8: Invalid module "eks..x"; "" is not a module call name`}},
 		{"several mistakes, in file order", "module \"a\" {\n  policy = \"x\"\n}\ndefault_policy = \"y\"\n",
-			[]string{`prerel.hcl:2:12: unknown policy "x"`, `prerel.hcl:4:18: unknown policy "y"`}},
+			[]string{`prerel.hcl:4:18: Unknown policy "y"`, `prerel.hcl:2:12: Unknown policy "x"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := moduleconfig.Parse(testRegistry(t), []byte(tt.src), "prerel.hcl")
-			if err == nil {
+			cfg, diags := policyconfig.Parse(testRegistry(t), []byte(tt.src), "prerel.hcl")
+			if cfg != nil || !diags.HasErrors() {
 				t.Fatalf("no error; config %+v", cfg)
 			}
-			errs, ok := err.(moduleconfig.Errors)
-			if !ok {
-				t.Fatalf("error %T %v, want moduleconfig.Errors", err, err)
-			}
-			if len(errs) != len(tt.want) {
-				t.Fatalf("errors:\n%v\nwant %d: %q", err, len(tt.want), tt.want)
+			got := lines(diags)
+			if len(got) != len(tt.want) {
+				t.Fatalf("diagnostics:\n%s\nwant %d: %q", strings.Join(got, "\n"), len(tt.want), tt.want)
 			}
 			for i, w := range tt.want {
-				if !strings.Contains(errs[i].Error(), w) {
-					t.Errorf("error %d = %q, want it to contain %q", i, errs[i], w)
+				if !strings.Contains(got[i], w) {
+					t.Errorf("diagnostic %d = %q, want it to contain %q", i, got[i], w)
 				}
 			}
 		})
@@ -156,51 +164,61 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestCheckTargets(t *testing.T) {
-	cfg, err := moduleconfig.Parse(testRegistry(t), []byte(good), "prerel.hcl")
-	if err != nil {
-		t.Fatal(err)
+	cfg, diags := policyconfig.Parse(testRegistry(t), []byte(good), "prerel.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
 	}
-	if err := cfg.SetModule("vcp", "strict", moduleconfig.FlagOrigin("--module-policy vcp=strict")); err != nil {
-		t.Fatal(err)
+	if diags := cfg.SetModule("vcp", "strict", policyconfig.FlagOrigin("--module-policy vcp=strict")); diags.HasErrors() {
+		t.Fatal(diags)
 	}
-	err = cfg.CheckTargets([]string{"vpc", "network"}, []string{"hashicorp/aws", "hashicorp/google"})
-	want := `prerel.hcl:8:8: module "eks" is not called by the configuration (module calls: network, vpc)
-prerel.hcl:16:10: provider "registry.terraform.io/hashicorp/helm" is not required by the configuration (required providers: registry.terraform.io/hashicorp/aws, registry.terraform.io/hashicorp/google)
---module-policy vcp=strict: module "vcp" is not called by the configuration; did you mean "vpc"?`
-	if err == nil || err.Error() != want {
-		t.Errorf("CheckTargets:\n%v\nwant:\n%s", err, want)
+	providers := []tfaddr.Provider{mustProvider(t, "hashicorp/aws"), mustProvider(t, "hashicorp/google")}
+	got := strings.Join(lines(cfg.CheckTargets([]string{"vpc", "network", "eks.node_groups"}, providers, nil)), "\n")
+	want := `prerel.hcl:8:8: No module call "eks" in the configuration; Its module calls: eks.node_groups, network, vpc.
+prerel.hcl:20:8: No module call "eks.node_group" in the configuration; Did you mean "eks.node_groups"?
+--module-policy vcp=strict: No module call "vcp" in the configuration; Did you mean "vpc"?
+prerel.hcl:16:10: Provider "registry.terraform.io/hashicorp/helm" is not required by the configuration; Its required providers: hashicorp/aws, hashicorp/google.`
+	if got != want {
+		t.Errorf("CheckTargets:\n%s\nwant:\n%s", got, want)
 	}
-	err = cfg.CheckTargets(nil, nil)
-	if err == nil || !strings.Contains(err.Error(), `module "eks" is not called by the configuration (it has no module calls)`) {
-		t.Errorf("CheckTargets with no calls: %v", err)
+	got = strings.Join(lines(cfg.CheckTargets([]string{"eks", "vpc"}, providers, []string{"eks"})), "\n")
+	if !strings.Contains(got, `prerel.hcl:20:8: warning: The policy for module "eks.node_group" is not checked; The module the call "eks" installs was not read`) {
+		t.Errorf("CheckTargets below an unread module: %s", got)
+	}
+	got = strings.Join(lines(cfg.CheckTargets(nil, nil, nil)), "\n")
+	if !strings.Contains(got, `No module call "eks" in the configuration; The configuration has no module calls.`) {
+		t.Errorf("CheckTargets with no calls: %s", got)
 	}
 }
 
 func TestFlagsOverrideTheFile(t *testing.T) {
 	reg := testRegistry(t)
-	cfg, err := moduleconfig.Parse(reg, []byte(good), "prerel.hcl")
-	if err != nil {
-		t.Fatal(err)
+	cfg, diags := policyconfig.Parse(reg, []byte(good), "prerel.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
 	}
 	steps := []struct {
-		apply func() error
+		apply func() hcl.Diagnostics
 		err   string
 	}{
-		{func() error { return cfg.SetDefault("strict", moduleconfig.FlagOrigin("--policy strict")) }, ""},
-		{func() error {
-			return cfg.SetModule("vpc", "cargo", moduleconfig.FlagOrigin("--module-policy vpc=cargo"))
+		{func() hcl.Diagnostics { return cfg.SetDefault("strict", policyconfig.FlagOrigin("--policy strict")) }, ""},
+		{func() hcl.Diagnostics {
+			return cfg.SetModule("vpc", "cargo", policyconfig.FlagOrigin("--module-policy vpc=cargo"))
 		}, ""},
-		{func() error {
-			return cfg.SetProvider("hashicorp/aws", "mine", moduleconfig.FlagOrigin("--provider-policy hashicorp/aws=mine"))
+		{func() hcl.Diagnostics {
+			return cfg.SetProvider("hashicorp/aws", "mine", policyconfig.FlagOrigin("--provider-policy hashicorp/aws=mine"))
 		}, ""},
-		{func() error { return cfg.SetDefault("nope", moduleconfig.FlagOrigin("--policy nope")) }, `--policy nope: unknown policy "nope"`},
-		{func() error { return cfg.SetModule("", "cargo", moduleconfig.FlagOrigin("--module-policy =cargo")) }, "--module-policy =cargo: empty module name"},
-		{func() error { return cfg.SetProvider("a/b/c/d", "cargo", moduleconfig.FlagOrigin("--provider-policy")) }, "expected [HOST/]NAMESPACE/TYPE"},
+		{func() hcl.Diagnostics { return cfg.SetDefault("nope", policyconfig.FlagOrigin("--policy nope")) }, `--policy nope: Unknown policy "nope"`},
+		{func() hcl.Diagnostics {
+			return cfg.SetModule("", "cargo", policyconfig.FlagOrigin("--module-policy =cargo"))
+		}, `--module-policy =cargo: Invalid module ""`},
+		{func() hcl.Diagnostics {
+			return cfg.SetProvider("a/b/c/d", "cargo", policyconfig.FlagOrigin("--provider-policy a/b/c/d=cargo"))
+		}, `--provider-policy a/b/c/d=cargo: Invalid provider "a/b/c/d"`},
 	}
 	for i, s := range steps {
-		err := s.apply()
-		if (err == nil) != (s.err == "") || err != nil && !strings.Contains(err.Error(), s.err) {
-			t.Errorf("step %d: error %v, want %q", i, err, s.err)
+		got := strings.Join(lines(s.apply()), "\n")
+		if (got == "") != (s.err == "") || !strings.Contains(got, s.err) {
+			t.Errorf("step %d: %q, want %q", i, got, s.err)
 		}
 	}
 	if c := cfg.Default(); c.Policy.Name() != "strict" || c.Origin.String() != "--policy strict" {
@@ -212,54 +230,70 @@ func TestFlagsOverrideTheFile(t *testing.T) {
 	if c := cfg.Module("eks"); c.Policy.Name() != "mine" {
 		t.Errorf("eks: %s from %s", c.Policy.Name(), c.Origin)
 	}
-	if c := cfg.Provider("aws"); c.Policy.Name() != "mine" {
+	if c := cfg.Provider(mustProvider(t, "aws")); c.Policy.Name() != "mine" {
 		t.Errorf("aws: %s from %s", c.Policy.Name(), c.Origin)
 	}
 }
 
 func TestNewAndLoad(t *testing.T) {
 	reg := testRegistry(t)
-	cfg, err := moduleconfig.New(reg)
+	cfg, err := policyconfig.New(reg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := cfg.Module("x"); c.Policy.Name() != moduleconfig.FallbackPolicy || c.Origin.String() != "built-in default" || c.Override {
+	if c := cfg.Module("x"); c.Policy.Name() != policyconfig.FallbackPolicy || c.Origin.String() != "built-in default" || c.Override {
 		t.Errorf("fallback: %+v", c)
 	}
-	if _, err := moduleconfig.New(engine.NewRegistry()); err == nil {
+	if _, err := policyconfig.New(engine.NewRegistry()); err == nil {
 		t.Error("New on a registry without strict: no error")
 	}
-	if _, err := moduleconfig.New(nil); err == nil {
+	if _, err := policyconfig.New(nil); err == nil {
 		t.Error("New(nil): no error")
 	}
 	path := filepath.Join(t.TempDir(), "prerel.hcl")
 	if err := os.WriteFile(path, []byte(good), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err = moduleconfig.Load(reg, path)
-	if err != nil || cfg.File() != path || cfg.Module("vpc").Policy.Name() != "lexical" {
-		t.Errorf("Load: %v %+v", err, cfg)
+	cfg, diags := policyconfig.Load(reg, path)
+	if diags.HasErrors() || cfg.File() != path || cfg.Module("vpc").Policy.Name() != "lexical" {
+		t.Errorf("Load: %v %+v", diags, cfg)
 	}
-	if _, err := moduleconfig.Load(reg, filepath.Join(t.TempDir(), "none.hcl")); !os.IsNotExist(err) {
-		t.Errorf("Load of a missing file: %v", err)
+	missing := filepath.Join(t.TempDir(), "none.hcl")
+	if _, diags := policyconfig.Load(reg, missing); !strings.Contains(strings.Join(lines(diags), ""), missing+": Cannot read the policy configuration") {
+		t.Errorf("Load of a missing file: %v", diags)
 	}
 }
 
-func TestNormalizeProviderSource(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{"aws", "registry.terraform.io/hashicorp/aws"},
-		{"HashiCorp/AWS", "registry.terraform.io/hashicorp/aws"},
-		{"example.com/corp/thing", "example.com/corp/thing"},
-		{"a/b/c/d", ""},
-		{"a//b", ""},
-		{"", ""},
-		{"a b/c", ""},
-	} {
-		got, err := moduleconfig.NormalizeProviderSource(tt.in)
-		if got != tt.want || (err != nil) != (tt.want == "") {
-			t.Errorf("NormalizeProviderSource(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
-		}
+// mustProvider reads a provider address.
+func mustProvider(t testing.TB, s string) tfaddr.Provider {
+	t.Helper()
+	p, err := address.ParseProvider(s)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return p
+}
+
+// lines formats diagnostics one a line, as the command prints them.
+func lines(diags hcl.Diagnostics) []string {
+	var out []string
+	for _, d := range diags {
+		s := d.Summary
+		if d.Severity == hcl.DiagWarning {
+			s = "warning: " + s
+		}
+		if d.Detail != "" {
+			s += "; " + d.Detail
+		}
+		switch {
+		case d.Subject != nil && d.Subject.Start.Line == 0:
+			s = d.Subject.Filename + ": " + s
+		case d.Subject != nil:
+			s = fmt.Sprintf("%s:%d:%d: %s", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column, s)
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 func Example() {
@@ -267,22 +301,27 @@ func Example() {
 	for _, p := range policies.All() {
 		_ = reg.Register(p)
 	}
-	cfg, err := moduleconfig.Parse(reg, []byte(`
+	cfg, diags := policyconfig.Parse(reg, []byte(`
 default_policy = "strict"
 
 module "vpc" {
   policy = "cargo"
 }
+
+module "eks.node_group" {
+  policy = "lexical"
+}
 `), "prerel.hcl")
-	if err != nil {
-		fmt.Println(err)
+	if diags.HasErrors() {
+		fmt.Println(diags)
 		return
 	}
-	for _, name := range []string{"vpc", "eks"} {
+	for _, name := range []string{"vpc", "eks", "eks.node_group"} {
 		c := cfg.Module(name)
 		fmt.Printf("%s: %s (%s)\n", name, c.Policy.Name(), c.Origin)
 	}
 	// Output:
 	// vpc: cargo (prerel.hcl:5:12)
 	// eks: strict (prerel.hcl:2:18)
+	// eks.node_group: lexical (prerel.hcl:9:12)
 }

@@ -36,11 +36,13 @@ module "consul_beta" {
   version = ">= 1.0.0-beta1"
 }
 
-# Not from a registry: listed as skipped.
+# A local module: read from disk, with its own requirements.
 module "network" {
   source = "./modules/network"
 }
 
+# Not from a registry: listed as skipped, and not read until
+# `terraform init` has installed it.
 module "dns" {
   source = "git::https://example.com/terraform-dns.git?ref=v1.4.0"
 }

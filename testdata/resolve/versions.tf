@@ -12,10 +12,6 @@ terraform {
       source  = "hashicorp/helm"
       version = ">= 2.0.0-beta.1"
     }
-    kubernetes = {
-      source  = "hashicorp/kubernetes"
-      version = "~> 2.23"
-    }
     ibm = {
       source  = "IBM-Cloud/ibm"
       version = ">= 1.71.3-beta1"

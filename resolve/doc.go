@@ -1,0 +1,51 @@
+// Package resolve shows what each prerelease policy would install for a
+// real Terraform/OpenTofu configuration: for every module call and every
+// provider of the whole module tree, the version its chosen policy
+// selects from the available versions, next to what today's Terraform
+// and OpenTofu select and any other policies asked for.
+//
+// # Reading the configuration as Terraform does
+//
+// Run walks the module tree as `terraform init` does (terraform/config):
+// modules on local paths are read from disk, remote modules from the
+// directories Terraform's module manifest (.terraform/modules/modules.json)
+// records once the user has run init. A remote module that cannot be read
+// is listed in Report.Unread with the reason, never silently left out:
+// its own module calls and provider requirements are then unknown.
+//
+// Every module call of every module read is an Item of kind module, named
+// by its call path ("vpc", "eks.node_group"), the name prerel.hcl uses
+// (resolve/policyconfig). Provider requirements are collected from every
+// module read, keyed by provider address, and intersected, as Terraform
+// intersects them: a provider's Item has one Requirement per module that
+// requires it, with the module's address and the place of the
+// constraint, and its Constraint is all of them joined with ", ".
+//
+// # Today's selectors
+//
+// Terraform's module installer is the "terraform-module" policy and
+// OpenTofu's "opentofu-module"; both install providers with
+// apparentlymart/go-versions' MeetingConstraints, the "apparentlymart"
+// policy. Options.Policies must have them registered (package catalogue
+// registers them).
+//
+// # Errors and findings
+//
+// Every mistake in the configuration, the policy configuration or the
+// lock file is reported at once, as hcl.Diagnostics with file, line and
+// column; a constraint the engine's parser refuses is one too, as
+// Terraform refuses it when it loads the configuration. Everything else
+// is in the Report: an item whose chosen policy admits no available
+// version is Unsatisfied (its Problem names every requirement with its
+// origin and the newest available version, as Terraform's message does),
+// an item whose versions could not be listed has an Error.
+//
+// # Layout
+//
+// cmd/prerel → resolve → terraform/config, terraform/registry,
+// terraform/address, resolve/policyconfig → engine. The package looks
+// policies up by name in an engine.Registry and imports no policy
+// package, so a program's own policies work everywhere; it prints
+// nothing itself (RenderText, RenderMarkdown and RenderJSON write a
+// Report).
+package resolve

@@ -1,0 +1,191 @@
+package resolve
+
+import "github.com/prerel/prerel/engine"
+
+// Kind is what an Item stands for.
+type Kind string
+
+// The kinds of items.
+const (
+	KindModule   Kind = "module"
+	KindProvider Kind = "provider"
+)
+
+// Status says whether an Item was resolved.
+type Status string
+
+// Item statuses.
+const (
+	StatusOK          Status = "ok"          // the chosen policy selects a version
+	StatusUnsatisfied Status = "unsatisfied" // it admits no available version, or refuses the constraint
+	StatusError       Status = "error"       // the versions could not be listed
+)
+
+// RootModule is how a Requirement names the root module.
+const RootModule = "root"
+
+// Report is the result of Run. Its JSON form is the contract scripts rely
+// on: see RenderJSON.
+type Report struct {
+	Dir           string   `json:"dir"`
+	VersionsFrom  string   `json:"versions_from"`
+	ConfigFile    string   `json:"config_file,omitempty"`
+	ManifestFile  string   `json:"manifest_file,omitempty"`
+	DefaultPolicy string   `json:"default_policy"`
+	DefaultFrom   string   `json:"default_policy_from"`
+	Extra         []string `json:"extra_policies"`
+	// Modules are the module addresses read, the root first.
+	Modules  []string `json:"modules_read"`
+	Items    []Item   `json:"items"`
+	Unread   []Unread `json:"unread"`
+	Skipped  []Skip   `json:"skipped"`
+	LockFile string   `json:"lock_file,omitempty"`
+	Locks    []Lock   `json:"locks,omitempty"`
+	Warnings []string `json:"warnings"`
+}
+
+// Item is one module call or one provider of the module tree and what
+// each policy selects for it.
+type Item struct {
+	Kind Kind `json:"kind"`
+	// Name is a module call's call path ("eks.node_group") or a
+	// provider's local name in the first module that requires it.
+	Name string `json:"name"`
+	// Source is the source address as written (for a provider without
+	// one, the implied hashicorp/NAME).
+	Source string `json:"source"`
+	// Address is the registry address in full, host included.
+	Address string `json:"address"`
+	// Constraint is the constraint the chosen policy applies: a module
+	// call's version argument, or every requirement of a provider joined
+	// with ", ".
+	Constraint string `json:"constraint"`
+	// Requirements are the constraints Constraint is made of and where
+	// each comes from.
+	Requirements []Requirement `json:"requirements"`
+	// Pos is where the first requirement is written, relative to the
+	// root directory; "" for an implied provider.
+	Pos string `json:"pos,omitempty"`
+	// Policy is the chosen policy, PolicyFrom where it was chosen.
+	Policy     string `json:"policy"`
+	PolicyFrom string `json:"policy_from"`
+	// Selected is what the chosen policy selects; nil for none.
+	Selected *string `json:"selected"`
+	// TerraformPolicy and OpenTofuPolicy name the by_policy entries that
+	// stand for today's Terraform and OpenTofu.
+	TerraformPolicy string `json:"terraform_policy"`
+	OpenTofuPolicy  string `json:"opentofu_policy"`
+	// ByPolicy maps each policy shown to its selection, nil for none.
+	ByPolicy map[string]*string `json:"by_policy"`
+	// ChangesTerraform and ChangesOpenTofu report whether the chosen
+	// policy selects another version than today's Terraform or OpenTofu.
+	ChangesTerraform bool   `json:"changes_terraform"`
+	ChangesOpenTofu  bool   `json:"changes_opentofu"`
+	Status           Status `json:"status"`
+	// Problem says why the status is not ok.
+	Problem string `json:"problem,omitempty"`
+	// Available is how many versions were listed; Newest the newest of
+	// them by SemVer precedence that the engine can read.
+	Available int     `json:"available"`
+	Newest    *string `json:"newest"`
+	// Refused maps a policy that refuses the constraint to its reason.
+	Refused map[string]string `json:"refused,omitempty"`
+	// Unreadable lists the listed versions some policy shown cannot read.
+	Unreadable []Unreadable `json:"unreadable,omitempty"`
+	// From is where the versions came from: a URL or an index entry.
+	From string `json:"from,omitempty"`
+	// Implied is set for a provider that no required_providers entry
+	// names in any module.
+	Implied bool `json:"implied,omitempty"`
+
+	columns []string // policy names in column order
+}
+
+// Requirement is one module's constraint on a module call or provider.
+type Requirement struct {
+	// Module is the address of the module it is written in: RootModule
+	// or "module.eks".
+	Module     string `json:"module"`
+	Constraint string `json:"constraint"`
+	// Pos is where it is written, relative to the root directory; ""
+	// for a provider the module only implies.
+	Pos string `json:"pos,omitempty"`
+}
+
+// Columns returns the policy names shown for the item in column order: the
+// chosen policy, today's Terraform, today's OpenTofu, then the extra
+// policies; each name once.
+func (it *Item) Columns() []string { return it.columns }
+
+// Changed reports whether the chosen policy selects another version than
+// today's Terraform or OpenTofu.
+func (it *Item) Changed() bool { return it.ChangesTerraform || it.ChangesOpenTofu }
+
+// Unreadable is a listed version that some policies cannot read.
+type Unreadable struct {
+	Version  string   `json:"version"`
+	Policies []string `json:"policies"`
+	Reason   string   `json:"reason"`
+}
+
+// Unread is a module call whose module could not be read, so that its
+// own calls and provider requirements are unknown.
+type Unread struct {
+	// Module is the address the module would have ("module.eks").
+	Module string `json:"module"`
+	Source string `json:"source"`
+	Pos    string `json:"pos,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// Skip is a module call or provider that is not looked up in a registry,
+// and why.
+type Skip struct {
+	Kind   Kind   `json:"kind"`
+	Name   string `json:"name"`
+	Source string `json:"source"`
+	Pos    string `json:"pos,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// Lock is one provider of the lock file, judged by the chosen policy
+// against the configuration's constraint.
+type Lock struct {
+	Address string `json:"address"`
+	Version string `json:"version"`
+	// LockedConstraints is what the lock file recorded.
+	LockedConstraints string `json:"locked_constraints"`
+	Pos               string `json:"pos"`
+	// Required is false when the configuration no longer requires the
+	// provider; the fields below are then empty.
+	Required   bool   `json:"required"`
+	Name       string `json:"name,omitempty"`
+	Constraint string `json:"constraint"`
+	Policy     string `json:"policy,omitempty"`
+	// Verdict is the chosen policy's verdict on the locked version, with
+	// its reason; TerraformVerdict is today's installer's. Both are nil
+	// when the provider is not required.
+	Verdict          *engine.Verdict `json:"verdict,omitempty"`
+	Reason           string          `json:"reason,omitempty"`
+	TerraformVerdict *engine.Verdict `json:"terraform_verdict,omitempty"`
+}
+
+// Admitted reports whether the chosen policy admits the locked version.
+func (l *Lock) Admitted() bool { return l.Verdict != nil && *l.Verdict == engine.Allow }
+
+// Unsatisfied returns the items whose chosen policy admits no available
+// version.
+func (r *Report) Unsatisfied() []Item { return r.withStatus(StatusUnsatisfied) }
+
+// Errors returns the items whose versions could not be listed.
+func (r *Report) Errors() []Item { return r.withStatus(StatusError) }
+
+func (r *Report) withStatus(s Status) []Item {
+	var out []Item
+	for _, it := range r.Items {
+		if it.Status == s {
+			out = append(out, it)
+		}
+	}
+	return out
+}

@@ -1,0 +1,232 @@
+package resolve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/resolve/policyconfig"
+	"github.com/prerel/prerel/terraform/config"
+	"github.com/prerel/prerel/terraform/registry"
+)
+
+// The policies that stand for today's installers.
+const (
+	TerraformModulePolicy = "terraform-module"
+	OpenTofuModulePolicy  = "opentofu-module"
+	ProviderPolicy        = "apparentlymart"
+)
+
+// Options says what Run reads and which policies it runs.
+type Options struct {
+	// Dir is the root module's directory.
+	Dir string
+	// ModulesDir holds Terraform's module manifest, modules.json; ""
+	// means Dir/.terraform/modules (see config.TreeOptions).
+	ModulesDir string
+	// Config chooses the policy per module call and provider; required.
+	Config *policyconfig.Config
+	// Versions lists the available versions; required.
+	Versions registry.Source
+	// Policies holds today's selectors and every policy named; required.
+	Policies *engine.Registry
+	// Extra are more policies to show, one column each, in order.
+	Extra []engine.Policy
+	// LockFile is the dependency lock file to check. "" means
+	// Dir/.terraform.lock.hcl when it exists; "-" means none.
+	LockFile string
+	// Concurrency bounds the version lookups under way at once; 0 means 4.
+	Concurrency int
+}
+
+// installers are the policies that stand for today's Terraform and
+// OpenTofu.
+type installers struct {
+	terraformModule, opentofuModule, provider engine.Policy
+}
+
+// today is the pair of policies an item is compared with.
+type today struct {
+	terraform, opentofu engine.Policy
+}
+
+// Run resolves the configuration rooted at opts.Dir. Mistakes in the
+// inputs are returned at once as hcl.Diagnostics (an error); options that
+// cannot work (no Versions, a today's selector that is not registered)
+// are another error.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	inst, err := checkOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	tree, diags := config.LoadTree(opts.Dir, config.TreeOptions{ModulesDir: opts.ModulesDir})
+	if diags.HasErrors() {
+		return nil, errorsOnly(diags)
+	}
+	r := newReport(opts, tree)
+	r.Warnings = append(r.Warnings, formatAll(diags)...)
+
+	c := collector{opts: opts, inst: inst, rel: relativeTo(opts.Dir), report: r}
+	c.collect(tree)
+	c.checkTargets(tree)
+	locked, lockFile := c.readLockFile()
+	if c.diags.HasErrors() {
+		return nil, errorsOnly(c.diags)
+	}
+	r.Warnings = append(r.Warnings, formatAll(c.diags)...)
+
+	listings := lookup(ctx, opts.Versions, c.jobs, opts.Concurrency)
+	for _, j := range c.jobs {
+		l := listings[j.key]
+		r.Items = append(r.Items, j.resolve(l, opts.Extra))
+		if l.listing != nil {
+			for _, w := range l.listing.Warnings {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("%s %q (%s): the registry warns: %s", j.item.Kind, j.item.Name, j.item.Source, w))
+			}
+		}
+	}
+	r.Warnings = append(r.Warnings, unreadableByAll(r.Items)...)
+	if lockFile != "" {
+		r.LockFile = c.rel(hcl.Range{Filename: lockFile})
+		r.Locks = checkLocks(locked, c.jobs, r.Items, c.rel)
+	}
+	return r, nil
+}
+
+// checkOptions checks the required options and looks up today's
+// installers.
+func checkOptions(opts Options) (installers, error) {
+	if opts.Config == nil || opts.Versions == nil || opts.Policies == nil {
+		return installers{}, errors.New("resolve: Options.Config, Options.Versions and Options.Policies are required")
+	}
+	for _, p := range opts.Extra {
+		if p == nil {
+			return installers{}, errors.New("resolve: Options.Extra holds a nil policy")
+		}
+	}
+	lookup := func(name string) (engine.Policy, error) {
+		p, ok := opts.Policies.Lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("resolve: the policy %q, which stands for today's installer, is not registered", name)
+		}
+		return p, nil
+	}
+	var inst installers
+	var err error
+	if inst.terraformModule, err = lookup(TerraformModulePolicy); err != nil {
+		return inst, err
+	}
+	if inst.opentofuModule, err = lookup(OpenTofuModulePolicy); err != nil {
+		return inst, err
+	}
+	inst.provider, err = lookup(ProviderPolicy)
+	return inst, err
+}
+
+// newReport fills in the report's header.
+func newReport(opts Options, tree *config.Tree) *Report {
+	def := opts.Config.Default()
+	r := &Report{
+		Dir:           opts.Dir,
+		VersionsFrom:  opts.Versions.String(),
+		ConfigFile:    opts.Config.File(),
+		ManifestFile:  tree.ManifestFile,
+		DefaultPolicy: def.Policy.Name(),
+		DefaultFrom:   def.Origin.String(),
+		Extra:         []string{},
+		Items:         []Item{},
+		Unread:        []Unread{},
+		Skipped:       []Skip{},
+		Warnings:      []string{},
+	}
+	for _, p := range opts.Extra {
+		r.Extra = append(r.Extra, p.Name())
+	}
+	for _, n := range tree.Nodes {
+		r.Modules = append(r.Modules, moduleName(n))
+	}
+	return r
+}
+
+// moduleName returns a node's address, RootModule for the root.
+func moduleName(n *config.Node) string {
+	if a := n.Address(); a != "" {
+		return a
+	}
+	return RootModule
+}
+
+// errorsOnly returns the errors among diags, which then serve as the
+// error of Run.
+func errorsOnly(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// formatAll formats the warnings among diags, one a line.
+func formatAll(diags hcl.Diagnostics) []string {
+	var out []string
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning {
+			out = append(out, config.FormatDiagnostic(d))
+		}
+	}
+	return out
+}
+
+// relativeTo returns a function that prints a place relative to dir.
+func relativeTo(dir string) func(hcl.Range) string {
+	return func(r hcl.Range) string {
+		if r.Filename == "" {
+			return ""
+		}
+		if name, err := filepath.Rel(dir, r.Filename); err == nil && !strings.HasPrefix(name, "..") {
+			r.Filename = name
+		}
+		return config.FormatRange(r)
+	}
+}
+
+// readLockFile returns the lock file's providers and its path ("" when
+// there is none to read); its mistakes go to c.diags.
+func (c *collector) readLockFile() ([]config.LockedProvider, string) {
+	path := c.opts.LockFile
+	switch path {
+	case "-":
+		return nil, ""
+	case "":
+		path = filepath.Join(c.opts.Dir, config.LockFileName)
+		if _, err := os.Stat(path); err != nil {
+			return nil, ""
+		}
+	}
+	locked, diags := config.LoadLockFile(path)
+	c.diags = append(c.diags, diags...)
+	return locked, path
+}
+
+// unreadableByAll warns about listed versions that no policy shown can
+// read.
+func unreadableByAll(items []Item) []string {
+	var out []string
+	for _, it := range items {
+		for _, u := range it.Unreadable {
+			if len(u.Policies) == len(it.columns) {
+				out = append(out, fmt.Sprintf("%s %q (%s): listed version %q is not readable by any policy shown: %s",
+					it.Kind, it.Name, it.Source, u.Version, u.Reason))
+			}
+		}
+	}
+	return out
+}

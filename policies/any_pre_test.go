@@ -3,11 +3,11 @@ package policies
 import "testing"
 
 var anyPreCases = []verdictCase{
-	// DESIGN.md, any-pre.
+	// docs/policies.md, any-pre.
 	{">= 1.1.0-beta.2", "2.0.0-beta.1", allow, reasonAnyPreAllow},
 	{">= 1.0.0, != 1.5.0-rc.1", "1.5.0-rc.2", reject, reasonAnyPreNotEqual},
 	{">= 1.0.0-0, < 2.0.0", "2.0.0-beta.1", allow, reasonAnyPreAllow},
-	// DESIGN.md, the other policies' examples.
+	// docs/policies.md, the other policies' examples.
 	{">= 1.1.0-beta.2", "1.1.0-beta.3", allow, ""},
 	{"= 2.0.0-beta.1", "2.0.0-beta.1", allow, ""},
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", allow, ""},

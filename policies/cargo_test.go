@@ -3,11 +3,11 @@ package policies
 import "testing"
 
 var cargoCases = []verdictCase{
-	// DESIGN.md, cargo.
+	// docs/policies.md, cargo.
 	{">= 1.1.0-beta.2", "1.1.0-beta.3", allow, reasonCargoAllow},
 	{">= 1.1.0-beta.2", "2.0.0-beta.1", reject, reasonCargoOtherBase},
 	{">= 1.0.0-beta, < 1.0.0", "1.0.0-rc.1", allow, reasonCargoAllow},
-	// DESIGN.md, the other policies' examples.
+	// docs/policies.md, the other policies' examples.
 	{"= 2.0.0-beta.1", "2.0.0-beta.1", allow, ""},
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", allow, ""},
 	{">= 1.1.0-beta.2", "1.1.0-rc.1", allow, ""},

@@ -9,11 +9,11 @@ import (
 )
 
 var coreOnlyCases = []verdictCase{
-	// DESIGN.md, core-only.
+	// docs/policies.md, core-only.
 	{">= 1.12.0", "1.12.0-beta1", allow, reasonCoreAllow},
 	{"< 2.0.0", "2.0.0-beta.1", reject, "prerelease: its version core is not below a < comparator's version"},
 	{">= 1.12.0-beta1", "1.12.0", invalid, `prerelease version constraints are not supported: ">= 1.12.0-beta1" (comparator 1 of 1) names the prerelease 1.12.0-beta1; a prerelease version matches by its version core only`},
-	// DESIGN.md, the other policies' examples.
+	// docs/policies.md, the other policies' examples.
 	{">= 1.1.0-beta.2", "1.1.0-beta.3", invalid, ""},
 	{"= 2.0.0-beta.1", "2.0.0-beta.1", invalid, ""},
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", invalid, `prerelease version constraints are not supported: "= 2.0.0-beta" (comparator 2 of 2) names the prerelease 2.0.0-beta; a prerelease version matches by its version core only`},

@@ -44,7 +44,7 @@ func Example_compare() {
 	// cargo         1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=reject
 	// linear        1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=allow
 	// linear-tight  1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=reject
-	// ga-bound      1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=allow
+	// ga-bound      1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=reject
 	// any-pre       1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=allow
 	// fallback      1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=allow
 	// core-only     refuses it: prerelease version constraints are not supported
@@ -67,18 +67,29 @@ func Example_select() {
 	// cargo         "1.2.1" found=true unreadable=1
 	// linear        "1.3.0-rc.1" found=true unreadable=1
 	// linear-tight  "1.2.1" found=true unreadable=1
-	// ga-bound      "1.3.0-rc.1" found=true unreadable=1
+	// ga-bound      "1.2.1" found=true unreadable=1
 	// any-pre       "1.3.0-rc.1" found=true unreadable=1
 	// fallback      "1.2.1" found=true unreadable=1
 	// core-only     refuses the constraint: prerelease version constraints are not supported
 }
 
-// Importing the package registers its policies in engine.Default by name.
+// A program registers the policies it wants in a registry of its own and
+// looks them up by name; importing the package registers nothing.
+// (catalogue.New returns a registry holding every policy prerel ships.)
 func Example_registry() {
-	p, ok := engine.Default.Lookup("strict")
+	reg := engine.NewRegistry()
+	for _, p := range policies.All() {
+		if err := reg.Register(p); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	p, ok := reg.Lookup("strict")
 	fmt.Println(ok, p.Rule())
 	fmt.Println(engine.Evaluate(p, ">= 1.0.0, = 2.0.0-beta", "2.0.0-beta").Verdict)
+	fmt.Println(reg.Register(policies.Strict{}))
 	// Output:
 	// true a prerelease only when an = comparator names exactly that version; releases by precedence
 	// allow
+	// register: a policy named "strict" is already registered
 }

@@ -9,13 +9,13 @@ import (
 // fallbackCases are the pairwise answers: as if the version were the only
 // one available, which is linear's rule.
 var fallbackCases = []verdictCase{
-	// DESIGN.md, fallback, each version alone.
+	// docs/policies.md, fallback, each version alone.
 	{">= 1.0.0", "1.0.0", allow, reasonReleaseHolds},
 	{">= 1.0.0", "1.1.0-beta.1", allow, reasonFallbackAllow},
 	{">= 1.0.0", "0.9.0", reject, "below a >= comparator's version"},
 	{">= 3.0.0", "1.9.0", reject, ""},
 	{">= 3.0.0", "2.1.0-rc.1", reject, ""},
-	// DESIGN.md, the other policies' examples.
+	// docs/policies.md, the other policies' examples.
 	{">= 1.1.0-beta.2", "1.1.0-beta.3", allow, ""},
 	{"= 2.0.0-beta.1", "2.0.0-beta.1", allow, ""},
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", allow, ""},
@@ -63,7 +63,7 @@ func TestFallbackSelect(t *testing.T) {
 		want       string // "" when nothing is selected
 		unreadable []string
 	}{
-		// DESIGN.md, fallback.
+		// docs/policies.md, fallback.
 		{">= 1.0.0", []string{"1.0.0", "1.1.0-beta.1"}, "1.0.0", nil},
 		{">= 1.0.0", []string{"0.9.0", "1.1.0-beta.1"}, "1.1.0-beta.1", nil},
 		{">= 3.0.0", []string{"1.9.0", "2.1.0-rc.1"}, "", nil},

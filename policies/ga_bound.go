@@ -17,18 +17,29 @@ import "github.com/prerel/prerel/engine"
 // for "< 2.0.0"). The empty constraint has no comparator to refuse
 // anything, so it admits every version, prereleases included.
 //
+// A "~>" is judged as the two comparators it stands for. Its lower bound
+// is the comparator's version, prerelease included, so it judges a
+// prerelease by precedence when the comparator names one and by GA(v)
+// when it does not. Its upper bound, the next minor or major release
+// ("~> 3.2.0-beta.1" is ">= 3.2.0-beta.1, < 3.3.0"), names no prerelease,
+// so it always judges a prerelease by GA(v): the GA release must stay
+// below it. "~> 3.2.0-beta.1" admits 3.2.0-beta.2 and refuses
+// 3.3.0-alpha.1, whose GA release 3.3.0 is not below 3.3.0.
+//
 // This is the design raised in the Terraform discussion of prerelease
 // constraints (hashicorp/terraform issue 36985): 2.0.0-beta is not valid for
 // ">= 1.0, < 2.0", is valid for ">= 1.0, < 3.0", and even for "~> 2.0.0".
 // It is meant to be switched on per module.
 //
-//	>= 1.0.0, < 2.0.0          | 2.0.0-beta    reject
-//	~> 2.0.0                   | 2.0.0-beta    allow
-//	>= 1.1.0-beta.2            | 1.1.0-beta.1  reject
+//	>= 1.0.0, < 2.0.0          | 2.0.0-beta     reject
+//	~> 2.0.0                   | 2.0.0-beta     allow
+//	>= 1.1.0-beta.2            | 1.1.0-beta.1   reject
+//	~> 3.2.0-beta.1            | 3.2.0-beta.2   allow
+//	~> 3.2.0-beta.1            | 3.3.0-alpha.1  reject
 //
 // A reject names the first comparator, in written order, that refuses the
-// version; a reason that starts with "prerelease:" means a comparator
-// refused the version's GA release.
+// version; a reason that starts with "prerelease:" means a comparator (or
+// the upper bound of a "~>") refused the version's GA release.
 type GABound struct{}
 
 var (
@@ -42,6 +53,7 @@ const (
 	reasonGABoundGA    = "prerelease: every comparator holds, those that name no prerelease (= and != aside) for its GA release"
 	reasonGABoundExact = "prerelease: every comparator is = or != or names a prerelease, and each holds by precedence"
 	reasonGABoundEmpty = "prerelease: the empty constraint has no comparator to refuse it"
+	reasonGABoundUpper = "prerelease: every comparator holds, the upper bound of a ~> that names a prerelease for its GA release"
 )
 
 // gaFailure names, per operator, why a prerelease's GA release fails a
@@ -81,16 +93,41 @@ func judgesGA(cmp *engine.Comparator) bool {
 	return cmp.Op != engine.OpEqual && cmp.Op != engine.OpNotEqual && !cmp.NamesPrerelease()
 }
 
+// pessimisticSplit reports whether cmp is a "~>" that names a prerelease
+// and has an upper bound: its lower bound judges a prerelease by
+// precedence, its upper bound by the GA release.
+func pessimisticSplit(cmp *engine.Comparator) bool {
+	if cmp.Op != engine.OpPessimistic || !cmp.NamesPrerelease() {
+		return false
+	}
+	_, ok := cmp.Upper()
+	return ok
+}
+
 // Judge applies the ga-bound rule to a parsed pair. It does not allocate.
 func (GABound) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 	if !v.IsPrerelease() {
 		return judgeRelease(c, v)
 	}
 	ga := v.Core()
-	anyGA := false
+	anyGA, anyUpper := false, false
 	cs := c.Comparators()
 	for i := range cs {
 		cmp := &cs[i]
+		if pessimisticSplit(cmp) {
+			// Its lower bound judges the version itself; its upper bound,
+			// which names no prerelease, the GA release. v is at or above
+			// the lower bound, so GA(v) is too, and Holds(ga) decides the
+			// upper bound alone.
+			if v.Compare(cmp.Version) < 0 {
+				return engine.Rejected(reasonBelowPessimistic)
+			}
+			anyUpper = true
+			if !cmp.Holds(ga) {
+				return engine.Rejected(byOp(&gaFailure, engine.OpPessimistic))
+			}
+			continue
+		}
 		if !judgesGA(cmp) {
 			if !cmp.Holds(*v) {
 				return engine.Rejected(precedenceReason(cmp, v))
@@ -110,6 +147,8 @@ func (GABound) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 		return engine.Allowed(reasonGABoundEmpty)
 	case anyGA:
 		return engine.Allowed(reasonGABoundGA)
+	case anyUpper:
+		return engine.Allowed(reasonGABoundUpper)
 	}
 	return engine.Allowed(reasonGABoundExact)
 }
@@ -134,6 +173,15 @@ func (g GABound) Explain(constraint, version string) engine.Explanation {
 		case cmp.Op == engine.OpEqual || cmp.Op == engine.OpNotEqual:
 			_, text := relation(cmp, v)
 			x.add(cmp.String(), "%s judges the version itself by precedence: %s", cmp.Op, text)
+		case pessimisticSplit(cmp):
+			upper, _ := cmp.Upper()
+			if v.Compare(cmp.Version) < 0 {
+				x.add(cmp.String(), "its lower bound names a prerelease, so it judges the version itself by precedence: %s: fails, below the lower bound", compared(v, cmp.Version))
+				break
+			}
+			holds := cmp.Holds(ga)
+			x.add(cmp.String(), "its lower bound names a prerelease, so it judges the version itself by precedence: %s: holds; its upper bound names none, so it judges GA(v) = %s: %s%s",
+				compared(v, cmp.Version), show(ga), compared(ga, upper), verdictWord(holds))
 		case cmp.NamesPrerelease():
 			_, text := relation(cmp, v)
 			x.add(cmp.String(), "names a prerelease, so it judges the version itself by precedence: %s", text)
@@ -142,9 +190,16 @@ func (g GABound) Explain(constraint, version string) engine.Explanation {
 			x.add(cmp.String(), "names no prerelease, so it judges GA(v) = %s: %s", show(ga), text)
 		}
 	}
-	if pre {
+	split := false
+	for i := range cs {
+		split = split || pessimisticSplit(&cs[i])
+	}
+	switch {
+	case pre && split:
+		x.add("rule", "= and != and every comparator that names a prerelease judge the version by precedence; every other comparator judges a prerelease by its GA release, and so does the upper bound of a ~> that names a prerelease, which names none")
+	case pre:
 		x.add("rule", "= and != and every comparator that names a prerelease judge the version by precedence; every other comparator judges a prerelease by its GA release")
-	} else {
+	default:
 		x.add("rule", "a release is admitted when every comparator holds by precedence (B)")
 	}
 	return x.verdict(g.Judge(&c, &v))

@@ -3,14 +3,14 @@ package policies
 import "testing"
 
 var gaBoundCases = []verdictCase{
-	// DESIGN.md, ga-bound.
+	// docs/policies.md, ga-bound.
 	{">= 1.0.0, < 2.0.0", "2.0.0-beta", reject, "prerelease: its GA release is not below a < comparator's version"},
 	{"~> 2.0.0", "2.0.0-beta", allow, reasonGABoundGA},
 	{">= 1.1.0-beta.2", "1.1.0-beta.1", reject, "below a >= comparator's version"},
 	// The Terraform discussion's cases.
 	{">= 1.0, < 2.0", "2.0.0-beta", reject, ""},
 	{">= 1.0, < 3.0", "2.0.0-beta", allow, ""},
-	// DESIGN.md, the other policies' examples.
+	// docs/policies.md, the other policies' examples.
 	{">= 1.1.0-beta.2", "1.1.0-beta.3", allow, reasonGABoundExact},
 	{"= 2.0.0-beta.1", "2.0.0-beta.1", allow, reasonGABoundExact},
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", allow, reasonGABoundGA},
@@ -59,9 +59,27 @@ var gaBoundCases = []verdictCase{
 	{"<= 1.0.0-rc", "2.0.0-beta", reject, "above a <= comparator's version"},
 	{"> 1.0.0-rc", "1.0.0-beta", reject, "not above a > comparator's version"},
 	{"~> 2.0.0-beta", "2.0.0-alpha", reject, "below a ~> comparator's version"},
-	{"~> 2.0.0-beta", "2.0.0-rc", allow, ""},
-	{"~> 2.0.0-beta", "2.1.0-rc", allow, ""},
+	{"~> 2.0.0-beta", "2.0.0-rc", allow, reasonGABoundUpper},
 	{"~> 2.0.0-beta", "2.1.0", reject, "not below a ~> comparator's upper bound"},
+	// docs/policies.md, ga-bound: a "~>" that names a prerelease judges the
+	// version by precedence at its lower bound, and the GA release at its
+	// upper bound, which names none.
+	{"~> 3.2.0-beta.1", "3.2.0-beta.2", allow, reasonGABoundUpper},
+	{"~> 3.2.0-beta.1", "3.3.0-alpha.1", reject, "prerelease: its GA release is not below a ~> comparator's upper bound"},
+	{"~> 3.2.0-beta.1", "3.2.0", allow, reasonReleaseHolds},
+	{"~> 3.2.0-beta.1", "3.2.0-alpha", reject, "below a ~> comparator's version"},
+	{"~> 3.2.0-beta.1", "3.2.5-rc.1", allow, ""},
+	{"~> 3.2.0-beta.1", "3.3.0", reject, "not below a ~> comparator's upper bound"},
+	{"~> 1.2.0-rc.1", "1.3.0-rc.1", reject, "prerelease: its GA release is not below a ~> comparator's upper bound"},
+	{"~> 1.2.0-rc.1", "1.2.9-beta", allow, ""},
+	{"~> 2.0.0-beta", "2.1.0-rc", reject, "prerelease: its GA release is not below a ~> comparator's upper bound"},
+	{"~> 1.2-beta", "1.9.0-rc.1", allow, ""},
+	{"~> 1.2-beta", "2.0.0-beta.1", reject, "prerelease: its GA release is not below a ~> comparator's upper bound"},
+	{"~> 1-rc", "1.0.0-rc.1", allow, ""},
+	{"~> 1-rc", "2.0.0-alpha", reject, ""},
+	{">= 1.0.0, ~> 3.2.0-beta.1", "3.2.1-beta", allow, reasonGABoundGA},
+	{"~> 3.2.0-beta.1, != 3.2.0-beta.2", "3.2.0-beta.2", reject, "equal by precedence to a != comparator's version"},
+	{"~> 1.18446744073709551615.0-beta", "1.18446744073709551615.9-rc", allow, reasonGABoundExact},
 	{">= 1.0.0-beta, < 2.0.0", "1.5.0-rc", allow, reasonGABoundGA},
 	{">= 2.0.0-beta, < 2.0.0", "2.0.0-rc", reject, ""},
 	{">= 2.0.0-beta, <= 2.0.0", "2.0.0-rc", allow, ""},

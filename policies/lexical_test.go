@@ -3,11 +3,11 @@ package policies
 import "testing"
 
 var lexicalCases = []verdictCase{
-	// DESIGN.md, lexical.
+	// docs/policies.md, lexical.
 	{">= 1.1.0-beta.2", "1.1.0-rc.1", allow, reasonLexicalRanges},
 	{">= 1.0.0-beta, < 1.0.0", "1.0.0-rc.1", reject, "prerelease: a < comparator without a prerelease refuses every prerelease"},
 	{"~> 1.0.0-beta", "1.0.1", reject, reasonLexicalTildePre},
-	// DESIGN.md, the other policies' examples.
+	// docs/policies.md, the other policies' examples.
 	{">= 1.1.0-beta.2", "1.1.0-beta.3", allow, ""},
 	{"= 2.0.0-beta.1", "2.0.0-beta.1", allow, reasonLexicalOnlyEquals},
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", reject, "prerelease: a >= comparator without a prerelease refuses every prerelease"},

@@ -3,11 +3,11 @@ package policies
 import "testing"
 
 var linearCases = []verdictCase{
-	// DESIGN.md, linear.
+	// docs/policies.md, linear.
 	{">= 1.0.0, < 2.0.0", "2.0.0-beta.1", allow, reasonLinearAllow},
 	{">= 1.1.0-beta.2", "1.1.0-beta.1", reject, "below a >= comparator's version"},
 	{"~> 1.2", "2.0.0-beta.1", allow, reasonLinearAllow},
-	// DESIGN.md, the other policies' examples.
+	// docs/policies.md, the other policies' examples.
 	{">= 1.1.0-beta.2", "1.1.0-beta.3", allow, ""},
 	{"= 2.0.0-beta.1", "2.0.0-beta.1", allow, ""},
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", allow, ""},

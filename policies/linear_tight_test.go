@@ -3,11 +3,11 @@ package policies
 import "testing"
 
 var linearTightCases = []verdictCase{
-	// DESIGN.md, linear-tight.
+	// docs/policies.md, linear-tight.
 	{"~> 1.2", "2.0.0-beta.1", reject, reasonTightExclude},
 	{"~> 1.2", "1.9.0-rc.1", allow, reasonTightAllow},
 	{"< 2.0.0", "2.0.0-beta.1", allow, reasonTightAllow},
-	// DESIGN.md, the other policies' examples.
+	// docs/policies.md, the other policies' examples.
 	{">= 1.1.0-beta.2", "1.1.0-beta.3", allow, ""},
 	{"= 2.0.0-beta.1", "2.0.0-beta.1", allow, ""},
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", allow, ""},

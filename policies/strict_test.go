@@ -3,11 +3,11 @@ package policies
 import "testing"
 
 var strictCases = []verdictCase{
-	// DESIGN.md, strict.
+	// docs/policies.md, strict.
 	{">= 1.1.0-beta.2", "1.1.0-beta.3", reject, reasonStrictNoEqual},
 	{"= 2.0.0-beta.1", "2.0.0-beta.1", allow, reasonStrictAllow},
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", allow, reasonStrictAllow},
-	// DESIGN.md, the other policies' examples.
+	// docs/policies.md, the other policies' examples.
 	{">= 1.1.0-beta.2", "1.1.0-rc.1", reject, ""},
 	{">= 1.0.0-beta, < 1.0.0", "1.0.0-rc.1", reject, ""},
 	{"~> 1.0.0-beta", "1.0.1", allow, reasonReleaseHolds},

@@ -83,7 +83,7 @@ func divergences(t *testing.T) []divergence {
 		{"cargo", "linear-tight", `constraint ">= 0.1.0-alpha, ~> 0.0.0" version "0.1.0-alpha"`, 50000},
 		{"any-pre", "cargo", `constraint ">= 0.0.0-alpha" version "1.0.0-alpha"`, 0},
 		{"ga-bound", "linear", `constraint ">= 0.0.0" version "0.0.0-alpha"`, 0},
-		{"linear", "ga-bound", `constraint "< 0.0.0" version "0.0.0-alpha"`, 0},
+		{"linear", "ga-bound", `constraint "~> 0.0.0" version "0.1.0-alpha"`, 0},
 	}
 	for _, o := range optional {
 		if !registered(o.a, o.b) {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/prerel/prerel/internal/plural"
 )
 
 // Format is a report format.
@@ -127,7 +129,7 @@ func causeSummary(classes []Class) string {
 	})
 	parts := make([]string, len(ts))
 	for i, t := range ts {
-		parts[i] = fmt.Sprintf("%s: %d %s, %d %s", t.cause, t.classes, plural(t.classes, "class", "classes"), t.cases, plural(t.cases, "case", "cases"))
+		parts[i] = fmt.Sprintf("%s: %s, %s", t.cause, plural.Of(t.classes, "class", "classes"), plural.Of(t.cases, "case", "cases"))
 	}
 	return strings.Join(parts, "; ")
 }

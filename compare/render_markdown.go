@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prerel/prerel/internal/markdown"
+	"github.com/prerel/prerel/internal/plural"
 )
 
 // MarkdownClassesPerPair is how many classes RenderMarkdown lists per
@@ -86,8 +87,8 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 		e.printf("%s", sec.String())
 	}
 	if len(left) > 0 {
-		e.printf("The classes of %d more %s are left out to keep this report the size of a pull-request comment (`--format text` or `--format json` lists them): %s.\n\n",
-			len(left), plural(len(left), "pair", "pairs"), strings.Join(left, ", "))
+		e.printf("The classes of %s are left out to keep this report the size of a pull-request comment (`--format text` or `--format json` lists them): %s.\n\n",
+			plural.Of(len(left), "more pair", "more pairs"), strings.Join(left, ", "))
 	}
 	e.printf("%s", selection.String())
 	return e.err
@@ -95,8 +96,8 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 
 // writeMarkdownPair writes one pair's collapsible section of classes.
 func writeMarkdownPair(w *strings.Builder, p Pair, classes []Class) {
-	fmt.Fprintf(w, "<details><summary>%s vs %s: %d diverged (%s agree), %d %s</summary>\n\n",
-		html.EscapeString(p.A), html.EscapeString(p.B), p.Diverge, percent(p.Agree, p.Agree+p.Diverge), len(classes), plural(len(classes), "class", "classes"))
+	fmt.Fprintf(w, "<details><summary>%s vs %s: %d diverged (%s agree), %s</summary>\n\n",
+		html.EscapeString(p.A), html.EscapeString(p.B), p.Diverge, percent(p.Agree, p.Agree+p.Diverge), plural.Of(len(classes), "class", "classes"))
 	fmt.Fprintf(w, "Causes: %s.\n\n", causeSummaryMarkdown(classes))
 	fmt.Fprintf(w, "| count | cause | signature | constraint | version | %s | %s |\n", markdown.CodeCell(p.A), markdown.CodeCell(p.B))
 	fmt.Fprintf(w, "|---:|---|---|---|---|---|---|\n")
@@ -110,8 +111,8 @@ func writeMarkdownPair(w *strings.Builder, p Pair, classes []Class) {
 		for _, c := range rest {
 			n += c.Count
 		}
-		fmt.Fprintf(w, "\n%d more %s with %d %s, smaller than these; the text and JSON reports list them all.\n",
-			len(rest), plural(len(rest), "class", "classes"), n, plural(n, "case", "cases"))
+		fmt.Fprintf(w, "\n%s with %s, smaller than these; the text and JSON reports list them all.\n",
+			plural.Of(len(rest), "more class", "more classes"), plural.Of(n, "case", "cases"))
 	}
 	fmt.Fprintf(w, "\n</details>\n\n")
 }

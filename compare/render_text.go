@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/prerel/prerel/internal/plural"
 )
 
 // TextClassesPerPair is how many classes RenderText lists per pair, the
@@ -45,7 +47,7 @@ func RenderText(w io.Writer, r *Report) error {
 		if len(classes) == 0 {
 			continue
 		}
-		e.printf("\n%s vs %s: %d diverged, %d %s\n", p.A, p.B, p.Diverge, len(classes), plural(len(classes), "class", "classes"))
+		e.printf("\n%s vs %s: %d diverged, %s\n", p.A, p.B, p.Diverge, plural.Of(len(classes), "class", "classes"))
 		e.printf("  causes: %s\n", causeSummary(classes))
 		shown := classes[:min(len(classes), TextClassesPerPair)]
 		for _, c := range shown {
@@ -61,8 +63,8 @@ func RenderText(w io.Writer, r *Report) error {
 			for _, c := range rest {
 				n += c.Count
 			}
-			e.printf("  ... %d more %s with %d %s, smaller than these; --format json lists them all\n",
-				len(rest), plural(len(rest), "class", "classes"), n, plural(n, "case", "cases"))
+			e.printf("  ... %s with %s, smaller than these; --format json lists them all\n",
+				plural.Of(len(rest), "more class", "more classes"), plural.Of(n, "case", "cases"))
 		}
 	}
 	if r.Selection != nil {
@@ -106,12 +108,4 @@ func writeTextSelection(e *errWriter, s *SelectionReport) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", p.A, p.B, p.Agree, p.Diverge, wit)
 	}
 	tw.Flush()
-}
-
-// plural picks the word for n things.
-func plural[N int | int64](n N, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/prerel/prerel/internal/plural"
 )
 
 // scanner reads versions and constraints from src, tracking the byte
@@ -101,7 +103,7 @@ func (p *scanner) version(partial bool) (Version, int, error) {
 		if p.pos < len(p.src) && p.src[p.pos] != '-' && p.src[p.pos] != '+' {
 			return v, parts, p.errAt(p.pos, "expected \".\" and the %s number, found %s", names[parts], p.describe(p.pos))
 		}
-		return v, parts, p.errAt(p.pos, "expected MAJOR.MINOR.PATCH, found only %d numeric part%s", parts, plural(parts))
+		return v, parts, p.errAt(p.pos, "expected MAJOR.MINOR.PATCH, found only %s", plural.Of(parts, "numeric part", "numeric parts"))
 	}
 	if p.pos < len(p.src) && p.src[p.pos] == '-' {
 		p.pos++

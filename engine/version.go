@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/prerel/prerel/internal/plural"
 )
 
 // Version is a SemVer 2.0.0 version: MAJOR.MINOR.PATCH[-PRERELEASE][+BUILD],
@@ -33,7 +35,7 @@ func ParseVersion(s string) (Version, error) {
 		return Version{}, err
 	}
 	if parts != 3 {
-		return Version{}, p.errAt(p.pos, "expected MAJOR.MINOR.PATCH, found only %d numeric part%s", parts, plural(parts))
+		return Version{}, p.errAt(p.pos, "expected MAJOR.MINOR.PATCH, found only %s", plural.Of(parts, "numeric part", "numeric parts"))
 	}
 	if p.pos != len(s) {
 		return Version{}, p.errAt(p.pos, "unexpected %s after the version", p.describe(p.pos))
@@ -240,14 +242,6 @@ func isNumeric(s string) bool {
 func writeUint(b *strings.Builder, n uint64) {
 	var buf [20]byte
 	b.Write(strconv.AppendUint(buf[:0], n, 10))
-}
-
-// plural is the suffix of a plural noun for n things: "" or "s".
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // ParseError is the error returned for text that is not a valid version or

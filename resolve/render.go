@@ -9,6 +9,7 @@ import (
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/markdown"
+	"github.com/prerel/prerel/internal/plural"
 )
 
 // RenderJSON writes r as indented JSON: an object with "dir",
@@ -140,7 +141,7 @@ func (r *Report) sections(code func(string) string, text func(string) string) []
 // lock file check, the problems and the warnings.
 func RenderText(w io.Writer, r *Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "root module:    %s (%d module%s read)\n", r.Dir, len(r.Modules), plural(len(r.Modules)))
+	fmt.Fprintf(&b, "root module:    %s (%s read)\n", r.Dir, plural.Of(len(r.Modules), "module", "modules"))
 	fmt.Fprintf(&b, "versions from:  %s\n", r.VersionsFrom)
 	fmt.Fprintf(&b, "default policy: %s (%s)\n\n", r.DefaultPolicy, r.DefaultFrom)
 	if len(r.Items) == 0 {
@@ -183,13 +184,6 @@ func (r *Report) textTable(b *strings.Builder) error {
 	return tw.Flush()
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 // todayText says what today's installer makes of a locked version.
 func (l *Lock) todayText() string {
 	if l.TerraformVerdict == nil {
@@ -227,7 +221,7 @@ func (l *Lock) text() string {
 func RenderMarkdown(w io.Writer, r *Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### prerel resolve %s\n\n", markdown.Code(r.Dir))
-	fmt.Fprintf(&b, "%d module%s read. Versions from %s. Default policy %s (%s).\n\n", len(r.Modules), plural(len(r.Modules)),
+	fmt.Fprintf(&b, "%s read. Versions from %s. Default policy %s (%s).\n\n", plural.Of(len(r.Modules), "module", "modules"),
 		markdown.Code(r.VersionsFrom), markdown.Code(r.DefaultPolicy), markdown.Escape(r.DefaultFrom))
 	if len(r.Items) == 0 {
 		b.WriteString("No module calls or providers to resolve.\n")

@@ -12,6 +12,7 @@ import (
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/plural"
 )
 
 func runCompare(e *env, args []string) error {
@@ -118,7 +119,7 @@ func checkBaseline(e *env, path string, base, report *compare.Report) error {
 		return nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "the run differs from the baseline %s in %d way%s:\n", path, len(changes), plural(len(changes)))
+	fmt.Fprintf(&b, "the run differs from the baseline %s in %s:\n", path, plural.Of(len(changes), "way", "ways"))
 	for _, c := range changes {
 		fmt.Fprintf(&b, "  - %s\n", c.Text)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/plural"
 )
 
 // explainSubjectWidth caps the subject column of explain's text output; a
@@ -29,7 +30,7 @@ does not explain itself still shows its verdict and reason.`)
 		return usagef("explain needs --policy: one of %s", strings.Join(e.registry.Names(), ", "))
 	}
 	if fs.NArg() != 2 {
-		return usagef("explain needs a constraint and one version, got %d argument%s", fs.NArg(), plural(fs.NArg()))
+		return usagef("explain needs a constraint and one version, got %s", plural.Of(fs.NArg(), "argument", "arguments"))
 	}
 	constraint, version := fs.Arg(0), fs.Arg(1)
 	if err := checkArgs(constraint, []string{version}); err != nil {

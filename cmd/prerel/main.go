@@ -131,13 +131,6 @@ func (e *env) resolve(names policyList) ([]engine.Policy, error) {
 	return ps, nil
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0

@@ -54,6 +54,28 @@ func TestParseModuleSource(t *testing.T) {
 	}
 }
 
+func TestLocalSources(t *testing.T) {
+	for _, tt := range []struct {
+		source string
+		want   bool
+	}{
+		{"./modules/x", true},
+		{"../x", true},
+		{`.\modules\x`, true},
+		{`..\x`, true},
+		{"./", true},
+		{".", false},
+		{"modules/x", false},
+		{"terraform-aws-modules/vpc/aws", false},
+		{"git::https://example.com/x.git", false},
+		{"/abs/path", false},
+	} {
+		if got := ParseModuleSource(tt.source).Kind == Local; got != tt.want {
+			t.Errorf("ParseModuleSource(%q) is local: %v, want %v", tt.source, got, tt.want)
+		}
+	}
+}
+
 func TestModuleKeyIgnoresCase(t *testing.T) {
 	a := ParseModuleSource("terraform-aws-modules/vpc/aws//sub")
 	b := ParseModuleSource("registry.terraform.io/Terraform-AWS-Modules/VPC/aws")

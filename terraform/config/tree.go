@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/prerel/prerel/terraform/address"
 )
 
 // MaxTreeDepth bounds how deep LoadTree follows module calls: it reads
@@ -126,19 +128,6 @@ func (t *Tree) Node(key string) *Node {
 	return nil
 }
 
-// isLocalSource reports whether a module source is a local path, which
-// Terraform reads relative to the calling module's directory instead of
-// installing: it starts with "./" or "../" (or ".\" or "..\"), the rule
-// of package terraform/address and of Terraform's own parser.
-func isLocalSource(source string) bool {
-	for _, p := range []string{"./", "../", `.\`, `..\`} {
-		if strings.HasPrefix(source, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // localPath returns a local source as a relative file path, cleaned as
 // Terraform cleans it.
 func localPath(source string) string {
@@ -232,7 +221,7 @@ func (w *treeWalker) visit(n *Node) hcl.Diagnostics {
 		case call.Source == "":
 			unread("not read: the module call has no source argument")
 			continue
-		case isLocalSource(call.Source):
+		case address.ParseModuleSource(call.Source).Kind == address.Local:
 			child.remote = n.remote
 			child.Dir = filepath.Join(n.Dir, localPath(call.Source))
 			if n.remote {

@@ -596,25 +596,3 @@ vpc "registry.terraform.io/terraform-aws-modules/vpc/aws" "6.6.0" ".terraform/mo
 		t.Error("missing manifest: no error")
 	}
 }
-
-func TestIsLocalSource(t *testing.T) {
-	for _, tt := range []struct {
-		source string
-		want   bool
-	}{
-		{"./modules/x", true},
-		{"../x", true},
-		{`.\modules\x`, true},
-		{`..\x`, true},
-		{"./", true},
-		{".", false},
-		{"modules/x", false},
-		{"terraform-aws-modules/vpc/aws", false},
-		{"git::https://example.com/x.git", false},
-		{"/abs/path", false},
-	} {
-		if got := isLocalSource(tt.source); got != tt.want {
-			t.Errorf("isLocalSource(%q) = %v, want %v", tt.source, got, tt.want)
-		}
-	}
-}

@@ -1,12 +1,12 @@
 package engine
 
-// The schemas of the reports: a report's name and the version of its JSON
-// form. A version changes when a field changes meaning or disappears; a new
-// field does not change it.
+// The schema versions of the reports' JSON forms, numbered as the compare
+// report's: a version changes when a field changes meaning or disappears;
+// a new field does not change it.
 const (
-	CheckSchema   = "prerel.check/v1"
-	SelectSchema  = "prerel.select/v1"
-	ExplainSchema = "prerel.explain/v1"
+	CheckSchema   = 1
+	SelectSchema  = 1
+	ExplainSchema = 1
 )
 
 // PolicyResult is one policy's verdict on one (constraint, version) pair,
@@ -26,7 +26,7 @@ func NewPolicyResult(p Policy, r Result) PolicyResult {
 // policies. It is the JSON form of "prerel check".
 type CheckReport struct {
 	// Schema is CheckSchema.
-	Schema     string `json:"schema"`
+	Schema     int    `json:"schema"`
 	Constraint string `json:"constraint"`
 	// Policies are the policy names, in the order of every row's Results.
 	Policies []string `json:"policies"`
@@ -94,7 +94,7 @@ func NewEvalLine(ps []Policy, constraint, version string, results []Result) Eval
 // of available versions. It is the JSON form of "prerel select".
 type SelectReport struct {
 	// Schema is SelectSchema.
-	Schema     string   `json:"schema"`
+	Schema     int      `json:"schema"`
 	Constraint string   `json:"constraint"`
 	Available  []string `json:"available"`
 	// Policies has one row per policy, in the order given.
@@ -145,7 +145,7 @@ func newSelectRow(p Policy, constraint string, available []string) SelectRow {
 // pair. It is the JSON form of "prerel explain".
 type ExplainReport struct {
 	// Schema is ExplainSchema.
-	Schema     string `json:"schema"`
+	Schema     int    `json:"schema"`
 	Policy     string `json:"policy"`
 	Rule       string `json:"rule"`
 	Constraint string `json:"constraint"`

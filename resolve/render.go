@@ -12,7 +12,8 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 )
 
-// RenderJSON writes r as indented JSON: an object with "dir",
+// RenderJSON writes r as indented JSON: an object with "schema"
+// (SchemaVersion), "dir",
 // "versions_from", "config_file", "manifest_file", "default_policy",
 // "default_policy_from", "extra_policies", "modules_read", "items",
 // "unread", "skipped", "lock_file", "locks" and "warnings". Each item

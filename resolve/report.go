@@ -24,9 +24,16 @@ const (
 // RootModule is how a Requirement names the root module.
 const RootModule = "root"
 
+// SchemaVersion is the version of the JSON form of a Report, numbered as
+// the other reports': it changes when a field changes meaning or
+// disappears; a new field does not change it.
+const SchemaVersion = 1
+
 // Report is the result of Run. Its JSON form is the contract scripts rely
 // on: see RenderJSON.
 type Report struct {
+	// Schema is SchemaVersion.
+	Schema        int      `json:"schema"`
 	Dir           string   `json:"dir"`
 	VersionsFrom  string   `json:"versions_from"`
 	ConfigFile    string   `json:"config_file,omitempty"`

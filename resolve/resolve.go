@@ -133,6 +133,7 @@ func checkOptions(opts Options) (installers, error) {
 func newReport(opts Options, tree *config.Tree) *Report {
 	def := opts.Config.Default()
 	r := &Report{
+		Schema:        SchemaVersion,
 		Dir:           opts.Dir,
 		VersionsFrom:  opts.Versions.String(),
 		ConfigFile:    opts.Config.File(),

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/resolve"
 )
 
 // TestJSONWritesConstraintsAsTheyAre checks every command's JSON for "~>",
@@ -52,19 +53,20 @@ func TestJSONSchemas(t *testing.T) {
 	tests := []struct {
 		name   string
 		args   []string
-		schema string
+		schema int
 	}{
 		{"check", []string{"check", "--format", "json", ">= 1", "1.0.0"}, engine.CheckSchema},
 		{"select", []string{"select", "--format", "json", ">= 1", "1.0.0"}, engine.SelectSchema},
 		{"explain", []string{"explain", "--format", "json", "--policy", "strict", ">= 1", "1.0.0"}, engine.ExplainSchema},
+		{"resolve", []string{"resolve", "--format", "json", "--index", resolveIndex, resolveExample}, resolve.SchemaVersion},
 	}
 	for _, tt := range tests {
 		code, out, stderr := runCLI(t, "", tt.args...)
 		var got struct {
-			Schema string `json:"schema"`
+			Schema int `json:"schema"`
 		}
 		if err := json.Unmarshal([]byte(out), &got); code != exitOK || err != nil || got.Schema != tt.schema {
-			t.Errorf("%s: exit %d (%s), %v, schema %q; want %q", tt.name, code, stderr, err, got.Schema, tt.schema)
+			t.Errorf("%s: exit %d (%s), %v, schema %d; want %d", tt.name, code, stderr, err, got.Schema, tt.schema)
 		}
 		if !strings.HasPrefix(out, "{\n  \"schema\": ") {
 			t.Errorf("%s: schema is not the first key:\n%s", tt.name, out)

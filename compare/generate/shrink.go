@@ -153,17 +153,34 @@ func smallerNumbers(n uint64) []uint64 {
 // constraint keeps at least minCmps comparators.
 func (s shape) candidates(minCmps int) []shape {
 	var out []shape
+	out = append(out, s.withFewerComparators(minCmps)...)
+	out = append(out, s.withSimplerOperators()...)
+	out = append(out, s.withSmallerNumbers()...)
+	out = append(out, s.withSimplerPrereleases()...)
+	out = append(out, s.withoutDecorations()...)
+	out = append(out, s.withPlainerComparators()...)
+	return out
+}
 
-	// Fewer comparators.
-	if len(s.cmps) > minCmps {
-		for i := range s.cmps {
-			t := s.clone()
-			t.cmps = append(t.cmps[:i], t.cmps[i+1:]...)
-			out = append(out, t)
-		}
+// withFewerComparators drops each comparator in turn, keeping at least
+// minCmps.
+func (s shape) withFewerComparators(minCmps int) []shape {
+	if len(s.cmps) <= minCmps {
+		return nil
 	}
+	var out []shape
+	for i := range s.cmps {
+		t := s.clone()
+		t.cmps = append(t.cmps[:i], t.cmps[i+1:]...)
+		out = append(out, t)
+	}
+	return out
+}
 
-	// Simpler operators.
+// withSimplerOperators gives each comparator, in turn, each lower-ranked
+// operator.
+func (s shape) withSimplerOperators() []shape {
+	var out []shape
 	for i, c := range s.cmps {
 		for _, o := range opsByRank[:opRank(c.Op)] {
 			t := s.clone()
@@ -171,171 +188,212 @@ func (s shape) candidates(minCmps int) []shape {
 			out = append(out, t)
 		}
 	}
+	return out
+}
 
-	// Smaller numbers: a value shared by several places everywhere at once,
-	// then a value shared by several versions in the same part (major,
-	// minor or patch), then each place on its own.
-	nums := s.numbers()
-	seen := map[uint64]bool{}
-	for _, p := range nums {
-		n := *p
-		if n == 0 || seen[n] {
-			continue
-		}
-		seen[n] = true
-		shared := 0
-		for _, q := range nums {
-			if *q == n {
-				shared++
-			}
-		}
-		if shared < 2 {
-			continue
-		}
-		for _, m := range smallerNumbers(n) {
-			t := s.clone()
-			for _, q := range t.numbers() {
-				if *q == n {
-					*q = m
-				}
-			}
-			out = append(out, t)
-		}
+// withSmallerNumbers shrinks a value shared by several places everywhere
+// at once, then a value shared by several versions in the same part
+// (major, minor or patch), then shifts each part down, then shrinks each
+// place on its own.
+func (s shape) withSmallerNumbers() []shape {
+	out := everywhereAtOnce(s, allNumbers)
+	for part := 0; part < 3; part++ {
+		out = append(out, everywhereAtOnce(s, partNumbers(part))...)
 	}
 	for part := 0; part < 3; part++ {
-		seen := map[uint64]bool{}
-		places := s.part(part)
-		for _, p := range places {
-			n := *p
-			if n == 0 || seen[n] {
-				continue
+		out = append(out, s.withPartShiftedDown(part)...)
+	}
+	return append(out, eachOnItsOwn(s, allNumbers)...)
+}
+
+// withPartShiftedDown subtracts 1, or the smallest non-zero value, from
+// every non-zero number of one part, so that versions keep their distance
+// ("~> 0.3.0" with 0.4.0-alpha becomes "~> 0.2.0" with 0.3.0-alpha).
+func (s shape) withPartShiftedDown(part int) []shape {
+	least, nonzero := leastNonZero(s.part(part))
+	if nonzero < 2 {
+		return nil
+	}
+	steps := []uint64{least}
+	if least > 1 {
+		steps = append(steps, 1)
+	}
+	var out []shape
+	for _, d := range steps {
+		t := s.clone()
+		for _, q := range t.part(part) {
+			if *q > 0 {
+				*q -= d // d <= least <= *q
 			}
-			seen[n] = true
-			shared := 0
-			for _, q := range places {
-				if *q == n {
-					shared++
-				}
-			}
-			if shared < 2 {
-				continue
-			}
-			for _, m := range smallerNumbers(n) {
-				t := s.clone()
-				for _, q := range t.part(part) {
-					if *q == n {
-						*q = m
-					}
-				}
-				out = append(out, t)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// leastNonZero returns the smallest non-zero value among ps and how many of
+// ps are non-zero.
+func leastNonZero(ps []*uint64) (least uint64, nonzero int) {
+	for _, p := range ps {
+		if *p > 0 {
+			nonzero++
+			if least == 0 || *p < least {
+				least = *p
 			}
 		}
 	}
-	// Shift a part down: subtract 1, or the smallest non-zero value, from
-	// every non-zero number of that part, so that versions keep their
-	// distance ("~> 0.3.0" with 0.4.0-alpha becomes "~> 0.2.0" with
-	// 0.3.0-alpha).
-	for part := 0; part < 3; part++ {
-		var least uint64
-		nonzero := 0
-		for _, p := range s.part(part) {
-			if *p > 0 {
-				nonzero++
-				if least == 0 || *p < least {
-					least = *p
+	return least, nonzero
+}
+
+// withSimplerPrereleases replaces a tag shared by several versions
+// everywhere at once, then each version's tag on its own.
+func (s shape) withSimplerPrereleases() []shape {
+	return append(everywhereAtOnce(s, prereleaseTags), eachOnItsOwn(s, prereleaseTags)...)
+}
+
+// withoutDecorations drops each version's build metadata, then each "v"
+// prefix.
+func (s shape) withoutDecorations() []shape {
+	return append(eachOnItsOwn(s, buildMetadata), eachOnItsOwn(s, vPrefixes)...)
+}
+
+// withPlainerComparators writes each comparator at full precision, then
+// each bare "=" explicitly.
+func (s shape) withPlainerComparators() []shape {
+	return append(eachOnItsOwn(s, precisions), eachOnItsOwn(s, bareness)...)
+}
+
+// A dimension is one kind of value that a shape holds in several places,
+// together with the simpler values to try in place of each.
+type dimension[T comparable] struct {
+	// places returns pointers to the values in s, in reading order; a
+	// clone of s yields the matching pointers in the same order.
+	places func(s *shape) []*T
+	// simpler lists the values to try instead of v, simplest first.
+	simpler func(v T) []T
+}
+
+var (
+	allNumbers = dimension[uint64]{
+		places:  (*shape).numbers,
+		simpler: smallerNumbers,
+	}
+	prereleaseTags = dimension[string]{
+		places:  onVersions(func(v *VersionSpec) *string { return &v.Prerelease }),
+		simpler: simplerPrereleases,
+	}
+	buildMetadata = dimension[string]{
+		places:  onVersions(func(v *VersionSpec) *string { return &v.Build }),
+		simpler: cleared[string],
+	}
+	vPrefixes = dimension[bool]{
+		places:  onVersions(func(v *VersionSpec) *bool { return &v.VPrefix }),
+		simpler: cleared[bool],
+	}
+	precisions = dimension[int]{
+		places:  onComparators(func(c *ComparatorSpec) *int { return &c.Precision }),
+		simpler: fullPrecision,
+	}
+	bareness = dimension[bool]{
+		places:  onComparators(func(c *ComparatorSpec) *bool { return &c.Bare }),
+		simpler: cleared[bool],
+	}
+)
+
+// partNumbers is the dimension of the written numbers of one part (0
+// major, 1 minor, 2 patch).
+func partNumbers(part int) dimension[uint64] {
+	return dimension[uint64]{
+		places:  func(s *shape) []*uint64 { return s.part(part) },
+		simpler: smallerNumbers,
+	}
+}
+
+// onVersions picks one field of every version of a shape.
+func onVersions[T any](field func(*VersionSpec) *T) func(*shape) []*T {
+	return func(s *shape) []*T {
+		var out []*T
+		for _, v := range s.versions() {
+			out = append(out, field(v))
+		}
+		return out
+	}
+}
+
+// onComparators picks one field of every comparator of a shape.
+func onComparators[T any](field func(*ComparatorSpec) *T) func(*shape) []*T {
+	return func(s *shape) []*T {
+		var out []*T
+		for i := range s.cmps {
+			out = append(out, field(&s.cmps[i]))
+		}
+		return out
+	}
+}
+
+// cleared lists the zero value as the one to try instead of a non-zero v.
+func cleared[T comparable](v T) []T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return []T{zero}
+}
+
+// fullPrecision lists 3 as the precision to try instead of a lower one.
+func fullPrecision(p int) []int {
+	if p < 3 {
+		return []int{3}
+	}
+	return nil
+}
+
+// everywhereAtOnce replaces, for each non-zero value found in at least two
+// places of d, that value by each simpler one in all its places at once.
+func everywhereAtOnce[T comparable](s shape, d dimension[T]) []shape {
+	var out []shape
+	for _, v := range sharedValues(d.places(&s)) {
+		for _, w := range d.simpler(v) {
+			t := s.clone()
+			for _, p := range d.places(&t) {
+				if *p == v {
+					*p = w
 				}
 			}
+			out = append(out, t)
 		}
-		if nonzero < 2 {
+	}
+	return out
+}
+
+// sharedValues returns the non-zero values that occur at least twice among
+// ps, in order of first occurrence.
+func sharedValues[T comparable](ps []*T) []T {
+	var zero T
+	count := map[T]int{}
+	for _, p := range ps {
+		count[*p]++
+	}
+	var out []T
+	for _, p := range ps {
+		v := *p
+		if v == zero || count[v] < 2 {
 			continue
 		}
-		steps := []uint64{least}
-		if least > 1 {
-			steps = append(steps, 1)
-		}
-		for _, d := range steps {
-			t := s.clone()
-			for _, q := range t.part(part) {
-				if *q > 0 {
-					*q -= d // d <= least <= *q
-				}
-			}
-			out = append(out, t)
-		}
+		out = append(out, v)
+		count[v] = 0 // listed once
 	}
-	for i, p := range nums {
-		for _, m := range smallerNumbers(*p) {
-			t := s.clone()
-			*t.numbers()[i] = m
-			out = append(out, t)
-		}
-	}
+	return out
+}
 
-	// Simpler prereleases: a tag shared by several versions everywhere at
-	// once, then each version on its own.
-	vs := s.versions()
-	seenPre := map[string]bool{}
-	for _, v := range vs {
-		p := v.Prerelease
-		if p == "" || seenPre[p] {
-			continue
-		}
-		seenPre[p] = true
-		shared := 0
-		for _, w := range vs {
-			if w.Prerelease == p {
-				shared++
-			}
-		}
-		if shared < 2 {
-			continue
-		}
-		for _, q := range simplerPrereleases(p) {
+// eachOnItsOwn replaces the value of each place of d, in turn, by each
+// simpler one.
+func eachOnItsOwn[T comparable](s shape, d dimension[T]) []shape {
+	var out []shape
+	for i, p := range d.places(&s) {
+		for _, w := range d.simpler(*p) {
 			t := s.clone()
-			for _, w := range t.versions() {
-				if w.Prerelease == p {
-					w.Prerelease = q
-				}
-			}
-			out = append(out, t)
-		}
-	}
-	for i, v := range vs {
-		for _, q := range simplerPrereleases(v.Prerelease) {
-			t := s.clone()
-			t.versions()[i].Prerelease = q
-			out = append(out, t)
-		}
-	}
-
-	// No build metadata, no "v".
-	for i, v := range vs {
-		if v.Build != "" {
-			t := s.clone()
-			t.versions()[i].Build = ""
-			out = append(out, t)
-		}
-	}
-	for i, v := range vs {
-		if v.VPrefix {
-			t := s.clone()
-			t.versions()[i].VPrefix = false
-			out = append(out, t)
-		}
-	}
-
-	// Full precision, explicit "=".
-	for i, c := range s.cmps {
-		if c.Precision < 3 {
-			t := s.clone()
-			t.cmps[i].Precision = 3
-			out = append(out, t)
-		}
-	}
-	for i, c := range s.cmps {
-		if c.Bare {
-			t := s.clone()
-			t.cmps[i].Bare = false
+			*d.places(&t)[i] = w
 			out = append(out, t)
 		}
 	}

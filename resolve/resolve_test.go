@@ -747,3 +747,36 @@ module "vpc" {
 		t.Errorf("warnings: %q", r.Warnings)
 	}
 }
+
+// TestRealLayout resolves the layout of terraform-aws-eks's
+// examples/eks-hybrid-nodes as terraform init leaves it (see
+// terraform/config/testdata/tree/README.md): hashicorp/time, which only
+// the called eks module requires, is resolved with its origin, and the
+// aws provider's constraint joins every module's.
+func TestRealLayout(t *testing.T) {
+	index := `{"providers": {"hashicorp/time": ` + providerBody("0.8.0", "0.9.0", "0.12.0", "0.13.1", "0.14.0-alpha1") + `}}`
+	x, err := registry.ParseIndex([]byte(index), "index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := "../terraform/config/testdata/tree/eks-hybrid-nodes"
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: x, Policies: testRegistry, LockFile: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]resolve.Item{}
+	for _, it := range r.Items {
+		byName[string(it.Kind)+" "+it.Name] = it
+	}
+	time := byName["provider time"]
+	if time.Origins() != "module.eks: >= 0.9" || time.Status != resolve.StatusOK || cell(time.Selected) != "0.13.1" || time.Pos != ".terraform/modules/eks/versions.tf:13:5" {
+		t.Errorf("time: %s, %s %s at %s (%s)", time.Origins(), time.Status, cell(time.Selected), time.Pos, time.Problem)
+	}
+	aws := byName["provider aws"]
+	if !strings.HasPrefix(aws.Origins(), "root: >= 6.28; module.eks: >= 6.28; ") || aws.Status != resolve.StatusError {
+		t.Errorf("aws: %s, %s", aws.Origins(), aws.Status)
+	}
+	if _, ok := byName["module eks.kms"]; !ok || len(r.Modules) != 12 || len(r.Unread) != 0 {
+		t.Errorf("modules read %q, unread %+v", r.Modules, r.Unread)
+	}
+}

@@ -66,15 +66,14 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	tree, diags := config.LoadTree(opts.Dir, config.TreeOptions{ModulesDir: opts.ModulesDir})
-	if diags.HasErrors() {
-		return nil, errorsOnly(diags)
-	}
 	r := newReport(opts, tree)
-	r.Warnings = append(r.Warnings, formatAll(diags)...)
-
-	c := collector{opts: opts, inst: inst, rel: relativeTo(opts.Dir), report: r}
+	c := collector{opts: opts, inst: inst, rel: relativeTo(opts.Dir), report: r, diags: diags}
 	c.collect(tree)
-	c.checkTargets(tree)
+	if !diags.HasErrors() {
+		// With errors in the configuration, calls may be missing: the
+		// policy settings are checked once it reads cleanly.
+		c.checkTargets(tree)
+	}
 	locked, lockFile := c.readLockFile()
 	if c.diags.HasErrors() {
 		return nil, errorsOnly(c.diags)

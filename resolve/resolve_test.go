@@ -439,6 +439,15 @@ func TestConfigErrors(t *testing.T) {
 			want: []string{`--module-policy nope=cargo: No module call "nope" in the configuration; Its module calls: app.`},
 		},
 		{
+			name: "mistakes in several files, at once",
+			files: map[string]string{
+				"main.tf":            "module \"app\" {\n  source = \n}\nmodule \"child\" {\n  source = \"./child\"\n}\n",
+				"child/main.tf":      "module \"x\" {\n  source  = \"corp/x/aws\"\n  version = \">= bananas\"\n}\n",
+				".terraform.lock.hcl": "provider \"registry.terraform.io/hashicorp/aws\" {\n}\n",
+			},
+			want: []string{"main.tf:2:12: Invalid expression", `child/main.tf:3:13: Invalid version constraint; module "child.x"`, ".terraform.lock.hcl:1:48: Missing required argument"},
+		},
+		{
 			name:  "bad lock file",
 			files: map[string]string{"main.tf": okModule, ".terraform.lock.hcl": "provider \"registry.terraform.io/hashicorp/aws\" {\n  verison = \"1.0.0\"\n}\n"},
 			want:  []string{`.terraform.lock.hcl:1:48: Missing required argument`, `.terraform.lock.hcl:2:3: Unsupported argument`},

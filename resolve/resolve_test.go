@@ -441,8 +441,8 @@ func TestConfigErrors(t *testing.T) {
 		{
 			name: "mistakes in several files, at once",
 			files: map[string]string{
-				"main.tf":            "module \"app\" {\n  source = \n}\nmodule \"child\" {\n  source = \"./child\"\n}\n",
-				"child/main.tf":      "module \"x\" {\n  source  = \"corp/x/aws\"\n  version = \">= bananas\"\n}\n",
+				"main.tf":             "module \"app\" {\n  source = \n}\nmodule \"child\" {\n  source = \"./child\"\n}\n",
+				"child/main.tf":       "module \"x\" {\n  source  = \"corp/x/aws\"\n  version = \">= bananas\"\n}\n",
 				".terraform.lock.hcl": "provider \"registry.terraform.io/hashicorp/aws\" {\n}\n",
 			},
 			want: []string{"main.tf:2:12: Invalid expression", `child/main.tf:3:13: Invalid version constraint; module "child.x"`, ".terraform.lock.hcl:1:48: Missing required argument"},

@@ -45,9 +45,10 @@ func checkArgs(constraint string, versions []string) error {
 
 func runCheck(e *env, args []string) error {
 	fs := newFlags(e, "check", "[flags] CONSTRAINT VERSION...",
-		"Judge each version against the constraint with every chosen policy: versions as rows, policies as columns.")
+		"Judge each version against the constraint with every chosen policy: versions\n"+
+			"as rows, policies as columns.")
 	var names policyList
-	fs.Var(&names, "policies", "comma-separated policies to run (default: all, in 'prerel policies' order)")
+	fs.Var(&names, "policies", "comma-separated policies to run (default: all,\nin 'prerel policies' order)")
 	format := formatFlag{"text", []string{"text", "json"}}
 	fs.Var(&format, "format", "output format: text or json (json includes the reasons)")
 	if err := parseFlags(fs, args); err != nil {

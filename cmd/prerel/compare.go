@@ -17,17 +17,17 @@ import (
 
 func runCompare(e *env, args []string) error {
 	fs := newFlags(e, "compare", "[flags]",
-		`Run every case of a domain through every chosen policy and report where they
-agree and diverge: the agreement matrix, the divergence classes with their
-causes and smallest witnesses, and on the corpus domain what each policy would
-install. With --baseline, exit 1 when the run differs from the baseline.`)
+		"Run every case of a domain through every chosen policy and report where they\n"+
+			"agree and diverge: the agreement matrix, the divergence classes with their\n"+
+			"causes and smallest witnesses, and on the corpus domain what each policy would\n"+
+			"install. With --baseline, exit 1 when the run differs from the baseline.")
 	var names policyList
-	fs.Var(&names, "policies", "comma-separated policies to compare (default: all, the native policies and the adapters)")
-	domain := fs.String("domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, or a file of CONSTRAINT<TAB>VERSION lines")
+	fs.Var(&names, "policies", "comma-separated policies to compare (default: all, the native policies\nand the adapters)")
+	domain := fs.String("domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, or a file of CONSTRAINT<TAB>VERSION\nlines")
 	scope := fs.Int("scope", compare.DefaultScope, fmt.Sprintf("size of the exhaustive domain, %d to %d", compare.MinScope, compare.MaxScope))
 	seed := fs.Int64("seed", 1, "seed of the random domain")
 	count := fs.Int("count", 100000, "number of cases of the random domain")
-	pairing := fs.String("pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets (context or all)")
+	pairing := fs.String("pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets\n(context or all)")
 	format := compareFormat{compare.FormatText}
 	fs.Var(&format, "format", "output format: "+compareFormatNames())
 	baseline := fs.String("baseline", "", "compare the run with the baseline in `FILE`; exit 1 when they differ")

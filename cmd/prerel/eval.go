@@ -21,15 +21,16 @@ const evalBatch = 4096
 
 func runEval(e *env, args []string) error {
 	fs := newFlags(e, "eval", "[flags] < CONSTRAINT<TAB>VERSION lines",
-		`Read CONSTRAINT<TAB>VERSION lines from stdin and write exactly one line per input
-line, in order: CONSTRAINT<TAB>VERSION<TAB>VERDICT..., the constraint and version
-echoed byte for byte, one verdict column per policy in the order of --policies,
-each allow, reject or invalid. A line that is not two tab-separated fields is
-an error naming its line number (exit 2). A trailing "\r" is dropped.`)
+		"Read CONSTRAINT<TAB>VERSION lines from stdin and write exactly one line per\n"+
+			"input line, in order: CONSTRAINT<TAB>VERSION<TAB>VERDICT..., the constraint\n"+
+			"and version echoed byte for byte, one verdict column per policy in the order\n"+
+			"of --policies, each allow, reject or invalid. A line that is not two\n"+
+			"tab-separated fields is an error naming its line number (exit 2). A trailing\n"+
+			"\"\\r\" is dropped.")
 	var names policyList
-	fs.Var(&names, "policies", "comma-separated policies, one verdict column each (default: all, in 'prerel policies' order)")
+	fs.Var(&names, "policies", "comma-separated policies, one verdict column each (default: all,\nin 'prerel policies' order)")
 	format := formatFlag{"tsv", []string{"tsv", "json"}}
-	fs.Var(&format, "format", "output format: tsv, or json (one object per line, with reasons)")
+	fs.Var(&format, "format", "output format: tsv, or json (one object per line,\nwith reasons)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -15,11 +15,12 @@ const explainSubjectWidth = 34
 
 func runExplain(e *env, args []string) error {
 	fs := newFlags(e, "explain", "--policy P [flags] CONSTRAINT VERSION",
-		`Show how one policy reaches its verdict for a constraint and a version, comparator by
-comparator: how each comparator was read ("~>" expanded, partial versions filled),
-which held, which prerelease rule applied and why, and the verdict. For a wrapped
-library it shows what the library was asked and what it answered. A policy that
-does not explain itself still shows its verdict and reason.`)
+		"Show how one policy reaches its verdict for a constraint and a version,\n"+
+			"comparator by comparator: how each comparator was read (\"~>\" expanded,\n"+
+			"partial versions filled), which held, which prerelease rule applied and why,\n"+
+			"and the verdict. For a wrapped library it shows what the library was asked\n"+
+			"and what it answered. A policy that does not explain itself still shows its\n"+
+			"verdict and reason.")
 	name := fs.String("policy", "", "the `POLICY` to explain (see 'prerel policies')")
 	format := formatFlag{"text", []string{"text", "json"}}
 	fs.Var(&format, "format", "output format: text or json")

@@ -33,8 +33,8 @@ func init() {
 		{"eval", "[flags] < CONSTRAINT<TAB>VERSION lines", "batch mode for scripts: one verdict line per input line", runEval},
 		{"select", "[flags] CONSTRAINT [VERSION...]", "the version each policy would install", runSelect},
 		{"explain", "--policy P [flags] CONSTRAINT VERSION", "one policy's reasoning, comparator by comparator", runExplain},
-		{"compare", "[flags]", "the differential report: where the policies agree and diverge, with witnesses", runCompare},
-		{"resolve", "[flags] DIR", "per module call and provider of a root module: its chosen policy's version next to today's", runResolve},
+		{"compare", "[flags]", "differential report: where policies agree and diverge, with witnesses", runCompare},
+		{"resolve", "[flags] DIR", "each module and provider in DIR: its policy's version next to today's", runResolve},
 	}
 }
 
@@ -115,7 +115,8 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "           %s\n", c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'prerel COMMAND -h' for a command's flags.", flagsNote)
+	fmt.Fprintln(w, "Run 'prerel COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, flagsNote)
 	fmt.Fprintln(w)
 	fmt.Fprint(w, exitStatusHelp)
 }

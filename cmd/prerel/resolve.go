@@ -89,12 +89,14 @@ type resolveFlags struct {
 
 func runResolve(e *env, args []string) error {
 	fs := newFlags(e, "resolve", "[flags] DIR",
-		"For each module call and provider of the Terraform/OpenTofu configuration rooted at DIR, show the version\n"+
-			"its chosen policy selects next to what Terraform and OpenTofu select today. The module tree is read as\n"+
-			"terraform init reads it: local modules from disk, remote ones from .terraform/modules (or --modules-dir);\n"+
-			"provider constraints of every module are intersected. Versions come from --index FILE or a registry\n"+
-			"(service discovery on each source's host, or --registry-url). Exit status 1 when some module or provider\n"+
-			"has no admissible version under its chosen policy.")
+		"For each module call and provider of the Terraform/OpenTofu configuration\n"+
+			"rooted at DIR, show the version its chosen policy selects next to what\n"+
+			"Terraform and OpenTofu select today. The module tree is read as terraform\n"+
+			"init reads it: local modules from disk, remote ones from .terraform/modules\n"+
+			"(or --modules-dir); provider constraints of every module are intersected.\n"+
+			"Versions come from --index FILE or a registry (service discovery on each\n"+
+			"source's host, or --registry-url). Exit status 1 when some module or\n"+
+			"provider has no admissible version under its chosen policy.")
 	f := resolveFlags{
 		modulePolicies:   pairList{flag: "module-policy"},
 		providerPolicies: pairList{flag: "provider-policy"},
@@ -102,13 +104,13 @@ func runResolve(e *env, args []string) error {
 	}
 	fs.StringVar(&f.configFile, "config", "", "the policy configuration `FILE` (default: DIR/"+policyconfig.DefaultFile+" when it exists)")
 	fs.StringVar(&f.policy, "policy", "", "the default `POLICY`, overriding default_policy (built-in default: "+policyconfig.FallbackPolicy+")")
-	fs.Var(&f.modulePolicies, "module-policy", "`CALL=POLICY` for one module call, overriding the config file (repeatable);\nCALL is the call path, such as vpc or eks.node_group")
-	fs.Var(&f.providerPolicies, "provider-policy", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict (repeatable)")
+	fs.Var(&f.modulePolicies, "module-policy", "`CALL=POLICY` for one module call, overriding the config file\n(repeatable); CALL is the call path, such as vpc or eks.node_group")
+	fs.Var(&f.providerPolicies, "provider-policy", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict\n(repeatable)")
 	fs.Var(&f.extra, "policies", "comma-separated policies to show as extra columns")
-	fs.StringVar(&f.index, "index", "", "read available versions from the offline index `FILE` instead of a registry")
-	fs.Var(&f.urls, "registry-url", "send service discovery to `URL` instead of each source's host, or HOST=URL for one host (repeatable)")
-	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding the module manifest modules.json that terraform init writes (default: DIR/.terraform/modules)")
-	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl when it exists; - for none)")
+	fs.StringVar(&f.index, "index", "", "read available versions from the offline index `FILE` instead of\na registry")
+	fs.Var(&f.urls, "registry-url", "send service discovery to `URL` instead of each source's host,\nor HOST=URL for one host (repeatable)")
+	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules)")
+	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
 	fs.DurationVar(&f.timeout, "timeout", registry.DefaultTimeout, "timeout of each registry request")
 	fs.IntVar(&f.retries, "retries", registry.DefaultRetries, "retries of a registry request answered 429 or 5xx")
 	fs.Var(&f.format, "format", "output format: text, markdown or json")

@@ -13,10 +13,11 @@ import (
 
 func runSelect(e *env, args []string) error {
 	fs := newFlags(e, "select", "[flags] CONSTRAINT [VERSION...]",
-		"Show the version each policy would install from the available versions: the newest it admits, or none.")
+		"Show the version each policy would install from the available versions:\n"+
+			"the newest it admits, or none.")
 	var names policyList
-	fs.Var(&names, "policies", "comma-separated policies to run (default: all, in 'prerel policies' order)")
-	versionsFile := fs.String("versions-file", "", "read the available versions from `FILE`, one a line (blank lines and lines starting with # are skipped)")
+	fs.Var(&names, "policies", "comma-separated policies to run (default: all,\nin 'prerel policies' order)")
+	versionsFile := fs.String("versions-file", "", "read the available versions from `FILE`, one a line (blank lines and\nlines starting with # are skipped)")
 	format := formatFlag{"text", []string{"text", "json"}}
 	fs.Var(&format, "format", "output format: text or json")
 	if err := parseFlags(fs, args); err != nil {

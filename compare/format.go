@@ -91,12 +91,21 @@ func percent(part, whole int64) string {
 }
 
 // divergeMatrix returns, for the agreement matrix, the diverged count of
-// each pair by policy index.
+// each pair, both ways round.
 func divergeMatrix(r *Report) map[[2]string]int64 {
+	return pairMatrix(r, func(p Pair) int64 { return p.Diverge })
+}
+
+// agreeMatrix returns the agreed count of each pair, both ways round.
+func agreeMatrix(r *Report) map[[2]string]int64 {
+	return pairMatrix(r, func(p Pair) int64 { return p.Agree })
+}
+
+func pairMatrix(r *Report, count func(Pair) int64) map[[2]string]int64 {
 	m := make(map[[2]string]int64, 2*len(r.Pairs))
 	for _, p := range r.Pairs {
-		m[[2]string{p.A, p.B}] = p.Diverge
-		m[[2]string{p.B, p.A}] = p.Diverge
+		m[[2]string{p.A, p.B}] = count(p)
+		m[[2]string{p.B, p.A}] = count(p)
 	}
 	return m
 }

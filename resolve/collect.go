@@ -9,6 +9,7 @@ import (
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/terraform/address"
 	"github.com/prerel/prerel/terraform/config"
 )
@@ -87,7 +88,7 @@ func (c *collector) moduleCall(n *config.Node, call *config.ModuleCall) {
 		return
 	}
 	if _, err := engine.ParseConstraint(call.Version); err != nil {
-		c.diags = append(c.diags, errorAt(call.VersionPos, "Invalid version constraint",
+		c.diags = append(c.diags, diag.ErrorAt(call.VersionPos.Ptr(), "Invalid version constraint",
 			fmt.Sprintf("module %q: %v", path, err)))
 		return
 	}
@@ -161,7 +162,7 @@ func (c *collector) providerAddr(n *config.Node, p *config.ProviderRequirement) 
 	}
 	addr, err := address.ParseProvider(providerSource(p))
 	if err != nil {
-		c.diags = append(c.diags, errorAt(p.Pos, "Invalid provider source", err.Error()))
+		c.diags = append(c.diags, diag.ErrorAt(p.Pos.Ptr(), "Invalid provider source", err.Error()))
 		return tfaddr.Provider{}, false
 	}
 	if addr.IsBuiltIn() {
@@ -170,7 +171,7 @@ func (c *collector) providerAddr(n *config.Node, p *config.ProviderRequirement) 
 	}
 	for _, vc := range p.VersionConstraints {
 		if _, err := engine.ParseConstraint(vc); err != nil {
-			c.diags = append(c.diags, errorAt(p.Pos, "Invalid version constraint", fmt.Sprintf("provider %q: %v", p.LocalName, err)))
+			c.diags = append(c.diags, diag.ErrorAt(p.Pos.Ptr(), "Invalid version constraint", fmt.Sprintf("provider %q: %v", p.LocalName, err)))
 			return tfaddr.Provider{}, false
 		}
 	}
@@ -212,12 +213,4 @@ func (c *collector) checkTargets(tree *config.Tree) {
 		unread[i] = u.Key()
 	}
 	c.diags = append(c.diags, c.opts.Config.CheckTargets(c.callPaths, c.providers, unread)...)
-}
-
-func errorAt(r hcl.Range, summary, detail string) *hcl.Diagnostic {
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
-	if r.Filename != "" {
-		d.Subject = r.Ptr()
-	}
-	return d
 }

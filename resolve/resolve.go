@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/config"
 	"github.com/prerel/prerel/terraform/registry"
@@ -179,7 +180,7 @@ func formatAll(diags hcl.Diagnostics) []string {
 	var out []string
 	for _, d := range diags {
 		if d.Severity == hcl.DiagWarning {
-			out = append(out, config.FormatDiagnostic(d))
+			out = append(out, diag.Format(d))
 		}
 	}
 	return out
@@ -194,7 +195,7 @@ func relativeTo(dir string) func(hcl.Range) string {
 		if name, err := filepath.Rel(dir, r.Filename); err == nil && !strings.HasPrefix(name, "..") {
 			r.Filename = name
 		}
-		return config.FormatRange(r)
+		return diag.FormatRange(r)
 	}
 }
 

@@ -18,10 +18,10 @@ import (
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/golden"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
-	"github.com/prerel/prerel/terraform/config"
 	"github.com/prerel/prerel/terraform/registry"
 )
 
@@ -472,7 +472,7 @@ func TestConfigErrors(t *testing.T) {
 				t.Fatalf("diagnostics:\n%s\nwant %d", err, len(tt.want))
 			}
 			for i, w := range tt.want {
-				if got := config.FormatDiagnostic(diags[i]); !strings.Contains(got, w) {
+				if got := diag.Format(diags[i]); !strings.Contains(got, w) {
 					t.Errorf("diagnostic %d = %q, want it to contain %q", i, got, w)
 				}
 			}
@@ -744,7 +744,7 @@ module "vpc" {
 	x, _ := registry.ParseIndex([]byte(treeIndex), "index.json")
 	_, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
 	var diags hcl.Diagnostics
-	if !errors.As(err, &diags) || len(diags) != 1 || !strings.Contains(config.FormatDiagnostic(diags[0]), `prerel.hcl:4:8: No module call "vpc" in the configuration; Its module calls: eks.`) {
+	if !errors.As(err, &diags) || len(diags) != 1 || !strings.Contains(diag.Format(diags[0]), `prerel.hcl:4:8: No module call "vpc" in the configuration; Its module calls: eks.`) {
 		t.Fatalf("error: %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "prerel.hcl"), []byte("module \"eks.node_group\" {\n  policy = \"cargo\"\n}\n"), 0o644)

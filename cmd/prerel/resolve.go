@@ -11,11 +11,11 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/terraform/registry"
 
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
-	"github.com/prerel/prerel/terraform/config"
 )
 
 // pairList is a repeatable KEY=VALUE flag; each value keeps the flag text
@@ -258,7 +258,7 @@ func diagnosticLines(diags hcl.Diagnostics) string {
 	var lines []string
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError {
-			lines = append(lines, config.FormatDiagnostic(d))
+			lines = append(lines, diag.Format(d))
 		}
 	}
 	if len(lines) == 1 {

@@ -75,6 +75,7 @@ import (
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/terraform/address"
 )
 
@@ -190,7 +191,7 @@ func Parse(reg *engine.Registry, src []byte, filename string) (*Config, hcl.Diag
 	c.file = filename
 	file, diags := hclparse.NewParser().ParseHCL(src, filename)
 	if file == nil || file.Body == nil || diags.HasErrors() {
-		return nil, dedupe(diags)
+		return nil, diag.Dedupe(diags)
 	}
 	content, more := file.Body.Content(fileSchema)
 	diags = append(diags, more...)
@@ -201,7 +202,7 @@ func Parse(reg *engine.Registry, src []byte, filename string) (*Config, hcl.Diag
 		diags = append(diags, c.readBlocks(content.Blocks)...)
 	}
 	if diags.HasErrors() {
-		return nil, dedupe(diags)
+		return nil, diag.Dedupe(diags)
 	}
 	return c, diags
 }
@@ -223,11 +224,11 @@ func (c *Config) readBlocks(blocks hcl.Blocks) hcl.Diagnostics {
 		label, target := b.Labels[0], b.LabelRanges[0]
 		key, err := c.blockKey(b.Type, label)
 		if err != nil {
-			diags = append(diags, errorAt(target, "Invalid "+b.Type+" "+fmt.Sprintf("%q", label), err.Error()))
+			diags = append(diags, diag.ErrorAt(target.Ptr(), "Invalid "+b.Type+" "+fmt.Sprintf("%q", label), err.Error()))
 			continue
 		}
 		if prev, dup := seen[key]; dup {
-			diags = append(diags, errorAt(target, fmt.Sprintf("Duplicate %s block", b.Type),
+			diags = append(diags, diag.ErrorAt(target.Ptr(), fmt.Sprintf("Duplicate %s block", b.Type),
 				fmt.Sprintf("%s %q is already configured at %s.", b.Type, label, Origin{Range: prev})))
 			continue
 		}
@@ -314,28 +315,6 @@ func policyName(a *hcl.Attribute) (string, hcl.Diagnostics) {
 	return name, diags
 }
 
-// dedupe keeps one error per place: HCL follows "Variables not allowed"
-// with "Unsuitable value type" at the same place.
-func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
-	type place struct {
-		file      string
-		line, col int
-	}
-	seen := map[place]bool{}
-	var out hcl.Diagnostics
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError && d.Subject != nil {
-			at := place{d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column}
-			if seen[at] {
-				continue
-			}
-			seen[at] = true
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
 // lookup finds a policy by name; an unknown one is a diagnostic at origin
 // that lists the known names.
 func (c *Config) lookup(name string, origin Origin) (engine.Policy, *hcl.Diagnostic) {
@@ -355,11 +334,7 @@ func diagAt(origin Origin, summary, detail string) *hcl.Diagnostic {
 	if origin.Range.Filename == "" {
 		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
 	}
-	return errorAt(origin.Range, summary, detail)
-}
-
-func errorAt(r hcl.Range, summary, detail string) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: r.Ptr()}
+	return diag.ErrorAt(origin.Range.Ptr(), summary, detail)
 }
 
 // File returns the config file's name, or "" when the configuration was

@@ -11,6 +11,7 @@ import (
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/policies"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/address"
@@ -276,22 +277,9 @@ func mustProvider(t testing.TB, s string) tfaddr.Provider {
 
 // lines formats diagnostics one a line, as the command prints them.
 func lines(diags hcl.Diagnostics) []string {
-	var out []string
-	for _, d := range diags {
-		s := d.Summary
-		if d.Severity == hcl.DiagWarning {
-			s = "warning: " + s
-		}
-		if d.Detail != "" {
-			s += "; " + d.Detail
-		}
-		switch {
-		case d.Subject != nil && d.Subject.Start.Line == 0:
-			s = d.Subject.Filename + ": " + s
-		case d.Subject != nil:
-			s = fmt.Sprintf("%s:%d:%d: %s", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column, s)
-		}
-		out = append(out, s)
+	out := make([]string, len(diags))
+	for i, d := range diags {
+		out[i] = diag.Format(d)
 	}
 	return out
 }

@@ -21,7 +21,7 @@
 // Every problem comes back as an hcl.Diagnostic whose Subject is its
 // place (file, line and column) whenever one is known, and every place in
 // the structs here is an hcl.Range, the zero Range (no file name) meaning
-// unknown or implied. FormatDiagnostic prints a diagnostic on one line,
+// unknown or implied. internal/diag.Format prints a diagnostic on one line,
 // the way all of prerel prints them.
 //
 // Nothing here decides which non-local sources are registry addresses

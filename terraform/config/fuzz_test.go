@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/prerel/prerel/internal/diag"
 )
 
 func FuzzParseLockFile(f *testing.F) {
@@ -22,7 +24,7 @@ func FuzzParseLockFile(f *testing.F) {
 			t.Fatalf("providers returned with errors: %v", diags)
 		}
 		for _, d := range diags {
-			_ = FormatDiagnostic(d)
+			_ = diag.Format(d)
 		}
 	})
 }
@@ -49,7 +51,7 @@ func FuzzParseManifest(f *testing.F) {
 			}
 		}
 		for _, d := range diags {
-			_ = FormatDiagnostic(d)
+			_ = diag.Format(d)
 		}
 	})
 }
@@ -75,7 +77,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatal("nil module")
 		}
 		for _, d := range diags {
-			_ = FormatDiagnostic(d)
+			_ = diag.Format(d)
 		}
 	})
 }

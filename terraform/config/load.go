@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	inspect "github.com/hashicorp/terraform-config-inspect/tfconfig"
+
+	"github.com/prerel/prerel/internal/diag"
 )
 
 // Module is what prerel needs of a root module: its module calls and its
@@ -97,7 +99,7 @@ func Load(dir string) (*Module, hcl.Diagnostics) {
 		return m, diags
 	}
 	if len(files) == 0 {
-		return m, hcl.Diagnostics{errorAt(nil, "No configuration files",
+		return m, hcl.Diagnostics{diag.ErrorAt(nil, "No configuration files",
 			fmt.Sprintf("%s has no .tf, .tf.json, .tofu or .tofu.json files", dir))}
 	}
 	parser := hclparse.NewParser()
@@ -106,7 +108,7 @@ func Load(dir string) (*Module, hcl.Diagnostics) {
 	for _, f := range files {
 		src, err := os.ReadFile(f.path)
 		if err != nil {
-			diags = append(diags, errorAt(&hcl.Range{Filename: f.path}, "Cannot read file", err.Error()))
+			diags = append(diags, diag.ErrorAt(&hcl.Range{Filename: f.path}, "Cannot read file", err.Error()))
 			continue
 		}
 		m.Files = append(m.Files, f.path)
@@ -125,7 +127,7 @@ func Load(dir string) (*Module, hcl.Diagnostics) {
 		diags = append(diags, ex.read(file, f.override)...)
 	}
 	m.build(mod, ex)
-	return m, dedupe(diags)
+	return m, diag.Dedupe(diags)
 }
 
 type configFile struct {
@@ -138,7 +140,7 @@ type configFile struct {
 func configFiles(dir string) ([]configFile, hcl.Diagnostics) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, hcl.Diagnostics{errorAt(nil, "Cannot read the module directory", err.Error())}
+		return nil, hcl.Diagnostics{diag.ErrorAt(nil, "Cannot read the module directory", err.Error())}
 	}
 	type cand struct {
 		name, stem string
@@ -203,7 +205,7 @@ func stemKey(stem string, json bool) string {
 func inspectFile(file *hcl.File, filename string, mod *inspect.Module) (diags hcl.Diagnostics) {
 	defer func() {
 		if p := recover(); p != nil {
-			diags = append(diags, errorAt(&hcl.Range{Filename: filename}, "Unreadable configuration",
+			diags = append(diags, diag.ErrorAt(&hcl.Range{Filename: filename}, "Unreadable configuration",
 				fmt.Sprintf("terraform-config-inspect failed on this file: %v", p)))
 		}
 	}()
@@ -271,8 +273,8 @@ func (ex *extras) readModule(b *hcl.Block, file *hcl.File, override bool) hcl.Di
 	}
 	prev := ex.calls[name]
 	if prev != nil && prev.primary && !override {
-		return hcl.Diagnostics{errorAt(&b.DefRange, "Duplicate module call",
-			fmt.Sprintf("A module call named %q was already declared at %s. Module calls must have unique names within a module.", name, FormatRange(prev.pos)))}
+		return hcl.Diagnostics{diag.ErrorAt(&b.DefRange, "Duplicate module call",
+			fmt.Sprintf("A module call named %q was already declared at %s. Module calls must have unique names within a module.", name, diag.FormatRange(prev.pos)))}
 	}
 	ci := prev
 	if ci == nil {
@@ -289,7 +291,7 @@ func (ex *extras) readModule(b *hcl.Block, file *hcl.File, override bool) hcl.Di
 		ci.versionPos = v.Expr.Range()
 	}
 	if !hasSource && prev == nil && !override {
-		return hcl.Diagnostics{errorAt(&b.DefRange, "Missing required argument",
+		return hcl.Diagnostics{diag.ErrorAt(&b.DefRange, "Missing required argument",
 			fmt.Sprintf("The module call %q has no source argument.", name))}
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/prerel/prerel/internal/diag"
 )
 
 // LockFileName is the name of the dependency lock file in a root module.
@@ -46,7 +48,7 @@ var (
 func LoadLockFile(path string) ([]LockedProvider, hcl.Diagnostics) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, hcl.Diagnostics{errorAt(&hcl.Range{Filename: path}, "Cannot read the lock file", err.Error())}
+		return nil, hcl.Diagnostics{diag.ErrorAt(&hcl.Range{Filename: path}, "Cannot read the lock file", err.Error())}
 	}
 	return ParseLockFile(src, path)
 }
@@ -73,8 +75,8 @@ func ParseLockFile(src []byte, filename string) ([]LockedProvider, hcl.Diagnosti
 		}
 		lp := LockedProvider{Address: b.Labels[0], Pos: b.DefRange}
 		if prev, dup := seen[lp.Address]; dup {
-			diags = append(diags, errorAt(&b.DefRange, "Duplicate provider lock",
-				fmt.Sprintf("The provider %q was already locked at %s.", lp.Address, FormatRange(prev))))
+			diags = append(diags, diag.ErrorAt(&b.DefRange, "Duplicate provider lock",
+				fmt.Sprintf("The provider %q was already locked at %s.", lp.Address, diag.FormatRange(prev))))
 			continue
 		}
 		seen[lp.Address] = lp.Pos

@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/prerel/prerel/internal/diag"
 )
 
 // ManifestFileName is the name of Terraform's module manifest in its
@@ -44,7 +46,7 @@ type Manifest map[string]*ModuleRecord
 func LoadManifest(path string) (Manifest, hcl.Diagnostics) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return Manifest{}, hcl.Diagnostics{errorAt(&hcl.Range{Filename: path}, "Cannot read the module manifest", err.Error())}
+		return Manifest{}, hcl.Diagnostics{diag.ErrorAt(&hcl.Range{Filename: path}, "Cannot read the module manifest", err.Error())}
 	}
 	return ParseManifest(src, path)
 }
@@ -68,7 +70,7 @@ func ParseManifest(src []byte, filename string) (Manifest, hcl.Diagnostics) {
 	}
 	if trimmed[0] != '{' {
 		start := hcl.Pos{Line: 1, Column: 1}
-		return m, append(diags, errorAt(&hcl.Range{Filename: filename, Start: start, End: start}, "Invalid module manifest",
+		return m, append(diags, diag.ErrorAt(&hcl.Range{Filename: filename, Start: start, End: start}, "Invalid module manifest",
 			"The module manifest must be a JSON object."))
 	}
 	attrs, adiags := file.Body.JustAttributes()
@@ -87,7 +89,7 @@ func ParseManifest(src []byte, filename string) (Manifest, hcl.Diagnostics) {
 	}
 	elems, ldiags := hcl.ExprList(list.Expr)
 	if ldiags.HasErrors() {
-		return m, append(diags, errorAt(list.Expr.Range().Ptr(), "Invalid module manifest",
+		return m, append(diags, diag.ErrorAt(list.Expr.Range().Ptr(), "Invalid module manifest",
 			`The "Modules" member must be an array of module records.`))
 	}
 	for _, e := range elems {
@@ -97,8 +99,8 @@ func ParseManifest(src []byte, filename string) (Manifest, hcl.Diagnostics) {
 			continue
 		}
 		if prev, dup := m[rec.Key]; dup {
-			diags = append(diags, errorAt(rec.Pos.Ptr(), "Duplicate module record",
-				fmt.Sprintf("The module manifest has two records for the key %q; the first is at %s.", rec.Key, FormatRange(prev.Pos))))
+			diags = append(diags, diag.ErrorAt(rec.Pos.Ptr(), "Duplicate module record",
+				fmt.Sprintf("The module manifest has two records for the key %q; the first is at %s.", rec.Key, diag.FormatRange(prev.Pos))))
 			continue
 		}
 		m[rec.Key] = rec
@@ -111,7 +113,7 @@ func ParseManifest(src []byte, filename string) (Manifest, hcl.Diagnostics) {
 func parseRecord(e hcl.Expression, filename string) (*ModuleRecord, hcl.Diagnostics) {
 	pairs, d := hcl.ExprMap(e)
 	if d.HasErrors() {
-		return nil, hcl.Diagnostics{errorAt(e.Range().Ptr(), "Invalid module manifest",
+		return nil, hcl.Diagnostics{diag.ErrorAt(e.Range().Ptr(), "Invalid module manifest",
 			"Each module record must be a JSON object.")}
 	}
 	rec := &ModuleRecord{Pos: e.Range()}
@@ -143,13 +145,13 @@ func parseRecord(e hcl.Expression, filename string) (*ModuleRecord, hcl.Diagnost
 		case v.Type() == cty.String:
 			*dst = v.AsString()
 		default:
-			diags = append(diags, errorAt(kv.Value.Range().Ptr(), "Invalid module manifest",
+			diags = append(diags, diag.ErrorAt(kv.Value.Range().Ptr(), "Invalid module manifest",
 				fmt.Sprintf("The member %q of a module record must be a string.", name)))
 		}
 	}
 	if rec.Version != "" {
 		if _, err := version.NewVersion(rec.Version); err != nil {
-			diags = append(diags, errorAt(rec.Pos.Ptr(), "Invalid module manifest",
+			diags = append(diags, diag.ErrorAt(rec.Pos.Ptr(), "Invalid module manifest",
 				fmt.Sprintf("The version %q recorded for the key %q is not a version: %s.", rec.Version, rec.Key, err)))
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/prerel/prerel/internal/diag"
 )
 
 // summary renders what Load read, one line per call and provider.
@@ -14,11 +16,11 @@ func summary(m *Module) string {
 	var b strings.Builder
 	for _, c := range m.ModuleCalls {
 		fmt.Fprintf(&b, "module %s source=%q expr=%v version=%q has=%v expr=%v at %s version at %s\n",
-			c.Name, c.Source, c.SourceExpr, c.Version, c.HasVersion, c.VersionExpr, FormatRange(c.Pos), FormatRange(c.VersionPos))
+			c.Name, c.Source, c.SourceExpr, c.Version, c.HasVersion, c.VersionExpr, diag.FormatRange(c.Pos), diag.FormatRange(c.VersionPos))
 	}
 	for _, p := range m.Providers {
 		fmt.Fprintf(&b, "provider %s source=%q constraint=%q expr=%q implied=%v at %s\n",
-			p.LocalName, p.Source, p.Constraint(), p.Expr, p.Implied, FormatRange(p.Pos))
+			p.LocalName, p.Source, p.Constraint(), p.Expr, p.Implied, diag.FormatRange(p.Pos))
 	}
 	return b.String()
 }
@@ -83,7 +85,7 @@ module b source="corp/b/aws" expr=false version=">= 1.0" has=true expr=false at 
 				t.Fatalf("diagnostics:\n%s\nwant %d containing %q", formatAll(diags), len(tt.diags), tt.diags)
 			}
 			for i, want := range tt.diags {
-				if got := FormatDiagnostic(diags[i]); !strings.Contains(got, want) {
+				if got := diag.Format(diags[i]); !strings.Contains(got, want) {
 					t.Errorf("diagnostic %d = %q, want it to contain %q", i, got, want)
 				}
 			}
@@ -111,7 +113,7 @@ provider "registry.terraform.io/hashicorp/random" {
 	}
 	var lines []string
 	for _, lp := range got {
-		lines = append(lines, fmt.Sprintf("%s %s %q at %s", lp.Address, lp.Version, lp.Constraints, FormatRange(lp.Pos)))
+		lines = append(lines, fmt.Sprintf("%s %s %q at %s", lp.Address, lp.Version, lp.Constraints, diag.FormatRange(lp.Pos)))
 	}
 	want := []string{
 		`registry.terraform.io/hashicorp/aws 5.31.0 ">= 5.0.0, < 6.0.0" at .terraform.lock.hcl:2:1`,
@@ -152,76 +154,12 @@ func TestParseLockFileErrors(t *testing.T) {
 	}
 }
 
-// formatAll returns the diagnostics one a line, as FormatDiagnostic
+// formatAll returns the diagnostics one a line, as diag.Format
 // prints them.
 func formatAll(diags hcl.Diagnostics) string {
 	lines := make([]string, len(diags))
 	for i, d := range diags {
-		lines[i] = FormatDiagnostic(d)
+		lines[i] = diag.Format(d)
 	}
 	return strings.Join(lines, "\n")
-}
-
-func TestFormatRange(t *testing.T) {
-	for _, tt := range []struct {
-		r    hcl.Range
-		want string
-	}{
-		{hcl.Range{}, ""},
-		{hcl.Range{Start: hcl.Pos{Line: 3, Column: 7}}, ""},
-		{hcl.Range{Filename: "a.tf"}, "a.tf"},
-		{hcl.Range{Filename: "a.tf", Start: hcl.Pos{Line: 3}}, "a.tf:3"},
-		{hcl.Range{Filename: "a.tf", Start: hcl.Pos{Line: 3, Column: 7}, End: hcl.Pos{Line: 4, Column: 1}}, "a.tf:3:7"},
-	} {
-		if got := FormatRange(tt.r); got != tt.want {
-			t.Errorf("FormatRange(%#v) = %q, want %q", tt.r, got, tt.want)
-		}
-	}
-}
-
-func TestFormatDiagnostic(t *testing.T) {
-	at := &hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 2, Column: 13, Byte: 20}, End: hcl.Pos{Line: 2, Column: 20, Byte: 27}}
-	for _, tt := range []struct {
-		d    *hcl.Diagnostic
-		want string
-	}{
-		{&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid expression", Detail: "Expected the start of an expression.", Subject: at},
-			"main.tf:2:13: Invalid expression; Expected the start of an expression."},
-		{&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Module lock ignored", Subject: at},
-			"main.tf:2:13: warning: Module lock ignored"},
-		{&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No configuration files", Detail: "x has none"},
-			"No configuration files; x has none"},
-		{&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Deprecated", Subject: &hcl.Range{}},
-			"warning: Deprecated"},
-		{&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Two\nlines", Detail: "First line.\n\n  Second line."},
-			"Two lines; First line. Second line."},
-		{nil, ""},
-	} {
-		if got := FormatDiagnostic(tt.d); got != tt.want {
-			t.Errorf("FormatDiagnostic = %q, want %q", got, tt.want)
-		}
-	}
-}
-
-func TestDedupe(t *testing.T) {
-	r := func(line, col, end int) *hcl.Range {
-		return &hcl.Range{Filename: "a.tf", Start: hcl.Pos{Line: line, Column: col}, End: hcl.Pos{Line: line, Column: end}}
-	}
-	diags := hcl.Diagnostics{
-		{Severity: hcl.DiagError, Summary: "Invalid expression", Subject: r(3, 13, 14)},
-		{Severity: hcl.DiagError, Summary: "Unsuitable value type", Subject: r(3, 13, 20)},
-		{Severity: hcl.DiagWarning, Summary: "w", Subject: r(3, 13, 14)},
-		{Severity: hcl.DiagWarning, Summary: "w", Subject: r(3, 13, 14)},
-		{Severity: hcl.DiagError, Summary: "no place"},
-		{Severity: hcl.DiagError, Summary: "no place"},
-		{Severity: hcl.DiagError, Summary: "elsewhere", Subject: r(4, 1, 2)},
-	}
-	var got []string
-	for _, d := range dedupe(diags) {
-		got = append(got, d.Summary)
-	}
-	want := "Invalid expression,w,w,no place,no place,elsewhere"
-	if strings.Join(got, ",") != want {
-		t.Errorf("dedupe kept %q, want %q", strings.Join(got, ","), want)
-	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/terraform/address"
 )
 
@@ -175,7 +176,7 @@ func LoadTree(root string, opts TreeOptions) (*Tree, hcl.Diagnostics) {
 		w.manifestErrs = mdiags.HasErrors()
 		w.tree.ManifestFile = manifestFile
 	} else if opts.ModulesDir != "" || !errors.Is(err, fs.ErrNotExist) {
-		diags = append(diags, errorAt(&hcl.Range{Filename: manifestFile}, "Cannot read the module manifest", err.Error()))
+		diags = append(diags, diag.ErrorAt(&hcl.Range{Filename: manifestFile}, "Cannot read the module manifest", err.Error()))
 	}
 
 	rootNode := &Node{Dir: root}
@@ -187,7 +188,7 @@ func LoadTree(root string, opts TreeOptions) (*Tree, hcl.Diagnostics) {
 	w.tree.Root = rootNode
 	w.tree.Nodes = append(w.tree.Nodes, rootNode)
 	diags = append(diags, w.visit(rootNode)...)
-	return w.tree, dedupe(diags)
+	return w.tree, diag.Dedupe(diags)
 }
 
 type treeWalker struct {
@@ -260,19 +261,19 @@ func (w *treeWalker) visit(n *Node) hcl.Diagnostics {
 			if what == "" {
 				what = "the root module"
 			}
-			diags = append(diags, errorAt(&call.Pos, "Module call cycle",
+			diags = append(diags, diag.ErrorAt(&call.Pos, "Module call cycle",
 				fmt.Sprintf("The call %s leads to %s, the directory of %s, which the call is inside; the modules would call each other without end.", child.Address(), child.Dir, what)))
 			unread(fmt.Sprintf("not read: the call leads back to %s, the directory of %s", child.Dir, what))
 			continue
 		}
 		if len(p) > MaxTreeDepth {
-			diags = append(diags, errorAt(&call.Pos, "Module tree too deep",
+			diags = append(diags, diag.ErrorAt(&call.Pos, "Module tree too deep",
 				fmt.Sprintf("%s lies %d module calls below the root; modules are followed %d calls deep at most.", child.Address(), len(p), MaxTreeDepth)))
 			unread(fmt.Sprintf("not read: more than %d module calls below the root", MaxTreeDepth))
 			continue
 		}
 		if len(w.tree.Nodes) >= MaxTreeNodes {
-			diags = append(diags, errorAt(&call.Pos, "Module tree too large",
+			diags = append(diags, diag.ErrorAt(&call.Pos, "Module tree too large",
 				fmt.Sprintf("%s would be module instance %d; at most %d are read.", child.Address(), len(w.tree.Nodes)+1, MaxTreeNodes)))
 			unread(fmt.Sprintf("not read: more than %d module instances in the tree", MaxTreeNodes))
 			continue

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/prerel/prerel/internal/diag"
 )
 
 // treeSummary renders what LoadTree read: one line per node (its
@@ -234,7 +236,7 @@ unread module.vpc at main.tf:1: not read: the module manifest .terraform/modules
 				t.Fatalf("diagnostics:\n%s\nwant %d containing %q", formatAll(diags), len(tt.diags), tt.diags)
 			}
 			for i, want := range tt.diags {
-				if got := FormatDiagnostic(diags[i]); !strings.Contains(got, want) {
+				if got := diag.Format(diags[i]); !strings.Contains(got, want) {
 					t.Errorf("diagnostic %d = %q, want it to contain %q", i, got, want)
 				}
 			}
@@ -461,7 +463,7 @@ unread module.a.module.loop at a/main.tf:1: not read: the call leads back to a/u
 				t.Fatalf("diagnostics:\n%s\nwant %d containing %q", formatAll(diags), len(tt.diags), tt.diags)
 			}
 			for i, want := range tt.diags {
-				got := strings.ReplaceAll(FormatDiagnostic(diags[i]), root+string(filepath.Separator), "")
+				got := strings.ReplaceAll(diag.Format(diags[i]), root+string(filepath.Separator), "")
 				if !strings.Contains(filepath.ToSlash(got), want) {
 					t.Errorf("diagnostic %d = %q, want it to contain %q", i, got, want)
 				}
@@ -488,7 +490,7 @@ func TestLoadTreeDepth(t *testing.T) {
 	if len(tree.Nodes) != MaxTreeDepth+1 || len(tree.Unread) != 1 || len(tree.Unread[0].Path) != MaxTreeDepth+1 {
 		t.Fatalf("%d nodes, unread %+v", len(tree.Nodes), tree.Unread)
 	}
-	if len(diags) != 1 || !strings.Contains(FormatDiagnostic(diags[0]), "main.tf:1:1: Module tree too deep; ") {
+	if len(diags) != 1 || !strings.Contains(diag.Format(diags[0]), "main.tf:1:1: Module tree too deep; ") {
 		t.Errorf("diagnostics:\n%s", formatAll(diags))
 	}
 }
@@ -508,8 +510,8 @@ func TestLoadTreeSize(t *testing.T) {
 	if len(tree.Nodes) != MaxTreeNodes {
 		t.Fatalf("%d nodes, want %d", len(tree.Nodes), MaxTreeNodes)
 	}
-	if len(diags) == 0 || !strings.Contains(FormatDiagnostic(diags[0]), "Module tree too large") {
-		t.Errorf("first diagnostic: %s", FormatDiagnostic(diags[0]))
+	if len(diags) == 0 || !strings.Contains(diag.Format(diags[0]), "Module tree too large") {
+		t.Errorf("first diagnostic: %s", diag.Format(diags[0]))
 	}
 }
 
@@ -573,7 +575,7 @@ vpc "registry.terraform.io/terraform-aws-modules/vpc/aws" "6.6.0" ".terraform/mo
 				t.Fatalf("diagnostics:\n%s\nwant %d containing %q", formatAll(diags), len(tt.diags), tt.diags)
 			}
 			for i, want := range tt.diags {
-				if got := FormatDiagnostic(diags[i]); !strings.Contains(got, want) {
+				if got := diag.Format(diags[i]); !strings.Contains(got, want) {
 					t.Errorf("diagnostic %d = %q, want it to contain %q", i, got, want)
 				}
 			}
@@ -585,7 +587,7 @@ vpc "registry.terraform.io/terraform-aws-modules/vpc/aws" "6.6.0" ".terraform/mo
 			var b strings.Builder
 			for _, k := range keys {
 				r := m[k]
-				fmt.Fprintf(&b, "%s %q %q %q at %s\n", r.Key, r.Source, r.Version, r.Dir, FormatRange(r.Pos))
+				fmt.Fprintf(&b, "%s %q %q %q at %s\n", r.Key, r.Source, r.Version, r.Dir, diag.FormatRange(r.Pos))
 			}
 			if b.String() != tt.want {
 				t.Errorf("got:\n%s\nwant:\n%s", b.String(), tt.want)

@@ -1,4 +1,8 @@
-package config
+// Package diag formats and gathers hcl.Diagnostics, the one diagnostic
+// type of prerel: every configuration mistake it reports, in Terraform's
+// files, the module manifest, the lock file or prerel.hcl, is one, printed
+// the same way everywhere.
+package diag
 
 import (
 	"fmt"
@@ -24,12 +28,12 @@ func FormatRange(r hcl.Range) string {
 	}
 }
 
-// FormatDiagnostic returns a diagnostic on one line, as prerel prints
+// Format returns a diagnostic on one line, as prerel prints
 // every diagnostic: "FILE:LINE:COLUMN: SUMMARY; DETAIL", with "warning: "
 // before the summary of a warning. The place is left out when the
 // diagnostic has no Subject (or one with no file name), the detail when
 // there is none; line breaks inside the summary or detail become spaces.
-func FormatDiagnostic(d *hcl.Diagnostic) string {
+func Format(d *hcl.Diagnostic) string {
 	if d == nil {
 		return ""
 	}
@@ -60,8 +64,8 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// errorAt returns an error diagnostic at r (no place when r is nil).
-func errorAt(r *hcl.Range, summary, detail string) *hcl.Diagnostic {
+// ErrorAt returns an error diagnostic at r (no place when r is nil).
+func ErrorAt(r *hcl.Range, summary, detail string) *hcl.Diagnostic {
 	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
 	if r != nil {
 		rr := *r
@@ -70,10 +74,11 @@ func errorAt(r *hcl.Range, summary, detail string) *hcl.Diagnostic {
 	return d
 }
 
-// dedupe drops an error at the same place (file, line and column) as an
+// Dedupe drops an error at the same place (file, line and column) as an
 // earlier error: HCL follows a syntax error with "Unsuitable value type"
-// where terraform-config-inspect decodes the broken expression.
-func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
+// where a decoder reads the broken expression, and "Variables not
+// allowed" with "Unsuitable value type" at the same place.
+func Dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
 	type place struct {
 		file         string
 		line, column int

@@ -23,8 +23,10 @@ func lookup(ctx context.Context, src registry.Source, jobs []*job, n int) map[lo
 		n = 4
 	}
 	var keys []lookupKey
+	seen := map[lookupKey]bool{}
 	for _, j := range jobs {
-		if !slices.Contains(keys, j.key) {
+		if !seen[j.key] {
+			seen[j.key] = true
 			keys = append(keys, j.key)
 		}
 	}
@@ -99,6 +101,7 @@ func (j *job) resolve(l listing, extra []engine.Policy) Item {
 // and the versions some policy cannot read.
 func (it *Item) selectAll(ps []engine.Policy, versions []string) {
 	var unreadable []Unreadable
+	index := map[string]int{} // version → its place in unreadable
 	for _, p := range ps {
 		sel, err := engine.Select(p, it.Constraint, versions)
 		if err != nil {
@@ -113,10 +116,11 @@ func (it *Item) selectAll(ps []engine.Policy, versions []string) {
 			it.ByPolicy[p.Name()] = &v
 		}
 		for _, u := range sel.Unreadable {
-			i := slices.IndexFunc(unreadable, func(x Unreadable) bool { return x.Version == u.Version })
-			if i < 0 {
+			i, ok := index[u.Version]
+			if !ok {
+				i = len(unreadable)
+				index[u.Version] = i
 				unreadable = append(unreadable, Unreadable{Version: u.Version, Reason: u.Reason})
-				i = len(unreadable) - 1
 			}
 			unreadable[i].Policies = append(unreadable[i].Policies, p.Name())
 		}

@@ -10,6 +10,34 @@ type aggregate struct {
 	pairs     []pairAgg
 	selGroups int64
 	selection []selectionAgg // one per pair; nil until a group has a history
+	// splits counts the cases where the policies do not all agree, by
+	// case shape, then by the verdicts of every policy in order (one
+	// byte each).
+	splits map[string]map[string]*splitAgg
+}
+
+// splitAgg counts the cases of one split with their smallest witness.
+type splitAgg struct {
+	count int64
+	key   caseKey
+}
+
+// addSplit counts one case in the split (shape, verdicts).
+func (a *aggregate) addSplit(shape string, verdicts []byte, key caseKey) {
+	byVerdicts := a.splits[shape]
+	if byVerdicts == nil {
+		byVerdicts = map[string]*splitAgg{}
+		a.splits[shape] = byVerdicts
+	}
+	s := byVerdicts[string(verdicts)]
+	if s == nil {
+		byVerdicts[string(verdicts)] = &splitAgg{count: 1, key: key}
+		return
+	}
+	s.count++
+	if key.less(s.key) {
+		s.key = key
+	}
 }
 
 type pairAgg struct {
@@ -31,7 +59,7 @@ type classAgg struct {
 }
 
 func newAggregate(pairs int) *aggregate {
-	a := &aggregate{pairs: make([]pairAgg, pairs)}
+	a := &aggregate{pairs: make([]pairAgg, pairs), splits: map[string]map[string]*splitAgg{}}
 	for i := range a.pairs {
 		a.pairs[i].classes = map[classKey]*classAgg{}
 	}
@@ -68,6 +96,22 @@ func (a *aggregate) merge(o *aggregate) {
 			mine.count += c.count
 			if c.key.less(mine.key) {
 				mine.key, mine.ra, mine.rb = c.key, c.ra, c.rb
+			}
+		}
+	}
+	for shape, byVerdicts := range o.splits {
+		for v, s := range byVerdicts {
+			mine := a.splits[shape][v]
+			if mine == nil {
+				if a.splits[shape] == nil {
+					a.splits[shape] = map[string]*splitAgg{}
+				}
+				a.splits[shape][v] = s
+				continue
+			}
+			mine.count += s.count
+			if s.key.less(mine.key) {
+				mine.key = s.key
 			}
 		}
 	}

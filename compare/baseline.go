@@ -11,7 +11,9 @@ import (
 
 // Baseline returns the stable part of r, the part a baseline keeps: r
 // without the policies' reasons, which are words for people and may be
-// reworded without any change in behaviour. r is not modified.
+// reworded without any change in behaviour, and without what follows from
+// the rest or from the corpus (the reference, summary, splits and
+// relevance). r is not modified.
 func (r *Report) Baseline() *Report {
 	b := *r
 	b.Policies = append([]string(nil), r.Policies...)
@@ -20,6 +22,16 @@ func (r *Report) Baseline() *Report {
 	for i := range b.Classes {
 		b.Classes[i].Witness.AReason = ""
 		b.Classes[i].Witness.BReason = ""
+		b.Classes[i].Relevance = nil
+	}
+	b.Reference, b.Rank, b.Summary, b.Splits, b.verdicts = "", "", nil, nil, nil
+	if r.verdicts != nil {
+		b.Verdicts = make(map[string]string, len(r.verdicts))
+		for name, v := range r.verdicts {
+			if s, err := encodeVerdicts(v); err == nil {
+				b.Verdicts[name] = s
+			}
+		}
 	}
 	if r.Selection != nil {
 		s := *r.Selection
@@ -124,13 +136,30 @@ func encodeBaseline(w *bytes.Buffer, r *Report) error {
 	if err := list("pairs", len(r.Pairs), func(i int) any { return r.Pairs[i] }, false); err != nil {
 		return err
 	}
-	if err := list("classes", len(r.Classes), func(i int) any { return r.Classes[i] }, r.Selection == nil); err != nil {
+	if err := list("classes", len(r.Classes), func(i int) any { return r.Classes[i] }, r.Selection == nil && r.Verdicts == nil); err != nil {
 		return err
 	}
 	if r.Selection != nil {
-		if err := field("selection", r.Selection, true); err != nil {
+		if err := field("selection", r.Selection, r.Verdicts == nil); err != nil {
 			return err
 		}
+	}
+	if r.Verdicts != nil {
+		// one line per policy, in the order of Policies
+		fmt.Fprintf(w, "  %q: {", "verdicts")
+		first := true
+		for _, name := range r.Policies {
+			v, ok := r.Verdicts[name]
+			if !ok {
+				continue
+			}
+			if !first {
+				w.WriteByte(',')
+			}
+			first = false
+			fmt.Fprintf(w, "\n    %q: %q", name, v)
+		}
+		w.WriteString("\n  }\n")
 	}
 	w.WriteString("}\n")
 	return nil

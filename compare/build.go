@@ -11,11 +11,17 @@ import (
 
 // buildReport turns the merged aggregate into a Report, deciding the cause
 // of each class on its witness with the given number of goroutines.
-func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg *aggregate, workers int) *Report {
-	r := &Report{Schema: SchemaVersion, Domain: info, Pairs: []Pair{}, Classes: []Class{}}
+func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg *aggregate, workers int, opt Options) *Report {
+	r := &Report{Schema: SchemaVersion, Domain: info, Pairs: []Pair{}, Classes: []Class{}, Rank: opt.Rank}
+	if r.Rank == "" {
+		r.Rank = RankRelevance
+	}
+	byName := make(map[string]engine.Policy, len(policies))
 	for _, p := range policies {
 		r.Policies = append(r.Policies, p.Name())
+		byName[p.Name()] = p
 	}
+	r.Reference = referenceOf(opt.Reference, r.Policies)
 	for k, pr := range pairs {
 		pa, pb := policies[pr[0]], policies[pr[1]]
 		agg := &agg.pairs[k]
@@ -27,6 +33,7 @@ func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg 
 				B:         pb.Name(),
 				Signature: joinSignature(ck.shape, ck.a, ck.b),
 				Count:     c.count,
+				Relevance: opt.Relevance.Of(c.key.constraint),
 				Witness: Witness{
 					Constraint: c.key.constraint,
 					Version:    c.key.version,
@@ -38,11 +45,14 @@ func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg 
 			})
 		}
 		slices.SortFunc(classes, func(x, y Class) int {
-			return cmp.Or(cmp.Compare(y.Count, x.Count), strings.Compare(x.Signature, y.Signature))
+			return cmp.Or(relevanceOrder(x.Relevance, x.Count, y.Relevance, y.Count, r.Rank == RankCount),
+				strings.Compare(x.Signature, y.Signature))
 		})
 		r.Classes = append(r.Classes, classes...)
 	}
 	decideCauses(r.Classes, policies, workers)
+	r.Summary = buildSummary(r, byName)
+	r.Splits = buildSplits(r.Policies, agg, opt.Relevance, r.Rank)
 	if agg.selection != nil {
 		s := &SelectionReport{Groups: agg.selGroups, Pairs: []SelectionPair{}}
 		for k, pr := range pairs {

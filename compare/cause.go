@@ -11,6 +11,8 @@ type Cause string
 // The causes a class can have. See CauseOf for how each is decided.
 const (
 	CauseSyntax      Cause = "syntax"           // a side refuses the text, or reads its layout differently
+	CauseVPrefix     Cause = "v prefix"         // a "v" before a version decides
+	CausePartial     Cause = "partial version"  // a version written with fewer than three numbers decides
 	CauseMetadata    Cause = "metadata"         // build metadata decides
 	CausePessimistic Cause = "~> quirk"         // the reading of "~>" decides
 	CausePrecedence  Cause = "precedence quirk" // the order of prerelease identifiers decides
@@ -30,25 +32,34 @@ const (
 //     (Constraint.String: one space after each operator, ", " between
 //     comparators) differs from the text, and with it the two agree; they
 //     disagree about how the constraint is written, not what it means.
-//  3. metadata: the text has build metadata, and with every "+build"
+//  3. v prefix: a version of the text is written with a leading "v", and
+//     with every "v" removed the two agree.
+//  4. partial version: a comparator other than "~>" (whose meaning rests
+//     on the number of parts written) has fewer than three numbers, and
+//     with each written in full (">= 1" as ">= 1.0.0") the two agree.
+//  5. metadata: the text has build metadata, and with every "+build"
 //     removed from the constraint and the version the two agree.
-//  4. ~> quirk: the constraint has a "~>" comparator, and with each one
+//  6. ~> quirk: the constraint has a "~>" comparator, and with each one
 //     rewritten as its explicit expansion (">= X, < U", U the bound
 //     Comparator.Upper gives, written with three parts; ">= X" alone when
 //     there is none) the two agree.
-//  5. precedence quirk: the version is a prerelease and some comparator
+//  7. precedence quirk: the version is a prerelease and some comparator
 //     names a different prerelease of the same base, and with every
 //     prerelease renamed to a single letter identifier that keeps SemVer
 //     order (so that no library can order them differently) the two
 //     agree.
-//  6. prerelease rule: the version or the constraint has a prerelease, and
+//  8. prerelease rule: the version or the constraint has a prerelease, and
 //     on the same case with every prerelease removed (from the constraint
-//     as written, or from its "~>" expansion of step 4) the two agree:
+//     as written, or from its "~>" expansion of step 6) the two agree:
 //     they read the numbers alike and differ only in whether a prerelease
 //     is admitted.
-//  7. unknown: none of the above.
+//  9. unknown: none of the above.
 //
-// Steps 4 to 6 need the engine to parse the constraint and the version,
+// Every cause but the prerelease rule is a difference in reading the
+// text (Cause.Kind): the rules may agree on prereleases and still
+// disagree about what a constraint says.
+//
+// Steps 3 to 8 need the engine to parse the constraint and the version,
 // and write the changed constraint in canonical form (which, by step 2,
 // does not remove the divergence by itself). CauseOf returns "" when the
 // two policies agree on the case.
@@ -66,7 +77,7 @@ type counterfactual struct {
 	cases [][2]string // (constraint, version)
 }
 
-// counterfactuals lists the steps 2 to 6 of CauseOf that apply to a case,
+// counterfactuals lists the steps 2 to 8 of CauseOf that apply to a case,
 // in order. They depend on the case alone, so the classes of every pair
 // that share a witness share them.
 func counterfactuals(constraint, version string) []counterfactual {
@@ -78,13 +89,22 @@ func counterfactuals(constraint, version string) []counterfactual {
 			out = append(out, counterfactual{CauseSyntax, [][2]string{{canon, version}}})
 		}
 	}
+	var comps []comparatorText
+	if cerr == nil && verr == nil {
+		comps = splitComparators(c)
+		if vc, vv := dropVPrefixes(comps, v); vc != nil {
+			out = append(out, counterfactual{CauseVPrefix, [][2]string{{formatComparators(vc), vv}}})
+		}
+		if full := writeInFull(comps); full != nil {
+			out = append(out, counterfactual{CausePartial, [][2]string{{formatComparators(full), version}}})
+		}
+	}
 	if cs, vs := stripBuild(constraint), stripBuild(version); cs != constraint || vs != version {
 		out = append(out, counterfactual{CauseMetadata, [][2]string{{cs, vs}}})
 	}
 	if cerr != nil || verr != nil {
 		return out
 	}
-	comps := splitComparators(c)
 	var expanded []comparatorText
 	if hasPessimistic(comps) {
 		expanded = expandPessimistic(comps)
@@ -103,6 +123,20 @@ func counterfactuals(constraint, version string) []counterfactual {
 		out = append(out, step)
 	}
 	return out
+}
+
+// Kind says what sort of difference a cause is: "rule" for the
+// prerelease rule, "reading" for every difference in reading the text
+// (syntax, a "v" prefix, a partial version, build metadata, the reading of
+// "~>", the order of prerelease identifiers), "unknown" otherwise.
+func (c Cause) Kind() string {
+	switch c {
+	case CausePrerelease:
+		return "rule"
+	case CauseSyntax, CauseVPrefix, CausePartial, CauseMetadata, CausePessimistic, CausePrecedence:
+		return "reading"
+	}
+	return "unknown"
 }
 
 // decideCause runs the steps of CauseOf with the given way to judge a

@@ -18,6 +18,9 @@ func TestCauseOf(t *testing.T) {
 		{"one side invalid", linear, noV, ">= v1.0.0", "1.2.0", compare.CauseSyntax},
 		{"invalid version", linear, noV, ">= 1.0.0", "v1.2.0", compare.CauseSyntax},
 		{"layout alone", linear, tight, ">=1.0.0-alpha", "1.0.0-beta", compare.CauseSyntax},
+		{"a v before the version", linear, vReleaseOnly, ">= 1.0.0", "v1.2.0", compare.CauseVPrefix},
+		{"a v in the constraint", linear, vReleaseOnly, ">= v1.0.0", "1.2.0", compare.CauseVPrefix},
+		{"a partial version read as a wildcard", linear, partialWildcard, "= 1.2", "1.2.5", compare.CausePartial},
 		{"build metadata on the version", linear, buildEq, "= 1.0.0", "1.0.0+b", compare.CauseMetadata},
 		{"build metadata in the constraint", linear, buildEq, "= 1.0.0+b", "1.0.0", compare.CauseMetadata},
 		{"tilde reads ~> N.N as the next minor", linear, tilde, "~> 1.2", "1.5.0", compare.CausePessimistic},
@@ -39,5 +42,22 @@ func TestCauseOf(t *testing.T) {
 				t.Errorf("CauseOf(%s, %s, %q, %q) = %q, want %q", tt.b.Name(), tt.a.Name(), tt.constraint, tt.version, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestCauseKind(t *testing.T) {
+	for c, want := range map[compare.Cause]string{
+		compare.CausePrerelease:  "rule",
+		compare.CauseSyntax:      "reading",
+		compare.CauseVPrefix:     "reading",
+		compare.CausePartial:     "reading",
+		compare.CauseMetadata:    "reading",
+		compare.CausePessimistic: "reading",
+		compare.CausePrecedence:  "reading",
+		compare.CauseUnknown:     "unknown",
+	} {
+		if got := c.Kind(); got != want {
+			t.Errorf("%q.Kind() = %q, want %q", c, got, want)
+		}
 	}
 }

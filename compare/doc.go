@@ -28,26 +28,48 @@
 //
 // # Report
 //
+// A report leads with the answer. Its Summary compares every other policy
+// with a reference (Options.Reference; DefaultReference, the rule
+// Terraform and OpenTofu apply today, when the run has it): the share of
+// cases they agree on, the cases each admits that the other does not (⊆
+// or ⊇ when one admits a subset of the other on the domain), policies
+// that agree on every case merged into one row, and a few witnesses in
+// words (DescribeCase: "~> 1.2 with 2.0.0-beta.1: admits a prerelease of
+// the next major"), the first one decided by the prerelease rule. Its
+// Splits group the cases the policies do not all agree on by case shape
+// and by which policies allow, reject and refuse them.
+//
 // For each pair of policies the report counts the cases where they agree
 // and diverge (the agreement matrix), and splits the divergences into
 // classes by signature: the shape of the case with the numbers dropped
 // (operators, which comparators have a prerelease, how the version's base
-// relates to each comparator's base, whether the version is a prerelease
-// or has build metadata, and the verdict of each side; a side that answered
-// Invalid is classed by what it refused instead). Each class has a
-// count, a cause decided by CauseOf, and its smallest witness: fewest
-// comparators, then the smallest sum of the numbers written, then the
-// shortest text, then byte order. On domains of real histories the
-// report also compares selection per pair, with the smallest diverging
-// (constraint, history) as witness.
+// relates to each comparator's base and to the upper bound a "~>"
+// implies, whether the version is a prerelease or has build metadata, and
+// the verdict of each side; a side that answered Invalid is classed by
+// what it refused instead). Each class has a count, a cause decided by
+// CauseOf (the prerelease rule, or one of the ways of reading the text:
+// Cause.Kind), and its smallest witness: fewest comparators, then the
+// smallest sum of the numbers written, then the shortest text, then byte
+// order. On domains of real histories the report also compares selection
+// per pair, with the smallest diverging (constraint, history) as witness.
 //
-// RenderText, RenderMarkdown and RenderJSON write a report; the library
-// never prints by itself.
+// Classes and splits carry a Relevance when the run has a RelevanceTable
+// (CorpusRelevance reads the real constraints of prerel's corpus): the
+// share of real constraints whose shape is the witness's constraint
+// shape. Reports order them by relevance, then count (Options.Rank).
+//
+// RenderText, RenderMarkdown and RenderJSON write a report (Render with
+// RenderOptions to list everything, or to begin with a drift); the
+// library never prints by itself.
 //
 // # Baselines
 //
-// WriteBaseline saves the stable part of a report (Report.Baseline: all
-// of it but the policies' reasons) atomically; ReadBaseline reads it back
-// and Diff lists what appeared, disappeared or changed, in sentences, so
-// that CI can fail when a policy change moves a verdict.
+// WriteBaseline saves the stable part of a report (Report.Baseline: the
+// pairs, classes and selection without the policies' reasons, and every
+// policy's verdict on every case, compressed) atomically; ReadBaseline
+// reads it back and Diff lists what appeared, disappeared or changed, in
+// sentences, so that CI can fail when a policy change moves a verdict.
+// ComputeDrift tells the same drift per policy for a reviewer: how many
+// verdicts changed in which direction ("cargo: 93 cases reject → allow"),
+// and the most relevant changed case shapes with a witness each.
 package compare

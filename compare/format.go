@@ -43,13 +43,14 @@ func formatNames() string {
 	return strings.Join(names, ", ")
 }
 
-// Render writes r to w in format f.
-func Render(w io.Writer, f Format, r *Report) error {
+// Render writes r to w in format f; opt tunes the text and Markdown
+// reports.
+func Render(w io.Writer, f Format, r *Report, opt RenderOptions) error {
 	switch f {
 	case FormatText:
-		return RenderText(w, r)
+		return renderText(w, r, opt)
 	case FormatMarkdown:
-		return RenderMarkdown(w, r)
+		return renderMarkdown(w, r, opt)
 	case FormatJSON:
 		return RenderJSON(w, r)
 	}

@@ -215,3 +215,23 @@ func (lenient) Name() string                           { return "lenient" }
 func (lenient) Rule() string                           { return "test rule: everything" }
 func (lenient) Compile(string) (engine.Matcher, error) { return lenient{}, nil }
 func (lenient) Match(string) engine.Result             { return engine.Allowed("lenient") }
+
+// vReleaseOnly is linear, but a version written with a "v" is never
+// admitted, as if the "v" made it some other string.
+var vReleaseOnly = rule{name: "v-never", judge: func(c engine.Constraint, v engine.Version, text string) engine.Verdict {
+	if strings.HasPrefix(v.String(), "v") || strings.Contains(text, "v") {
+		return engine.Reject
+	}
+	return linear.judge(c, v, text)
+}}
+
+// partialWildcard is linear, but reads "= 1.2" (fewer than three numbers)
+// as every release of 1.2.
+var partialWildcard = rule{name: "partial-wildcard", judge: func(c engine.Constraint, v engine.Version, text string) engine.Verdict {
+	for _, k := range c.Comparators() {
+		if k.Op == engine.OpEqual && k.Precision == 2 {
+			return verdictOf(v.Major() == k.Version.Major() && v.Minor() == k.Version.Minor() && !v.IsPrerelease())
+		}
+	}
+	return linear.judge(c, v, text)
+}}

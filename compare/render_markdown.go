@@ -1,8 +1,10 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"html"
+	"slices"
 	"io"
 	"strings"
 
@@ -20,37 +22,59 @@ const MarkdownClassesPerPair = 20
 // tables would pass it, the remaining pairs are named in one line instead.
 const MarkdownBudget = 60000
 
+// MarkdownSplits is how many splits RenderMarkdown lists unless told to
+// list them all.
+const MarkdownSplits = 15
+
+// MarkdownDriftChanges is how many of a drift's changes RenderMarkdown
+// lists in its folded list; the rest are counted.
+const MarkdownDriftChanges = 100
+
 // RenderMarkdown writes r as GitHub-flavoured Markdown fit for a
-// pull-request comment or a CI step summary: the domain, the agreement
-// matrix as a table, then one collapsible section per diverging pair with
-// its causes in a line and a table of its
-// largest classes (count, cause, signature, witness and both verdicts), and the selection comparison for domains of real histories.
+// pull-request comment or a CI step summary, the answer first: how each
+// policy differs from the reference, the case shapes that split the
+// policies, then the agreement matrix, one collapsible section per
+// diverging pair (the reference's pairs first) with its largest classes,
+// and the selection comparison for domains of real histories.
 func RenderMarkdown(w io.Writer, r *Report) error {
+	return renderMarkdown(w, r, RenderOptions{})
+}
+
+func renderMarkdown(w io.Writer, r *Report, opt RenderOptions) error {
 	e := &errWriter{w: w}
+	ref := referenceOf(r.Reference, r.Policies)
 	e.printf("## prerel compare\n\n")
-	e.printf("**Domain:** %s  \n", markdown.Escape(r.Domain.Description))
-	e.printf("**Cases:** %d  \n", r.Domain.Cases)
+	if opt.Drift != nil {
+		writeMarkdownDrift(e, opt.Drift, opt.BaselinePath)
+	}
+	e.printf("**%s, each compared with %s%s, on %d cases.**  \n", plural.Of(len(r.Policies), "policy", "policies"),
+		markdown.Code(ref), referenceNote(ref), r.Domain.Cases)
+	e.printf("**Domain:** %s\n", markdown.Escape(r.Domain.Description))
 	policies := make([]string, len(r.Policies))
 	for i, p := range r.Policies {
 		policies[i] = markdown.Code(p)
 	}
 	e.printf("**Policies:** %s\n\n", strings.Join(policies, ", "))
+	writeMarkdownSummary(e, r, ref)
+	writeMarkdownSplits(e, r, opt)
+	e.printf("<details><summary>How to read a signature</summary>\n\n%s\n\n</details>\n\n", markdown.Escape(SignatureLegend))
 
+	order := clusterOrder(r, ref)
 	e.printf("### Agreement\n\n")
-	e.printf("Cases diverged, of %d.\n\n", r.Domain.Cases)
+	e.printf("Cases diverged, of %d; similar policies next to each other.\n\n", r.Domain.Cases)
 	m := divergeMatrix(r)
 	e.printf("| |")
-	for _, p := range r.Policies {
+	for _, p := range order {
 		e.printf(" %s |", markdown.CodeCell(p))
 	}
 	e.printf("\n|---|")
-	for range r.Policies {
+	for range order {
 		e.printf("---:|")
 	}
 	e.printf("\n")
-	for _, a := range r.Policies {
+	for _, a := range order {
 		e.printf("| %s |", markdown.CodeCell(a))
-		for _, b := range r.Policies {
+		for _, b := range order {
 			if a == b {
 				e.printf(" — |")
 				continue
@@ -71,13 +95,17 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 	}
 	budget := MarkdownBudget - e.n - selection.Len()
 	var left []string
-	for _, p := range r.Pairs {
+	pairs := slices.Clone(r.Pairs)
+	slices.SortStableFunc(pairs, func(x, y Pair) int {
+		return cmp.Compare(boolInt(x.A != ref && x.B != ref), boolInt(y.A != ref && y.B != ref))
+	})
+	for _, p := range pairs {
 		classes := r.ClassesOf(p.A, p.B)
 		if len(classes) == 0 {
 			continue
 		}
 		var sec strings.Builder
-		writeMarkdownPair(&sec, p, classes)
+		writeMarkdownPair(&sec, p, classes, opt.All)
 		if sec.Len() > budget {
 			left = append(left, markdown.Code(p.A)+" vs "+markdown.Code(p.B))
 			budget = 0
@@ -87,23 +115,135 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 		e.printf("%s", sec.String())
 	}
 	if len(left) > 0 {
-		e.printf("The classes of %s are left out to keep this report the size of a pull-request comment (`--format text` or `--format json` lists them): %s.\n\n",
+		e.printf("The classes of %s are left out to keep this report the size of a pull-request comment (`--format text --show-all` or `--format json` lists them): %s.\n\n",
 			plural.Of(len(left), "more pair", "more pairs"), strings.Join(left, ", "))
 	}
 	e.printf("%s", selection.String())
 	return e.err
 }
 
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// writeMarkdownSummary writes the summary as a table, one row per group
+// of identical policies, with its witnesses in words.
+func writeMarkdownSummary(e *errWriter, r *Report, ref string) {
+	e.printf("### How each policy differs from %s\n\n", markdown.Code(ref))
+	if len(r.Summary) == 0 {
+		e.printf("Every policy agrees with %s on every case.\n\n", markdown.Code(ref))
+		return
+	}
+	e.printf("| policies | agree | admits more | admits fewer | refuses | what it does differently |\n")
+	e.printf("|---|---:|---:|---:|---:|---|\n")
+	for _, row := range r.Summary {
+		names := make([]string, len(row.Policies))
+		for i, p := range row.Policies {
+			names[i] = markdown.CodeCell(p)
+		}
+		rel := ""
+		if row.Relation != "" {
+			rel = row.Relation + " "
+		}
+		var what []string
+		for _, wit := range row.Witnesses {
+			what = append(what, fmt.Sprintf("%s with %s: %s (%s)", markdown.CodeCell(wit.Constraint), markdown.CodeCell(wit.Version),
+				markdown.Escape(wit.What), wit.Relevance))
+		}
+		if row.Relation == "=" && row.Diverge == 0 {
+			what = append(what, "the same verdict on every case")
+		}
+		e.printf("| %s%s | %s | %d | %d | %d | %s |\n", rel, strings.Join(names, ", "), percent(row.Agree, row.Agree+row.Diverge),
+			row.AdmitsMore, row.AdmitsFewer, row.Refuses, strings.Join(what, "<br>"))
+	}
+	e.printf("\n*admits more*: cases a policy allows and %s does not; *fewer*: the reverse; ⊆ (⊇): it admits a subset (superset) of what %s admits here. "+
+		"(n%%): the share of real constraints with the witness's constraint shape%s.\n\n", markdown.Code(ref), markdown.Code(ref), relevanceSource(r))
+}
+
+// writeMarkdownSplits writes the case shapes that split the policies.
+func writeMarkdownSplits(e *errWriter, r *Report, opt RenderOptions) {
+	if len(r.Splits) == 0 {
+		return
+	}
+	shown := r.Splits
+	if !opt.All {
+		shown = shown[:min(len(shown), MarkdownSplits)]
+	}
+	e.printf("### Case shapes that split the policies\n\n")
+	e.printf("Most relevant first; %d of %d.\n\n", len(shown), len(r.Splits))
+	e.printf("| relevance | witness | shape | cases | sides |\n|---:|---|---|---:|---|\n")
+	for _, s := range shown {
+		e.printf("| %s | %s with %s | %s | %d | %s |\n", s.Relevance, markdown.CodeCell(s.Witness.Constraint), markdown.CodeCell(s.Witness.Version),
+			markdown.CodeCell(s.Shape), s.Count, markdown.Escape(sidesText(s, len(r.Policies))))
+	}
+	if left := len(r.Splits) - len(shown); left > 0 {
+		e.printf("\n%d more; `--format json` lists them all.\n", left)
+	}
+	e.printf("\n")
+}
+
+// writeMarkdownDrift writes what moved from the baseline, first in the
+// report.
+func writeMarkdownDrift(e *errWriter, d *Drift, path string) {
+	name := "the baseline"
+	if path != "" {
+		name = "the baseline " + markdown.Code(path)
+	}
+	if d.Matches {
+		e.printf("**The run matches %s.**\n\n", name)
+		return
+	}
+	e.printf("### Drift: the run differs from %s\n\n", name)
+	if d.Exact {
+		if len(d.Policies) == 0 {
+			e.printf("No verdict of any policy changed.\n\n")
+		}
+		for _, pd := range d.Policies {
+			e.printf("- **%s**: %s\n", markdown.Code(pd.Policy), pd.MovesText())
+		}
+		e.printf("\n")
+		for _, pd := range d.Policies {
+			e.printf("<details open><summary>%s: the changed case shapes, most relevant first</summary>\n\n", html.EscapeString(pd.Policy))
+			e.printf("| relevance | witness | shape | change | cases |\n|---:|---|---|---|---:|\n")
+			for _, c := range pd.Classes {
+				e.printf("| %s | %s with %s | %s | %s → %s | %d |\n", c.Relevance, markdown.CodeCell(c.Witness.Constraint),
+					markdown.CodeCell(c.Witness.Version), markdown.CodeCell(c.Shape), c.From, c.To, c.Count)
+			}
+			if pd.ClassesLeft > 0 {
+				e.printf("\n%s more; `--format json` of a drifted run lists the changes.\n", plural.Of(pd.ClassesLeft, "shape", "shapes"))
+			}
+			e.printf("\n</details>\n\n")
+		}
+	} else {
+		e.printf("The baseline has no per-case verdicts of this domain, so the drift is told by classes; rewrite it with `--write-baseline` to see the changes per policy.\n\n")
+	}
+	shown := d.Changes[:min(len(d.Changes), MarkdownDriftChanges)]
+	e.printf("<details><summary>All %s</summary>\n\n", plural.Of(len(d.Changes), "change", "changes"))
+	for _, c := range shown {
+		e.printf("- %s\n", markdown.Escape(c.Text))
+	}
+	if left := len(d.Changes) - len(shown); left > 0 {
+		e.printf("- … and %d more; stderr of `prerel compare --baseline` lists them all\n", left)
+	}
+	e.printf("\n</details>\n\n")
+}
+
 // writeMarkdownPair writes one pair's collapsible section of classes.
-func writeMarkdownPair(w *strings.Builder, p Pair, classes []Class) {
+func writeMarkdownPair(w *strings.Builder, p Pair, classes []Class, all bool) {
 	fmt.Fprintf(w, "<details><summary>%s vs %s: %d diverged (%s agree), %s</summary>\n\n",
 		html.EscapeString(p.A), html.EscapeString(p.B), p.Diverge, percent(p.Agree, p.Agree+p.Diverge), plural.Of(len(classes), "class", "classes"))
 	fmt.Fprintf(w, "Causes: %s.\n\n", causeSummaryMarkdown(classes))
-	fmt.Fprintf(w, "| count | cause | signature | constraint | version | %s | %s |\n", markdown.CodeCell(p.A), markdown.CodeCell(p.B))
-	fmt.Fprintf(w, "|---:|---|---|---|---|---|---|\n")
-	shown := classes[:min(len(classes), MarkdownClassesPerPair)]
+	fmt.Fprintf(w, "| count | relevance | cause | signature | constraint | version | %s | %s |\n", markdown.CodeCell(p.A), markdown.CodeCell(p.B))
+	fmt.Fprintf(w, "|---:|---:|---|---|---|---|---|---|\n")
+	shown := classes
+	if !all {
+		shown = classes[:min(len(classes), MarkdownClassesPerPair)]
+	}
 	for _, c := range shown {
-		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", c.Count, causeMarkdown(c.Cause), markdown.CodeCell(c.Signature),
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", c.Count, c.Relevance, causeMarkdown(c.Cause), markdown.CodeCell(c.Signature),
 			markdown.CodeCell(c.Witness.Constraint), markdown.CodeCell(c.Witness.Version), c.Witness.AVerdict, c.Witness.BVerdict)
 	}
 	if rest := classes[len(shown):]; len(rest) > 0 {
@@ -158,7 +298,7 @@ func causeSummaryMarkdown(classes []Class) string {
 // named reports whether c is one of the causes this package names.
 func (c Cause) named() bool {
 	switch c {
-	case CauseSyntax, CauseMetadata, CausePessimistic, CausePrecedence, CausePrerelease, CauseUnknown:
+	case CauseSyntax, CauseVPrefix, CausePartial, CauseMetadata, CausePessimistic, CausePrecedence, CausePrerelease, CauseUnknown:
 		return true
 	}
 	return false

@@ -11,80 +11,246 @@ import (
 )
 
 // TextClassesPerPair is how many classes RenderText lists per pair, the
-// largest first, so that a terminal report stays readable; the rest are
-// counted in one line, and the JSON report lists them all.
+// first in rank order, so that a terminal report stays readable; the rest
+// are counted in one line, and the JSON report lists them all.
 const TextClassesPerPair = 5
 
-// TextWidth is the terminal width the head of RenderText's report fits:
-// the domain, the policies and the agreement matrix.
+// TextSplits is how many splits RenderText lists unless told to list
+// them all.
+const TextSplits = 8
+
+// TextSummaryWitnesses is how many witnesses RenderText shows under each
+// summary row at most; fewer when that would take the summary past
+// TextScreen lines. The JSON and Markdown reports have SummaryWitnesses.
+const TextSummaryWitnesses = 2
+
+// TextScreen is the number of lines RenderText's summary fits in.
+const TextScreen = 50
+
+// TextWidth is the terminal width RenderText's report fits, but for
+// signatures and witnesses longer than a line.
 const TextWidth = 80
 
-// RenderText writes r for a terminal: the domain, the agreement matrix
-// (the share of cases each pair agrees on, policies numbered with a
-// legend so that it fits TextWidth columns), the pairs with agreed and
-// diverged counts,
-// then the divergence classes grouped by pair (with the cases and classes
-// of each cause), the TextClassesPerPair largest of each pair with their count, cause, signature and witness
-// with both verdicts and reasons, and for domains of
-// real histories the selection comparison.
+// RenderOptions tunes the text and Markdown reports.
+type RenderOptions struct {
+	// All lists every split, every class and every pair instead of the
+	// first ones.
+	All bool
+	// Drift, when set, is the drift from a baseline, which the report
+	// begins with; BaselinePath names the baseline.
+	Drift        *Drift
+	BaselinePath string
+}
+
+// SignatureLegend explains the signature notation, for reports.
+const SignatureLegend = `Signatures drop the numbers of a case: V is a version (N, N.N or N.N.N ` +
+	`for "~>", whose meaning rests on the parts written), -pre a prerelease, +b build metadata, ` +
+	`v a leading "v". After each comparator, in brackets, how the version's release compares ` +
+	`with the comparator's: [<] below, [=] the same, [>] above; for "~>" also with the bound ` +
+	`it implies (2.0.0 for "~> 1.2", 1.3.0 for "~> 1.2.3"): <U below it, =U that bound's own ` +
+	`release (2.0.0-beta.1 for "~> 1.2"), >U above.`
+
+// RenderText writes r for a terminal at TextWidth columns, the answer
+// first: how each policy differs from the reference (agreement, which
+// admits more, a few witnesses in words), then the case shapes that split
+// the policies, a legend, the agreement matrix (similar policies next to
+// each other), the classes of each policy against the reference, and for
+// domains of real histories the selection comparison. Long lists are cut,
+// and each cut says what it left out.
 func RenderText(w io.Writer, r *Report) error {
+	return renderText(w, r, RenderOptions{})
+}
+
+func renderText(w io.Writer, r *Report, opt RenderOptions) error {
 	e := &errWriter{w: w}
-	e.printf("%s\n", wrap("domain: "+r.Domain.Description))
-	e.printf("cases: %d\n", r.Domain.Cases)
-	e.printf("%s\n\n", wrap("policies: "+strings.Join(r.Policies, ", ")))
-
-	e.printf("%s\n\n", wrap(fmt.Sprintf("Agreement matrix: the %% of the %d cases on which two policies agree, "+
-		"rounded down (= every case, - itself; the pairs below have the counts)", r.Domain.Cases)))
-	writeTextMatrix(e, r)
-
-	e.printf("\nPairs\n\n")
-	tw := tabwriter.NewWriter(e, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "a\tb\tagree\tdiverge\tagreement\tclasses\t\n")
-	for _, p := range r.Pairs {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d\t\n", p.A, p.B, p.Agree, p.Diverge, percent(p.Agree, p.Agree+p.Diverge), len(r.ClassesOf(p.A, p.B)))
+	ref := referenceOf(r.Reference, r.Policies)
+	if opt.Drift != nil {
+		writeTextDrift(e, opt.Drift, opt.BaselinePath)
 	}
-	tw.Flush()
-
-	e.printf("\nDivergence classes\n")
-	if len(r.Classes) == 0 {
-		e.printf("\nnone: every pair agrees on every case\n")
-	}
-	for _, p := range r.Pairs {
-		classes := r.ClassesOf(p.A, p.B)
-		if len(classes) == 0 {
-			continue
-		}
-		e.printf("\n%s vs %s: %d diverged, %s\n", p.A, p.B, p.Diverge, plural.Of(len(classes), "class", "classes"))
-		e.printf("  causes: %s\n", causeSummary(classes))
-		shown := classes[:min(len(classes), TextClassesPerPair)]
-		for _, c := range shown {
-			e.printf("  %d  %s  %s\n", c.Count, c.Cause, c.Signature)
-			e.printf("      witness: constraint %s, version %s\n", strconv.Quote(c.Witness.Constraint), strconv.Quote(c.Witness.Version))
-			tw := tabwriter.NewWriter(e, 0, 0, 2, ' ', 0)
-			fmt.Fprintf(tw, "        %s\t%s\t%s\n", c.A, c.Witness.AVerdict, c.Witness.AReason)
-			fmt.Fprintf(tw, "        %s\t%s\t%s\n", c.B, c.Witness.BVerdict, c.Witness.BReason)
-			tw.Flush()
-		}
-		if rest := classes[len(shown):]; len(rest) > 0 {
-			var n int64
-			for _, c := range rest {
-				n += c.Count
-			}
-			e.printf("  ... %s with %s, smaller than these; --format json lists them all\n",
-				plural.Of(len(rest), "more class", "more classes"), plural.Of(n, "case", "cases"))
+	e.printf("%s\n", wrap(fmt.Sprintf("prerel compare: %s, each compared with %s%s, on %s.",
+		plural.Of(len(r.Policies), "policy", "policies"), ref, referenceNote(ref), thousands(r.Domain.Cases)+" cases")))
+	e.printf("%s\n\n", wrap("domain: "+r.Domain.Description))
+	for k := TextSummaryWitnesses; k >= 1; k-- {
+		var b strings.Builder
+		writeTextSummary(&errWriter{w: &b}, r, ref, k)
+		if k == 1 || strings.Count(b.String(), "\n")+3 <= TextScreen {
+			e.printf("%s", b.String())
+			break
 		}
 	}
+	writeTextSplits(e, r, opt)
+	e.printf("%s\n\n", wrap(SignatureLegend))
+	e.printf("%s\n\n", wrap(fmt.Sprintf("Agreement: the %% of the %s cases on which two policies agree, "+
+		"rounded down (= every case, - itself), similar policies next to each other", thousands(r.Domain.Cases))))
+	writeTextMatrix(e, r, clusterOrder(r, ref))
+	writeTextClasses(e, r, ref, opt)
 	if r.Selection != nil {
 		writeTextSelection(e, r.Selection)
 	}
 	return e.err
 }
 
-// writeTextMatrix writes the agreement matrix with the policies
-// numbered: a legend, then one row and one column per number.
-func writeTextMatrix(e *errWriter, r *Report) {
-	legend := make([]string, len(r.Policies))
-	for i, p := range r.Policies {
+// writeTextDrift writes what moved from the baseline, first in the
+// report: per policy the changed verdicts by direction and the most
+// relevant changed case shapes.
+func writeTextDrift(e *errWriter, d *Drift, path string) {
+	name := "the baseline"
+	if path != "" {
+		name += " " + path
+	}
+	if d.Matches {
+		e.printf("%s\n\n", wrap("The run matches "+name+"."))
+		return
+	}
+	e.printf("%s\n", wrap(fmt.Sprintf("DRIFT: the run differs from %s in %s.", name, plural.Of(len(d.Changes), "way", "ways"))))
+	if !d.Exact {
+		e.printf("%s\n\n", wrap("The baseline has no per-case verdicts of this domain; the changes are listed on stderr. "+
+			"Rewrite it with --write-baseline to see them per policy."))
+		return
+	}
+	for _, pd := range d.Policies {
+		e.printf("%s\n", wrapIndent(pd.Policy+": "+pd.MovesText(), 2, 4))
+		for _, c := range pd.Classes {
+			e.printf("%s\n", wrapIndent(fmt.Sprintf("%s → %s  %s with %s  (%s; %s; %s)", c.From, c.To, strconv.Quote(c.Witness.Constraint),
+				c.Witness.Version, c.Shape, plural.Of(c.Count, "case", "cases"), c.Relevance), 4, 8))
+		}
+		if pd.ClassesLeft > 0 {
+			e.printf("    ... %s more\n", plural.Of(pd.ClassesLeft, "changed shape", "changed shapes"))
+		}
+	}
+	e.printf("\n")
+}
+
+// referenceNote says what the reference stands for when it is a policy
+// of today's installers.
+func referenceNote(ref string) string {
+	switch ref {
+	case "terraform-module", "opentofu-module":
+		return " (what Terraform and OpenTofu do today)"
+	}
+	return ""
+}
+
+// writeTextSummary writes one row per group of identical policies: the
+// agreement with the reference, the cases each side admits that the other
+// does not, and a few witnesses in words.
+func writeTextSummary(e *errWriter, r *Report, ref string, witnesses int) {
+	if len(r.Summary) == 0 {
+		e.printf("Every policy agrees with %s on every case.\n\n", ref)
+		return
+	}
+	e.printf("   agree  admits more  fewer  policy\n")
+	for _, row := range r.Summary {
+		names := strings.Join(row.Policies, ", ")
+		if len(row.Policies) > 1 {
+			names += " (identical)"
+		}
+		if row.Relation == "=" && row.Diverge == 0 {
+			e.printf("%8s  %11s  %5s  %s\n", "100%", "-", "-", names+" (same as "+ref+")")
+			continue
+		}
+		if row.Relation != "" {
+			names = row.Relation + " " + names
+		}
+		if row.Refuses > 0 {
+			names += ", refuses " + thousands(row.Refuses)
+		}
+		e.printf("%8s  %11s  %5s  %s\n", percent(row.Agree, row.Agree+row.Diverge),
+			thousands(row.AdmitsMore), thousands(row.AdmitsFewer), names)
+		for _, wit := range row.Witnesses[:min(len(row.Witnesses), witnesses)] {
+			line := fmt.Sprintf("%s with %s: %s%s", strconv.Quote(wit.Constraint), wit.Version, wit.What, relevanceNote(wit.Relevance))
+			e.printf("%s\n", wrapIndent(line, 4, 6))
+		}
+	}
+	e.printf("\n%s\n\n", wrap(fmt.Sprintf("admits more: cases a policy allows and %s does not; fewer: the reverse; "+
+		"⊆ (⊇): it admits a subset (superset) of what %s admits here. "+
+		"(n%%): the share of real constraints with the witness's constraint shape%s.",
+		ref, ref, relevanceSource(r))))
+}
+
+// relevanceNote is " (12.4%)", or "" without a relevance.
+func relevanceNote(r *Relevance) string {
+	if r == nil {
+		return ""
+	}
+	return " (" + r.String() + ")"
+}
+
+// relevanceSource says which real constraints relevance counts, from the
+// first relevance the report has.
+func relevanceSource(r *Report) string {
+	for _, c := range r.Classes {
+		if c.Relevance != nil {
+			return fmt.Sprintf(", of %s", plural.Of(c.Relevance.Of, "real constraint", "real constraints"))
+		}
+	}
+	return ""
+}
+
+// writeTextSplits writes the case shapes that split the policies.
+func writeTextSplits(e *errWriter, r *Report, opt RenderOptions) {
+	if len(r.Splits) == 0 {
+		return
+	}
+	shown := r.Splits
+	if !opt.All {
+		shown = shown[:min(len(shown), TextSplits)]
+	}
+	e.printf("%s\n\n", wrap(fmt.Sprintf("Case shapes that split the policies, most relevant first (%d of %s):",
+		len(shown), thousands(int64(len(r.Splits))))))
+	for _, s := range shown {
+		e.printf("%s\n", wrapIndent(fmt.Sprintf("%6s  %s with %s  (%s; %s)", s.Relevance, strconv.Quote(s.Witness.Constraint),
+			s.Witness.Version, s.Shape, plural.Of(s.Count, "case", "cases")), 0, 8))
+		e.printf("%s\n", wrapIndent(sidesText(s, len(r.Policies)), 8, 10))
+	}
+	if left := len(r.Splits) - len(shown); left > 0 {
+		e.printf("  ... %s more; --show-all lists them, --format json has them all\n", thousands(int64(left)))
+	}
+	e.printf("\n")
+}
+
+// sidesText names the policies on each side of a split; the largest side,
+// when it holds more than half of them, as "the other N".
+func sidesText(s Split, total int) string {
+	sides := []struct {
+		verdict string
+		names   []string
+	}{{"allow", s.Allow}, {"reject", s.Reject}, {"refuse", s.Invalid}}
+	largest := -1
+	for i, side := range sides {
+		if 2*len(side.names) > total && (largest < 0 || len(side.names) > len(sides[largest].names)) {
+			largest = i
+		}
+	}
+	var parts []string
+	for i, side := range sides {
+		if len(side.names) == 0 {
+			continue
+		}
+		if i == largest {
+			parts = append(parts, fmt.Sprintf("%s: the other %d", side.verdict, len(side.names)))
+			continue
+		}
+		parts = append(parts, side.verdict+": "+strings.Join(side.names, ", "))
+	}
+	if largest >= 0 {
+		// the named sides first, the rest last
+		l := sides[largest]
+		for i, p := range parts {
+			if strings.HasPrefix(p, l.verdict+": the other") {
+				parts = append(append(parts[:i:i], parts[i+1:]...), p)
+				break
+			}
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// writeTextMatrix writes the agreement matrix with the policies numbered
+// in the given order: a legend, then one row and one column per number.
+func writeTextMatrix(e *errWriter, r *Report, order []string) {
+	legend := make([]string, len(order))
+	for i, p := range order {
 		legend[i] = fmt.Sprintf("%d %s", i+1, p)
 	}
 	for i := range legend[:len(legend)-1] {
@@ -94,18 +260,65 @@ func writeTextMatrix(e *errWriter, r *Report) {
 	agree := agreeMatrix(r)
 	tw := tabwriter.NewWriter(e, 0, 0, 1, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "\t")
-	for i := range r.Policies {
+	for i := range order {
 		fmt.Fprintf(tw, "%d\t", i+1)
 	}
 	fmt.Fprintln(tw)
-	for i, a := range r.Policies {
+	for i, a := range order {
 		fmt.Fprintf(tw, "%d\t", i+1)
-		for _, b := range r.Policies {
+		for _, b := range order {
 			fmt.Fprintf(tw, "%s\t", agreeCell(a, b, agree, r.Domain.Cases))
 		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+}
+
+// writeTextClasses writes the classes of each policy against the
+// reference (with --show-all, of every pair), the first
+// TextClassesPerPair of each.
+func writeTextClasses(e *errWriter, r *Report, ref string, opt RenderOptions) {
+	e.printf("\nDivergence classes, most relevant first\n")
+	if len(r.Classes) == 0 {
+		e.printf("\nnone: every pair agrees on every case\n")
+		return
+	}
+	left := 0
+	for _, p := range r.Pairs {
+		classes := r.ClassesOf(p.A, p.B)
+		if len(classes) == 0 {
+			continue
+		}
+		if !opt.All && p.A != ref && p.B != ref {
+			left++
+			continue
+		}
+		e.printf("\n%s\n", wrap(fmt.Sprintf("%s vs %s: %s diverged (%s agree), %s", p.A, p.B, thousands(p.Diverge), percent(p.Agree, p.Agree+p.Diverge),
+			plural.Of(len(classes), "class", "classes"))))
+		e.printf("%s\n", wrapIndent("causes: "+causeSummary(classes), 2, 4))
+		shown := classes
+		if !opt.All {
+			shown = classes[:min(len(classes), TextClassesPerPair)]
+		}
+		for _, c := range shown {
+			e.printf("%s\n", wrapIndent(fmt.Sprintf("%d  %s  %s%s", c.Count, c.Cause, c.Signature, relevanceNote(c.Relevance)), 2, 6))
+			e.printf("      witness: constraint %s, version %s\n", strconv.Quote(c.Witness.Constraint), strconv.Quote(c.Witness.Version))
+			e.printf("%s\n", wrapIndent(fmt.Sprintf("%s: %s: %s", c.A, c.Witness.AVerdict, c.Witness.AReason), 8, 12))
+			e.printf("%s\n", wrapIndent(fmt.Sprintf("%s: %s: %s", c.B, c.Witness.BVerdict, c.Witness.BReason), 8, 12))
+		}
+		if rest := classes[len(shown):]; len(rest) > 0 {
+			var n int64
+			for _, c := range rest {
+				n += c.Count
+			}
+			e.printf("  ... %s with %s; --show-all lists them\n",
+				plural.Of(len(rest), "more class", "more classes"), plural.Of(n, "case", "cases"))
+		}
+	}
+	if left > 0 {
+		e.printf("\n%s\n", wrap(fmt.Sprintf("The classes of the %s without %s are left out; --show-all lists them, --format json has them all.",
+			plural.Of(left, "diverging pair", "diverging pairs"), ref)))
+	}
 }
 
 // agreeCell is a matrix cell: "-" on the diagonal, "=" for a pair that
@@ -124,6 +337,30 @@ func agreeCell(a, b string, agree map[[2]string]int64, cases int64) string {
 	}
 }
 
+// clusterOrder orders the policies so that similar ones sit together: the
+// reference first, then each time the policy that agrees most with the
+// one before it (the earlier in run order on a tie).
+func clusterOrder(r *Report, ref string) []string {
+	agree := agreeMatrix(r)
+	order := []string{ref}
+	used := map[string]bool{ref: true}
+	for len(order) < len(r.Policies) {
+		last := order[len(order)-1]
+		best, bestN := "", int64(-1)
+		for _, p := range r.Policies {
+			if used[p] {
+				continue
+			}
+			if n := agree[[2]string{last, p}]; n > bestN {
+				best, bestN = p, n
+			}
+		}
+		order = append(order, best)
+		used[best] = true
+	}
+	return order
+}
+
 // wrap breaks s into lines of at most TextWidth columns at spaces,
 // indenting the lines after the first by two.
 func wrap(s string) string { return wrapWords(strings.Split(s, " ")) }
@@ -131,21 +368,51 @@ func wrap(s string) string { return wrapWords(strings.Split(s, " ")) }
 // wrapWords joins words with spaces into lines of at most TextWidth
 // columns, indenting the lines after the first by two; a word is never
 // broken, and one longer than a line stands on a line of its own.
-func wrapWords(words []string) string {
+func wrapWords(words []string) string { return wrapWordsIndent(words, 0, 2) }
+
+// wrapIndent is wrap with the first line indented by first and the
+// others by rest.
+func wrapIndent(s string, first, rest int) string {
+	return wrapWordsIndent(strings.Split(s, " "), first, rest)
+}
+
+func wrapWordsIndent(words []string, first, rest int) string {
 	var b strings.Builder
-	col := 0
+	b.WriteString(strings.Repeat(" ", first))
+	col := first
 	for i, w := range words {
+		n := len([]rune(w))
 		switch {
 		case i == 0:
-		case col+1+len(w) > TextWidth:
-			b.WriteString("\n  ")
-			col = 2
+		case col+1+n > TextWidth:
+			b.WriteString("\n" + strings.Repeat(" ", rest))
+			col = rest
 		default:
 			b.WriteByte(' ')
 			col++
 		}
 		b.WriteString(w)
-		col += len(w)
+		col += n
+	}
+	return b.String()
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
 	}
 	return b.String()
 }

@@ -16,6 +16,21 @@ type Report struct {
 	Domain DomainInfo `json:"domain"`
 	// Policies are the policy names in the order they were given.
 	Policies []string `json:"policies"`
+	// Reference is the policy the others are compared with in Summary:
+	// Options.Reference, or DefaultReference.
+	Reference string `json:"reference,omitempty"`
+	// Rank is the order of Classes within a pair and of Splits.
+	Rank Rank `json:"rank,omitempty"`
+	// Summary compares each other policy with Reference, policies that
+	// agree on every case in one row, the rows closest to the reference
+	// first. A baseline leaves it out: it follows from the pairs and
+	// classes.
+	Summary []SummaryRow `json:"summary,omitempty"`
+	// Splits are the case shapes that split the policies: the cases
+	// where they do not all give the same verdict, grouped by case shape
+	// and by which policies allow, reject and refuse them, in Rank order.
+	// A baseline leaves them out.
+	Splits []Split `json:"splits,omitempty"`
 	// Pairs has one entry for each pair of policies, a before b in the
 	// order of Policies.
 	Pairs []Pair `json:"pairs"`
@@ -25,6 +40,14 @@ type Report struct {
 	// Selection compares what each policy would install; only domains of
 	// real version histories (Group.History set) have it.
 	Selection *SelectionReport `json:"selection,omitempty"`
+	// Verdicts holds, in a baseline, every policy's verdict on every case
+	// in the domain's order, packed, compressed and in base64 (see
+	// Report.Baseline), so that a drift says exactly which verdicts
+	// changed. A run keeps them only up to MaxRecordedVerdicts.
+	Verdicts map[string]string `json:"verdicts,omitempty"`
+
+	// verdicts are the run's verdicts by policy, one byte per case.
+	verdicts map[string][]byte
 }
 
 // Pair is one cell of the agreement matrix.
@@ -44,6 +67,10 @@ type Class struct {
 	Cause     Cause   `json:"cause"`
 	Count     int64   `json:"count"`
 	Witness   Witness `json:"witness"`
+	// Relevance is how common the witness's constraint shape is among
+	// real constraints; nil when the run had no RelevanceTable. A
+	// baseline leaves it out.
+	Relevance *Relevance `json:"relevance,omitempty"`
 }
 
 // Witness is the smallest case of a class (fewest comparators, then the

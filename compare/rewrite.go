@@ -199,3 +199,42 @@ func comparePrerelease(a, b string) int {
 	}
 	return va.Compare(vb)
 }
+
+// dropVPrefixes returns the comparators and the version (written as
+// formatVersion does) without their leading "v", or nil when none has one.
+func dropVPrefixes(cs []comparatorText, v engine.Version) ([]comparatorText, string) {
+	out := append([]comparatorText(nil), cs...)
+	changed := hasVPrefix(v)
+	for i := range out {
+		changed = changed || out[i].vPrefix
+		out[i].vPrefix = false
+	}
+	if !changed {
+		return nil, ""
+	}
+	s := engine.NewVersion(v.Major(), v.Minor(), v.Patch()).String()
+	if v.Prerelease() != "" {
+		s += "-" + v.Prerelease()
+	}
+	if v.Build() != "" {
+		s += "+" + v.Build()
+	}
+	return out, s
+}
+
+// writeInFull returns the comparators with every one but "~>" written
+// with three numbers, or nil when all of them already are.
+func writeInFull(cs []comparatorText) []comparatorText {
+	out := append([]comparatorText(nil), cs...)
+	changed := false
+	for i := range out {
+		if out[i].op != engine.OpPessimistic && out[i].precision < 3 {
+			out[i].precision = 3
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return out
+}

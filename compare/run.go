@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,6 +22,16 @@ type Options struct {
 	// while the run lasts, and once when every case is done. Calls come
 	// from one goroutine at a time.
 	Progress func(done, total int64)
+	// Reference is the policy the summary compares the others with; ""
+	// means DefaultReference when it is among the policies, else the
+	// first policy. It must be one of the policies.
+	Reference string
+	// Relevance, when set, gives each class and split the relevance of
+	// its constraint shape among real constraints (CorpusRelevance).
+	Relevance *RelevanceTable
+	// Rank orders the classes of each pair and the splits; "" means
+	// RankRelevance.
+	Rank Rank
 }
 
 // progressInterval is how often Progress is called.
@@ -43,6 +54,12 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	if err := checkPolicies(policies); err != nil {
 		return nil, err
 	}
+	if err := checkReference(opt.Reference, policies); err != nil {
+		return nil, err
+	}
+	if _, err := ParseRank(string(opt.Rank)); err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
 	info := d.Info()
 	n := opt.Workers
 	if n <= 0 {
@@ -51,15 +68,19 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	groups := make(chan Group, 2*n)
+	groups := make(chan placedGroup, 2*n)
 	var domainErr error
 	produced := make(chan struct{})
+	log := newVerdictLog(info.Cases, len(policies))
 	go func() {
 		defer close(produced)
 		defer close(groups)
+		var offset int64
 		domainErr = d.Groups(func(g Group) bool {
+			pg := placedGroup{g, offset}
+			offset += int64(len(g.Versions))
 			select {
-			case groups <- g:
+			case groups <- pg:
 				return true
 			case <-ctx.Done():
 				return false
@@ -78,6 +99,7 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	var wg sync.WaitGroup
 	for i := range workers {
 		w := newWorker(policies, pairs)
+		w.log = log
 		workers[i] = w
 		wg.Add(1)
 		go func() {
@@ -86,7 +108,7 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 				if ctx.Err() != nil {
 					continue // drain so that the producer can finish
 				}
-				if err := w.run(g); err != nil {
+				if err := w.run(g.Group, g.offset); err != nil {
 					fail(err)
 					continue
 				}
@@ -113,7 +135,16 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 		agg.merge(w.agg)
 	}
 	info.Cases = agg.cases
-	return buildReport(info, policies, pairs, agg, n), nil
+	r := buildReport(info, policies, pairs, agg, n, opt)
+	r.verdicts = log.verdicts(r.Policies, info.Cases)
+	return r, nil
+}
+
+// placedGroup is a group with the position of its first case in the
+// domain's order.
+type placedGroup struct {
+	Group
+	offset int64
 }
 
 // startProgress calls progress on a ticker until the returned function is
@@ -159,6 +190,22 @@ func checkPolicies(policies []engine.Policy) error {
 		seen[p.Name()] = true
 	}
 	return nil
+}
+
+// checkReference fails when a reference is named that is not among the
+// policies.
+func checkReference(ref string, policies []engine.Policy) error {
+	if ref == "" {
+		return nil
+	}
+	var names []string
+	for _, p := range policies {
+		if p.Name() == ref {
+			return nil
+		}
+		names = append(names, p.Name())
+	}
+	return fmt.Errorf("compare: the reference %q is not among the policies compared (%s)", ref, strings.Join(names, ", "))
 }
 
 // pairIndexes lists the pairs (i, j), i < j, of n policies in report

@@ -19,8 +19,13 @@ import (
 // N.N.N; a "v" before it when one was written, "-pre" when it has a
 // prerelease, "+b" when it has build metadata; then, in brackets, how the
 // case's version's base (MAJOR.MINOR.PATCH) relates to the comparator's
-// base with missing parts zero: [<] below, [=] equal, [>] above. The empty
-// constraint is "(any)". The version part is "version" and V with the same
+// base with missing parts zero: [<] below, [=] equal, [>] above. A "~>"
+// comparator also relates the version's base to the upper bound it
+// implies (Comparator.Upper: "~> 1.2" is below 2.0.0, "~> 1.2.3" below
+// 1.3.0): "<U" below the implied bound, "=U" the bound's own release (a
+// prerelease of it, 2.0.0-beta.1 for "~> 1.0", is the case the rules
+// argue about), ">U" above, as in "~> N.N [>, =U]". The empty constraint
+// is "(any)". The version part is "version" and V with the same
 // marks. The last part gives the verdict of each side of the pair.
 //
 // When a side is Invalid it refused the text, whatever the numbers say, so
@@ -41,6 +46,7 @@ import (
 // own marks.
 type shapeKey struct {
 	relations uint64
+	upper     uint64 // for "~>" comparators: relation to the implied bound
 	marks     uint8
 }
 
@@ -66,6 +72,9 @@ func (g *groupShapes) shapeOf(vi *versionInfo) string {
 	core := vi.parsed.Core()
 	for i, cmp := range ci.parsed.Comparators() {
 		k.relations |= uint64(core.Compare(cmp.Version.Core())+1) << (2 * i)
+		if u, ok := cmp.Upper(); ok {
+			k.upper |= uint64(core.Compare(u)+1) << (2 * i)
+		}
 	}
 	if s, ok := g.cache[k]; ok {
 		return s
@@ -203,7 +212,13 @@ func constraintShape(ci *constraintInfo, spaced []bool, vi *versionInfo) string 
 		writeComparator(&b, &cs[i], i < len(spaced) && spaced[i])
 		b.WriteString(" [")
 		if vi.ok {
-			b.WriteString(relation(vi.parsed.Core().Compare(cs[i].Version.Core())))
+			core := vi.parsed.Core()
+			b.WriteString(relation(core.Compare(cs[i].Version.Core())))
+			if u, ok := cs[i].Upper(); ok {
+				b.WriteString(", ")
+				b.WriteString(relation(core.Compare(u)))
+				b.WriteByte('U')
+			}
 		} else {
 			b.WriteByte('?')
 		}

@@ -19,9 +19,15 @@ func TestCaseShape(t *testing.T) {
 	}{
 		{">= 1.0.0-beta, < 1.0.0", "1.0.0-rc.1", ">= V-pre [=], < V [=]; version V-pre"},
 		{">= 2.0.0-alpha.1, < 3.0.0", "2.5.1-rc.7", ">= V-pre [>], < V [<]; version V-pre"},
-		{"~> 1", "2.0.0", "~> N [>]; version V"},
-		{"~> 1.2", "1.2.0", "~> N.N [=]; version V"},
-		{"~> 1.2.3-beta", "1.2.3", "~> N.N.N-pre [=]; version V"},
+		{"~> 1", "2.0.0", "~> N [>, =U]; version V"},
+		{"~> 1.2", "1.2.0", "~> N.N [=, <U]; version V"},
+		{"~> 1.2.3-beta", "1.2.3", "~> N.N.N-pre [=, <U]; version V"},
+		// A prerelease of the release a "~>" stops below is a class of its
+		// own, apart from prereleases inside the range and above it.
+		{"~> 1.0", "2.0.0-beta.1", "~> N.N [>, =U]; version V-pre"},
+		{"~> 1.2.0", "1.3.0-rc.1", "~> N.N.N [>, =U]; version V-pre"},
+		{"~> 1.0", "1.5.0-beta.1", "~> N.N [>, <U]; version V-pre"},
+		{"~> 1.2", "3.0.0-beta.1", "~> N.N [>, >U]; version V-pre"},
 		{"1.0.0", "1.0.0+build.5", "V [=]; version V+b"},
 		{"=1.0.0", "1.0.0", "=V [=]; version V"},
 		{"= 1.0.0", "1.0.0", "= V [=]; version V"},

@@ -16,6 +16,8 @@ type worker struct {
 	results  [][]engine.Result // [policy][version of the group]
 	agg      *aggregate
 	shapes   groupShapes
+	verdicts []byte // the verdict of each policy on one case
+	log      *verdictLog
 
 	// where the worker is, for the error when a policy panics
 	policy  int
@@ -35,7 +37,7 @@ func newWorker(policies []engine.Policy, pairs [][2]int) *worker {
 
 // run judges one group with every policy and aggregates it. A panic in a
 // policy becomes an error naming the policy and the case.
-func (w *worker) run(g Group) (err error) {
+func (w *worker) run(g Group, offset int64) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("compare: policy %q panicked on constraint %q, version %q: %v",
@@ -43,6 +45,9 @@ func (w *worker) run(g Group) (err error) {
 		}
 	}()
 	w.judge(g)
+	for p := range w.policies {
+		w.log.record(p, offset, w.results[p])
+	}
 	ci := newConstraintInfo(g.Constraint)
 	w.aggregatePairs(&ci, g.Versions)
 	if g.History != "" {
@@ -86,6 +91,7 @@ func (w *worker) aggregatePairs(ci *constraintInfo, versions []string) {
 		var key caseKey
 		var shape string
 		known := false
+		diverged := false
 		for k, pr := range w.pairs {
 			ra, rb := w.results[pr[0]][i], w.results[pr[1]][i]
 			if ra.Verdict == rb.Verdict {
@@ -93,6 +99,7 @@ func (w *worker) aggregatePairs(ci *constraintInfo, versions []string) {
 				continue
 			}
 			a.pairs[k].diverge++
+			diverged = true
 			if !known {
 				vi = newVersionInfo(text)
 				key = makeCaseKey(ci, &vi)
@@ -111,6 +118,16 @@ func (w *worker) aggregatePairs(ci *constraintInfo, versions []string) {
 				s = shape
 			}
 			a.pairs[k].add(classKey{s, ra.Verdict, rb.Verdict}, key, ra, rb)
+		}
+		if diverged {
+			if shape == "" {
+				shape = w.shapes.shapeOf(&vi)
+			}
+			w.verdicts = w.verdicts[:0]
+			for p := range w.policies {
+				w.verdicts = append(w.verdicts, byte(w.results[p][i].Verdict))
+			}
+			a.addSplit(shape, w.verdicts, key)
 		}
 	}
 }

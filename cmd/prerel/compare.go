@@ -17,10 +17,13 @@ import (
 
 func runCompare(e *env, args []string) error {
 	fs := newFlags(e, "compare", "[flags]",
-		"Run every case of a domain through every chosen policy and report where they\n"+
-			"agree and diverge: the agreement matrix, the divergence classes with their\n"+
-			"causes and smallest witnesses, and on the corpus domain what each policy would\n"+
-			"install. With --baseline, exit 1 when the run differs from the baseline.")
+		"Run every case of a domain through every chosen policy and report, first, how\n"+
+			"each differs from the reference (today's Terraform and OpenTofu rule): how\n"+
+			"often they agree, which admits more, and witnesses in words. Then the case\n"+
+			"shapes that split the policies, the agreement matrix, the divergence classes\n"+
+			"with causes and smallest witnesses, and on the corpus domain what each policy\n"+
+			"would install. With --baseline, the report begins with the drift per policy\n"+
+			"and the command exits 1 when the run differs from the baseline.")
 	var names policyList
 	fs.Var(&names, "policies", "comma-separated policies to compare (default: all, the native policies\nand the adapters)")
 	domain := fs.String("domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, or a file of CONSTRAINT<TAB>VERSION\nlines")
@@ -32,6 +35,9 @@ func runCompare(e *env, args []string) error {
 	fs.Var(&format, "format", "output format: "+compareFormatNames())
 	baseline := fs.String("baseline", "", "compare the run with the baseline in `FILE`; exit 1 when they differ")
 	writeBaseline := fs.String("write-baseline", "", "write the run's baseline to `FILE` (atomically)")
+	reference := fs.String("reference", "", "the `POLICY` the summary compares the others with (default:\n"+compare.DefaultReference+", today's Terraform and OpenTofu rule)")
+	showAll := fs.Bool("show-all", false, "list every case shape, class and pair instead of the first ones")
+	rank := fs.String("rank", string(compare.RankRelevance), "order of classes and case shapes: relevance (how common\nthe constraint shape is in real configurations, then count)\nor count")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -52,7 +58,18 @@ func runCompare(e *env, args []string) error {
 			return inputError(err)
 		}
 	}
-	opt := compare.Options{}
+	rk, err := compare.ParseRank(*rank)
+	if err != nil {
+		return usage(err)
+	}
+	if err := checkReference(*reference, ps); err != nil {
+		return err
+	}
+	relevance, err := compare.CorpusRelevance(prerel.Corpus())
+	if err != nil {
+		return failure(err)
+	}
+	opt := compare.Options{Reference: *reference, Rank: rk, Relevance: relevance}
 	if e.stderrIsTTY {
 		opt.Progress = progressPrinter(e, time.Now)
 	}
@@ -60,13 +77,19 @@ func runCompare(e *env, args []string) error {
 	if err != nil {
 		return failure(err)
 	}
-	if err := writeCompareOutputs(e, format.format, report, *writeBaseline); err != nil {
+	ropt := compare.RenderOptions{All: *showAll, BaselinePath: *baseline}
+	if base != nil {
+		if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, relevance); err != nil {
+			return inputError(fmt.Errorf("%s: %w", *baseline, err))
+		}
+	}
+	if err := writeCompareOutputs(e, format.format, report, ropt, *writeBaseline); err != nil {
 		return err
 	}
 	if base == nil {
 		return nil
 	}
-	return checkBaseline(e, *baseline, base, report)
+	return checkBaseline(e, *baseline, ropt.Drift)
 }
 
 // comparePolicies resolves --policies for compare: at least two, each
@@ -89,15 +112,31 @@ func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
 	return ps, nil
 }
 
+// checkReference is a usage error when --reference names a policy that is
+// not compared.
+func checkReference(ref string, ps []engine.Policy) error {
+	if ref == "" {
+		return nil
+	}
+	var names []string
+	for _, p := range ps {
+		if p.Name() == ref {
+			return nil
+		}
+		names = append(names, p.Name())
+	}
+	return usagef("--reference %s: not among the policies compared (%s); add it to --policies", ref, strings.Join(names, ", "))
+}
+
 // writeCompareOutputs writes the report to stdout, appends it to the
 // GitHub step summary when there is one, and writes the baseline when
 // asked to. Every error is an outside failure.
-func writeCompareOutputs(e *env, format compare.Format, report *compare.Report, baselinePath string) error {
-	if err := compare.Render(e.stdout, format, report); err != nil {
+func writeCompareOutputs(e *env, format compare.Format, report *compare.Report, ropt compare.RenderOptions, baselinePath string) error {
+	if err := compare.Render(e.stdout, format, report, ropt); err != nil {
 		return failure(err)
 	}
 	if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
-		if err := appendStepSummary(path, report); err != nil {
+		if err := appendStepSummary(path, report, ropt); err != nil {
 			return failure(err)
 		}
 	}
@@ -110,18 +149,29 @@ func writeCompareOutputs(e *env, format compare.Format, report *compare.Report, 
 	return nil
 }
 
-// checkBaseline compares the run with the baseline read from path: a
-// difference is a finding that lists the changes in words.
-func checkBaseline(e *env, path string, base, report *compare.Report) error {
-	changes := compare.Diff(base, report)
-	if len(changes) == 0 {
+// stderrChanges is how many of a drift's changes stderr lists; the
+// report (and with --format json, every change) has the rest.
+const stderrChanges = 20
+
+// checkBaseline reports the drift from the baseline read from path: a
+// difference is a finding, told on stderr in short: the changed verdicts
+// per policy, then the first changes in words.
+func checkBaseline(e *env, path string, d *compare.Drift) error {
+	if d.Matches {
 		fmt.Fprintf(e.stderr, "prerel compare: the run matches the baseline %s\n", path)
 		return nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "the run differs from the baseline %s in %s:\n", path, plural.Of(len(changes), "way", "ways"))
-	for _, c := range changes {
+	fmt.Fprintf(&b, "the run differs from the baseline %s in %s:\n", path, plural.Of(len(d.Changes), "way", "ways"))
+	for _, pd := range d.Policies {
+		fmt.Fprintf(&b, "  %s: %s\n", pd.Policy, pd.MovesText())
+	}
+	shown := d.Changes[:min(len(d.Changes), stderrChanges)]
+	for _, c := range shown {
 		fmt.Fprintf(&b, "  - %s\n", c.Text)
+	}
+	if left := len(d.Changes) - len(shown); left > 0 {
+		fmt.Fprintf(&b, "  ... and %d more changes (the report lists the changed verdicts per policy)\n", left)
 	}
 	fmt.Fprintf(&b, "If the change is intended, rewrite the baseline with --write-baseline %s.", path)
 	return finding(errors.New(b.String()))
@@ -159,9 +209,9 @@ func builtinDomain(name string, scope int, seed int64, count int, pairing string
 
 // appendStepSummary appends the Markdown report to the GitHub Actions step
 // summary file.
-func appendStepSummary(path string, r *compare.Report) error {
+func appendStepSummary(path string, r *compare.Report, ropt compare.RenderOptions) error {
 	var buf bytes.Buffer
-	if err := compare.RenderMarkdown(&buf, r); err != nil {
+	if err := compare.Render(&buf, compare.FormatMarkdown, r, ropt); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)

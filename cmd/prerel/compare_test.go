@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/policies"
 )
 
@@ -72,14 +74,47 @@ func TestCompareBaselineGate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	code, _, stderr = runWith(t, after, nil, "compare", "--domain", cases, "--baseline", baseline)
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	code, out, stderr := runWith(t, after, map[string]string{"GITHUB_STEP_SUMMARY": summary},
+		"compare", "--domain", cases, "--baseline", baseline, "--format", "markdown")
 	if code != exitFinding {
 		t.Fatalf("changed policy: exit %d, want %d: %s", code, exitFinding, stderr)
 	}
-	for _, want := range []string{"differs from the baseline", "strict", "cargo", "--write-baseline"} {
+	// The changed verdicts, counted independently.
+	moves := map[[2]engine.Verdict]int{}
+	for _, c := range [][2]string{{">= 1.0.0-beta, < 1.0.0", "1.0.0-rc.1"}, {">= 1.1.0-beta.2", "1.1.0-beta.3"},
+		{"= 2.0.0-beta.1", "2.0.0-beta.1"}, {">= 1.0.0", "1.2.0"}} {
+		was, now := engine.Evaluate(policies.Cargo{}, c[0], c[1]).Verdict, engine.Evaluate(policies.Lexical{}, c[0], c[1]).Verdict
+		if was != now {
+			moves[[2]engine.Verdict{was, now}]++
+		}
+	}
+	if len(moves) == 0 {
+		t.Fatal("the cases do not tell cargo from lexical")
+	}
+	countOf := func(n int) string { return plural.Of(n, "case", "cases") }
+	line := fmt.Sprintf("cargo: %s allow → reject, %s reject → allow", countOf(moves[[2]engine.Verdict{engine.Allow, engine.Reject}]),
+		countOf(moves[[2]engine.Verdict{engine.Reject, engine.Allow}]))
+	for _, want := range []string{"differs from the baseline", line, "--write-baseline"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("drift message lacks %q:\n%s", want, stderr)
 		}
+	}
+	written, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, md := range map[string]string{"report": out, "step summary": string(written)} {
+		if !strings.HasPrefix(md, "## prerel compare\n\n### Drift: the run differs from the baseline") {
+			t.Errorf("the %s does not begin with the drift:\n%s", name, md)
+		}
+		if !strings.Contains(md, "- **`cargo`**: "+strings.TrimPrefix(line, "cargo: ")) || strings.Contains(md, "**`strict`**") {
+			t.Errorf("the %s does not give cargo's changed verdicts alone:\n%s", name, md)
+		}
+	}
+	_, out, _ = runWith(t, before, nil, "compare", "--domain", cases, "--baseline", baseline, "--format", "markdown")
+	if !strings.HasPrefix(out, "## prerel compare\n\n**The run matches the baseline") {
+		t.Errorf("a matching run does not say so first:\n%s", out)
 	}
 }
 

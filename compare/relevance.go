@@ -1,0 +1,177 @@
+package compare
+
+import (
+	"bufio"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+)
+
+// Relevance says how common the constraint shape of a class (or of a
+// split) is among real constraints: how many of the real constraints a
+// RelevanceTable holds have the same shape as its witness's constraint.
+// The shape is the constraint part of a signature without the relations
+// to the version: operators as written and versions as V (N, N.N or N.N.N
+// for "~>"), with their marks, so that "~> 5.0" and "~> 1.2" share the
+// shape "~> N.N".
+type Relevance struct {
+	// Shape is the constraint shape that was counted.
+	Shape string `json:"shape"`
+	// Count is how many real constraints have that shape, of Of.
+	Count int `json:"count"`
+	Of    int `json:"of"`
+	// Share is Count / Of, from 0 to 1.
+	Share float64 `json:"share"`
+}
+
+// String writes the share as a percentage with one decimal, "12.4%".
+func (r *Relevance) String() string {
+	if r == nil || r.Of == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(100*r.Share, 'f', 1, 64) + "%"
+}
+
+// RelevanceTable counts real constraints by shape.
+type RelevanceTable struct {
+	// Source says where the constraints come from, for reports.
+	Source string
+	counts map[string]int
+	total  int
+}
+
+// NewRelevanceTable counts the shapes of the given constraints; source
+// says where they come from.
+func NewRelevanceTable(source string, constraints []string) *RelevanceTable {
+	t := &RelevanceTable{Source: source, counts: map[string]int{}}
+	for _, c := range constraints {
+		t.counts[ConstraintShape(c)]++
+		t.total++
+	}
+	return t
+}
+
+// RelevanceFile is the file of a corpus (laid out as prerel's
+// testdata/corpus) that CorpusRelevance reads: one real constraint a line,
+// each distinct constraint of the Terraform configurations scanned.
+const RelevanceFile = "constraints/terraform-constraints.txt"
+
+// CorpusRelevance reads the real constraints of a corpus (RelevanceFile
+// of fsys) into a table.
+func CorpusRelevance(fsys fs.FS) (*RelevanceTable, error) {
+	f, err := fsys.Open(RelevanceFile)
+	if err != nil {
+		return nil, fmt.Errorf("relevance: %w", err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("relevance: %s: %w", RelevanceFile, err)
+	}
+	return NewRelevanceTable("the distinct constraints of real Terraform configurations", lines), nil
+}
+
+// Of returns the relevance of a constraint's shape; nil for a nil table.
+func (t *RelevanceTable) Of(constraint string) *Relevance {
+	if t == nil {
+		return nil
+	}
+	shape := ConstraintShape(constraint)
+	r := &Relevance{Shape: shape, Count: t.counts[shape], Of: t.total}
+	if t.total > 0 {
+		r.Share = float64(r.Count) / float64(t.total)
+	}
+	return r
+}
+
+// Total is the number of constraints counted.
+func (t *RelevanceTable) Total() int {
+	if t == nil {
+		return 0
+	}
+	return t.total
+}
+
+// ConstraintShape is the shape a Relevance counts: the constraint part of
+// a signature without relations ("~> N.N", ">= V, < V", "(any)"), or for
+// text the engine cannot parse `syntax "..."` with digits as N and
+// letters as a.
+func ConstraintShape(constraint string) string {
+	ci := newConstraintInfo(constraint)
+	if !ci.ok {
+		return "syntax " + strconv.Quote(syntaxShape(constraint))
+	}
+	cs := ci.parsed.Comparators()
+	if len(cs) == 0 {
+		return "(any)"
+	}
+	spaced := operatorSpacing(&ci, nil)
+	var b strings.Builder
+	for i := range cs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeComparator(&b, &cs[i], i < len(spaced) && spaced[i])
+	}
+	return b.String()
+}
+
+// relevanceOrder compares (ra, na) with (rb, nb) for sorting, the first
+// to come first negative: by relevance (larger share first), then count
+// (larger first), or with byCount the other way round.
+func relevanceOrder(ra *Relevance, na int64, rb *Relevance, nb int64, byCount bool) int {
+	sa, sb := 0.0, 0.0
+	if ra != nil {
+		sa = ra.Share
+	}
+	if rb != nil {
+		sb = rb.Share
+	}
+	if !byCount && sa != sb {
+		if sa > sb {
+			return -1
+		}
+		return 1
+	}
+	if na != nb {
+		if na > nb {
+			return -1
+		}
+		return 1
+	}
+	if sa != sb {
+		if sa > sb {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// Rank is how reports order classes and splits.
+type Rank string
+
+// The ranks.
+const (
+	// RankRelevance orders by relevance, then by count: what real
+	// constraints meet most comes first. It is the default.
+	RankRelevance Rank = "relevance"
+	// RankCount orders by count, then by relevance.
+	RankCount Rank = "count"
+)
+
+// ParseRank reads a rank name; "" is RankRelevance.
+func ParseRank(s string) (Rank, error) {
+	switch Rank(s) {
+	case "", RankRelevance:
+		return RankRelevance, nil
+	case RankCount:
+		return RankCount, nil
+	}
+	return "", fmt.Errorf("unknown rank %q: expected relevance or count", s)
+}

@@ -2,11 +2,14 @@ package compare
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // Baseline returns the stable part of r, the part a baseline keeps: r
@@ -25,6 +28,16 @@ func (r *Report) Baseline() *Report {
 		b.Classes[i].Relevance = nil
 	}
 	b.Reference, b.Rank, b.Summary, b.Splits, b.verdicts = "", "", nil, nil, nil
+	// A baseline keeps the classes in an order that does not depend on
+	// relevance: by pair, then count (largest first), then signature.
+	pairAt := make(map[[2]string]int, len(r.Pairs))
+	for i, p := range r.Pairs {
+		pairAt[[2]string{p.A, p.B}] = i
+	}
+	slices.SortStableFunc(b.Classes, func(x, y Class) int {
+		return cmp.Or(cmp.Compare(pairAt[[2]string{x.A, x.B}], pairAt[[2]string{y.A, y.B}]),
+			cmp.Compare(y.Count, x.Count), strings.Compare(x.Signature, y.Signature))
+	})
 	if r.verdicts != nil {
 		b.Verdicts = make(map[string]string, len(r.verdicts))
 		for name, v := range r.verdicts {

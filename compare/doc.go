@@ -54,9 +54,9 @@
 // per pair, with the smallest diverging (constraint, history) as witness.
 //
 // Classes and splits carry a Relevance when the run has a RelevanceTable
-// (CorpusRelevance reads the real constraints of prerel's corpus): the
-// share of real constraints whose shape is the witness's constraint
-// shape. Reports order them by relevance, then count (Options.Rank).
+// (CorpusRelevance reads the real module calls and provider requirements
+// of prerel's corpus): the share of real constraints whose shape is the
+// witness's constraint shape. Reports order them by relevance, then count (Options.Rank).
 //
 // RenderText, RenderMarkdown and RenderJSON write a report (Render with
 // RenderOptions to list everything, or to begin with a drift); the

@@ -53,27 +53,45 @@ func NewRelevanceTable(source string, constraints []string) *RelevanceTable {
 }
 
 // RelevanceFile is the file of a corpus (laid out as prerel's
-// testdata/corpus) that CorpusRelevance reads: one real constraint a line,
-// each distinct constraint of the Terraform configurations scanned.
-const RelevanceFile = "constraints/terraform-constraints.txt"
+// testdata/corpus) that CorpusRelevance reads: real module calls and
+// provider requirements, one a row, tab-separated, with a header naming a
+// "constraint" column (empty when the call has no version argument).
+const RelevanceFile = "calls/calls.tsv"
 
-// CorpusRelevance reads the real constraints of a corpus (RelevanceFile
-// of fsys) into a table.
+// CorpusRelevance reads the constraints of the real calls of a corpus
+// (RelevanceFile of fsys) into a table, one count per call, so that a
+// shape counts as often as people write it.
 func CorpusRelevance(fsys fs.FS) (*RelevanceTable, error) {
 	f, err := fsys.Open(RelevanceFile)
 	if err != nil {
 		return nil, fmt.Errorf("relevance: %w", err)
 	}
 	defer f.Close()
-	var lines []string
+	var constraints []string
+	column := -1
 	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
+	for line := 1; sc.Scan(); line++ {
+		fields := strings.Split(sc.Text(), "\t")
+		if column < 0 {
+			for i, name := range fields {
+				if name == "constraint" {
+					column = i
+				}
+			}
+			if column < 0 {
+				return nil, fmt.Errorf("relevance: %s: the header has no constraint column", RelevanceFile)
+			}
+			continue
+		}
+		if column >= len(fields) {
+			return nil, fmt.Errorf("relevance: %s:%d: %d fields, no constraint", RelevanceFile, line, len(fields))
+		}
+		constraints = append(constraints, fields[column])
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("relevance: %s: %w", RelevanceFile, err)
 	}
-	return NewRelevanceTable("the distinct constraints of real Terraform configurations", lines), nil
+	return NewRelevanceTable("the module calls and provider requirements of real Terraform configurations", constraints), nil
 }
 
 // Of returns the relevance of a constraint's shape; nil for a nil table.

@@ -160,7 +160,7 @@ func writeMarkdownSummary(e *errWriter, r *Report, ref string) {
 			row.AdmitsMore, row.AdmitsFewer, row.Refuses, strings.Join(what, "<br>"))
 	}
 	e.printf("\n*admits more*: cases a policy allows and %s does not; *fewer*: the reverse; ⊆ (⊇): it admits a subset (superset) of what %s admits here. "+
-		"(n%%): the share of real constraints with the witness's constraint shape%s.\n\n", markdown.Code(ref), markdown.Code(ref), relevanceSource(r))
+		"(n%%): how common the constraint's shape is%s.\n\n", markdown.Code(ref), markdown.Code(ref), relevanceSource(r))
 }
 
 // writeMarkdownSplits writes the case shapes that split the policies.

@@ -139,14 +139,14 @@ func writeTextSummary(e *errWriter, r *Report, ref string, witnesses int) {
 		e.printf("Every policy agrees with %s on every case.\n\n", ref)
 		return
 	}
-	e.printf("   agree  admits more  fewer  policy\n")
+	e.printf("   agree    more  fewer  policy\n")
 	for _, row := range r.Summary {
 		names := strings.Join(row.Policies, ", ")
 		if len(row.Policies) > 1 {
 			names += " (identical)"
 		}
 		if row.Relation == "=" && row.Diverge == 0 {
-			e.printf("%8s  %11s  %5s  %s\n", "100%", "-", "-", names+" (same as "+ref+")")
+			e.printf("%8s  %6s  %5s  %s\n", "100%", "-", "-", names+" (same as "+ref+")")
 			continue
 		}
 		if row.Relation != "" {
@@ -155,16 +155,16 @@ func writeTextSummary(e *errWriter, r *Report, ref string, witnesses int) {
 		if row.Refuses > 0 {
 			names += ", refuses " + thousands(row.Refuses)
 		}
-		e.printf("%8s  %11s  %5s  %s\n", percent(row.Agree, row.Agree+row.Diverge),
+		e.printf("%8s  %6s  %5s  %s\n", percent(row.Agree, row.Agree+row.Diverge),
 			thousands(row.AdmitsMore), thousands(row.AdmitsFewer), names)
 		for _, wit := range row.Witnesses[:min(len(row.Witnesses), witnesses)] {
 			line := fmt.Sprintf("%s with %s: %s%s", strconv.Quote(wit.Constraint), wit.Version, wit.What, relevanceNote(wit.Relevance))
 			e.printf("%s\n", wrapIndent(line, 4, 6))
 		}
 	}
-	e.printf("\n%s\n\n", wrap(fmt.Sprintf("admits more: cases a policy allows and %s does not; fewer: the reverse; "+
-		"⊆ (⊇): it admits a subset (superset) of what %s admits here. "+
-		"(n%%): the share of real constraints with the witness's constraint shape%s.",
+	e.printf("\n%s\n\n", wrap(fmt.Sprintf("more/fewer: cases a policy allows and %s does not, and the reverse; "+
+		"⊆ (⊇): it admits a subset (superset) of what %s does. "+
+		"(n%%): how common the constraint's shape is%s.",
 		ref, ref, relevanceSource(r))))
 }
 
@@ -181,7 +181,7 @@ func relevanceNote(r *Relevance) string {
 func relevanceSource(r *Report) string {
 	for _, c := range r.Classes {
 		if c.Relevance != nil {
-			return fmt.Sprintf(", of %s", plural.Of(c.Relevance.Of, "real constraint", "real constraints"))
+			return fmt.Sprintf(", of %s real module calls and provider requirements", thousands(int64(c.Relevance.Of)))
 		}
 	}
 	return ""

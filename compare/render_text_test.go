@@ -42,7 +42,7 @@ func TestTextReportFitsTheTerminal(t *testing.T) {
 	}
 	for _, want := range []string{
 		"each compared with terraform-module (what Terraform",
-		"100%            -      -  opentofu-module (same as terraform-module)",
+		"100%       -      -  opentofu-module (same as terraform-module)",
 		"linear, fallback, masterminds-pre (identical)",
 	} {
 		if !strings.Contains(screen, want) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/golden"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/policies"
 )
@@ -232,4 +233,27 @@ func TestProgressOnlyForLongRuns(t *testing.T) {
 			t.Errorf("%s: progress %q, want %q", tt.name, stderr.String(), tt.want)
 		}
 	}
+}
+
+// TestDriftExampleBaseline keeps testdata/drift/cargo-before.json, the
+// baseline the README's drift example reads, equal to what a cargo that
+// behaved like lexical would have written (-update rewrites it).
+func TestDriftExampleBaseline(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	before := engine.NewRegistry()
+	for _, p := range []engine.Policy{policies.Strict{}, renamed{policies.Lexical{}, "cargo"}} {
+		if err := before.Register(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "baseline.json")
+	code, _, stderr := runWith(t, before, nil, "compare", "--domain", "testdata/cases.tsv", "--write-baseline", path)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "drift", "cargo-before.json"), got)
 }

@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"html"
-	"slices"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/prerel/prerel/internal/markdown"

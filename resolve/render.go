@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/markdown"
+	"github.com/prerel/prerel/internal/notes"
 	"github.com/prerel/prerel/internal/plural"
 )
 
@@ -71,15 +73,167 @@ func where(pos string) string {
 	return "(" + pos + ")"
 }
 
+// RenderOptions are the choices of RenderTextWith and RenderMarkdownWith.
+type RenderOptions struct {
+	// ShowAll lists everything: every line of every list, every item a
+	// grouped problem concerns and every version some policy cannot
+	// read. Without it each list after the table shows 10 lines, a
+	// grouped problem names 6 items, an item's unreadable versions 2
+	// examples (each with a count of the rest), and the report ends with
+	// a count of what it left out.
+	ShowAll bool
+}
+
+// ShowAllFlag is the command-line flag that sets RenderOptions.ShowAll,
+// for the line that says what a report left out.
+const ShowAllFlag = "--show-all"
+
 // section is one titled list that follows the table.
 type section struct {
 	title string
 	lines []string
 }
 
+// ProblemGroup is the items that share one problem.
+type ProblemGroup struct {
+	// Problem is the problem as the group's lines show it: the item's
+	// Problem for a group of one; for a larger group, the problem the
+	// items share, without the "module ADDRESS: " that a lookup error
+	// starts with.
+	Problem string
+	Items   []*Item
+}
+
+// sharedProblem is an item's problem without the "KIND ADDRESS: " a
+// lookup error starts with, so that the same registry error for two
+// modules reads the same.
+func (it *Item) sharedProblem() string {
+	rest, ok := strings.CutPrefix(it.Problem, string(it.Kind)+" ")
+	if !ok {
+		return it.Problem
+	}
+	addr, problem, ok := strings.Cut(rest, ": ")
+	if !ok || addr == "" || strings.ContainsAny(addr, " \t") {
+		return it.Problem
+	}
+	return problem
+}
+
+// ProblemGroups groups the items that have a problem and the given
+// status (any status when status is ""), the items whose problems are the
+// same but for the address a lookup error names in one group, in the
+// order of their first item; the items keep their order.
+func (r *Report) ProblemGroups(status Status) []ProblemGroup {
+	var groups []ProblemGroup
+	index := map[string]int{}
+	for i := range r.Items {
+		it := &r.Items[i]
+		if it.Problem == "" || (status != "" && it.Status != status) {
+			continue
+		}
+		key := it.sharedProblem()
+		k, ok := index[key]
+		if !ok {
+			k = len(groups)
+			index[key] = k
+			groups = append(groups, ProblemGroup{Problem: key})
+		}
+		groups[k].Items = append(groups[k].Items, it)
+	}
+	for k := range groups {
+		if len(groups[k].Items) == 1 {
+			groups[k].Problem = groups[k].Items[0].Problem
+		}
+	}
+	return groups
+}
+
+// Names names the group's items, consecutive items of a kind after one
+// kind word: "modules consul, eks; provider helm". At most max items are
+// named (all when max <= 0), the rest counted: "... and 5 more"; the
+// second result is how many were left out. code formats a name.
+func (g ProblemGroup) Names(max int, code func(string) string) (string, int) {
+	shown := g.Items
+	if max > 0 && len(shown) > max {
+		shown = shown[:max]
+	}
+	var parts []string
+	for i := 0; i < len(shown); {
+		j := i
+		var names []string
+		for ; j < len(shown) && shown[j].Kind == shown[i].Kind; j++ {
+			names = append(names, code(shown[j].Name))
+		}
+		kind := string(shown[i].Kind)
+		if len(names) > 1 {
+			kind += "s"
+		}
+		parts = append(parts, kind+" "+strings.Join(names, ", "))
+		i = j
+	}
+	out := strings.Join(parts, "; ")
+	left := len(g.Items) - len(shown)
+	if left > 0 {
+		out += fmt.Sprintf(" and %d more", left)
+	}
+	return out, left
+}
+
+// unreadableLines are an item's versions some policies cannot read, one
+// line per set of policies: `provider google: 3.23 by strict`, or with
+// more versions than notes.MaxExamples, `v2.0.1, v2.0.0 and 130 more by
+// apparentlymart, apparentlymart-exact`, the versions some policy
+// selects first, then the newest.
+func (it *Item) unreadableLines(code, text func(string) string, opt RenderOptions, omitted *notes.Omitted) []string {
+	var ns []notes.Note
+	for _, u := range it.Unreadable {
+		for _, p := range u.Policies {
+			ns = append(ns, notes.Note{Policy: p, Subject: u.Version})
+		}
+	}
+	var selected []string
+	for _, p := range it.columns {
+		if v := it.ByPolicy[p]; v != nil {
+			selected = append(selected, *v)
+		}
+	}
+	var lines []string
+	// Ordered by the first version of each group, as listed.
+	for _, g := range sortByFirst(notes.GroupNotes(ns), it.Unreadable) {
+		versions := g.Subjects
+		left := 0
+		if !opt.ShowAll && len(versions) > notes.MaxExamples {
+			left = len(versions) - notes.MaxExamples
+			versions = notes.Relevant(versions, selected...)[:notes.MaxExamples]
+		}
+		quoted := make([]string, len(versions))
+		for i, v := range versions {
+			quoted[i] = code(v)
+		}
+		list := strings.Join(quoted, ", ")
+		if left > 0 {
+			list += fmt.Sprintf(" and %d more", left)
+			omitted.Add(left, "version", "versions")
+		}
+		lines = append(lines, fmt.Sprintf("%s %s: %s by %s", it.Kind, code(it.Name), list, text(strings.Join(g.Policies, ", "))))
+	}
+	return lines
+}
+
+// sortByFirst orders groups by where their first version is listed.
+func sortByFirst(gs []notes.Group, listed []Unreadable) []notes.Group {
+	at := map[string]int{}
+	for i, u := range listed {
+		at[u.Version] = i
+	}
+	slices.SortStableFunc(gs, func(a, b notes.Group) int { return at[a.Subjects[0]] - at[b.Subjects[0]] })
+	return gs
+}
+
 // sections returns the lists that follow the table, in order, each
-// line built by the given functions for the output format.
-func (r *Report) sections(code func(string) string, text func(string) string) []section {
+// line built by the given functions for the output format. Without
+// opt.ShowAll long lists are cut, and omitted counts what was left out.
+func (r *Report) sections(code func(string) string, text func(string) string, opt RenderOptions, omitted *notes.Omitted) []section {
 	var out []section
 	if len(r.Unread) > 0 {
 		s := section{title: "Modules not read (their module calls and providers are not shown)"}
@@ -107,20 +261,27 @@ func (r *Report) sections(code func(string) string, text func(string) string) []
 	}
 	var problems section
 	problems.title = "Problems"
-	for _, it := range r.Items {
-		if it.Problem != "" {
+	for _, g := range r.ProblemGroups("") {
+		if len(g.Items) == 1 {
+			it := g.Items[0]
 			problems.lines = append(problems.lines, fmt.Sprintf("%s %s %s: %s", it.Kind, code(it.Name), text(where(it.Pos)), text(it.Problem)))
+			continue
 		}
+		max := notes.MaxNames
+		if opt.ShowAll {
+			max = 0
+		}
+		names, left := g.Names(max, code)
+		omitted.Add(left, "item", "items")
+		problems.lines = append(problems.lines, fmt.Sprintf("%s (%d items): %s", names, len(g.Items), text(g.Problem)))
 	}
 	if len(problems.lines) > 0 {
 		out = append(out, problems)
 	}
 	var unreadable section
 	unreadable.title = "Listed versions some policies cannot read (never selected by them)"
-	for _, it := range r.Items {
-		for _, u := range it.Unreadable {
-			unreadable.lines = append(unreadable.lines, fmt.Sprintf("%s %s: %s by %s", it.Kind, code(it.Name), code(u.Version), text(strings.Join(u.Policies, ", "))))
-		}
+	for i := range r.Items {
+		unreadable.lines = append(unreadable.lines, r.Items[i].unreadableLines(code, text, opt, omitted)...)
 	}
 	if len(unreadable.lines) > 0 {
 		out = append(out, unreadable)
@@ -132,15 +293,38 @@ func (r *Report) sections(code func(string) string, text func(string) string) []
 		}
 		out = append(out, s)
 	}
+	if !opt.ShowAll {
+		for i := range out {
+			if left := len(out[i].lines) - notes.MaxLines; left > 0 {
+				out[i].lines = append(out[i].lines[:notes.MaxLines], fmt.Sprintf("and %d more", left))
+				omitted.Add(left, "line", "lines")
+			}
+		}
+	}
 	return out
 }
 
-// RenderText writes r for a terminal: a header, one table row per item
-// with the chosen policy's selection next to today's Terraform and
+// leftOut is the last line of a report that cut something, "" when it
+// cut nothing; code formats the flag.
+func leftOut(omitted *notes.Omitted, code func(string) string) string {
+	if !omitted.Any() {
+		return ""
+	}
+	return fmt.Sprintf("%s left out; %s lists them", omitted, code(ShowAllFlag))
+}
+
+// RenderText writes r for a terminal with the default RenderOptions: long
+// lists cut.
+func RenderText(w io.Writer, r *Report) error { return RenderTextWith(w, r, RenderOptions{}) }
+
+// RenderTextWith writes r for a terminal: a header, one table row per
+// item with the chosen policy's selection next to today's Terraform and
 // OpenTofu and the extra policies, rows that change today's selection
 // marked with "*", then the modules not read, the skipped sources, the
-// lock file check, the problems and the warnings.
-func RenderText(w io.Writer, r *Report) error {
+// lock file check, the problems (the items that share one named on one
+// line), the versions some policies cannot read and the warnings, and
+// last what was left out, if anything (see RenderOptions).
+func RenderTextWith(w io.Writer, r *Report, opt RenderOptions) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "root module:    %s (%s read)\n", r.Dir, plural.Of(len(r.Modules), "module", "modules"))
 	fmt.Fprintf(&b, "versions from:  %s\n", r.VersionsFrom)
@@ -154,11 +338,15 @@ func RenderText(w io.Writer, r *Report) error {
 		b.WriteString("\n* the chosen policy selects another version than Terraform or OpenTofu does today\n")
 	}
 	quote := func(s string) string { return s }
-	for _, s := range r.sections(quote, quote) {
+	var omitted notes.Omitted
+	for _, s := range r.sections(quote, quote, opt, &omitted) {
 		fmt.Fprintf(&b, "\n%s:\n", s.title)
 		for _, l := range s.lines {
 			fmt.Fprintf(&b, "  %s\n", l)
 		}
+	}
+	if l := leftOut(&omitted, quote); l != "" {
+		fmt.Fprintf(&b, "\n%s\n", l)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -216,10 +404,15 @@ func (l *Lock) text() string {
 	}
 }
 
-// RenderMarkdown writes r as Markdown for a pull request or a CI step
-// summary: the same table as RenderText, rows that change today's
-// selection marked in a first column, then the same lists.
-func RenderMarkdown(w io.Writer, r *Report) error {
+// RenderMarkdown writes r as Markdown with the default RenderOptions: long
+// lists cut.
+func RenderMarkdown(w io.Writer, r *Report) error { return RenderMarkdownWith(w, r, RenderOptions{}) }
+
+// RenderMarkdownWith writes r as Markdown for a pull request or a CI step
+// summary: the same table as RenderTextWith, rows that change today's
+// selection marked in a first column, then the same lists and the same
+// last line.
+func RenderMarkdownWith(w io.Writer, r *Report, opt RenderOptions) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### prerel resolve %s\n\n", markdown.Code(r.Dir))
 	fmt.Fprintf(&b, "%s read. Versions from %s. Default policy %s (%s).\n\n", plural.Of(len(r.Modules), "module", "modules"),
@@ -248,11 +441,15 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 		}
 		b.WriteString("\n**changed**: the chosen policy selects another version than Terraform or OpenTofu does today.\n")
 	}
-	for _, s := range r.sections(markdown.Code, markdown.Escape) {
+	var omitted notes.Omitted
+	for _, s := range r.sections(markdown.Code, markdown.Escape, opt, &omitted) {
 		fmt.Fprintf(&b, "\n#### %s\n\n", s.title)
 		for _, l := range s.lines {
 			fmt.Fprintf(&b, "- %s\n", l)
 		}
+	}
+	if l := leftOut(&omitted, markdown.Code); l != "" {
+		fmt.Fprintf(&b, "\n%s\n", l)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,11 +93,14 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	want := `constraint: >= 1.0.0-beta, < 1.0.0
+policies disagree on 2 of 3 versions (marked *)
 
-VERSION      strict  lexical  cargo
-1.0.0-rc.1   reject  reject   allow
-0.9.0        reject  reject   reject
-v1.0.0-beta  reject  reject   allow
+   VERSION      strict  lexical  cargo
+*  1.0.0-rc.1   reject  reject   allow
+   0.9.0        reject  reject   reject
+*  v1.0.0-beta  reject  reject   allow
+
+* the policies do not all give this version the same verdict
 `
 	if out != want {
 		t.Errorf("check output:\n%s\nwant:\n%s", out, want)
@@ -269,7 +273,7 @@ func TestSelect(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"strict  none", "cargo   1.1.0-beta.1", `note: strict cannot read "not-a-version"`} {
+	for _, want := range []string{"strict  none", "cargo   1.1.0-beta.1", `note: strict and cargo cannot read "not-a-version": version "not-a-version": column 1:`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("select output lacks %q:\n%s", want, out)
 		}
@@ -322,4 +326,58 @@ func BenchmarkEval(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(100000*b.N)/b.Elapsed().Seconds(), "lines/s")
+}
+
+// TestResolveGroupsErrors checks that a registry that is down gives one
+// line for all the items it concerns, in the report and in the error,
+// the items cut with a count unless --show-all.
+func TestResolveGroupsErrors(t *testing.T) {
+	down := httptest.NewServer(nil)
+	down.Close()
+	base := []string{"resolve", "--registry-url", down.URL, "--retries", "0", "--lock-file", "-", resolveExample}
+	const problem = " (11 items): service discovery for registry.terraform.io: GET "
+	tests := []struct {
+		name           string
+		args           []string
+		stdout, stderr []string
+		leftOut        bool
+	}{
+		{
+			name:    "cut",
+			args:    base,
+			stdout:  []string{"\nProblems:\n  modules consul, consul_beta, consul_next, eks, vpc, network.vpc and 5 more" + problem},
+			stderr:  []string{`could not be listed:` + "\n" + `  modules "consul", "consul_beta", "consul_next", "eks", "vpc", "network.vpc" and 5 more` + problem},
+			leftOut: true,
+		},
+		{
+			name:   "--show-all",
+			args:   append(append([]string{}, base...), "--show-all"),
+			stdout: []string{"\nProblems:\n  modules consul, consul_beta, consul_next, eks, vpc, network.vpc; providers cloudflare, google, helm, ibm, kubernetes" + problem},
+			stderr: []string{`  modules "consul", "consul_beta", "consul_next", "eks", "vpc", "network.vpc"; providers "cloudflare", "google", "helm", "ibm", "kubernetes"` + problem},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, "", tt.args...)
+			if code != exitFailure {
+				t.Fatalf("exit %d, want %d: %s", code, exitFailure, stderr)
+			}
+			for _, w := range tt.stdout {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+			for _, w := range tt.stderr {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			if n := strings.Count(stdout, "service discovery"); n != 1 {
+				t.Errorf("the registry error is in the report %d times, want once:\n%s", n, stdout)
+			}
+			if got := strings.HasSuffix(stdout, "\n5 items left out; --show-all lists them\n"); got != tt.leftOut {
+				t.Errorf("ends with what it left out: %v, want %v:\n%s", got, tt.leftOut, stdout)
+			}
+		})
+	}
 }

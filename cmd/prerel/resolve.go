@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -114,6 +115,7 @@ func runResolve(e *env, args []string) error {
 	fs.DurationVar(&f.timeout, "timeout", registry.DefaultTimeout, "timeout of each registry request")
 	fs.IntVar(&f.retries, "retries", registry.DefaultRetries, "retries of a registry request answered 429 or 5xx")
 	fs.Var(&f.format, "format", "output format: text, markdown or json")
+	showAll := addShowAll(fs, "list every line, item and version (without it: lists of at most 10\nlines, 6 items and 2 versions, each with a count of the rest)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -145,10 +147,10 @@ func runResolve(e *env, args []string) error {
 	} else if err != nil {
 		return usage(err)
 	}
-	if err := renderResolve(e, f.format.value, rep); err != nil {
+	if err := renderResolve(e, f.format.value, rep, resolve.RenderOptions{ShowAll: *showAll}); err != nil {
 		return failure(err)
 	}
-	return resolveOutcome(rep)
+	return resolveOutcome(rep, *showAll)
 }
 
 // check validates the flags and the root directory.
@@ -213,25 +215,36 @@ func (f *resolveFlags) versions() (registry.Source, error) {
 	return &registry.Client{BaseURL: f.urls.all, HostURLs: f.urls.hosts, Timeout: f.timeout, Retries: r}, nil
 }
 
-func renderResolve(e *env, format string, rep *resolve.Report) error {
+func renderResolve(e *env, format string, rep *resolve.Report, opt resolve.RenderOptions) error {
 	switch format {
 	case "json":
 		return resolve.RenderJSON(e.stdout, rep)
 	case "markdown":
-		return resolve.RenderMarkdown(e.stdout, rep)
+		return resolve.RenderMarkdownWith(e.stdout, rep, opt)
 	default:
-		return resolve.RenderText(e.stdout, rep)
+		return resolve.RenderTextWith(e.stdout, rep, opt)
 	}
 }
 
 // resolveOutcome is the exit status of a resolved report: an outside
 // failure when versions could not be listed, a finding when some item
-// has no admissible version.
-func resolveOutcome(rep *resolve.Report) error {
+// has no admissible version. Items that could not be listed for the same
+// reason share a line that names them, at most 6 unless showAll.
+func resolveOutcome(rep *resolve.Report, showAll bool) error {
 	if bad := rep.Errors(); len(bad) > 0 {
-		lines := make([]string, len(bad))
-		for i, it := range bad {
-			lines[i] = fmt.Sprintf("%s %q: %s", it.Kind, it.Name, it.Problem)
+		var lines []string
+		for _, g := range rep.ProblemGroups(resolve.StatusError) {
+			if len(g.Items) == 1 {
+				it := g.Items[0]
+				lines = append(lines, fmt.Sprintf("%s %q: %s", it.Kind, it.Name, it.Problem))
+				continue
+			}
+			max := 6
+			if showAll {
+				max = 0
+			}
+			names, _ := g.Names(max, strconv.Quote)
+			lines = append(lines, fmt.Sprintf("%s (%d items): %s", names, len(g.Items), g.Problem))
 		}
 		return failure(fmt.Errorf("the versions of %d of %d items could not be listed:\n  %s", len(bad), len(rep.Items), strings.Join(lines, "\n  ")))
 	}

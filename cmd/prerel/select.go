@@ -2,13 +2,19 @@ package main
 
 import (
 	"bufio"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/notes"
+	"github.com/prerel/prerel/internal/plural"
 )
 
 func runSelect(e *env, args []string) error {
@@ -19,7 +25,8 @@ func runSelect(e *env, args []string) error {
 	fs.Var(&names, "policies", "comma-separated policies to run (default: all,\nin 'prerel policies' order)")
 	versionsFile := fs.String("versions-file", "", "read the available versions from `FILE`, one a line (blank lines and\nlines starting with # are skipped)")
 	format := formatFlag{"text", []string{"text", "json"}}
-	fs.Var(&format, "format", "output format: text or json")
+	fs.Var(&format, "format", "output format: text or json (json keeps every note)")
+	showAll := addShowAll(fs, "list every note with every version it names (without it: at most\n10 notes, each naming 2 versions, and a count of what was left out)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -46,38 +53,121 @@ func runSelect(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return render(e.stdout, format.value, engine.NewSelectReport(ps, constraint, versions), writeSelectText)
+	return render(e.stdout, format.value, engine.NewSelectReport(ps, constraint, versions), func(w io.Writer, rep engine.SelectReport) error {
+		return writeSelectText(w, rep, *showAll)
+	})
 }
 
-// writeSelectText writes a select report as a table of policies and the
-// version each selects, then a note for each refusal and unreadable
-// version.
-func writeSelectText(w io.Writer, rep engine.SelectReport) error {
-	fmt.Fprintf(w, "constraint: %s\navailable:  %d versions\n\n", rep.Constraint, len(rep.Available))
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+// showAllFlag is the flag of select, check and resolve that lists
+// everything a text report would otherwise cut.
+const showAllFlag = "show-all"
+
+// addShowAll defines --show-all on fs; usage says what it lists and what
+// is cut without it, in lines that fit the help's 80 columns.
+func addShowAll(fs *flag.FlagSet, usage string) *bool {
+	return fs.Bool(showAllFlag, false, usage)
+}
+
+// leftOut is the last line of a text report that cut something.
+func leftOut(what string) string {
+	return fmt.Sprintf("%s left out; --%s lists them", what, showAllFlag)
+}
+
+// writeSelectText writes a select report: the table of policies and the
+// version each selects first, then the notes, each refusal and each group
+// of unreadable versions (see selectNotes), then what was left out.
+func writeSelectText(w io.Writer, rep engine.SelectReport, showAll bool) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "constraint: %s\navailable:  %s\n\n", rep.Constraint, plural.Of(len(rep.Available), "version", "versions"))
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "POLICY\tSELECTS")
-	var notes []string
 	for _, r := range rep.Policies {
 		fmt.Fprintf(tw, "%s\t%s\n", r.Policy, selectsText(r))
+	}
+	tw.Flush()
+	lines, omitted := selectNotes(rep, showAll)
+	if len(lines) > 0 {
+		b.WriteString("\n" + strings.Join(lines, "\n") + "\n")
+	}
+	if omitted > 0 {
+		fmt.Fprintf(&b, "\n%s\n", leftOut(plural.Of(omitted, "note", "notes")))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// selectNotes returns the note lines of a select report and how many
+// notes (one per policy and version, as the JSON lists them) it left out.
+//
+// Policies that refuse the constraint with the same words share a line.
+// Unreadable versions are grouped by the reason's shape (the reason with
+// the version's text abstracted, see notes.Shape) and the exact set of
+// policies that cannot read them: one line per group with the count and
+// notes.MaxExamples examples, the versions other policies select first,
+// then the newest. A version alone in its group keeps the line of old:
+// `note: P cannot read "V": REASON`. At most notes.MaxLines lines are
+// shown, the largest groups first. With showAll every line is shown and
+// every group lists all its versions, in list order, below its line.
+func selectNotes(rep engine.SelectReport, showAll bool) ([]string, int) {
+	type block struct {
+		lines []string
+		notes int // how many notes the block stands for
+		shown int // how many of them it names
+	}
+	var blocks []block
+	var refusals []notes.Note
+	var unreadable []notes.Note
+	var selected []string
+	for _, r := range rep.Policies {
 		if r.Error != "" {
-			notes = append(notes, fmt.Sprintf("%s refuses the constraint: %s", r.Policy, r.Error))
+			refusals = append(refusals, notes.Note{Policy: r.Policy, Reason: r.Error})
+		}
+		if r.Selected != nil && !slices.Contains(selected, *r.Selected) {
+			selected = append(selected, *r.Selected)
 		}
 		for _, u := range r.Unreadable {
-			notes = append(notes, fmt.Sprintf("%s cannot read %q: %s", r.Policy, u.Version, u.Reason))
+			unreadable = append(unreadable, notes.Note{Policy: r.Policy, Subject: u.Version, Reason: u.Reason})
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(notes) > 0 {
-		fmt.Fprintln(w)
-	}
-	for _, n := range notes {
-		if _, err := fmt.Fprintf(w, "note: %s\n", n); err != nil {
-			return err
+	for _, g := range notes.GroupNotes(refusals) {
+		verb := "refuses"
+		if len(g.Policies) > 1 {
+			verb = "refuse"
 		}
+		blocks = append(blocks, block{
+			lines: []string{fmt.Sprintf("note: %s %s the constraint: %s", notes.And(g.Policies), verb, g.Reason)},
+			notes: g.Notes(), shown: g.Notes(),
+		})
 	}
-	return nil
+	for _, g := range notes.GroupNotes(unreadable) {
+		who := notes.And(g.Policies)
+		b := block{notes: g.Notes(), shown: g.Notes()}
+		switch n := len(g.Subjects); {
+		case n == 1:
+			b.lines = []string{fmt.Sprintf("note: %s cannot read %q: %s", who, g.Subjects[0], g.Reason)}
+		case n <= notes.MaxExamples:
+			b.lines = []string{fmt.Sprintf("note: %s cannot read %d versions, %s: %s", who, n, notes.And(g.Subjects), g.Shape)}
+		case showAll:
+			b.lines = append([]string{fmt.Sprintf("note: %s cannot read %d versions: %s", who, n, g.Shape)},
+				notes.Wrap(g.Subjects, "  ", 80)...)
+		default:
+			examples := notes.Relevant(g.Subjects, selected...)[:notes.MaxExamples]
+			b.lines = []string{fmt.Sprintf("note: %s cannot read %d versions, e.g. %s: %s", who, n, notes.And(examples), g.Shape)}
+			b.shown = len(g.Policies) * len(examples)
+		}
+		blocks = append(blocks, b)
+	}
+	var lines []string
+	omitted := 0
+	for i, b := range blocks {
+		if !showAll && i >= notes.MaxLines {
+			omitted += b.notes
+			continue
+		}
+		lines = append(lines, b.lines...)
+		omitted += b.notes - b.shown
+	}
+	return lines, omitted
 }
 
 // selectsText is the SELECTS cell of a row.
@@ -96,7 +186,7 @@ func selectsText(r engine.SelectRow) string {
 func readVersionsFile(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, inputError(err)
+		return nil, inputError(fmt.Errorf("versions file: %w", err))
 	}
 	defer f.Close()
 	var out []string
@@ -110,7 +200,10 @@ func readVersionsFile(path string) ([]string, error) {
 		out = append(out, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, inputError(fmt.Errorf("%s: %w", path, err))
+		if pe := (*fs.PathError)(nil); !errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, inputError(fmt.Errorf("versions file: %w", err))
 	}
 	return out, nil
 }

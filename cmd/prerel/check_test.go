@@ -1,0 +1,310 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/prerel/prerel/engine"
+)
+
+// checkTable is a check text report read back: each version's verdict by
+// policy, which versions are marked, and the lines around the table.
+type checkTable struct {
+	verdicts map[string]map[string]string // version → policy → verdict
+	versions []string                     // in the order shown (first block)
+	marked   map[string]bool
+	legend   map[string][]string // column → policies, when there is one
+}
+
+// readCheck reads a check text report: a legend of answer columns if
+// there is one, then one or more blocks of the table, each headed
+// "VERSION".
+func readCheck(t *testing.T, out string) checkTable {
+	t.Helper()
+	ct := checkTable{verdicts: map[string]map[string]string{}, marked: map[string]bool{}}
+	lines := strings.Split(out, "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		switch {
+		case strings.Contains(l, " in ") && strings.HasSuffix(l, "the policies of a column answer alike:"):
+			ct.legend = map[string][]string{}
+			col := ""
+			for i++; i < len(lines) && lines[i] != ""; i++ {
+				f := strings.Fields(lines[i])
+				if !strings.HasPrefix(lines[i], " ") {
+					col, f = f[0], f[1:]
+				}
+				for _, p := range f {
+					ct.legend[col] = append(ct.legend[col], strings.TrimSuffix(p, ","))
+				}
+			}
+		case strings.HasPrefix(strings.TrimSpace(l), "VERSION"):
+			heads := strings.Fields(l)[1:]
+			first := len(ct.versions) == 0
+			for i++; i < len(lines) && lines[i] != ""; i++ {
+				row := lines[i]
+				mark := strings.TrimSpace(row[:3])
+				f := strings.Fields(row[3:])
+				if len(f) != len(heads)+1 {
+					t.Fatalf("row %q has %d cells, the heading %d:\n%s", row, len(f)-1, len(heads), out)
+				}
+				v := f[0]
+				if first {
+					ct.versions = append(ct.versions, v)
+				}
+				ct.marked[v] = mark == "*"
+				if ct.verdicts[v] == nil {
+					ct.verdicts[v] = map[string]string{}
+				}
+				for k, h := range heads {
+					policies := []string{h}
+					if ct.legend != nil {
+						policies = ct.legend[h]
+					}
+					for _, p := range policies {
+						ct.verdicts[v][p] = f[k+1]
+					}
+				}
+			}
+		}
+	}
+	return ct
+}
+
+// checkJSON runs check --format json with args.
+func checkJSON(t *testing.T, args ...string) engine.CheckReport {
+	t.Helper()
+	code, out, stderr := runCLI(t, "", append([]string{"check", "--format", "json"}, args...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep engine.CheckReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// sameAsJSON checks that the text table shows each shown version's
+// verdicts as the JSON has them, and marks exactly the versions whose
+// verdicts differ.
+func sameAsJSON(t *testing.T, ct checkTable, rep engine.CheckReport) {
+	t.Helper()
+	for _, row := range rep.Versions {
+		shown, ok := ct.verdicts[row.Version]
+		if !ok {
+			continue
+		}
+		differ := false
+		for _, r := range row.Results {
+			if got := shown[r.Policy]; got != r.Verdict.String() {
+				t.Errorf("%s under %s: the table says %q, the JSON %q", row.Version, r.Policy, got, r.Verdict)
+			}
+			differ = differ || r.Verdict != row.Results[0].Verdict
+		}
+		if ct.marked[row.Version] != differ {
+			t.Errorf("%s: marked %v, want %v", row.Version, ct.marked[row.Version], differ)
+		}
+	}
+}
+
+func TestCheckVersionsFile(t *testing.T) {
+	good := writeVersions(t, "# from a registry", "1.0.0-rc.1", "", "v1.0.0-beta")
+	odd := writeVersions(t, "1.0", "nope", "0.9.0")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // the whole report, or a prefix ending in "..."
+		stderr string
+	}{
+		{
+			name: "arguments, then the file's versions",
+			args: []string{"--policies", "strict,lexical,cargo", "--versions-file", good, ">= 1.0.0-beta, < 1.0.0", "0.9.0"},
+			stdout: `constraint: >= 1.0.0-beta, < 1.0.0
+policies disagree on 2 of 3 versions (marked *)
+
+   VERSION      strict  lexical  cargo
+   0.9.0        reject  reject   reject
+*  1.0.0-rc.1   reject  reject   allow
+*  v1.0.0-beta  reject  reject   allow
+
+* the policies do not all give this version the same verdict
+`,
+		},
+		{
+			name: "the file alone",
+			args: []string{"--policies", "strict,cargo", "--versions-file", good, ">= 1.0.0-beta, < 1.0.0"},
+			stdout: `constraint: >= 1.0.0-beta, < 1.0.0
+policies disagree on 2 of 2 versions (marked *)
+
+   VERSION      strict  cargo
+*  1.0.0-rc.1   reject  allow
+*  v1.0.0-beta  reject  allow
+
+* the policies do not all give this version the same verdict
+`,
+		},
+		{
+			name: "a file's lines are judged as they are",
+			args: []string{"--policies", "strict,hashicorp", "--versions-file", odd, ">= 0.9.0"},
+			stdout: `constraint: >= 0.9.0
+policies disagree on 1 of 3 versions (marked *): allow vs reject on 0
+
+   VERSION  strict   hashicorp
+*  1.0      invalid  allow
+   nope     invalid  invalid
+   0.9.0    allow    allow
+
+* the policies do not all give this version the same verdict
+`,
+		},
+		{
+			name: "policies that agree",
+			args: []string{"--policies", "strict,cargo", ">= 1.0.0", "1.0.0", "0.9.0", "2.0.0"},
+			stdout: `constraint: >= 1.0.0
+policies agree on all 3 versions
+
+   VERSION  strict  cargo
+   1.0.0    allow   allow
+   0.9.0    reject  reject
+   2.0.0    allow   allow
+`,
+		},
+		{
+			name: "one policy: nothing to disagree on",
+			args: []string{"--policies", "strict", ">= 1.0.0", "1.0.0"},
+			stdout: `constraint: >= 1.0.0
+
+   VERSION  strict
+   1.0.0    allow
+`,
+		},
+		{name: "arguments must still parse", args: []string{"--versions-file", odd, ">= 1.0.0", "1.0"}, code: exitUsage, stderr: `version "1.0": column 4`},
+		{name: "missing file", args: []string{"--versions-file", "/nonexistent/versions.txt", ">= 1"}, code: exitUsage,
+			stderr: "prerel check: versions file: open /nonexistent/versions.txt: no such file or directory"},
+		{name: "a directory", args: []string{"--versions-file", t.TempDir(), ">= 1"}, code: exitUsage, stderr: "is a directory"},
+		{name: "no versions at all", args: []string{">= 1"}, code: exitUsage, stderr: "check needs a constraint and at least one version"},
+		{name: "an empty file", args: []string{"--versions-file", writeVersions(t, "# nothing"), ">= 1"}, code: exitUsage,
+			stderr: "at least one version: as arguments or with --versions-file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, "", append([]string{"check"}, tt.args...)...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", code, tt.code, stderr)
+			}
+			if tt.stdout != "" && out != tt.stdout {
+				t.Errorf("stdout:\n%s\nwant:\n%s", out, tt.stdout)
+			}
+			if !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr, tt.stderr)
+			}
+		})
+	}
+}
+
+// TestCheckFitsEightyColumns checks check with every policy: every line
+// fits 80 columns, the summary comes first, the legend names every
+// policy once, and the table shows what the JSON says.
+func TestCheckFitsEightyColumns(t *testing.T) {
+	long := "1.3.0-" + strings.Repeat("very.long.prerelease.", 2) + "1" // 49 columns: blocks of 3 answer columns
+	tests := []struct {
+		name     string
+		args     []string
+		versions int // rows shown
+	}{
+		{"six versions", []string{"~> 1.2", "1.2.0", "1.5.0-beta.1", "2.0.0-beta.1", "1.9.0", "v1.3.0", "1.2.0+build"}, 6},
+		{"a long version, columns in blocks", []string{"~> 1.2", "1.2.0", "1.5.0-beta.1", "2.0.0-beta.1", "v1.3.0", long, "1.2.0-rc.1", "2.0.0", "1.2.3+x", "v2.0.0-0"}, 9},
+		{"the terraform history", []string{"--versions-file", "../../testdata/corpus/versions/terraform.txt", "~> 1.5"}, checkMaxRows},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, "", append([]string{"check"}, tt.args...)...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			for i, l := range lines {
+				if w := columns(l); w > 80 {
+					t.Errorf("line %d is %d columns wide:\n%s", i+1, w, l)
+				}
+			}
+			if !strings.HasPrefix(lines[1], "policies disagree on ") {
+				t.Errorf("the second line is not the summary: %q", lines[1])
+			}
+			ct := readCheck(t, out)
+			if ct.legend == nil {
+				t.Fatalf("no legend:\n%s", out)
+			}
+			var named []string
+			for _, ps := range ct.legend {
+				named = append(named, ps...)
+			}
+			sort.Strings(named)
+			all := append([]string{}, catalogueOrder...)
+			sort.Strings(all)
+			if fmt.Sprint(named) != fmt.Sprint(all) {
+				t.Errorf("the legend names %v, want every policy once: %v", named, all)
+			}
+			if len(ct.versions) != tt.versions {
+				t.Errorf("%d versions shown, want %d:\n%s", len(ct.versions), tt.versions, out)
+			}
+			sameAsJSON(t, ct, checkJSON(t, tt.args...))
+		})
+	}
+}
+
+// TestCheckCutsLongLists checks that without --show-all the table shows
+// checkMaxRows versions, those the policies disagree on first and in
+// their order, and says how many it left out.
+func TestCheckCutsLongLists(t *testing.T) {
+	var versions []string
+	for i := 0; i < 30; i++ {
+		versions = append(versions, fmt.Sprintf("1.%d.0", i))
+	}
+	// Five the policies disagree on, late in the list; one allow/reject
+	// among them comes first.
+	versions = append(versions, "1.31.0-beta.1", "v1.32.0", "v1.33.0", "v1.34.0", "v1.35.0")
+	file := writeVersions(t, versions...)
+	args := []string{"--policies", "strict,linear,apparentlymart", "--versions-file", file, ">= 1.0.0"}
+
+	code, out, _ := runCLI(t, "", append([]string{"check"}, args...)...)
+	if code != exitOK {
+		t.Fatal(out)
+	}
+	ct := readCheck(t, out)
+	want := append(append([]string{}, versions[:15]...), versions[30:]...)
+	if fmt.Sprint(ct.versions) != fmt.Sprint(want) {
+		t.Errorf("versions shown:\n%v\nwant:\n%v", ct.versions, want)
+	}
+	if !strings.HasPrefix(out, "constraint: >= 1.0.0\npolicies disagree on 5 of 35 versions (marked *): allow vs reject on 1\n") {
+		t.Errorf("summary:\n%s", out)
+	}
+	if !strings.HasSuffix(out, "\n15 versions (the policies agree on each) left out; --show-all lists them\n") {
+		t.Errorf("the report does not say what it left out:\n%s", out)
+	}
+	sameAsJSON(t, ct, checkJSON(t, args...))
+
+	code, out, _ = runCLI(t, "", append([]string{"check", "--show-all"}, args...)...)
+	if code != exitOK {
+		t.Fatal(out)
+	}
+	if ct := readCheck(t, out); fmt.Sprint(ct.versions) != fmt.Sprint(versions) {
+		t.Errorf("--show-all shows %v", ct.versions)
+	}
+	if strings.Contains(out, "left out") {
+		t.Errorf("--show-all leaves something out:\n%s", out)
+	}
+}
+
+func TestColumnName(t *testing.T) {
+	for k, want := range map[int]string{0: "A", 1: "B", 25: "Z", 26: "AA", 27: "AB", 51: "AZ", 52: "BA", 701: "ZZ", 702: "AAA"} {
+		if got := columnName(k); got != want {
+			t.Errorf("columnName(%d) = %q, want %q", k, got, want)
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prerel/prerel/engine"
+)
+
+// writeVersions writes a versions file, one version a line.
+func writeVersions(t *testing.T, versions ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "versions.txt")
+	if err := os.WriteFile(path, []byte(strings.Join(versions, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// afterTable returns the lines of a select or check report after its
+// table: the blank line that ends the table and everything below.
+func afterTable(out string) []string {
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	inTable := false
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "POLICY") || strings.Contains(l, "VERSION"):
+			inTable = true
+		case inTable && l == "":
+			return lines[i+1:]
+		}
+	}
+	return nil
+}
+
+func TestSelectGroupsNotes(t *testing.T) {
+	const vPrefix = `go-versions ParseVersion: a "v" prefix should not be used`
+	const twoParts = "expected MAJOR.MINOR.PATCH, found only 2 numeric parts"
+	// Twelve versions strict cannot read, each for a reason of its own
+	// shape, and one it can.
+	odd := []string{"1.0", "1.2rc1", "1.0.0x1", "01.0.0", "1.01.0", "1.0.01", "1.0.0-01", "1.0.0+", "x", "1.0.0.0", "1.0.0-", "1.0.0-a..b", "1.0.0"}
+	tests := []struct {
+		name     string
+		versions []string
+		args     []string
+		want     []string // the lines after the table
+	}{
+		{
+			name:     "v prefix: one line for both policies, two examples, what was left out",
+			versions: []string{"1.0.0", "v1.1.0", "v1.2.0", "v1.3.0", "v1.4.0"},
+			args:     []string{"--policies", "strict,apparentlymart,apparentlymart-exact", ">= 1.0.0"},
+			want: []string{
+				// v1.4.0 first: strict selects it.
+				"note: apparentlymart and apparentlymart-exact cannot read 4 versions, e.g. v1.4.0 and v1.3.0: " + vPrefix,
+				"",
+				"4 notes left out; --show-all lists them",
+			},
+		},
+		{
+			name:     "v prefix, --show-all: every version below the line",
+			versions: []string{"1.0.0", "v1.1.0", "v1.2.0", "v1.3.0", "v1.4.0"},
+			args:     []string{"--policies", "strict,apparentlymart,apparentlymart-exact", "--show-all", ">= 1.0.0"},
+			want: []string{
+				"note: apparentlymart and apparentlymart-exact cannot read 4 versions: " + vPrefix,
+				"  v1.1.0 v1.2.0 v1.3.0 v1.4.0",
+			},
+		},
+		{
+			name:     "two versions are both named",
+			versions: []string{"v1.1.0", "v1.2.0", "1.0.0"},
+			args:     []string{"--policies", "apparentlymart", ">= 1.0.0"},
+			want:     []string{"note: apparentlymart cannot read 2 versions, v1.1.0 and v1.2.0: " + vPrefix},
+		},
+		{
+			name:     "a reason of another shape or another policy is another line, the largest first",
+			versions: []string{"1.0", "v1.2.0", "1.1", "1.2.0"},
+			args:     []string{"--policies", "strict,apparentlymart", ">= 1.0.0"},
+			want: []string{
+				"note: strict cannot read 2 versions, 1.0 and 1.1: " + twoParts,
+				`note: apparentlymart cannot read "v1.2.0": ` + vPrefix,
+			},
+		},
+		{
+			name:     "a version alone keeps its reason in full",
+			versions: []string{"1.0.0", "nope"},
+			args:     []string{"--policies", "strict,cargo", ">= 1.0.0"},
+			want:     []string{`note: strict and cargo cannot read "nope": version "nope": column 1: expected a version, found "nope"`},
+		},
+		{
+			name:     "refusals of the same words share a line",
+			versions: []string{"1.0.0"},
+			args:     []string{"--policies", "core-only,strict", ">= 1.0.0-beta"},
+			want:     []string{`note: core-only refuses the constraint: prerelease version constraints are not supported: ">= 1.0.0-beta" (comparator 1 of 1) names the prerelease 1.0.0-beta; a prerelease version matches by its version core only`},
+		},
+		{
+			name:     "at most 10 notes",
+			versions: odd,
+			args:     []string{"--policies", "strict", ">= 1.0.0"},
+			want: append(func() []string {
+				var lines []string
+				for _, v := range odd[:10] {
+					lines = append(lines, fmt.Sprintf("note: strict cannot read %q: ", v))
+				}
+				return lines
+			}(), "", "2 notes left out; --show-all lists them"),
+		},
+		{
+			name:     "at most 10 notes, --show-all",
+			versions: odd,
+			args:     []string{"--policies", "strict", "--show-all", ">= 1.0.0"},
+			want: func() []string {
+				var lines []string
+				for _, v := range odd[:12] {
+					lines = append(lines, fmt.Sprintf("note: strict cannot read %q: ", v))
+				}
+				return lines
+			}(),
+		},
+		{
+			name:     "no notes",
+			versions: []string{"1.0.0", "1.1.0"},
+			args:     []string{"--policies", "strict,cargo", ">= 1.0.0"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := writeVersions(t, tt.versions...)
+			code, out, stderr := runCLI(t, "", append([]string{"select", "--versions-file", file}, tt.args...)...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if !strings.HasPrefix(out, "constraint: ") || !strings.Contains(out, "\n\nPOLICY ") {
+				t.Fatalf("the report does not start with the answer:\n%s", out)
+			}
+			got := afterTable(out)
+			if len(got) != len(tt.want) {
+				t.Fatalf("after the table:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			for i, w := range tt.want {
+				// A want that ends in ": " is a prefix.
+				if got[i] != w && !(strings.HasSuffix(w, ": ") && strings.HasPrefix(got[i], w)) {
+					t.Errorf("line %d after the table = %q, want %q", i+1, got[i], w)
+				}
+			}
+		})
+	}
+}
+
+// TestSelectJSONKeepsEveryNote checks that the JSON lists every version
+// each policy cannot read, whatever the text report groups or cuts.
+func TestSelectJSONKeepsEveryNote(t *testing.T) {
+	file := writeVersions(t, "1.0.0", "v1.1.0", "v1.2.0", "v1.3.0", "v1.4.0")
+	code, out, stderr := runCLI(t, "", "select", "--format", "json", "--policies", "apparentlymart,apparentlymart-exact", "--versions-file", file, ">= 1.0.0")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep engine.SelectReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.Policies {
+		if len(p.Unreadable) != 4 || p.Unreadable[0].Version != "v1.1.0" || !strings.Contains(p.Unreadable[0].Reason, `"v" prefix`) {
+			t.Errorf("%s: unreadable = %+v", p.Policy, p.Unreadable)
+		}
+	}
+	if strings.Contains(out, "left out") {
+		t.Errorf("the JSON says it left something out:\n%s", out)
+	}
+}
+
+// TestSelectTerraformHistory runs the command of the users' report: the
+// answer first, then one note line for the 932 notes of old.
+func TestSelectTerraformHistory(t *testing.T) {
+	code, out, stderr := runCLI(t, "", "select", "--versions-file", "../../testdata/corpus/versions/terraform.txt", "~> 1.5")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) > 25 {
+		t.Errorf("%d lines, want at most 25:\n%s", len(lines), out)
+	}
+	want := []string{
+		`note: apparentlymart and apparentlymart-exact cannot read 466 versions, e.g. v1.15.9 and v1.17.0-alpha20260812: go-versions ParseVersion: a "v" prefix should not be used`,
+		"",
+		"928 notes left out; --show-all lists them",
+	}
+	if got := afterTable(out); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("after the table:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	_, all, _ := runCLI(t, "", "select", "--show-all", "--versions-file", "../../testdata/corpus/versions/terraform.txt", "~> 1.5")
+	for _, v := range []string{"v0.1.0", "v1.5.0", "v1.17.0-alpha20260812"} {
+		if !strings.Contains(all, " "+v+" ") && !strings.Contains(all, " "+v+"\n") {
+			t.Errorf("--show-all does not list %s", v)
+		}
+	}
+	if strings.Contains(all, "left out") {
+		t.Errorf("--show-all still leaves something out")
+	}
+}

@@ -11,6 +11,7 @@
 //	                                        one policy's reasoning, comparator by comparator
 //	prerel compare                          the differential report over a domain
 //	prerel resolve DIR                      per module and provider: each policy's version next to today's
+//	prerel impact --policy P                what would install differently for real module calls under P
 //
 // Flags may come before, between or after the arguments. "--" ends the
 // flags: every argument after it is an argument, even one that starts with
@@ -22,7 +23,8 @@
 //
 //	0  success
 //	1  a finding: the run differs from the baseline (compare --baseline),
-//	   or a module or provider has no admissible version (resolve)
+//	   or a module or provider has no admissible version (resolve),
+//	   or a call falls in a class --fail-on names (impact)
 //	2  bad usage or bad input: a flag, an argument, a constraint or version
 //	   the engine cannot parse, a file that does not exist or is malformed,
 //	   a configuration error

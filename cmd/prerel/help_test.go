@@ -24,6 +24,7 @@ func TestHelpWidth(t *testing.T) {
 		{"prerel explain -h", []string{"explain", "-h"}},
 		{"prerel compare -h", []string{"compare", "-h"}},
 		{"prerel resolve -h", []string{"resolve", "-h"}},
+		{"prerel impact -h", []string{"impact", "-h"}},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

@@ -35,6 +35,7 @@ func init() {
 		{"explain", "--policy P [flags] CONSTRAINT VERSION", "one policy's reasoning, comparator by comparator", runExplain},
 		{"compare", "[flags]", "differential report: where policies agree and diverge, with witnesses", runCompare},
 		{"resolve", "[flags] DIR", "each module and provider in DIR: its policy's version next to today's", runResolve},
+		{"impact", "--policy P [flags]", "what would install differently for real module calls under policy P", runImpact},
 	}
 }
 

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/prerel/prerel"
+	"github.com/prerel/prerel/impact"
+	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/terraform/registry"
+)
+
+// impactSummary is the help text of prerel impact.
+const impactSummary = `If Terraform adopted policy P, what would install differently for real
+users? For each real module call and provider requirement, paired with the
+real version history of what it names, compare the version P installs with
+the version B installs (--against; default: today's installers,
+terraform-module for module calls, apparentlymart for providers), and count
+each call in one class:
+
+  prerelease-later-minor-or-major  P: a prerelease of a later minor or major
+  prerelease-later-patch           P: a prerelease of a later patch
+  prerelease-same-release          P: a prerelease of the release B installs
+  other-prerelease                 P: a prerelease of an earlier release
+  release-instead-of-prerelease    B installs a prerelease, P a release
+  other-release                    both releases, different ones
+  version-instead-of-none          P installs something, B nothing
+  none-instead-of-version          P installs nothing, B something
+  refused                          one of them refuses the constraint
+  unchanged                        the same version, or both nothing
+
+Each change has a cause: "prerelease rule" when P and B agree once the
+prereleases are taken out of the history and the constraint, else
+"reading" (of the constraint: go-version reads "~> 1" as ">= 1").
+
+The domain is the built-in corpus (6289 calls in 119 public repositories, a
+sample, not a census; one leading v is stripped from each git tag, as the
+registry does) or the configurations rooted at DIR..., read as prerel
+resolve reads them, with versions from --index or a registry. Calls without
+a history are counted, not classified. Exit status 1 when a call falls in a
+--fail-on class.`
+
+// classList is the --fail-on flag: class names, or "changed" for every
+// change.
+type classList []impact.Class
+
+// failOnChanged is the --fail-on name of every changed class.
+const failOnChanged = "changed"
+
+func (l *classList) String() string {
+	names := make([]string, len(*l))
+	for i, c := range *l {
+		names[i] = string(c)
+	}
+	return strings.Join(names, ",")
+}
+
+func (l *classList) Set(s string) error {
+	*l = nil
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if name == failOnChanged {
+			for _, c := range impact.Classes {
+				if c.Changed() {
+					*l = append(*l, c)
+				}
+			}
+			continue
+		}
+		c, err := impact.ParseClass(name)
+		if err != nil {
+			return fmt.Errorf("unknown class %q (valid: %s, or %s for every class but unchanged)", name, impact.ClassNames(), failOnChanged)
+		}
+		*l = append(*l, c)
+	}
+	return nil
+}
+
+// domainList is the --domain flag: corpus, or directories (repeatable).
+type domainList []string
+
+func (l *domainList) String() string { return strings.Join(*l, " ") }
+
+func (l *domainList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+func runImpact(e *env, args []string) error {
+	fs := newFlags(e, "impact", "--policy P [flags] [--domain corpus | --domain DIR...]", impactSummary)
+	policy := fs.String("policy", "", "the `POLICY` P whose adoption is asked about (required)")
+	against := fs.String("against", "", "the `POLICY` B to compare with, for every call (default: today's\ninstallers, terraform-module for modules, apparentlymart for providers)")
+	var domains domainList
+	fs.Var(&domains, "domain", "`DOMAIN`: corpus (the default), or a root module directory; more\ndirectories follow as arguments or as more --domain flags")
+	var failOn classList
+	fs.Var(&failOn, "fail-on", "exit 1 when a call falls in one of these comma-separated `CLASSES`\n("+failOnChanged+": every class but unchanged)")
+	simulate := fs.Bool("simulate-prereleases", false, "insert X.Y.Z-beta.1 and X.Y.Z-rc.1 before each release X.Y.Z of every\nhistory that publishes no prerelease (the output says which figures\nare simulated)")
+	showAll := fs.Bool("show-all", false, "list every case of each class and every note (without it: the first\n5 of each)")
+	format := formatFlag{"text", []string{"text", "markdown", "json"}}
+	fs.Var(&format, "format", "output format: text, markdown or json")
+	var vf resolveFlags
+	fs.StringVar(&vf.index, "index", "", "directory domains: read available versions from the offline index\n`FILE` instead of a registry")
+	fs.Var(&vf.urls, "registry-url", "directory domains: send service discovery to `URL` instead of each\nsource's host, or HOST=URL for one host (repeatable)")
+	fs.DurationVar(&vf.timeout, "timeout", registry.DefaultTimeout, "directory domains: timeout of each registry request")
+	fs.IntVar(&vf.retries, "retries", registry.DefaultRetries, "directory domains: retries of a registry request answered 429\nor 5xx")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *policy == "" {
+		return usagef("impact needs --policy P, the policy whose adoption is asked about")
+	}
+	opts := impact.Options{Policies: e.registry, SimulatePrereleases: *simulate}
+	ps, err := e.resolve(policyList{*policy})
+	if err != nil {
+		return err
+	}
+	opts.Policy = ps[0]
+	if *against != "" {
+		if ps, err = e.resolve(policyList{*against}); err != nil {
+			return err
+		}
+		opts.Against = ps[0]
+	}
+	d, err := impactDomain(e, fs, append(domains, fs.Args()...), &vf)
+	if err != nil {
+		return err
+	}
+	rep, err := impact.Run(d, opts)
+	if err != nil {
+		return failure(err)
+	}
+	if err := renderImpact(e, format.value, rep, impact.RenderOptions{ShowAll: *showAll}); err != nil {
+		return err
+	}
+	return impactOutcome(rep, failOn)
+}
+
+// impactDomain reads the domain the --domain flags and the arguments
+// name: the corpus by default, else every directory, with versions from
+// the index or registry the version flags name.
+func impactDomain(e *env, fs *flag.FlagSet, domains []string, vf *resolveFlags) (*impact.Domain, error) {
+	if len(domains) == 0 || len(domains) == 1 && domains[0] == "corpus" {
+		var set []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "index", "registry-url", "timeout", "retries":
+				set = append(set, "--"+f.Name)
+			}
+		})
+		if len(set) > 0 {
+			return nil, usagef("%s: only for directory domains (--domain DIR)", strings.Join(set, ", "))
+		}
+		d, err := impact.LoadCorpus(prerel.Corpus())
+		return d, failure(err) // the corpus is built in: an error is prerel's own
+	}
+	for _, dir := range domains {
+		if dir == "corpus" {
+			return nil, usagef("--domain corpus cannot be combined with directories")
+		}
+		if err := vf.check(dir); err != nil {
+			return nil, err
+		}
+	}
+	src, err := vf.versions()
+	if err != nil {
+		return nil, err
+	}
+	d, err := impact.LoadDirs(context.Background(), domains, src, e.registry)
+	var diags hcl.Diagnostics
+	if errors.As(err, &diags) {
+		return nil, usage(errors.New(diagnosticLines(diags)))
+	}
+	return d, usage(err)
+}
+
+func renderImpact(e *env, format string, rep *impact.Report, opts impact.RenderOptions) error {
+	switch format {
+	case "json":
+		return failure(writeJSON(e.stdout, rep))
+	case "markdown":
+		return failure(impact.RenderMarkdown(e.stdout, rep, opts))
+	}
+	return failure(impact.RenderText(e.stdout, rep, opts))
+}
+
+// impactOutcome is the exit status once the report is written: an
+// outside failure when versions could not be listed, a finding when a
+// call falls in a --fail-on class.
+func impactOutcome(rep *impact.Report, failOn classList) error {
+	if n := len(rep.Problems); n > 0 {
+		return failure(fmt.Errorf("the versions of %s could not be listed:\n  %s", plural.Of(n, "call", "calls"), strings.Join(rep.Problems, "\n  ")))
+	}
+	var hits []string
+	total := 0
+	seen := map[impact.Class]bool{}
+	for _, c := range failOn {
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		if n := rep.Count(c); n > 0 {
+			hits = append(hits, fmt.Sprintf("%s %d", c, n))
+			total += n
+		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	return finding(fmt.Errorf("--fail-on: %s in the classes named: %s", plural.Of(total, "call falls", "calls fall"), strings.Join(hits, ", ")))
+}

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io/fs"
 	"strconv"
@@ -143,32 +144,17 @@ func ConstraintShape(constraint string) string {
 // to come first negative: by relevance (larger share first), then count
 // (larger first), or with byCount the other way round.
 func relevanceOrder(ra *Relevance, na int64, rb *Relevance, nb int64, byCount bool) int {
-	sa, sb := 0.0, 0.0
-	if ra != nil {
-		sa = ra.Share
-	}
-	if rb != nil {
-		sb = rb.Share
-	}
-	if !byCount && sa != sb {
-		if sa > sb {
-			return -1
+	share := func(r *Relevance) float64 {
+		if r == nil {
+			return 0
 		}
-		return 1
+		return r.Share
 	}
-	if na != nb {
-		if na > nb {
-			return -1
-		}
-		return 1
+	byShare, byN := cmp.Compare(share(rb), share(ra)), cmp.Compare(nb, na)
+	if byCount {
+		return cmp.Or(byN, byShare)
 	}
-	if sa != sb {
-		if sa > sb {
-			return -1
-		}
-		return 1
-	}
-	return 0
+	return cmp.Or(byShare, byN)
 }
 
 // Rank is how reports order classes and splits.

@@ -223,25 +223,18 @@ func sidesText(s Split, total int) string {
 		}
 	}
 	var parts []string
+	rest := "" // the largest side, named last
 	for i, side := range sides {
-		if len(side.names) == 0 {
-			continue
+		switch {
+		case len(side.names) == 0:
+		case i == largest:
+			rest = fmt.Sprintf("%s: the other %d", side.verdict, len(side.names))
+		default:
+			parts = append(parts, side.verdict+": "+strings.Join(side.names, ", "))
 		}
-		if i == largest {
-			parts = append(parts, fmt.Sprintf("%s: the other %d", side.verdict, len(side.names)))
-			continue
-		}
-		parts = append(parts, side.verdict+": "+strings.Join(side.names, ", "))
 	}
-	if largest >= 0 {
-		// the named sides first, the rest last
-		l := sides[largest]
-		for i, p := range parts {
-			if strings.HasPrefix(p, l.verdict+": the other") {
-				parts = append(append(parts[:i:i], parts[i+1:]...), p)
-				break
-			}
-		}
+	if rest != "" {
+		parts = append(parts, rest)
 	}
 	return strings.Join(parts, " · ")
 }

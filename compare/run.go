@@ -54,8 +54,8 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	if err := checkPolicies(policies); err != nil {
 		return nil, err
 	}
-	if err := checkReference(opt.Reference, policies); err != nil {
-		return nil, err
+	if err := CheckReference(opt.Reference, policies); err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
 	}
 	if _, err := ParseRank(string(opt.Rank)); err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
@@ -192,9 +192,9 @@ func checkPolicies(policies []engine.Policy) error {
 	return nil
 }
 
-// checkReference fails when a reference is named that is not among the
-// policies.
-func checkReference(ref string, policies []engine.Policy) error {
+// CheckReference fails when ref, a reference a run is asked for, is not
+// among the policies; "" always passes.
+func CheckReference(ref string, policies []engine.Policy) error {
 	if ref == "" {
 		return nil
 	}
@@ -205,7 +205,7 @@ func checkReference(ref string, policies []engine.Policy) error {
 		}
 		names = append(names, p.Name())
 	}
-	return fmt.Errorf("compare: the reference %q is not among the policies compared (%s)", ref, strings.Join(names, ", "))
+	return fmt.Errorf("the reference %q is not among the policies compared (%s)", ref, strings.Join(names, ", "))
 }
 
 // pairIndexes lists the pairs (i, j), i < j, of n policies in report

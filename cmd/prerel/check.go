@@ -68,15 +68,9 @@ func runCheck(e *env, args []string) error {
 	constraint, versions := fs.Arg(0), fs.Args()[1:]
 	// Versions given as arguments must parse; a file's versions are judged
 	// as they are, and a policy that cannot read one says invalid.
-	if err := checkArgs(constraint, versions); err != nil {
+	versions, err := gatherVersions(constraint, versions, *versionsFile)
+	if err != nil {
 		return err
-	}
-	if *versionsFile != "" {
-		more, err := readVersionsFile(*versionsFile)
-		if err != nil {
-			return err
-		}
-		versions = append(versions, more...)
 	}
 	if len(versions) == 0 {
 		return usagef("check needs a constraint and at least one version: as arguments or with --versions-file")

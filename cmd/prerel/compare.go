@@ -62,8 +62,8 @@ func runCompare(e *env, args []string) error {
 	if err != nil {
 		return usage(err)
 	}
-	if err := checkReference(*reference, ps); err != nil {
-		return err
+	if err := compare.CheckReference(*reference, ps); err != nil {
+		return usagef("--reference: %v; add it to --policies", err)
 	}
 	relevance, err := compare.CorpusRelevance(prerel.Corpus())
 	if err != nil {
@@ -110,22 +110,6 @@ func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
 		seen[p.Name()] = true
 	}
 	return ps, nil
-}
-
-// checkReference is a usage error when --reference names a policy that is
-// not compared.
-func checkReference(ref string, ps []engine.Policy) error {
-	if ref == "" {
-		return nil
-	}
-	var names []string
-	for _, p := range ps {
-		if p.Name() == ref {
-			return nil
-		}
-		names = append(names, p.Name())
-	}
-	return usagef("--reference %s: not among the policies compared (%s); add it to --policies", ref, strings.Join(names, ", "))
 }
 
 // writeCompareOutputs writes the report to stdout, appends it to the

@@ -179,6 +179,8 @@ func TestCompareUsage(t *testing.T) {
 		{[]string{"compare", "--domain", "corpus", "--pairing", "some"}, "some"},
 		{[]string{"compare", "--baseline", "/nonexistent/baseline.json"}, "/nonexistent/baseline.json"},
 		{[]string{"compare", "extra"}, "compare takes no arguments"},
+		{[]string{"compare", "--policies", "strict,cargo", "--reference", "linear"}, `the reference "linear" is not among the policies compared`},
+		{[]string{"compare", "--rank", "size"}, `unknown rank "size"`},
 	}
 	for _, tt := range tests {
 		code, _, stderr := runCLI(t, "", tt.args...)

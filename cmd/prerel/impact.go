@@ -12,7 +12,6 @@ import (
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/impact"
 	"github.com/prerel/prerel/internal/plural"
-	"github.com/prerel/prerel/terraform/registry"
 )
 
 // impactSummary is the help text of prerel impact.
@@ -104,10 +103,7 @@ func runImpact(e *env, args []string) error {
 	format := formatFlag{"text", []string{"text", "markdown", "json"}}
 	fs.Var(&format, "format", "output format: text, markdown or json")
 	var vf resolveFlags
-	fs.StringVar(&vf.index, "index", "", "directory domains: read available versions from the offline index\n`FILE` instead of a registry")
-	fs.Var(&vf.urls, "registry-url", "directory domains: send service discovery to `URL` instead of each\nsource's host, or HOST=URL for one host (repeatable)")
-	fs.DurationVar(&vf.timeout, "timeout", registry.DefaultTimeout, "directory domains: timeout of each registry request")
-	fs.IntVar(&vf.retries, "retries", registry.DefaultRetries, "directory domains: retries of a registry request answered 429\nor 5xx")
+	vf.addVersionSourceFlags(fs, "directory domains")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -135,16 +135,8 @@ func TestImpact(t *testing.T) {
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
 			}
-			for _, w := range tt.stdout {
-				if !strings.Contains(stdout, w) {
-					t.Errorf("stdout lacks %q:\n%s", w, stdout)
-				}
-			}
-			for _, w := range tt.stderr {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, stderr)
-				}
-			}
+			mustContain(t, "stdout", stdout, tt.stdout)
+			mustContain(t, "stderr", stderr, tt.stderr)
 		})
 	}
 }

@@ -362,16 +362,8 @@ func TestResolveGroupsErrors(t *testing.T) {
 			if code != exitFailure {
 				t.Fatalf("exit %d, want %d: %s", code, exitFailure, stderr)
 			}
-			for _, w := range tt.stdout {
-				if !strings.Contains(stdout, w) {
-					t.Errorf("stdout lacks %q:\n%s", w, stdout)
-				}
-			}
-			for _, w := range tt.stderr {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, stderr)
-				}
-			}
+			mustContain(t, "stdout", stdout, tt.stdout)
+			mustContain(t, "stderr", stderr, tt.stderr)
 			if n := strings.Count(stdout, "service discovery"); n != 1 {
 				t.Errorf("the registry error is in the report %d times, want once:\n%s", n, stdout)
 			}
@@ -379,5 +371,16 @@ func TestResolveGroupsErrors(t *testing.T) {
 				t.Errorf("ends with what it left out: %v, want %v:\n%s", got, tt.leftOut, stdout)
 			}
 		})
+	}
+}
+
+// mustContain fails t for each text of want that out, a command's stdout
+// or stderr as name says, lacks.
+func mustContain(t *testing.T, name, out string, want []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("%s lacks %q:\n%s", name, w, out)
+		}
 	}
 }

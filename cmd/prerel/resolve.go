@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,6 +79,20 @@ func (r *registryURLs) Set(s string) error {
 }
 
 // resolveFlags are the flags of prerel resolve.
+// addVersionSourceFlags defines the flags that say where available
+// versions come from: --index, --registry-url, --timeout and --retries.
+// scope, when set, names what they apply to ("directory domains") at the
+// start of each usage.
+func (f *resolveFlags) addVersionSourceFlags(fs *flag.FlagSet, scope string) {
+	if scope != "" {
+		scope += ": "
+	}
+	fs.StringVar(&f.index, "index", "", scope+"read available versions from the offline index\n`FILE` instead of a registry")
+	fs.Var(&f.urls, "registry-url", scope+"send service discovery to `URL` instead of each\nsource's host, or HOST=URL for one host (repeatable)")
+	fs.DurationVar(&f.timeout, "timeout", registry.DefaultTimeout, scope+"timeout of each registry request")
+	fs.IntVar(&f.retries, "retries", registry.DefaultRetries, scope+"retries of a registry request answered 429\nor 5xx")
+}
+
 type resolveFlags struct {
 	configFile, policy, index, modulesDir, lockFile string
 	modulePolicies, providerPolicies                pairList
@@ -108,12 +123,9 @@ func runResolve(e *env, args []string) error {
 	fs.Var(&f.modulePolicies, "module-policy", "`CALL=POLICY` for one module call, overriding the config file\n(repeatable); CALL is the call path, such as vpc or eks.node_group")
 	fs.Var(&f.providerPolicies, "provider-policy", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict\n(repeatable)")
 	fs.Var(&f.extra, "policies", "comma-separated policies to show as extra columns")
-	fs.StringVar(&f.index, "index", "", "read available versions from the offline index `FILE` instead of\na registry")
-	fs.Var(&f.urls, "registry-url", "send service discovery to `URL` instead of each source's host,\nor HOST=URL for one host (repeatable)")
+	f.addVersionSourceFlags(fs, "")
 	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules)")
 	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
-	fs.DurationVar(&f.timeout, "timeout", registry.DefaultTimeout, "timeout of each registry request")
-	fs.IntVar(&f.retries, "retries", registry.DefaultRetries, "retries of a registry request answered 429 or 5xx")
 	fs.Var(&f.format, "format", "output format: text, markdown or json")
 	showAll := addShowAll(fs, "list every line, item and version (without it: lists of at most 10\nlines, 6 items and 2 versions, each with a count of the rest)")
 	if err := parseFlags(fs, args); err != nil {

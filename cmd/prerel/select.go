@@ -36,15 +36,9 @@ func runSelect(e *env, args []string) error {
 	constraint, versions := fs.Arg(0), fs.Args()[1:]
 	// Versions given as arguments must parse; a file's versions are judged
 	// as they are, and each policy reports the ones it cannot read.
-	if err := checkArgs(constraint, versions); err != nil {
+	versions, err := gatherVersions(constraint, versions, *versionsFile)
+	if err != nil {
 		return err
-	}
-	if *versionsFile != "" {
-		more, err := readVersionsFile(*versionsFile)
-		if err != nil {
-			return err
-		}
-		versions = append(versions, more...)
 	}
 	if len(versions) == 0 {
 		return usagef("select needs versions: as arguments or with --versions-file")
@@ -179,6 +173,23 @@ func selectsText(r engine.SelectRow) string {
 		return "none"
 	}
 	return *r.Selected
+}
+
+// gatherVersions returns the versions given as arguments, which must
+// parse (checkArgs, with the constraint), then those of file when one is
+// named, which are judged as they are.
+func gatherVersions(constraint string, args []string, file string) ([]string, error) {
+	if err := checkArgs(constraint, args); err != nil {
+		return nil, err
+	}
+	if file == "" {
+		return args, nil
+	}
+	more, err := readVersionsFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return append(args, more...), nil
 }
 
 // readVersionsFile reads one version a line; blank lines and # comments are

@@ -31,8 +31,17 @@ type Step struct {
 
 // Explain returns p's reasoning for the pair. A policy that implements
 // Explainer gives its own; for any other policy the explanation is what
-// Compile and Match answered, with the verdict and reason.
+// Compile and Match answered, with the verdict and reason. Like Evaluate,
+// a nil p gives Invalid with ErrNilPolicy's text, in a single "policy"
+// step, and a p whose Compile returns neither a Matcher nor an error gives
+// Invalid with ErrNilMatcher under the policy's name.
 func Explain(p Policy, constraint, version string) Explanation {
+	if isNil(p) {
+		return Explanation{
+			Steps:  []Step{{"policy", "no policy was given (nil)"}},
+			Result: InvalidResult(ErrNilPolicy),
+		}
+	}
 	if x, ok := p.(Explainer); ok {
 		return x.Explain(constraint, version)
 	}
@@ -41,6 +50,11 @@ func Explain(p Policy, constraint, version string) Explanation {
 	m, err := p.Compile(constraint)
 	if err != nil {
 		steps = append(steps, Step{"Compile", "refused the constraint: " + err.Error()})
+		return Explanation{Steps: steps, Result: InvalidResult(err)}
+	}
+	if isNil(m) {
+		err := nilMatcherError(p)
+		steps = append(steps, Step{"Compile", "returned a nil matcher and no error, so no version can be judged"})
 		return Explanation{Steps: steps, Result: InvalidResult(err)}
 	}
 	steps = append(steps, Step{"Compile", "accepted the constraint"})

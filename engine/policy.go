@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"reflect"
 )
 
 // Verdict is a policy's answer for one (constraint, version) pair.
@@ -38,8 +40,12 @@ func ParseVerdict(s string) (Verdict, error) {
 // MarshalText implements encoding.TextMarshaler.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
-// UnmarshalText implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler. A nil v is an
+// error.
 func (v *Verdict) UnmarshalText(b []byte) error {
+	if v == nil {
+		return errors.New("engine: UnmarshalText into a nil *Verdict")
+	}
 	w, err := ParseVerdict(string(b))
 	if err != nil {
 		return err
@@ -60,8 +66,76 @@ func Allowed(reason string) Result { return Result{Allow, reason} }
 // Rejected returns a Reject result with the given reason.
 func Rejected(reason string) Result { return Result{Reject, reason} }
 
-// InvalidResult returns an Invalid result whose reason is err's text.
-func InvalidResult(err error) Result { return Result{Invalid, err.Error()} }
+// InvalidResult returns an Invalid result whose reason is err's text. A
+// nil err gives an Invalid result whose reason is NoReason.
+func InvalidResult(err error) Result {
+	if err == nil {
+		return Result{Invalid, NoReason}
+	}
+	return Result{Invalid, err.Error()}
+}
+
+// NoReason is the reason of InvalidResult(nil).
+const NoReason = "invalid, with no reason given"
+
+// ErrNilPolicy is the error for a Policy that is nil: a nil interface, or
+// one that holds a nil pointer or a nil function. Evaluate, Select,
+// Explain and Registry.Register refuse such a policy with it.
+var ErrNilPolicy = errors.New("nil policy")
+
+// ErrNilMatcher is the error for a Policy whose Compile returns a nil
+// Matcher (or one that holds a nil pointer) and no error. Evaluate,
+// Select and Explain wrap it with the policy's name and treat it as a
+// refusal of the constraint.
+var ErrNilMatcher = errors.New("compiled the constraint to a nil matcher with no error")
+
+// ErrNilJudge is the error of CompileNative and PrepareNative for a nil
+// Judge (or one that holds a nil pointer or a nil function).
+var ErrNilJudge = errors.New("nil judge")
+
+// isNil reports whether x is nil or holds a nil pointer or a nil
+// function, whose methods cannot be called safely. A nil map or slice can
+// have working methods, so it is not nil here.
+func isNil(x any) bool {
+	if x == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(x); v.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.UnsafePointer:
+		return v.IsNil()
+	}
+	return false
+}
+
+// compile is p.Compile that turns a nil p into ErrNilPolicy and a nil
+// Matcher with no error into ErrNilMatcher, so that a nil error always
+// comes with a Matcher that can be called.
+func compile(p Policy, constraint string) (Matcher, error) {
+	if isNil(p) {
+		return nil, ErrNilPolicy
+	}
+	m, err := p.Compile(constraint)
+	if err != nil {
+		return nil, err
+	}
+	if isNil(m) {
+		return nil, nilMatcherError(p)
+	}
+	return m, nil
+}
+
+// nilMatcherError is ErrNilMatcher with p's name.
+func nilMatcherError(p Policy) error {
+	return fmt.Errorf("policy %q %w", p.Name(), ErrNilMatcher)
+}
+
+// nameOf is p's name, or "" for a nil p.
+func nameOf(p Policy) string {
+	if isNil(p) {
+		return ""
+	}
+	return p.Name()
+}
 
 // Policy is one prerelease-matching rule, native or a wrapped library.
 //
@@ -86,9 +160,11 @@ type Matcher interface {
 }
 
 // Evaluate compiles constraint with p and judges version: the one-shot form
-// of Compile and Match.
+// of Compile and Match. A nil p gives Invalid with ErrNilPolicy's text, and
+// a p whose Compile returns neither a Matcher nor an error gives Invalid
+// with ErrNilMatcher under the policy's name.
 func Evaluate(p Policy, constraint, version string) Result {
-	m, err := p.Compile(constraint)
+	m, err := compile(p, constraint)
 	if err != nil {
 		return InvalidResult(err)
 	}
@@ -104,8 +180,12 @@ type Judge interface {
 
 // CompileNative compiles constraint with the engine's parser and returns a
 // Matcher that parses each version with ParseVersion and hands both to j.
-// Native policies implement Policy.Compile with it.
+// Native policies implement Policy.Compile with it. A nil j is
+// ErrNilJudge.
 func CompileNative(j Judge, constraint string) (Matcher, error) {
+	if isNil(j) {
+		return nil, ErrNilJudge
+	}
 	c, err := ParseConstraint(constraint)
 	if err != nil {
 		return nil, err
@@ -136,8 +216,11 @@ type Preparer interface {
 
 // PrepareNative parses the pair with the engine's parsers and returns a
 // check that calls j.Judge on the parsed values. Native policies implement
-// Preparer with it.
+// Preparer with it. A nil j is ErrNilJudge.
 func PrepareNative(j Judge, constraint, version string) (func() Result, error) {
+	if isNil(j) {
+		return nil, ErrNilJudge
+	}
 	c, err := ParseConstraint(constraint)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -12,6 +13,10 @@ import (
 // policies it wants (package catalogue registers prerel's own), and hands
 // it to whatever needs to look policies up. A Registry is safe for
 // concurrent use.
+//
+// The zero Registry is empty and ready to use. A nil *Registry is empty
+// and stays so: Lookup finds nothing, All, Names and Resolve(nil) return
+// no policies, and Register returns an error.
 type Registry struct {
 	mu     sync.RWMutex
 	byName map[string]Policy
@@ -24,10 +29,17 @@ func NewRegistry() *Registry {
 }
 
 // Register adds p. It fails when the name is not lower case letters, digits
-// and '-', or is already taken.
+// and '-', or is already taken, when p is nil or holds a nil pointer
+// (ErrNilPolicy), and when r is nil.
 func (r *Registry) Register(p Policy) error {
+	if r == nil {
+		return errors.New("register: nil registry")
+	}
 	if p == nil {
-		return fmt.Errorf("register: nil policy")
+		return fmt.Errorf("register: %w", ErrNilPolicy)
+	}
+	if isNil(p) {
+		return fmt.Errorf("register: %w (%T)", ErrNilPolicy, p)
 	}
 	name := p.Name()
 	if err := checkName(name); err != nil {
@@ -35,6 +47,9 @@ func (r *Registry) Register(p Policy) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.byName == nil {
+		r.byName = map[string]Policy{}
+	}
 	if _, dup := r.byName[name]; dup {
 		return fmt.Errorf("register: a policy named %q is already registered", name)
 	}
@@ -56,16 +71,22 @@ func checkName(name string) error {
 	return nil
 }
 
-// Lookup returns the policy registered under name.
+// Lookup returns the policy registered under name. A nil r has none.
 func (r *Registry) Lookup(name string) (Policy, bool) {
+	if r == nil {
+		return nil, false
+	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	p, ok := r.byName[name]
 	return p, ok
 }
 
-// All returns every policy in registration order.
+// All returns every policy in registration order; nil for a nil r.
 func (r *Registry) All() []Policy {
+	if r == nil {
+		return nil
+	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return append([]Policy(nil), r.order...)

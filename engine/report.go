@@ -17,9 +17,10 @@ type PolicyResult struct {
 	Reason  string  `json:"reason"`
 }
 
-// NewPolicyResult is r under p's name.
+// NewPolicyResult is r under p's name; a nil p (see ErrNilPolicy) is named
+// "".
 func NewPolicyResult(p Policy, r Result) PolicyResult {
-	return PolicyResult{Policy: p.Name(), Verdict: r.Verdict, Reason: r.Reason}
+	return PolicyResult{Policy: nameOf(p), Verdict: r.Verdict, Reason: r.Reason}
 }
 
 // CheckReport judges versions against one constraint with several
@@ -42,7 +43,8 @@ type CheckRow struct {
 
 // NewCheckReport compiles constraint once with each policy and judges
 // every version with it. A policy that refuses the constraint gives
-// Invalid for every version, with the refusal as the reason.
+// Invalid for every version, with the refusal as the reason; so does a nil
+// policy, named "", with ErrNilPolicy, as Evaluate answers.
 func NewCheckReport(ps []Policy, constraint string, versions []string) CheckReport {
 	rep := CheckReport{
 		Schema:     CheckSchema,
@@ -54,7 +56,7 @@ func NewCheckReport(ps []Policy, constraint string, versions []string) CheckRepo
 		rep.Versions[i] = CheckRow{Version: v, Results: make([]PolicyResult, len(ps))}
 	}
 	for j, p := range ps {
-		m, err := p.Compile(constraint)
+		m, err := compile(p, constraint)
 		for i, v := range versions {
 			rep.Versions[i].Results[j] = NewPolicyResult(p, matchCompiled(m, err, v))
 		}
@@ -113,7 +115,8 @@ type SelectRow struct {
 	Unreadable []Unreadable `json:"unreadable,omitempty"`
 }
 
-// NewSelectReport runs Select with every policy.
+// NewSelectReport runs Select with every policy. A nil policy's row is
+// named "" and has ErrNilPolicy as its error.
 func NewSelectReport(ps []Policy, constraint string, available []string) SelectReport {
 	rep := SelectReport{
 		Schema:     SelectSchema,
@@ -128,7 +131,7 @@ func NewSelectReport(ps []Policy, constraint string, available []string) SelectR
 }
 
 func newSelectRow(p Policy, constraint string, available []string) SelectRow {
-	row := SelectRow{Policy: p.Name()}
+	row := SelectRow{Policy: nameOf(p)}
 	sel, err := Select(p, constraint, available)
 	switch {
 	case err != nil:
@@ -156,13 +159,18 @@ type ExplainReport struct {
 	Reason  string  `json:"reason"`
 }
 
-// NewExplainReport runs Explain.
+// NewExplainReport runs Explain. For a nil p, Policy and Rule are "" and
+// the verdict is Invalid with ErrNilPolicy's text.
 func NewExplainReport(p Policy, constraint, version string) ExplainReport {
 	x := Explain(p, constraint, version)
+	rule := ""
+	if !isNil(p) {
+		rule = p.Rule()
+	}
 	return ExplainReport{
 		Schema:     ExplainSchema,
-		Policy:     p.Name(),
-		Rule:       p.Rule(),
+		Policy:     nameOf(p),
+		Rule:       rule,
 		Constraint: constraint,
 		Version:    version,
 		Steps:      append([]Step{}, x.Steps...),
@@ -174,7 +182,7 @@ func NewExplainReport(p Policy, constraint, version string) ExplainReport {
 func policyNames(ps []Policy) []string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
-		names[i] = p.Name()
+		names[i] = nameOf(p)
 	}
 	return names
 }

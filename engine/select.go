@@ -14,6 +14,10 @@ type Selection struct {
 	Unreadable []Unreadable
 }
 
+// NilMatcherReason is the reason SelectNewest gives for every version when
+// it has no Matcher to judge them with.
+const NilMatcherReason = "no matcher to judge it with (nil matcher)"
+
 // Unreadable is a listed version a policy could not read, and why.
 type Unreadable struct {
 	Version string `json:"version"`
@@ -31,12 +35,17 @@ type Selector interface {
 // constraint, as "terraform init" would pick it. A Policy that implements
 // Selector decides itself; otherwise each version is matched and the
 // admitted ones are ordered by SemVer precedence (ties keep list order). The
-// error is the policy's refusal of the constraint.
+// error is the policy's refusal of the constraint; a nil p is ErrNilPolicy,
+// and a p whose Compile returns neither a Matcher nor an error is
+// ErrNilMatcher under the policy's name.
 func Select(p Policy, constraint string, available []string) (Selection, error) {
+	if isNil(p) {
+		return Selection{}, ErrNilPolicy
+	}
 	if s, ok := p.(Selector); ok {
 		return s.Select(constraint, available)
 	}
-	m, err := p.Compile(constraint)
+	m, err := compile(p, constraint)
 	if err != nil {
 		return Selection{}, err
 	}
@@ -44,9 +53,17 @@ func Select(p Policy, constraint string, available []string) (Selection, error) 
 }
 
 // SelectNewest matches every version of available with m and returns the
-// newest admitted one by SemVer precedence (ties keep list order).
+// newest admitted one by SemVer precedence (ties keep list order). A nil
+// m admits nothing: Found is false and every version is Unreadable, with
+// NilMatcherReason as the reason.
 func SelectNewest(m Matcher, available []string) Selection {
 	var sel Selection
+	if isNil(m) {
+		for _, text := range available {
+			sel.Unreadable = append(sel.Unreadable, Unreadable{text, NilMatcherReason})
+		}
+		return sel
+	}
 	var best Version
 	for _, text := range available {
 		r := m.Match(text)

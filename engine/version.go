@@ -152,8 +152,12 @@ func (v Version) write(b *strings.Builder, withBuild bool) {
 // MarshalText implements encoding.TextMarshaler with String.
 func (v Version) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
-// UnmarshalText implements encoding.TextUnmarshaler with ParseVersion.
+// UnmarshalText implements encoding.TextUnmarshaler with ParseVersion. A
+// nil v is an error.
 func (v *Version) UnmarshalText(text []byte) error {
+	if v == nil {
+		return fmt.Errorf("engine: UnmarshalText into a nil *Version")
+	}
 	w, err := ParseVersion(string(text))
 	if err != nil {
 		return err

@@ -130,7 +130,10 @@ type setting struct {
 }
 
 // Config is a per-module policy configuration bound to a registry. Use
-// New, Parse or Load; the zero Config is not usable.
+// New, Parse or Load. The zero Config, and a nil *Config, has no registry:
+// Default, Module and Provider return a zero Choice (a nil Policy from the
+// built-in default), and SetDefault, SetModule and SetProvider return an
+// error diagnostic.
 type Config struct {
 	reg       *engine.Registry
 	file      string
@@ -318,6 +321,10 @@ func policyName(a *hcl.Attribute) (string, hcl.Diagnostics) {
 // lookup finds a policy by name; an unknown one is a diagnostic at origin
 // that lists the known names.
 func (c *Config) lookup(name string, origin Origin) (engine.Policy, *hcl.Diagnostic) {
+	if c == nil || c.reg == nil {
+		return nil, diagAt(origin, fmt.Sprintf("Cannot set the policy %q", name),
+			"The configuration has no policy registry: make it with policyconfig.New, Parse or Load.")
+	}
 	if p, ok := c.reg.Lookup(name); ok {
 		return p, nil
 	}
@@ -343,7 +350,8 @@ func (c *Config) File() string { return c.file }
 
 // SetDefault sets the default policy, as default_policy or a --policy
 // flag does; it replaces an earlier default. An unknown policy is a
-// diagnostic at origin.
+// diagnostic at origin, and so is every policy when c has no registry
+// (a zero or nil Config).
 func (c *Config) SetDefault(policy string, origin Origin) hcl.Diagnostics {
 	p, d := c.lookup(policy, origin)
 	if d != nil {
@@ -384,14 +392,22 @@ func (c *Config) SetProvider(source, policy string, origin Origin) hcl.Diagnosti
 	return nil
 }
 
-// Default returns the default policy and where it was set.
+// Default returns the default policy and where it was set; a zero Choice
+// for a nil c.
 func (c *Config) Default() Choice {
+	if c == nil {
+		return Choice{}
+	}
 	return Choice{Policy: c.def.policy, Origin: c.def.origin}
 }
 
 // Module returns the policy of the module call at callPath ("vpc",
-// "eks.node_group"): its own setting, or the default.
+// "eks.node_group"): its own setting, or the default; a zero Choice for a
+// nil c.
 func (c *Config) Module(callPath string) Choice {
+	if c == nil {
+		return Choice{}
+	}
 	if s := c.modules[callPath]; s != nil {
 		return Choice{Policy: s.policy, Origin: s.origin, Override: true}
 	}
@@ -399,8 +415,11 @@ func (c *Config) Module(callPath string) Choice {
 }
 
 // Provider returns the policy of the provider addr: its own setting, or
-// the default.
+// the default; a zero Choice for a nil c.
 func (c *Config) Provider(addr tfaddr.Provider) Choice {
+	if c == nil {
+		return Choice{}
+	}
 	if s := c.providers[addr]; s != nil {
 		return Choice{Policy: s.policy, Origin: s.origin, Override: true}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 )
 
 // Listing is the versions a registry lists for one module or provider.
@@ -109,14 +110,23 @@ func decodeProviderVersionsAt(full []byte, start, end int64) (versions, warnings
 }
 
 // decodeJSON decodes one JSON value from data into v; a syntax or type
-// error names the line and column where it happened.
+// error names the line and column where it happened. A leading UTF-8 byte
+// order mark is skipped.
 func decodeJSON(data []byte, v any) error {
 	return decodeJSONAt(data, 0, int64(len(data)), v)
 }
 
+// utf8BOM is the byte order mark some editors write at the start of a
+// UTF-8 file.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // decodeJSONAt decodes the JSON value in full[start:end] into v; the line
-// and column of an error are those of full.
+// and column of an error are those of full. A UTF-8 byte order mark at the
+// start of full is skipped.
 func decodeJSONAt(full []byte, start, end int64, v any) error {
+	if start == 0 && bytes.HasPrefix(full[:end], utf8BOM) {
+		start = int64(len(utf8BOM))
+	}
 	data := full[start:end]
 	dec := json.NewDecoder(bytes.NewReader(data))
 	at := func(off int64) string {
@@ -134,7 +144,7 @@ func decodeJSONAt(full []byte, start, end int64, v any) error {
 			if typ.Field != "" {
 				what = fmt.Sprintf("%q", typ.Field)
 			}
-			return fmt.Errorf("malformed JSON: %s: %s is a JSON %s, expected %s", at(typ.Offset), what, typ.Value, typ.Type)
+			return fmt.Errorf("malformed JSON: %s: %s is a JSON %s, expected %s", at(typ.Offset), what, typ.Value, describeType(typ.Type))
 		case errors.Is(err, io.EOF):
 			return errors.New("malformed JSON: the body is empty")
 		case errors.Is(err, io.ErrUnexpectedEOF):
@@ -149,16 +159,77 @@ func decodeJSONAt(full []byte, start, end int64, v any) error {
 	return nil
 }
 
+// describeType names the JSON a Go type is decoded from, for errors: "an
+// object", "an array of objects", "a string".
+func describeType(t reflect.Type) string {
+	if t == nil {
+		return "another kind of value"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		elem := t.Elem()
+		for elem.Kind() == reflect.Pointer {
+			elem = elem.Elem()
+		}
+		switch elem.Kind() {
+		case reflect.Struct, reflect.Map:
+			return "an array of objects"
+		case reflect.String:
+			return "an array of strings"
+		}
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another kind of value"
+}
+
 // lineCol converts a byte offset of data into a 1-based line and column.
+// It scans data up to off; to convert many offsets, use a lineCounter.
 func lineCol(data []byte, off int64) (line, col int) {
-	if off > int64(len(data)) {
-		off = int64(len(data))
+	lc := lineCounter{data: data}
+	return lc.at(off)
+}
+
+// lineCounter converts byte offsets of data into 1-based lines and
+// columns. Asked in increasing order, it scans each byte of data once in
+// all; an offset before the last one asked starts the count again.
+type lineCounter struct {
+	data      []byte
+	off       int64 // the bytes before off are counted
+	line      int   // the line off is on, 1-based; 0 before the first call
+	lineStart int64 // the offset where that line starts
+	scanned   int64 // bytes scanned in all, for tests
+}
+
+func (l *lineCounter) at(off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(l.data)))
+	if l.line == 0 || off < l.off {
+		l.off, l.line, l.lineStart = 0, 1, 0
 	}
-	if off < 0 {
-		off = 0
+	for l.off < off {
+		chunk := l.data[l.off:off]
+		i := bytes.IndexByte(chunk, '\n')
+		if i < 0 {
+			l.scanned += int64(len(chunk))
+			l.off = off
+			break
+		}
+		l.scanned += int64(i + 1)
+		l.off += int64(i + 1)
+		l.line++
+		l.lineStart = l.off
 	}
-	before := data[:off]
-	line = bytes.Count(before, []byte{'\n'}) + 1
-	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
+	return l.line, int(off-l.lineStart) + 1
 }

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/prerel/prerel/internal/printable"
 )
 
 // Source lists the available versions of modules and providers: a live
@@ -31,47 +33,80 @@ type Source interface {
 // index does not know (HTTP 404, or no such key).
 var ErrNotFound = errors.New("not found")
 
-// Defaults of a Client's zero fields.
+// Defaults of a Client's zero fields, and the limits it keeps to.
 const (
 	DefaultTimeout      = 10 * time.Second
 	DefaultRetries      = 3
 	DefaultRetryWait    = 500 * time.Millisecond
 	DefaultMaxRetryWait = 10 * time.Second
 	DefaultMaxBodyBytes = 4 << 20
+	// DefaultDeadline bounds all the lookups of a Client, counted from its
+	// first request.
+	DefaultDeadline = 2 * time.Minute
+	// DefaultMaxRetryTime bounds the retries of one request: no retry is
+	// started whose wait would end later than this after the first attempt.
+	DefaultMaxRetryTime = 30 * time.Second
+	// DefaultHostErrorLimit is how many 5xx answers in a row a host may
+	// give before its requests are no longer retried.
+	DefaultHostErrorLimit = 8
+	// MaxRetries caps Client.Retries: a larger number counts as this.
+	MaxRetries = 10
+	// MaxRedirects is how many redirects one request follows.
+	MaxRedirects = 10
 )
 
 // Client speaks the Terraform registry protocol. For a host it first
 // fetches the service discovery document, https://HOST/.well-known/terraform.json,
 // and reads its "modules.v1" and "providers.v1" URLs (relative to the
-// document, or absolute). Versions are then
+// document's URL after any redirect, or absolute). Versions are then
 //
 //	GET <modules.v1>NAMESPACE/NAME/SYSTEM/versions
 //	GET <providers.v1>NAMESPACE/TYPE/versions
 //
-// Every request has a timeout. A 429 or 5xx answer is retried a bounded
-// number of times, waiting RetryWait, then twice as long each time (or
-// what a Retry-After header asks, up to MaxRetryWait). Bodies are read up
-// to MaxBodyBytes; a longer one is an error. Errors say what was asked,
-// of which URL, and what went wrong: 404 (wrapping ErrNotFound), another
-// status, malformed JSON with line and column, an unreachable host, a
-// timeout.
+// Every request has a timeout, and all the lookups of a Client share one
+// deadline. A 429 or 5xx answer is retried a bounded number of times,
+// waiting RetryWait, then twice as long each time (or what a Retry-After
+// header asks, up to MaxRetryWait), within MaxRetryTime for one request;
+// once a host has given HostErrorLimit 5xx answers in a row, its requests
+// are made once, without retries. Bodies are read up to MaxBodyBytes; a
+// longer one is an error. Errors say what was asked, of which URL, and
+// what went wrong: 404 (wrapping ErrNotFound), another status, malformed
+// JSON with line and column, an unreachable host, a redirect that cannot
+// be followed, a body cut off, a timeout. URLs in errors and in String
+// have their userinfo redacted, and text from the registry (a status
+// line) has its control characters escaped.
+//
+// With Credentials set, a request carries "Authorization: Bearer TOKEN"
+// as the package documentation says; a 401 or 403 error says which
+// credentials were tried and how to provide one.
 //
 // The zero Client is ready to use against the hosts the addresses name. A
 // Client is safe for concurrent use; discovery is done once per host.
 type Client struct {
-	// HTTPClient sends the requests; nil means http.DefaultClient.
+	// HTTPClient sends the requests; nil means http.DefaultClient. Its
+	// CheckRedirect, if any, is called after the Client's own checks.
 	HTTPClient *http.Client
 	// BaseURL, when set, replaces discovery on every host: the document is
-	// fetched from BaseURL + "/.well-known/terraform.json" instead. It
-	// points a whole run at a mirror, a private registry or a test server.
+	// fetched from BaseURL's path joined with ".well-known/terraform.json"
+	// instead. It points a whole run at a mirror, a private registry or a
+	// test server. It must be an http or https URL without a query or a
+	// fragment (see ParseBaseURL).
 	BaseURL string
 	// HostURLs replaces discovery for the hosts it names (lower case host,
 	// with a port if any), as BaseURL does for all; it wins over BaseURL.
 	HostURLs map[string]string
+	// Credentials gives the token sent to a host; nil means none is sent.
+	Credentials Credentials
 	// Timeout bounds each request, body included; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// Deadline bounds all the lookups of the Client together, counted from
+	// its first request: when it passes, requests under way are stopped
+	// and every later lookup fails at once. 0 means DefaultDeadline, a
+	// negative duration none.
+	Deadline time.Duration
 	// Retries is how many times a 429 or 5xx answer is retried; 0 means
-	// DefaultRetries, a negative number none.
+	// DefaultRetries, a negative number none, and a number above
+	// MaxRetries counts as MaxRetries.
 	Retries int
 	// RetryWait is the wait before the first retry, doubled for each next
 	// one; 0 means DefaultRetryWait.
@@ -79,22 +114,38 @@ type Client struct {
 	// MaxRetryWait caps every wait, Retry-After included; 0 means
 	// DefaultMaxRetryWait.
 	MaxRetryWait time.Duration
+	// MaxRetryTime bounds the retries of one request: a retry whose wait
+	// would end later than this after the first attempt is not made. 0
+	// means DefaultMaxRetryTime.
+	MaxRetryTime time.Duration
+	// HostErrorLimit is how many 5xx answers in a row one host may give
+	// before its requests are no longer retried (an answer other than 5xx
+	// or 429 starts the count again); 0 means DefaultHostErrorLimit, a
+	// negative number no limit.
+	HostErrorLimit int
 	// MaxBodyBytes caps each response body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 	// UserAgent is sent with every request; "" means "prerel".
 	UserAgent string
 
-	mu        sync.Mutex
-	discovery map[string]*discovered
+	mu         sync.Mutex
+	discovery  map[string]*discovered
+	deadlineAt time.Time
+	hostErrors map[string]int
 }
 
 var _ Source = (*Client)(nil)
 
 // Services are the registry endpoints a host's discovery document names,
-// as absolute URLs ending in "/"; "" when the host does not offer one.
+// as absolute URLs ending in "/"; "" when the host does not offer one. A
+// relative endpoint keeps the userinfo of the URL it is relative to: print
+// them through RedactURL.
 type Services struct {
 	Modules   string
 	Providers string
+
+	modules, providers *url.URL
+	authHost           string // the host whose token the lookups carry
 }
 
 type discovered struct {
@@ -103,37 +154,75 @@ type discovered struct {
 	err  error
 }
 
-// String describes where the client looks.
+// String describes where the client looks, with the userinfo of every
+// URL redacted. A nil Client is described too.
 func (c *Client) String() string {
 	switch {
-	case c.BaseURL != "":
-		return "registry " + c.BaseURL
+	case c == nil:
+		return "registry (none)"
+	case c.BaseURL != "" && len(c.HostURLs) == 0:
+		return printable.String(RedactURL("registry " + c.BaseURL))
 	case len(c.HostURLs) > 0:
-		hosts := make([]string, 0, len(c.HostURLs))
+		hosts := make([]string, 0, len(c.HostURLs)+1)
 		for h, u := range c.HostURLs {
 			hosts = append(hosts, h+"="+u)
 		}
-		return "registry " + strings.Join(slices.Sorted(slices.Values(hosts)), ", ")
+		slices.Sort(hosts)
+		if c.BaseURL != "" {
+			hosts = append(hosts, "others="+c.BaseURL)
+		}
+		return printable.String(RedactURL("registry " + strings.Join(hosts, ", ")))
 	default:
 		return "registry (service discovery on each source's host)"
 	}
 }
 
-// DiscoveryURL returns the URL of the discovery document for host.
+// DiscoveryURL returns the URL of the discovery document for host, or ""
+// when the URL host is mapped to is not a valid base URL.
 func (c *Client) DiscoveryURL(host string) string {
-	base := c.HostURLs[strings.ToLower(host)]
-	if base == "" {
-		base = c.BaseURL
+	u, err := c.discoveryURL(host)
+	if err != nil {
+		return ""
 	}
+	return u.String()
+}
+
+func (c *Client) discoveryURL(host string) (*url.URL, error) {
+	base := c.mappedURL(host)
 	if base == "" {
-		return "https://" + host + "/.well-known/terraform.json"
+		return &url.URL{Scheme: "https", Host: host, Path: "/.well-known/terraform.json"}, nil
 	}
-	return strings.TrimSuffix(base, "/") + "/.well-known/terraform.json"
+	u, err := ParseBaseURL(base)
+	if err != nil {
+		return nil, err
+	}
+	return u.JoinPath(".well-known", "terraform.json"), nil
+}
+
+// mappedURL returns the URL HostURLs or BaseURL maps host to, or "".
+func (c *Client) mappedURL(host string) string {
+	if u, ok := c.HostURLs[host]; ok {
+		return u
+	}
+	key := normalizeHost(host)
+	for h, u := range c.HostURLs {
+		if normalizeHost(h) == key {
+			return u
+		}
+	}
+	return c.BaseURL
 }
 
 // Discover returns the services of host, fetching its discovery document
 // on first use.
 func (c *Client) Discover(ctx context.Context, host string) (Services, error) {
+	ctx, cancel := c.runContext(ctx)
+	defer cancel()
+	svc, err := c.discoverOnce(ctx, host)
+	return svc, clean(err)
+}
+
+func (c *Client) discoverOnce(ctx context.Context, host string) (Services, error) {
 	host = strings.ToLower(host)
 	c.mu.Lock()
 	if c.discovery == nil {
@@ -150,113 +239,160 @@ func (c *Client) Discover(ctx context.Context, host string) (Services, error) {
 }
 
 func (c *Client) discover(ctx context.Context, host string) (Services, error) {
-	docURL := c.DiscoveryURL(host)
-	base, err := url.Parse(docURL)
-	if err != nil || base.Scheme == "" || base.Host == "" {
-		return Services{}, fmt.Errorf("service discovery for %s: %q is not an absolute URL", host, docURL)
+	docURL, err := c.discoveryURL(host)
+	if err != nil {
+		return Services{}, fmt.Errorf("service discovery for %s: %v", host, err)
 	}
-	body, err := c.get(ctx, docURL)
+	shown := redactedURL(docURL)
+	authHost := hostKey(docURL)
+	resp, err := c.get(ctx, docURL, authHost)
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
 			return Services{}, fmt.Errorf("service discovery for %s: %w (is %s a Terraform registry?)", host, err, host)
 		}
 		return Services{}, fmt.Errorf("service discovery for %s: %w", host, err)
 	}
-	var doc map[string]json.RawMessage
-	if err := decodeJSON(body, &doc); err != nil {
-		return Services{}, fmt.Errorf("service discovery for %s: %s: %w", host, docURL, err)
+	if !sameURL(resp.url, docURL) {
+		shown += " (redirected to " + redactedURL(resp.url) + ")"
 	}
-	var svc Services
-	for key, dst := range map[string]*string{"modules.v1": &svc.Modules, "providers.v1": &svc.Providers} {
-		raw, ok := doc[key]
+	var doc map[string]json.RawMessage
+	if err := decodeJSON(resp.body, &doc); err != nil {
+		return Services{}, fmt.Errorf("service discovery for %s: %s: %w", host, shown, err)
+	}
+	svc := Services{authHost: authHost}
+	for _, s := range []struct {
+		key  string
+		text *string
+		u    **url.URL
+	}{{"modules.v1", &svc.Modules, &svc.modules}, {"providers.v1", &svc.Providers, &svc.providers}} {
+		raw, ok := doc[s.key]
 		if !ok {
 			continue
 		}
 		var ref string
 		if err := json.Unmarshal(raw, &ref); err != nil {
-			return Services{}, fmt.Errorf("service discovery for %s: %s: %q is not a string", host, docURL, key)
+			return Services{}, fmt.Errorf("service discovery for %s: %s: %q is not a string", host, shown, s.key)
 		}
 		u, err := url.Parse(ref)
 		if err != nil {
-			return Services{}, fmt.Errorf("service discovery for %s: %s: %q: %v", host, docURL, key, err)
+			return Services{}, fmt.Errorf("service discovery for %s: %s: %q is %q, not a URL", host, shown, s.key, RedactURL(ref))
 		}
-		abs := base.ResolveReference(u)
-		if abs.Scheme != "http" && abs.Scheme != "https" {
-			return Services{}, fmt.Errorf("service discovery for %s: %s: %q is %q, not an http or https URL", host, docURL, key, ref)
+		if u.User != nil {
+			return Services{}, fmt.Errorf("service discovery for %s: %s: %q is %q, which embeds a user name or password", host, shown, s.key, RedactURL(ref))
 		}
+		// Relative to where the document was found, after redirects, as
+		// Terraform resolves it.
+		abs := resp.url.ResolveReference(u)
+		if abs.Scheme != "http" && abs.Scheme != "https" || abs.Host == "" {
+			return Services{}, fmt.Errorf("service discovery for %s: %s: %q is %q, not an http or https URL", host, shown, s.key, RedactURL(ref))
+		}
+		abs.Fragment, abs.RawFragment = "", ""
 		if !strings.HasSuffix(abs.Path, "/") {
-			abs.Path += "/"
+			abs = abs.JoinPath("/")
 		}
-		*dst = abs.String()
+		*s.u, *s.text = abs, abs.String()
 	}
 	return svc, nil
 }
 
+func sameURL(a, b *url.URL) bool { return a.String() == b.String() }
+
 // ModuleVersions lists the versions of a module:
 // GET <modules.v1>NAMESPACE/NAME/SYSTEM/versions on addr.Host.
 func (c *Client) ModuleVersions(ctx context.Context, pkg tfaddr.ModulePackage) (*Listing, error) {
+	ctx, cancel := c.runContext(ctx)
+	defer cancel()
+	l, err := c.moduleVersions(ctx, pkg)
+	return l, clean(err)
+}
+
+func (c *Client) moduleVersions(ctx context.Context, pkg tfaddr.ModulePackage) (*Listing, error) {
 	addr, host := pkg.ForDisplay(), pkg.Host.String()
-	svc, err := c.Discover(ctx, host)
+	svc, err := c.discoverOnce(ctx, host)
 	if err != nil {
 		return nil, fmt.Errorf("module %s: %w", addr, err)
 	}
-	if svc.Modules == "" {
-		return nil, fmt.Errorf("module %s: %s offers no module registry (no modules.v1 in %s)", addr, host, c.DiscoveryURL(host))
+	if svc.modules == nil {
+		return nil, fmt.Errorf("module %s: %s offers no module registry (no modules.v1 in %s)", addr, host, RedactURL(c.DiscoveryURL(host)))
 	}
-	u := svc.Modules + pathEscape(pkg.Namespace, pkg.Name, pkg.TargetSystem) + "/versions"
-	body, err := c.get(ctx, u)
+	u := endpoint(svc.modules, pkg.Namespace, pkg.Name, pkg.TargetSystem)
+	resp, err := c.get(ctx, u, svc.authHost)
 	if err != nil {
 		return nil, fmt.Errorf("module %s: %w", addr, err)
 	}
-	vs, err := DecodeModuleVersions(body)
+	vs, err := DecodeModuleVersions(resp.body)
 	if err != nil {
-		return nil, fmt.Errorf("module %s: %s: %w", addr, u, err)
+		return nil, fmt.Errorf("module %s: %s: %w", addr, redactedURL(u), err)
 	}
-	return &Listing{Versions: vs, From: u}, nil
+	return &Listing{Versions: vs, From: redactedURL(u)}, nil
 }
 
 // ProviderVersions lists the versions of a provider:
 // GET <providers.v1>NAMESPACE/TYPE/versions on addr.Host.
 func (c *Client) ProviderVersions(ctx context.Context, p tfaddr.Provider) (*Listing, error) {
-	addr, host := p.ForDisplay(), p.Hostname.String()
-	svc, err := c.Discover(ctx, host)
-	if err != nil {
-		return nil, fmt.Errorf("provider %s: %w", addr, err)
-	}
-	if svc.Providers == "" {
-		return nil, fmt.Errorf("provider %s: %s offers no provider registry (no providers.v1 in %s)", addr, host, c.DiscoveryURL(host))
-	}
-	u := svc.Providers + pathEscape(p.Namespace, p.Type) + "/versions"
-	body, err := c.get(ctx, u)
-	if err != nil {
-		return nil, fmt.Errorf("provider %s: %w", addr, err)
-	}
-	vs, warnings, err := DecodeProviderVersions(body)
-	if err != nil {
-		return nil, fmt.Errorf("provider %s: %s: %w", addr, u, err)
-	}
-	return &Listing{Versions: vs, Warnings: warnings, From: u}, nil
+	ctx, cancel := c.runContext(ctx)
+	defer cancel()
+	l, err := c.providerVersions(ctx, p)
+	return l, clean(err)
 }
 
-func pathEscape(parts ...string) string {
-	for i, p := range parts {
-		parts[i] = url.PathEscape(p)
+func (c *Client) providerVersions(ctx context.Context, p tfaddr.Provider) (*Listing, error) {
+	addr, host := p.ForDisplay(), p.Hostname.String()
+	svc, err := c.discoverOnce(ctx, host)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: %w", addr, err)
 	}
-	return strings.Join(parts, "/")
+	if svc.providers == nil {
+		return nil, fmt.Errorf("provider %s: %s offers no provider registry (no providers.v1 in %s)", addr, host, RedactURL(c.DiscoveryURL(host)))
+	}
+	u := endpoint(svc.providers, p.Namespace, p.Type)
+	resp, err := c.get(ctx, u, svc.authHost)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: %w", addr, err)
+	}
+	vs, warnings, err := DecodeProviderVersions(resp.body)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: %s: %w", addr, redactedURL(u), err)
+	}
+	return &Listing{Versions: vs, Warnings: warnings, From: redactedURL(u)}, nil
+}
+
+// endpoint returns the versions URL of the address parts under a service
+// URL: each part path-escaped and joined with net/url, the service URL's
+// query dropped, as Terraform resolves the relative path against it.
+func endpoint(svc *url.URL, parts ...string) *url.URL {
+	elems := make([]string, 0, len(parts)+1)
+	for _, p := range parts {
+		elems = append(elems, url.PathEscape(p))
+	}
+	u := svc.JoinPath(append(elems, "versions")...)
+	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
+	return u
 }
 
 // StatusError is a response with a status other than 200.
 type StatusError struct {
-	URL        string
+	// URL is the URL requested, with its userinfo redacted.
+	URL string
+	// StatusCode is the HTTP status, such as 503.
 	StatusCode int
-	Status     string
-	Attempts   int
+	// Status is the status line as the server sent it; Error escapes its
+	// control characters.
+	Status string
+	// Attempts is how many times the request was made.
+	Attempts int
+	// Detail is what the client adds: why it stopped retrying, or, for a
+	// 401 or 403, which credentials were tried and how to provide one.
+	Detail string
 }
 
 func (e *StatusError) Error() string {
-	s := fmt.Sprintf("GET %s: %s", e.URL, e.Status)
+	s := fmt.Sprintf("GET %s: %s", e.URL, printable.String(e.Status))
 	if e.Attempts > 1 {
 		s += fmt.Sprintf(" (after %d attempts)", e.Attempts)
+	}
+	if e.Detail != "" {
+		s += "; " + e.Detail
 	}
 	return s
 }
@@ -269,14 +405,53 @@ func (e *StatusError) Unwrap() error {
 	return nil
 }
 
-// get fetches u with retries and returns the body of a 200 answer.
-func (c *Client) get(ctx context.Context, u string) ([]byte, error) {
+// runContext returns ctx bounded by the Client's deadline, which starts
+// with the first call.
+func (c *Client) runContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := c.Deadline
+	if d == 0 {
+		d = DefaultDeadline
+	}
+	if d < 0 {
+		return ctx, func() {}
+	}
+	c.mu.Lock()
+	if c.deadlineAt.IsZero() {
+		c.deadlineAt = time.Now().Add(d)
+	}
+	at := c.deadlineAt
+	c.mu.Unlock()
+	return context.WithDeadlineCause(ctx, at, &deadlineError{d})
+}
+
+// deadlineError is the cause of a context ended by Client.Deadline.
+type deadlineError struct{ d time.Duration }
+
+func (e *deadlineError) Error() string {
+	return fmt.Sprintf("the %s deadline for all registry lookups has passed", e.d)
+}
+
+// Is makes the error match context.DeadlineExceeded.
+func (e *deadlineError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// response is a 200 answer: its body and the URL it came from, after
+// redirects.
+type response struct {
+	body []byte
+	url  *url.URL
+}
+
+// get fetches u with retries and returns the body of a 200 answer. The
+// token of authHost goes with the request when it may.
+func (c *Client) get(ctx context.Context, u *url.URL, authHost string) (*response, error) {
 	retries := c.Retries
 	switch {
 	case retries == 0:
 		retries = DefaultRetries
 	case retries < 0:
 		retries = 0
+	case retries > MaxRetries:
+		retries = MaxRetries
 	}
 	wait := c.RetryWait
 	if wait <= 0 {
@@ -286,14 +461,29 @@ func (c *Client) get(ctx context.Context, u string) ([]byte, error) {
 	if maxWait <= 0 {
 		maxWait = DefaultMaxRetryWait
 	}
+	budget := c.MaxRetryTime
+	if budget <= 0 {
+		budget = DefaultMaxRetryTime
+	}
+	host := hostKey(u)
+	start := time.Now()
 	for attempt := 1; ; attempt++ {
-		body, retryAfter, err := c.getOnce(ctx, u)
+		resp, retryAfter, err := c.getOnce(ctx, u, authHost)
 		var se *StatusError
-		if err == nil || !errors.As(err, &se) || !retryable(se.StatusCode) || attempt > retries {
-			if se != nil {
-				se.Attempts = attempt
+		if !errors.As(err, &se) {
+			if err == nil {
+				c.hostAnswered(host, 200)
 			}
-			return body, err
+			return resp, err
+		}
+		se.Attempts = attempt
+		c.hostAnswered(host, se.StatusCode)
+		if !retryable(se.StatusCode) || attempt > retries {
+			return nil, err
+		}
+		if n, limit := c.hostErrorCount(host); limit > 0 && n >= limit {
+			se.Detail = fmt.Sprintf("not retried: %s gave %d server errors in a row", host, n)
+			return nil, err
 		}
 		d := wait
 		if retryAfter > d {
@@ -302,33 +492,97 @@ func (c *Client) get(ctx context.Context, u string) ([]byte, error) {
 		if d > maxWait {
 			d = maxWait
 		}
+		// The retry would end past the earlier of the limit on this
+		// request's retries and the deadline of the run or the caller.
+		end := time.Now().Add(d)
+		limitAt, why := start.Add(budget), fmt.Sprintf("the %s limit on one request's retries", budget)
+		if at, ok := ctx.Deadline(); ok && at.Before(limitAt) {
+			limitAt, why = at, "the caller's deadline"
+			if c.isRunDeadline(at) {
+				why = fmt.Sprintf("the %s deadline for all registry lookups", c.deadline())
+			}
+		}
+		if end.After(limitAt) {
+			se.Detail = fmt.Sprintf("not retried: waiting %s more would pass %s", d, why)
+			return nil, err
+		}
 		t := time.NewTimer(d)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, fmt.Errorf("GET %s: %w (while waiting to retry after %s)", u, ctx.Err(), se.Status)
+			return nil, fmt.Errorf("GET %s: %w (while waiting to retry after %s)", redactedURL(u), contextError(ctx), printable.String(se.Status))
 		case <-t.C:
 		}
 		wait *= 2
 	}
 }
 
+func (c *Client) deadline() time.Duration {
+	if c.Deadline == 0 {
+		return DefaultDeadline
+	}
+	return c.Deadline
+}
+
+func (c *Client) isRunDeadline(at time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return at.Equal(c.deadlineAt)
+}
+
+// hostAnswered counts a host's 5xx answers in a row; an answer other than
+// 5xx or 429 starts the count again.
+func (c *Client) hostAnswered(host string, code int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case code >= 500 && code <= 599:
+		if c.hostErrors == nil {
+			c.hostErrors = map[string]int{}
+		}
+		c.hostErrors[host]++
+	case code != http.StatusTooManyRequests:
+		delete(c.hostErrors, host)
+	}
+}
+
+// hostErrorCount returns the count of 5xx answers in a row from host, and
+// the limit past which its requests are not retried (0: none).
+func (c *Client) hostErrorCount(host string) (n, limit int) {
+	limit = c.HostErrorLimit
+	switch {
+	case limit == 0:
+		limit = DefaultHostErrorLimit
+	case limit < 0:
+		limit = 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hostErrors[host], limit
+}
+
 func retryable(code int) bool {
 	return code == http.StatusTooManyRequests || code >= 500 && code <= 599
 }
 
+// redirectError is a redirect the client does not follow.
+type redirectError struct{ msg string }
+
+func (e *redirectError) Error() string { return e.msg }
+
 // getOnce makes one request. For a retryable status it also returns the
 // wait a Retry-After header asks for.
-func (c *Client) getOnce(parent context.Context, u string) ([]byte, time.Duration, error) {
+func (c *Client) getOnce(parent context.Context, u *url.URL, authHost string) (*response, time.Duration, error) {
+	shown := redactedURL(u)
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, 0, fmt.Errorf("GET %s: %v", u, err)
+		return nil, 0, fmt.Errorf("GET %s: %v", shown, RedactURL(unwrapURLError(err).Error()))
 	}
 	ua := c.UserAgent
 	if ua == "" {
@@ -336,19 +590,60 @@ func (c *Client) getOnce(parent context.Context, u string) ([]byte, time.Duratio
 	}
 	req.Header.Set("User-Agent", ua)
 	req.Header.Set("Accept", "application/json")
+	a := c.authFor(authHost, u)
+	if a.sent {
+		req.Header.Set("Authorization", "Bearer "+a.token)
+	}
 	hc := c.HTTPClient
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	resp, err := hc.Do(req)
+	client := *hc
+	var last *url.URL // the last redirect target
+	left := false     // whether a redirect left the token's host
+	next := hc.CheckRedirect
+	client.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		last = r.URL
+		if r.URL.Scheme != "http" && r.URL.Scheme != "https" {
+			return &redirectError{fmt.Sprintf("the registry redirected to %s, which is not an http or https URL", RedactURL(r.URL.String()))}
+		}
+		if len(via) >= MaxRedirects {
+			return &redirectError{fmt.Sprintf("the registry redirected more than %d times, last to %s (a redirect loop?)", MaxRedirects, redactedURL(r.URL))}
+		}
+		// The token goes to its own host only, and never again once a
+		// redirect has left it.
+		if ok, _ := tokenAllowed(authHost, r.URL); a.sent && !ok {
+			left = true
+		}
+		if left || !a.sent {
+			r.Header.Del("Authorization")
+		}
+		if next != nil {
+			return next(r, via)
+		}
+		return nil
+	}
+	resp, err := client.Do(req)
 	if err != nil {
-		return nil, 0, transportError(parent, u, timeout, err)
+		return nil, 0, transportError(parent, shown, timeout, err, last)
 	}
 	defer resp.Body.Close()
+	final := u
+	if resp.Request != nil && resp.Request.URL != nil {
+		final = resp.Request.URL
+	}
 	if resp.StatusCode != http.StatusOK {
 		// Drain a little so the connection can be reused.
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return nil, retryAfter(resp.Header.Get("Retry-After")), &StatusError{URL: u, StatusCode: resp.StatusCode, Status: resp.Status}
+		se := &StatusError{URL: shown, StatusCode: resp.StatusCode, Status: resp.Status}
+		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+			if left {
+				a.sent = false
+				a.why = "a redirect to " + redactedURL(final) + " left the host it is for"
+			}
+			se.Detail = c.authHint(a, final, resp.StatusCode)
+		}
+		return nil, retryAfter(resp.Header.Get("Retry-After")), se
 	}
 	limit := c.MaxBodyBytes
 	if limit <= 0 {
@@ -356,25 +651,61 @@ func (c *Client) getOnce(parent context.Context, u string) ([]byte, time.Duratio
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return nil, 0, transportError(parent, u, timeout, err)
+		return nil, 0, bodyError(parent, shown, timeout, err, len(body), resp.ContentLength)
 	}
 	if int64(len(body)) > limit {
-		return nil, 0, fmt.Errorf("GET %s: the response body is larger than the limit of %d bytes", u, limit)
+		return nil, 0, fmt.Errorf("GET %s: the response body is larger than the limit of %d bytes", shown, limit)
 	}
-	return body, 0, nil
+	return &response{body: body, url: final}, 0, nil
 }
 
-// transportError says why a request got no complete answer: a timeout, a
-// cancelled run, or an unreachable host.
-func transportError(parent context.Context, u string, timeout time.Duration, err error) error {
+// contextError is the reason ctx ended: the Client's deadline, or the
+// caller's cancellation or deadline.
+func contextError(ctx context.Context) error {
+	var de *deadlineError
+	if cause := context.Cause(ctx); errors.As(cause, &de) {
+		return de
+	}
+	return ctx.Err()
+}
+
+// transportError says why a request got no answer: a timeout, a run
+// cancelled or out of time, a redirect not followed, or a host that
+// cannot be reached.
+func transportError(parent context.Context, shown string, timeout time.Duration, err error, redirect *url.URL) error {
+	var ne net.Error
+	var re *redirectError
+	switch {
+	case parent.Err() != nil:
+		return fmt.Errorf("GET %s: %w", shown, contextError(parent))
+	case errors.As(err, &re):
+		return fmt.Errorf("GET %s: %s", shown, re.msg)
+	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
+		return fmt.Errorf("GET %s: no complete answer within the %s timeout", shown, timeout)
+	}
+	inner := RedactURL(unwrapURLError(err).Error())
+	switch {
+	case redirect != nil:
+		return fmt.Errorf("GET %s: the registry redirected to %s, which cannot be reached: %s", shown, redactedURL(redirect), inner)
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("GET %s: the registry closed the connection without an answer", shown)
+	default:
+		return fmt.Errorf("GET %s: cannot reach the registry: %s", shown, inner)
+	}
+}
+
+// bodyError says why the body of a 200 answer could not be read whole.
+func bodyError(parent context.Context, shown string, timeout time.Duration, err error, got int, announced int64) error {
 	var ne net.Error
 	switch {
 	case parent.Err() != nil:
-		return fmt.Errorf("GET %s: %w", u, parent.Err())
+		return fmt.Errorf("GET %s: %w", shown, contextError(parent))
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
-		return fmt.Errorf("GET %s: no complete answer within the %s timeout", u, timeout)
+		return fmt.Errorf("GET %s: no complete answer within the %s timeout", shown, timeout)
+	case errors.Is(err, io.ErrUnexpectedEOF) && announced > 0:
+		return fmt.Errorf("GET %s: the answer was cut off: the connection closed after %d of the %d bytes the registry announced", shown, got, announced)
 	default:
-		return fmt.Errorf("GET %s: cannot reach the registry: %v", u, unwrapURLError(err))
+		return fmt.Errorf("GET %s: the connection failed after %d bytes of the answer: %s", shown, got, RedactURL(err.Error()))
 	}
 }
 
@@ -393,5 +724,30 @@ func retryAfter(h string) time.Duration {
 	if err != nil || n < 0 {
 		return 0
 	}
+	if n > 1<<20 {
+		n = 1 << 20
+	}
 	return time.Duration(n) * time.Second
+}
+
+// cleanError is an error whose text has URL userinfo redacted and control
+// characters escaped; it unwraps to the original.
+type cleanError struct {
+	msg string
+	err error
+}
+
+func (e *cleanError) Error() string { return e.msg }
+func (e *cleanError) Unwrap() error { return e.err }
+
+// clean makes err safe to print: no URL userinfo, no control character.
+func clean(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := printable.String(RedactURL(err.Error()))
+	if msg == err.Error() {
+		return err
+	}
+	return &cleanError{msg: msg, err: err}
 }

@@ -8,4 +8,57 @@
 // policy can read is not dropped here, and each policy reports it.
 //
 // Nothing here selects a version; package engine and the policies do.
+//
+// # Limits
+//
+// A Client bounds everything a registry can make it do: each request by
+// Timeout, each body by MaxBodyBytes, the retries of one request by
+// Retries (at most MaxRetries) and MaxRetryTime, the retries to a host
+// that keeps answering 5xx by HostErrorLimit, the redirects of one request
+// by MaxRedirects, and all its lookups together by Deadline (DefaultDeadline,
+// two minutes, unless set), counted from its first request. A redirect to
+// anything but an http or https URL is refused.
+//
+// # Output
+//
+// Every URL the package prints, in errors, in Listing.From and in
+// Client.String, has its userinfo replaced by Redacted; RedactURL does the
+// same for other text. Text from a registry that reaches an error, such as
+// an HTTP status line, has its control characters escaped. Errors say
+// "cannot reach the registry" only when no answer came at all: a body cut
+// off, a redirect that cannot be followed and a redirect loop each have
+// their own message.
+//
+// # Tokens
+//
+// A Client with Credentials sends "Authorization: Bearer TOKEN", as
+// Terraform does for a private registry, under these rules:
+//
+//   - The token of a lookup is that of the host its discovery document is
+//     fetched from: the host the address names, or, when BaseURL or
+//     HostURLs maps that host to a URL, the host of that URL (lower case,
+//     punycode, with its port unless it is the scheme's default). So
+//     --registry-url reg.example=https://reg.example/ sends the token of
+//     reg.example, and reg.example=http://127.0.0.1:8080/ that of
+//     127.0.0.1:8080: a token goes only to the host it is keyed by, and a
+//     mapping never carries one host's token to another.
+//   - The token is sent only with requests to that same host and port:
+//     never to a service URL the discovery document puts on another host
+//     (not even that host's own token: a discovery document cannot direct
+//     requests that carry a token), and never after a redirect leaves the
+//     host, even if a later redirect comes back.
+//   - It is sent only over https, or over plain http to a loopback address
+//     (127.0.0.0/8, ::1, localhost).
+//   - A URL with userinfo is sent with that Basic auth, and no token.
+//
+// A 401 or 403 error says which token was tried, by where it was found
+// (never the token itself), or where tokens were looked for, and how to
+// provide one: the TF_TOKEN_<host> environment variable (TokenEnvVar gives
+// its name) or a credentials block in the CLI configuration or
+// credentials.tfrc.json.
+//
+// # Index files
+//
+// ParseIndex takes time linear in the size of the index, skips a leading
+// UTF-8 byte order mark, and names what it expected in its own words.
 package registry

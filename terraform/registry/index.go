@@ -7,11 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
+	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/terraform/address"
 )
 
@@ -49,9 +50,12 @@ type indexEntry struct {
 
 var _ Source = (*Index)(nil)
 
-// LoadIndex reads and parses the index file at path.
+// LoadIndex reads and parses the index file at path: a regular file or a
+// pipe of at most safefile.IndexLimit bytes. A device, socket or
+// directory is refused with a *safefile.NotRegularError, a longer file
+// with a *safefile.TooLargeError; neither is read.
 func LoadIndex(path string) (*Index, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadNamed(path, safefile.IndexLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -59,12 +63,26 @@ func LoadIndex(path string) (*Index, error) {
 }
 
 // ParseIndex parses an index; name is the file name used in errors and in
-// each Listing's From. Errors name the line and column.
+// each Listing's From. Errors name the line and column. A UTF-8 byte order
+// mark at the start is skipped. The time taken grows linearly with the
+// size of the index.
 func ParseIndex(data []byte, name string) (*Index, error) {
+	x, err := parseIndex(data, name, &lineCounter{})
+	if err != nil {
+		return nil, clean(err)
+	}
+	return x, nil
+}
+
+// parseIndex is ParseIndex with the line counter it uses, so that tests
+// can see how much of data it scanned for line numbers.
+func parseIndex(data []byte, name string, lines *lineCounter) (*Index, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
+	*lines = lineCounter{data: data}
 	x := &Index{name: name, modules: map[tfaddr.ModulePackage]indexEntry{}, providers: map[tfaddr.Provider]indexEntry{}}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	errAt := func(off int64, format string, args ...any) error {
-		line, col := lineCol(data, off)
+		line, col := lines.at(off)
 		return fmt.Errorf("%s:%d:%d: %s", name, line, col, fmt.Sprintf(format, args...))
 	}
 	tokenErr := func(err error) error {
@@ -117,7 +135,7 @@ func ParseIndex(data []byte, name string) (*Index, error) {
 			}
 			end := dec.InputOffset()
 			start := skipToValue(data, keyEnd)
-			line, _ := lineCol(data, keyEnd)
+			line, _ := lines.at(keyEnd)
 			e := indexEntry{key: key, line: line}
 			if section == "modules" {
 				pkg, err := address.ParseModulePackage(key)
@@ -182,7 +200,7 @@ func skipToValue(data []byte, off int64) int64 {
 }
 
 // String returns "index FILE".
-func (x *Index) String() string { return "index " + x.name }
+func (x *Index) String() string { return "index " + printable.String(x.name) }
 
 // Modules returns the module addresses in the index, sorted.
 func (x *Index) Modules() []string { return sortedKeys(x.modules) }
@@ -204,7 +222,7 @@ func sortedKeys[K comparable](m map[K]indexEntry) []string {
 func (x *Index) ModuleVersions(_ context.Context, pkg tfaddr.ModulePackage) (*Listing, error) {
 	e, ok := x.modules[address.ModuleKey(pkg)]
 	if !ok {
-		return nil, fmt.Errorf("module %s: %w in %s", pkg.ForDisplay(), ErrNotFound, x.name)
+		return nil, clean(fmt.Errorf("module %s: %w in %s", pkg.ForDisplay(), ErrNotFound, x.name))
 	}
 	return &Listing{Versions: e.versions, From: fmt.Sprintf("%s:%d", x.name, e.line)}, nil
 }
@@ -214,7 +232,7 @@ func (x *Index) ModuleVersions(_ context.Context, pkg tfaddr.ModulePackage) (*Li
 func (x *Index) ProviderVersions(_ context.Context, p tfaddr.Provider) (*Listing, error) {
 	e, ok := x.providers[p]
 	if !ok {
-		return nil, fmt.Errorf("provider %s: %w in %s", p.ForDisplay(), ErrNotFound, x.name)
+		return nil, clean(fmt.Errorf("provider %s: %w in %s", p.ForDisplay(), ErrNotFound, x.name))
 	}
 	return &Listing{Versions: e.versions, Warnings: e.warnings, From: fmt.Sprintf("%s:%d", x.name, e.line)}, nil
 }

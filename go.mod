@@ -7,9 +7,11 @@ require (
 	github.com/agext/levenshtein v1.2.2
 	github.com/apparentlymart/go-versions v1.0.3
 	github.com/hashicorp/go-version v1.9.0
+	github.com/hashicorp/hcl v1.0.0
 	github.com/hashicorp/hcl/v2 v2.24.0
 	github.com/hashicorp/terraform-config-inspect v0.0.0-20260904064934-75d64de68c31
 	github.com/hashicorp/terraform-registry-address v0.4.0
+	github.com/hashicorp/terraform-svchost v0.1.1
 	github.com/leanovate/gopter v0.2.11
 	github.com/zclconf/go-cty v1.16.3
 )
@@ -17,8 +19,6 @@ require (
 require (
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/hashicorp/hcl v1.0.0 // indirect
-	github.com/hashicorp/terraform-svchost v0.1.1 // indirect
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
 	golang.org/x/mod v0.26.0 // indirect
 	golang.org/x/net v0.43.0 // indirect

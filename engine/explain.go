@@ -49,7 +49,7 @@ func Explain(p Policy, constraint, version string) Explanation {
 	steps = append(steps, Step{"policy", p.Name() + " does not explain its rule step by step; this is what it answered"})
 	m, err := p.Compile(constraint)
 	if err != nil {
-		steps = append(steps, Step{"Compile", "refused the constraint: " + err.Error()})
+		steps = append(steps, Step{"Compile", "refused the constraint: " + ClipReason(err.Error())})
 		return Explanation{Steps: steps, Result: InvalidResult(err)}
 	}
 	if isNil(m) {
@@ -59,6 +59,6 @@ func Explain(p Policy, constraint, version string) Explanation {
 	}
 	steps = append(steps, Step{"Compile", "accepted the constraint"})
 	r := m.Match(version)
-	steps = append(steps, Step{"Match", r.Verdict.String() + ": " + r.Reason})
+	steps = append(steps, Step{"Match", r.Verdict.String() + ": " + ClipReason(r.Reason)})
 	return Explanation{Steps: steps, Result: r}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+
+	"github.com/prerel/prerel/internal/elide"
 )
 
 // Verdict is a policy's answer for one (constraint, version) pair.
@@ -72,11 +74,20 @@ func InvalidResult(err error) Result {
 	if err == nil {
 		return Result{Invalid, NoReason}
 	}
-	return Result{Invalid, err.Error()}
+	return Result{Invalid, ClipReason(err.Error())}
 }
 
 // NoReason is the reason of InvalidResult(nil).
 const NoReason = "invalid, with no reason given"
+
+// MaxReason bounds the reasons of results and reports: a library's error
+// can repeat the whole constraint or version, however long.
+const MaxReason = 1024
+
+// ClipReason returns reason when it is at most MaxReason bytes long, and
+// otherwise its start and its end, about MaxReason bytes together.
+// InvalidResult and the reports clip every reason with it.
+func ClipReason(reason string) string { return elide.Middle(reason, MaxReason) }
 
 // ErrNilPolicy is the error for a Policy that is nil: a nil interface, or
 // one that holds a nil pointer or a nil function. Evaluate, Select,

@@ -20,7 +20,7 @@ type PolicyResult struct {
 // NewPolicyResult is r under p's name; a nil p (see ErrNilPolicy) is named
 // "".
 func NewPolicyResult(p Policy, r Result) PolicyResult {
-	return PolicyResult{Policy: nameOf(p), Verdict: r.Verdict, Reason: r.Reason}
+	return PolicyResult{Policy: nameOf(p), Verdict: r.Verdict, Reason: ClipReason(r.Reason)}
 }
 
 // CheckReport judges versions against one constraint with several
@@ -135,7 +135,7 @@ func newSelectRow(p Policy, constraint string, available []string) SelectRow {
 	sel, err := Select(p, constraint, available)
 	switch {
 	case err != nil:
-		row.Error = err.Error()
+		row.Error = ClipReason(err.Error())
 	case sel.Found:
 		v := sel.Version
 		row.Selected = &v

@@ -3,6 +3,9 @@ package engine
 import (
 	"fmt"
 	"strconv"
+	"unicode/utf8"
+
+	"github.com/prerel/prerel/internal/elide"
 
 	"github.com/prerel/prerel/internal/plural"
 )
@@ -16,13 +19,30 @@ type scanner struct {
 	kind string // "version" or "constraint", for errors
 }
 
+// errAt is the error for the text at pos. The grammar is ASCII, so when a
+// character that is not ASCII stands at pos, the error names it instead
+// of what was expected there.
 func (p *scanner) errAt(pos int, format string, args ...any) *ParseError {
 	kind := p.kind
 	if kind == "" {
 		kind = "version"
 	}
-	return &ParseError{Kind: kind, Input: p.src, Column: pos + 1, Msg: fmt.Sprintf(format, args...)}
+	var msg string
+	if pos < len(p.src) && p.src[pos] >= utf8.RuneSelf {
+		msg = nonASCII(p.src[pos:])
+	} else {
+		msg = fmt.Sprintf(format, args...)
+	}
+	return &ParseError{Kind: kind, Input: p.src, Column: pos + 1, Msg: msg}
 }
+
+// maxQuotedPart bounds a part of the input that a parse error's message
+// quotes, such as a number too large.
+const maxQuotedPart = 40
+
+// quotePart quotes a part of the input for a parse error's message,
+// shortened when it is long.
+func quotePart(s string) string { return strconv.Quote(elide.Middle(s, maxQuotedPart)) }
 
 // describe names what is found at pos, for "expected X, found Y" messages.
 func (p *scanner) describe(pos int) string {
@@ -32,6 +52,9 @@ func (p *scanner) describe(pos int) string {
 	end := pos
 	for end < len(p.src) && end-pos < 20 && !isSpace(p.src[end]) && p.src[end] != ',' {
 		end++
+	}
+	for end < len(p.src) && end > pos && !utf8.RuneStart(p.src[end]) {
+		end++ // the rest of a character that straddles the limit
 	}
 	if end == pos {
 		end = pos + 1
@@ -93,7 +116,7 @@ func (p *scanner) version(partial bool) (Version, int, error) {
 		}
 		p.pos++ // '.'
 		if p.pos >= len(p.src) || !isDigit(p.src[p.pos]) {
-			return v, parts, p.errAt(p.pos, "expected the %s number after %q, found %s", names[parts], p.src[start:p.pos], p.describe(p.pos))
+			return v, parts, p.errAt(p.pos, "expected the %s number after %s, found %s", names[parts], quotePart(p.src[start:p.pos]), p.describe(p.pos))
 		}
 	}
 	if parts == 3 && p.pos < len(p.src) && p.src[p.pos] == '.' {
@@ -140,7 +163,7 @@ func (p *scanner) number(name string) (uint64, error) {
 		p.pos++
 	}
 	if p.pos-start > 1 && p.src[start] == '0' {
-		return 0, p.errAt(start, "%s number %q has a leading zero", name, p.src[start:p.pos])
+		return 0, p.errAt(start, "%s number %s has a leading zero", name, quotePart(p.src[start:p.pos]))
 	}
 	return n, nil
 }
@@ -150,7 +173,7 @@ func (p *scanner) digitsFrom(start int) string {
 	for end < len(p.src) && isDigit(p.src[end]) {
 		end++
 	}
-	return strconv.Quote(p.src[start:end])
+	return quotePart(p.src[start:end])
 }
 
 // identifiers scans dot-separated non-empty identifiers of [0-9A-Za-z-].
@@ -167,7 +190,7 @@ func (p *scanner) identifiers(what string, strictNumeric bool) (string, error) {
 		}
 		id := p.src[idStart:p.pos]
 		if strictNumeric && len(id) > 1 && id[0] == '0' && isNumeric(id) {
-			return "", p.errAt(idStart, "numeric %s identifier %q has a leading zero", what, id)
+			return "", p.errAt(idStart, "numeric %s identifier %s has a leading zero", what, quotePart(id))
 		}
 		if p.pos >= len(p.src) || p.src[p.pos] != '.' {
 			return p.src[start:p.pos], nil

@@ -69,14 +69,14 @@ func SelectNewest(m Matcher, available []string) Selection {
 		r := m.Match(text)
 		switch r.Verdict {
 		case Invalid:
-			sel.Unreadable = append(sel.Unreadable, Unreadable{text, r.Reason})
+			sel.Unreadable = append(sel.Unreadable, Unreadable{text, ClipReason(r.Reason)})
 			continue
 		case Reject:
 			continue
 		}
 		v, err := ParseVersion(text)
 		if err != nil {
-			sel.Unreadable = append(sel.Unreadable, Unreadable{text, "admitted but cannot be ordered: " + err.Error()})
+			sel.Unreadable = append(sel.Unreadable, Unreadable{text, "admitted but cannot be ordered: " + ClipReason(err.Error())})
 			continue
 		}
 		if !sel.Found || best.Compare(v) < 0 {

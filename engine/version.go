@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prerel/prerel/internal/elide"
 	"github.com/prerel/prerel/internal/plural"
 )
 
@@ -257,7 +258,16 @@ type ParseError struct {
 	Msg    string
 }
 
+// maxQuotedInput bounds how much of the input a ParseError's message
+// repeats.
+const maxQuotedInput = 64
+
 // Error formats the error as `constraint ">= x": column 4: expected ...`.
+// An input longer than 64 bytes is shortened to its start and end, with
+// its length: `constraint ">= 1111…111x" (1000004 bytes): column 1000004: ...`.
 func (e *ParseError) Error() string {
+	if len(e.Input) > maxQuotedInput {
+		return fmt.Sprintf("%s %q (%d bytes): column %d: %s", e.Kind, elide.Middle(e.Input, maxQuotedInput), len(e.Input), e.Column, e.Msg)
+	}
 	return fmt.Sprintf("%s %q: column %d: %s", e.Kind, e.Input, e.Column, e.Msg)
 }

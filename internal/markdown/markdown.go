@@ -5,10 +5,17 @@
 //
 // Every function returns text for one line: line breaks in the input
 // become spaces, since a line break would end a table row or could start
-// a new block.
+// a new block. Every other control character (tabs aside), invalid UTF-8
+// byte and format character such as a bidirectional override is written
+// as printable.String writes it ("\x1b", "\u202e"), so that Markdown read
+// on a terminal cannot clear or recolour it either.
 package markdown
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/prerel/prerel/internal/printable"
+)
 
 // Empty is what Code and CodeCell write for the empty string: an empty
 // code span cannot be written, and a blank cell would not show that there
@@ -19,16 +26,34 @@ const Empty = "`\"\"`"
 // lineBreaks turns each line break (CR LF, CR or LF) into one space.
 var lineBreaks = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ")
 
+// oneLine returns s with its line breaks turned into spaces and every
+// other character that is not safe to print but a tab escaped by
+// printable.String.
+func oneLine(s string) string {
+	s = lineBreaks.Replace(s)
+	if printable.Safe(s) {
+		return s
+	}
+	parts := strings.Split(s, "\t")
+	for i, p := range parts {
+		parts[i] = printable.String(p)
+	}
+	return strings.Join(parts, "\t")
+}
+
 // Code returns s as an inline code span for running text: a paragraph, a
 // list item or a heading. The fence is one backtick longer than the
 // longest run of backticks in s, so that no run inside closes the span,
 // and one space pads each side when s starts or ends with a backtick or a
 // space and is not all spaces (Markdown strips exactly that padding
-// again, so leading and trailing spaces of s are kept). Line breaks become spaces; the empty
-// string is written as Empty. Inside a table cell use CodeCell: there a
-// "|" must be escaped even inside a code span.
+// again, so leading and trailing spaces of s are kept). No run of
+// backticks in s, wherever it stands, can therefore end the span early
+// and let the rest of s render as Markdown. Line breaks become spaces,
+// other unsafe characters are escaped (see the package documentation);
+// the empty string is written as Empty. Inside a table cell use
+// CodeCell: there a "|" must be escaped even inside a code span.
 func Code(s string) string {
-	s = lineBreaks.Replace(s)
+	s = oneLine(s)
 	if s == "" {
 		return Empty
 	}
@@ -77,7 +102,9 @@ func pad(s string) bool {
 // markup anywhere in a line: the backslash itself, code spans (`),
 // emphasis (* _), strikethrough (~), links and images ([ ] !), HTML and
 // autolinks (< >), entities (&), table cells (|), headings and issue
-// references (#) and math ($). Line breaks become spaces.
+// references (#) and math ($). Line breaks become spaces. With "[", "]"
+// and "!" escaped no link or image can open, so "(" and ")" are left
+// as they are.
 var escaper = strings.NewReplacer(
 	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "~", `\~`,
 	"[", `\[`, "]", `\]`, "!", `\!`, "<", `\<`, ">", `\>`,
@@ -87,7 +114,9 @@ var escaper = strings.NewReplacer(
 
 // Escape returns s escaped to read literally as Markdown text, in
 // running text or in a table cell. These characters are preceded by a
-// backslash: \ ` * _ ~ [ ] ! < > & | # $. Line breaks become spaces, and
+// backslash: \ ` * _ ~ [ ] ! < > & | # $, so that no link, image, HTML
+// tag or code span can open. Line breaks become spaces, other unsafe
+// characters are escaped (see the package documentation), and
 // the spaces and tabs that open s become one space, so that s cannot
 // open a block of code (white space renders as one space in HTML
 // anyway). A "-" or "+" that opens s, and the "." or ")" after a number
@@ -96,7 +125,7 @@ var escaper = strings.NewReplacer(
 // own. Other text is left as it is: a bare URL still becomes a link on
 // GitHub.
 func Escape(s string) string {
-	s = escaper.Replace(s)
+	s = escaper.Replace(oneLine(s))
 	lead := ""
 	if rest := strings.TrimLeft(s, " \t"); len(rest) < len(s) {
 		lead, s = " ", rest

@@ -33,6 +33,12 @@ func TestCode(t *testing.T) {
 		{"crlf", "a\r\nb\rc", "`a b c`"},
 		{"only a newline", "\n", "` `"},
 		{"trailing newline", "a\n", "` a  `"},
+		{"escape sequence", "\x1b[2J\x1b[31mRED\x1b[0m", "`\\x1b[2J\\x1b[31mRED\\x1b[0m`"},
+		{"bidirectional override", "a\u202eb", "`a\\u202eb`"},
+		{"invalid utf-8", "a\xffb", "`a\\xffb`"},
+		{"tab kept", "a\tb", "`a\tb`"},
+		{"two backticks then an image", "git::https://example.com/a``b ![img](https://evil.example/p.png) ``.git",
+			"```git::https://example.com/a``b ![img](https://evil.example/p.png) ``.git```"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,6 +107,11 @@ func TestEscape(t *testing.T) {
 		{"leading tab and marker", "\t- x", ` \- x`},
 		{"newline then marker", "\n1. x", ` 1\. x`},
 		{"only spaces", "   ", " "},
+		{"escape sequence", "\x1b[2J\x1b[31mRED", `\\x1b\[2J\\x1b\[31mRED`},
+		{"bell and nul", "a\a\x00b", `a\\a\\x00b`},
+		{"bidirectional override", "a\u202eb", `a\\u202eb`},
+		{"registry warning", "![tracker](https://evil.example/pixel.png) [click me](https://evil.example/phish)",
+			`\!\[tracker\](https://evil.example/pixel.png) \[click me\](https://evil.example/phish)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

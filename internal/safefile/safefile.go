@@ -24,7 +24,7 @@ import (
 const (
 	// ConfigLimit caps one configuration file: a .tf or .tf.json file,
 	// prerel.hcl, .terraform.lock.hcl, the module manifest.
-	ConfigLimit = 4 << 20
+	ConfigLimit = 2 << 20
 	// ListLimit caps a list of versions or cases: --versions-file, a
 	// --domain file.
 	ListLimit = 64 << 20

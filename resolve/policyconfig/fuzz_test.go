@@ -13,6 +13,9 @@ func FuzzParse(f *testing.F) {
 		"module \"a\" {\n  policy = \n}\n",
 		"provider \"a/b/c/d\" { policy = \"strict\" }\n",
 		"module {",
+		"default_policy = 5\n",
+		"provider \"bad host!/ns/thing\" { policy = \"strict\" }\n",
+		"default_policy = [[[[\"strict\"]]]]\n",
 		"",
 	} {
 		f.Add([]byte(s))

@@ -51,6 +51,15 @@
 // module call that is not in the tree or a provider that is not required.
 // All of them are reported at once.
 //
+// # Limits
+//
+// The file must be a regular file of at most 2 MiB (safefile.ConfigLimit)
+// that nests at most 1000 levels deep (brackets, braces, parentheses,
+// templates and chained operators each count as a level); anything else
+// is refused with one diagnostic before it is parsed. LoadDir, which
+// looks for prerel.hcl in a root module, skips one that is not a regular
+// file (a FIFO, a device) with a warning instead.
+//
 // # Use
 //
 //	cfg, diags := policyconfig.Load(reg, "prerel.hcl")
@@ -64,18 +73,18 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
-	"github.com/hashicorp/hcl/v2/hclparse"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/hclread"
 	"github.com/prerel/prerel/terraform/address"
 )
 
@@ -130,16 +139,18 @@ type setting struct {
 }
 
 // Config is a per-module policy configuration bound to a registry. Use
-// New, Parse or Load. The zero Config, and a nil *Config, has no registry:
-// Default, Module and Provider return a zero Choice (a nil Policy from the
-// built-in default), and SetDefault, SetModule and SetProvider return an
-// error diagnostic.
+// New, Parse, Load or LoadDir. The zero Config, and a nil *Config, has no
+// registry: Default, Module and Provider return a zero Choice (a nil
+// Policy from the built-in default), and SetDefault, SetModule and
+// SetProvider return an error diagnostic.
 type Config struct {
 	reg       *engine.Registry
 	file      string
 	def       setting
 	modules   map[string]*setting
 	providers map[tfaddr.Provider]*setting
+	// warnings are the warnings of reading the file.
+	warnings hcl.Diagnostics
 }
 
 // New returns a configuration with no settings: everything gets the
@@ -162,14 +173,34 @@ func New(reg *engine.Registry) (*Config, error) {
 }
 
 // Load reads and validates the config file at path. A file that cannot be
-// read is one diagnostic naming it.
+// read is one diagnostic naming it, with the error as its Extra: one that
+// does not exist, cannot be opened, is not a regular file (a FIFO, a
+// device) or is larger than 2 MiB (safefile.ConfigLimit).
 func Load(reg *engine.Registry, path string) (*Config, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the policy configuration",
-			Detail: err.Error(), Subject: &hcl.Range{Filename: path}}}
+	src, d := hclread.ReadFile(path, "Cannot read the policy configuration")
+	if d != nil {
+		return nil, hcl.Diagnostics{d}
 	}
 	return Parse(reg, src, path)
+}
+
+// LoadDir reads DefaultFile in the root module directory dir as Load
+// does, when there is one; without one, the Config has no settings, as
+// from New. A DefaultFile that is not a regular file (a FIFO, a device, a
+// directory) is not read either: the Config has no settings and a warning
+// says that the file was skipped, in the diagnostics and in Warnings.
+func LoadDir(reg *engine.Registry, dir string) (*Config, hcl.Diagnostics) {
+	path := filepath.Join(dir, DefaultFile)
+	found, diags := hclread.Find(path, "the policy configuration")
+	if found {
+		return Load(reg, path)
+	}
+	c, err := New(reg)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: err.Error()}}
+	}
+	c.warnings = diags
+	return c, diags
 }
 
 var (
@@ -185,14 +216,15 @@ var (
 
 // Parse reads and validates a config file's contents; filename is used in
 // diagnostics. Every mistake is reported; the Config is nil when there is
-// one.
+// one. A file nested deeper than 1000 levels is refused with one
+// diagnostic before it is parsed.
 func Parse(reg *engine.Registry, src []byte, filename string) (*Config, hcl.Diagnostics) {
 	c, err := New(reg)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: err.Error()}}
 	}
 	c.file = filename
-	file, diags := hclparse.NewParser().ParseHCL(src, filename)
+	file, diags := hclread.ParseHCL(src, filename)
 	if file == nil || file.Body == nil || diags.HasErrors() {
 		return nil, diag.Dedupe(diags)
 	}
@@ -207,7 +239,17 @@ func Parse(reg *engine.Registry, src []byte, filename string) (*Config, hcl.Diag
 	if diags.HasErrors() {
 		return nil, diag.Dedupe(diags)
 	}
+	c.warnings = diags
 	return c, diags
+}
+
+// Warnings returns the warnings of reading the configuration: those Parse
+// or LoadDir returned with it.
+func (c *Config) Warnings() hcl.Diagnostics {
+	if c == nil {
+		return nil
+	}
+	return slices.Clone(c.warnings)
 }
 
 // readDefault applies the default_policy attribute.
@@ -311,11 +353,26 @@ func hclIdentifier(s string) bool {
 	return true
 }
 
-// policyName decodes a policy attribute as a string.
+// policyName reads a policy attribute: a string, the policy's name.
 func policyName(a *hcl.Attribute) (string, hcl.Diagnostics) {
-	var name string
-	diags := gohcl.DecodeExpression(a.Expr, nil, &name)
-	return name, diags
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() {
+		return "", diags
+	}
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		what := "null"
+		if !v.IsNull() {
+			what = v.Type().FriendlyName()
+			if strings.ContainsRune("aeiou", rune(what[0])) {
+				what = "an " + what
+			} else {
+				what = "a " + what
+			}
+		}
+		return "", hcl.Diagnostics{diag.ErrorAt(a.Expr.Range().Ptr(), "Invalid policy",
+			fmt.Sprintf("A policy is a string naming it, such as %q; this is %s.", FallbackPolicy, what))}
+	}
+	return v.AsString(), nil
 }
 
 // lookup finds a policy by name; an unknown one is a diagnostic at origin

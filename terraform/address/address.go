@@ -7,50 +7,81 @@
 // A provider address is a tfaddr.Provider. A bare TYPE is Terraform's
 // implied provider, hashicorp/TYPE on the default registry; host,
 // namespace and type are normalized as Terraform normalizes them (lower
-// case, IDN hosts in their comparable form), so ProviderKey of two
-// spellings of one provider is the same string:
-// "registry.terraform.io/hashicorp/aws".
+// case, IDN hosts in their comparable punycode form, shown in Unicode),
+// so ProviderKey of two spellings of one provider is the same string:
+// "registry.terraform.io/hashicorp/aws". A module package's host is
+// normalized the same way.
 //
 // A module source is read in the order Terraform reads it: a local path
 // ("./", "../") first, then a registry address
 // ([HOST/]NAMESPACE/NAME/SYSTEM with an optional "//SUBDIR"), then
 // anything else as a remote source (Git, HTTP, S3, ...), whose kind is
 // named for reports. As in Terraform, a string that is not a valid
-// registry address is a remote source, never an error.
+// registry address is a remote source, never an error; its Reason says
+// which part is not valid and why (a host name that is not one, such as
+// "[::1]" or "user@host", is named as the host).
 package address
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+	svchost "github.com/hashicorp/terraform-svchost"
 )
 
 // DefaultHost is the registry host of an address that names none.
 const DefaultHost = "registry.terraform.io"
 
 // ParseProvider reads a provider source address, [HOST/]NAMESPACE/TYPE,
-// or a bare TYPE, which Terraform implies to be hashicorp/TYPE. The
-// error quotes the source and says which part is wrong.
+// or a bare TYPE, which Terraform implies to be hashicorp/TYPE. A host
+// may be an internationalized domain name, written in Unicode as
+// Terraform requires; it is kept in its comparable (punycode) form. The
+// error quotes the source and says which part is wrong and why.
 func ParseProvider(source string) (tfaddr.Provider, error) {
+	fail := func(format string, args ...any) (tfaddr.Provider, error) {
+		return tfaddr.Provider{}, fmt.Errorf("provider source %q: %s", source, fmt.Sprintf(format, args...))
+	}
 	if !utf8.ValidString(source) {
-		return tfaddr.Provider{}, fmt.Errorf("provider source %q: not valid UTF-8", source)
+		return fail("not valid UTF-8")
+	}
+	parts := strings.Split(source, "/")
+	switch {
+	case source == "":
+		return fail("the source is empty")
+	case len(parts) > 3:
+		return fail("expected [HOST/]NAMESPACE/TYPE, but it has %d parts separated by \"/\"", len(parts))
+	case slices.Contains(parts, ""):
+		return fail("expected [HOST/]NAMESPACE/TYPE, but a part is empty")
+	}
+	typ := parts[len(parts)-1]
+	if _, err := tfaddr.ParseProviderPart(typ); err != nil {
+		return fail("invalid provider type %q: %s", typ, err)
+	}
+	if len(parts) > 1 {
+		ns := parts[len(parts)-2]
+		if ns == tfaddr.LegacyProviderNamespace {
+			return fail("the legacy namespace \"-\" names no installable provider")
+		}
+		if _, err := tfaddr.ParseProviderPart(ns); err != nil {
+			return fail("invalid namespace %q: %s", ns, err)
+		}
+	}
+	if len(parts) == 3 {
+		if _, err := svchost.ForComparison(parts[0]); err != nil {
+			return fail("invalid registry host name %q: %s", parts[0], err)
+		}
 	}
 	p, err := tfaddr.ParseProviderSource(source)
 	if err != nil {
-		return tfaddr.Provider{}, fmt.Errorf("provider source %q: %s", source, describe(err))
+		return fail("%s", describe(err))
 	}
 	if p.Namespace == tfaddr.UnknownProviderNamespace {
 		// A bare TYPE: terraform-registry-address leaves it unchecked.
-		typ, err := tfaddr.ParseProviderPart(p.Type)
-		if err != nil {
-			return tfaddr.Provider{}, fmt.Errorf("provider source %q: invalid provider type: %s", source, describe(err))
-		}
-		p.Namespace, p.Type = "hashicorp", typ
-	}
-	if p.Namespace == tfaddr.LegacyProviderNamespace {
-		return tfaddr.Provider{}, fmt.Errorf("provider source %q: the legacy namespace \"-\" names no installable provider", source)
+		p.Namespace = "hashicorp"
 	}
 	return p, nil
 }
@@ -123,9 +154,22 @@ func ParseModuleSource(source string) ModuleSource {
 		s.Kind, s.Package, s.Subdir = Registry, ModuleKey(m.Package), m.Subdir
 		return s
 	} else if s.Reason = remoteKind(source); s.Reason == "" {
-		s.Reason = "not a registry address (" + err.Error() + ")"
+		s.Reason = "not a registry address (" + moduleSourceError(source, err) + ")"
 	}
 	return s
+}
+
+// moduleSourceError says why source is not a registry address, given
+// terraform-registry-address's error: for a host that is not valid, why
+// it is not.
+func moduleSourceError(source string, err error) string {
+	pkg, _, _ := strings.Cut(source, "//")
+	if parts := strings.Split(pkg, "/"); len(parts) == 4 {
+		if _, herr := svchost.ForComparison(parts[0]); herr != nil {
+			return fmt.Sprintf("invalid registry host name %q: %s", parts[0], herr)
+		}
+	}
+	return err.Error()
 }
 
 // ModuleKey returns the canonical form of a module package: its host as
@@ -161,10 +205,14 @@ func isLocal(source string) bool {
 	return false
 }
 
+// forcedGetter matches the name of a getter forced with "GETTER::", as
+// go-getter, which Terraform installs modules with, reads it.
+var forcedGetter = regexp.MustCompile(`^[A-Za-z0-9]+$`)
+
 // remoteKind names the kind of a remote source by its form, or returns
 // "" when it has none of the known forms.
 func remoteKind(s string) string {
-	if getter, _, ok := strings.Cut(s, "::"); ok && getter != "" {
+	if getter, _, ok := strings.Cut(s, "::"); ok && forcedGetter.MatchString(getter) {
 		switch getter {
 		case "git":
 			return "Git repository"

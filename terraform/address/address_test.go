@@ -34,6 +34,16 @@ func TestParseModuleSource(t *testing.T) {
 		{"just-a-name", Remote, "", "", "not a registry address"},
 		{"a/b/c/d/e", Remote, "", "", "not a registry address"},
 		{"corp/net/AWS", Remote, "", "", "target system"},
+		{"bücher.example/ns/name/aws", Registry, "bücher.example/ns/name/aws", "", ""},
+		{"BÜCHER.Example/NS/name/aws//sub", Registry, "bücher.example/ns/name/aws", "sub", ""},
+		{"xn--bcher-kva.example/ns/name/aws", Remote, "", "", `not a registry address (invalid registry host name "xn--bcher-kva.example": hostname label "xn--bcher-kva" specified in punycode format; service hostnames must be given in unicode)`},
+		{"user@reg.example/ns/name/aws", Remote, "", "", `not a registry address (invalid registry host name "user@reg.example": idna: disallowed rune U+0040)`},
+		{" reg.example/ns/name/aws", Remote, "", "", `not a registry address (invalid registry host name " reg.example": idna: disallowed rune U+0020)`},
+		{"[::1]/ns/name/aws", Remote, "", "", `not a registry address (invalid registry host name "[::1]": `},
+		{"reg.example/ns/na.me/aws", Remote, "", "", `not a registry address (invalid module name "na.me": `},
+		{"reg.example/n s/name/aws", Remote, "", "", `not a registry address (invalid namespace "n s": `},
+		{"my-getter::https://example.com/x", Remote, "", "", "not a registry address"},
+		{"custom::https://example.com/x", Remote, "", "", `"custom" getter`},
 		{"-corp/net/aws", Remote, "", "", "namespace"},
 	}
 	for _, tt := range tests {
@@ -110,11 +120,19 @@ func TestParseProvider(t *testing.T) {
 		{"registry.opentofu.org/opentofu/random", "registry.opentofu.org/opentofu/random", ""},
 		{"localhost:8080/corp/thing", "localhost:8080/corp/thing", ""},
 		{"terraform.io/builtin/terraform", "terraform.io/builtin/terraform", ""},
-		{"a/b/c/d", "", "a/b/c/d"},
-		{"hashicorp/", "", "hashicorp/"},
-		{"/aws", "", "/aws"},
-		{"bad_host/ns/type", "", "hostname"},
-		{"hashi corp/aws", "", "namespace"},
+		{"bücher.example/ns/thing", "bücher.example/ns/thing", ""},
+		{"BÜCHER.Example/ns/thing", "bücher.example/ns/thing", ""},
+		{"a/b/c/d", "", `provider source "a/b/c/d": expected [HOST/]NAMESPACE/TYPE, but it has 4 parts separated by "/"`},
+		{"a/b/c/d/e", "", `provider source "a/b/c/d/e": expected [HOST/]NAMESPACE/TYPE, but it has 5 parts separated by "/"`},
+		{"hashicorp/", "", `provider source "hashicorp/": expected [HOST/]NAMESPACE/TYPE, but a part is empty`},
+		{"/aws", "", `provider source "/aws": expected [HOST/]NAMESPACE/TYPE, but a part is empty`},
+		{"", "", `provider source "": the source is empty`},
+		{"bad_host/ns/type", "", `provider source "bad_host/ns/type": invalid registry host name "bad_host": idna: disallowed rune U+005F`},
+		{"bad host!/ns/thing", "", `provider source "bad host!/ns/thing": invalid registry host name "bad host!": `},
+		{"xn--bcher-kva.example/ns/thing", "", `invalid registry host name "xn--bcher-kva.example": hostname label "xn--bcher-kva" specified in punycode format`},
+		{"[::1]/ns/thing", "", `invalid registry host name "[::1]": `},
+		{"reg.example/hashi corp/aws", "", `provider source "reg.example/hashi corp/aws": invalid namespace "hashi corp": must contain only letters, digits, and dashes`},
+		{"hashicorp/a.b", "", `provider source "hashicorp/a.b": invalid provider type "a.b": dots are not allowed`},
 		{"hashicorp/terraform-provider-aws", "", "Did you mean"},
 		{"-/aws", "", "legacy"},
 	}
@@ -132,6 +150,9 @@ func TestParseProvider(t *testing.T) {
 	}
 	if p, _ := ParseProvider("terraform.io/builtin/terraform"); !p.IsBuiltIn() {
 		t.Error("terraform.io/builtin/terraform is built in")
+	}
+	if p, _ := ParseProvider("bücher.example/ns/thing"); p.Hostname.String() != "xn--bcher-kva.example" {
+		t.Errorf("host %q, want the punycode form", p.Hostname.String())
 	}
 	if p, _ := ParseProvider("hashicorp/aws"); p.ForDisplay() != "hashicorp/aws" {
 		t.Errorf("ForDisplay() = %q", p.ForDisplay())
@@ -156,4 +177,15 @@ func FuzzParseSource(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestInternationalHostsCompareInPunycode(t *testing.T) {
+	m := ParseModuleSource("Bücher.example/ns/name/aws")
+	if m.Kind != Registry || m.Package.Host.String() != "xn--bcher-kva.example" || m.Package.String() != "bücher.example/ns/name/aws" {
+		t.Errorf("module: %v, host %q, shown as %q", m.Kind, m.Package.Host.String(), m.Package.String())
+	}
+	p, err := ParseProvider("BÜCHER.example/ns/thing")
+	if err != nil || p.Hostname.String() != "xn--bcher-kva.example" || ProviderKey(p) != "bücher.example/ns/thing" {
+		t.Errorf("provider: %v, host %q, key %q", err, p.Hostname.String(), ProviderKey(p))
+	}
 }

@@ -7,10 +7,37 @@
 // Load reads one module directory. LoadTree reads a root module and
 // follows its module calls as `terraform init` does: local paths from
 // disk, every other source from the directory Terraform's module
-// manifest (.terraform/modules/modules.json, read by LoadManifest)
-// records for it. A call that cannot be followed is listed with the
-// reason, never silently left out. LoadLockFile reads
-// .terraform.lock.hcl.
+// manifest (.terraform/modules/modules.json, or modules/modules.json in
+// the directory TF_DATA_DIR names; read by LoadManifest) records for it.
+// A call that cannot be followed is listed with the reason, never
+// silently left out. LoadLockFile reads .terraform.lock.hcl; FindLockFile
+// finds it in a root module.
+//
+// # Limits
+//
+// Every file is read through package safefile, so that no file can hang
+// the reader or exhaust its memory:
+//
+//   - Only regular files are read. A FIFO, device, socket or directory
+//     found under a configuration file's name (in a module directory, or
+//     as the lock file or module manifest prerel looks for) is skipped
+//     with a warning diagnostic; one named explicitly (LoadLockFile,
+//     LoadManifest, TreeOptions.ModulesDir) is an error.
+//   - A file may be at most 2 MiB long (safefile.ConfigLimit), and
+//     LoadTree reads at most MaxConfigBytes (62 MiB) of configuration in
+//     all.
+//   - A file may nest at most 1000 levels deep: brackets, braces,
+//     parentheses, templates and the operators chained in one expression
+//     each count as a level, in native syntax and in JSON. A deeper file
+//     is refused with one error diagnostic, such as
+//     "main.tf:2:6: Expressions nested deeper than 1000 levels", before
+//     the HCL parser, which recurses once per level, sees it.
+//   - LoadTree follows module calls at most MaxTreeDepth deep and reads
+//     at most MaxTreeNodes module instances.
+//
+// A diagnostic about a file that could not be read carries the error
+// from the file system as its Extra (hcl.DiagnosticExtra[error]), so that
+// a caller can tell an outside failure (permission, I/O) from bad input.
 //
 // The configuration is read with hashicorp/terraform-config-inspect, over
 // files parsed with hashicorp/hcl/v2; what that package does not cover

@@ -14,6 +14,9 @@ func FuzzParseLockFile(f *testing.F) {
 		"provider \"a\" {",
 		"module \"x\" {}",
 		"provider \"a\" { version = [1] }",
+		"provider \"registry.terraform.io/a/b\" {\n  version = \"1.0.0\"\n  A = []\n}\n",
+		"provider \"REG.EXAMPLE/a/b\" { version = \"1.0.0\" }\nprovider \"reg.example/a/b\" { version = \"1.0.0\" }\n",
+		"provider \"registry.terraform.io/a/b\" { version = [[[[\"1\"]]]] }",
 		"",
 	} {
 		f.Add([]byte(s))
@@ -35,6 +38,7 @@ func FuzzParseManifest(f *testing.F) {
 		`{"Modules":[{"Key":"a"},{"Key":"a"}]}`,
 		`{"Modules":{}}`,
 		`{"modules":[{"key":1,"version":"x"}]}`,
+		`{"Modules":[[[[{"Key":"${a}"}]]]]}`,
 		`[`,
 		"",
 	} {
@@ -63,6 +67,8 @@ func FuzzLoad(f *testing.F) {
 		"module \"a\" {}\nmodule \"a\" {}\n",
 		"resource \"aws_x\" \"y\" { provider = aws.west }\n",
 		"terraform { required_providers { x = 5 } }",
+		"locals {\n  x = [[((!!a ? b : -c[d][*].e))]]\n  y = \"${a}%{if b}c%{endif}\"\n}\n",
+		"module \"m\" {\n",
 		"{",
 	} {
 		f.Add([]byte(s))

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,10 +9,11 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclparse"
 	inspect "github.com/hashicorp/terraform-config-inspect/tfconfig"
 
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/hclread"
+	"github.com/prerel/prerel/internal/safefile"
 )
 
 // Module is what prerel needs of a root module: its module calls and its
@@ -81,53 +83,119 @@ func (p *ProviderRequirement) Constraint() string {
 // NAME.tofu.json) takes the place of NAME.tf (NAME.tf.json), and override
 // files (override.tf, NAME_override.tf) read after the primary files.
 // Hidden files and editor backups are skipped, as Terraform skips them.
+// So is a file by one of those names that is not a regular file (a FIFO,
+// a device, a directory), with a warning diagnostic; a file larger than
+// 2 MiB (safefile.ConfigLimit) is an error, and so is configuration past
+// MaxConfigBytes in all.
 //
-// Each file is parsed with the HCL parser and handed to
-// hashicorp/terraform-config-inspect, whose diagnostics come back with
-// file, line and column. This reader adds what that package does not
-// report: .tofu files, the places of required_providers entries, which
-// arguments are expressions rather than literal strings, module blocks
-// without a source, and duplicate module calls.
+// Each file's nesting is measured first: a file nested deeper than 1000
+// levels (brackets, braces, parentheses, templates, chained operators;
+// see internal/hclread) is refused with one error diagnostic at the
+// expression, before the parser can exhaust the stack. Then it is parsed
+// with the HCL parser and handed to hashicorp/terraform-config-inspect,
+// whose diagnostics come back with file, line and column. This reader
+// adds what that package does not report: .tofu files, the places of
+// required_providers entries, which arguments are expressions rather than
+// literal strings, module blocks without a source, and duplicate module
+// calls. Of a file with syntax errors, only its warnings are added: its
+// other errors would repeat the syntax errors.
 //
 // The Module is returned even when there are errors, with what could be
 // read; callers should stop on hcl.Diagnostics.HasErrors. Load reads one
 // directory; LoadTree follows the module calls.
 func Load(dir string) (*Module, hcl.Diagnostics) {
+	budget := maxConfigBytes
+	return load(dir, &budget)
+}
+
+// MaxConfigBytes bounds how much configuration is read: Load reads at
+// most this many bytes of configuration files in its directory, LoadTree
+// in the whole tree. The file that passes the limit is an error
+// diagnostic, and nothing more is read. Each file may be at most 2 MiB
+// long (safefile.ConfigLimit).
+const MaxConfigBytes = 32 << 20
+
+// MaxNesting is how deep a configuration file may nest: brackets,
+// braces, parentheses, templates and the operators chained in one
+// expression each count as a level. A deeper file is refused before it
+// is parsed.
+const MaxNesting = hclread.MaxNesting
+
+// maxConfigBytes is MaxConfigBytes, lowered by tests.
+var maxConfigBytes int64 = MaxConfigBytes
+
+// load is Load, reading at most *budget bytes and taking what it reads
+// from *budget. Once the budget is spent, it reads nothing.
+func load(dir string, budget *int64) (*Module, hcl.Diagnostics) {
 	m := &Module{Dir: dir}
+	if *budget < 0 {
+		return m, nil
+	}
 	files, diags := configFiles(dir)
 	if diags.HasErrors() {
 		return m, diags
 	}
-	if len(files) == 0 {
-		return m, hcl.Diagnostics{diag.ErrorAt(nil, "No configuration files",
-			fmt.Sprintf("%s has no .tf, .tf.json, .tofu or .tofu.json files", dir))}
-	}
-	parser := hclparse.NewParser()
 	mod := inspect.NewModule(dir)
 	ex := &extras{calls: map[string]*callInfo{}, providers: map[string]*providerInfo{}}
+	skipped := false
 	for _, f := range files {
-		src, err := os.ReadFile(f.path)
-		if err != nil {
-			diags = append(diags, diag.ErrorAt(&hcl.Range{Filename: f.path}, "Cannot read file", err.Error()))
+		src, err := safefile.Read(f.path, safefile.ConfigLimit)
+		var nr *safefile.NotRegularError
+		if errors.As(err, &nr) {
+			diags = append(diags, hclread.Skipped(f.path, "a configuration file", nr.Mode))
+			skipped = true
 			continue
+		}
+		if err != nil {
+			diags = append(diags, hclread.ReadError(f.path, "Cannot read file", err))
+			continue
+		}
+		if *budget -= int64(len(src)); *budget < 0 {
+			diags = append(diags, diag.ErrorAt(&hcl.Range{Filename: f.path}, "Configuration too large",
+				fmt.Sprintf("The configuration files read, this one included, are larger than %s in all, the limit; the rest are not read.", safefile.Size(maxConfigBytes))))
+			break
 		}
 		m.Files = append(m.Files, f.path)
 		var file *hcl.File
 		var hdiags hcl.Diagnostics
 		if f.json {
-			file, hdiags = parser.ParseJSON(src, f.path)
+			file, hdiags = hclread.ParseJSON(src, f.path)
 		} else {
-			file, hdiags = parser.ParseHCL(src, f.path)
+			file, hdiags = hclread.ParseHCL(src, f.path)
 		}
 		diags = append(diags, hdiags...)
 		if file == nil || file.Body == nil {
 			continue
 		}
-		diags = append(diags, inspectFile(file, f.path, mod)...)
-		diags = append(diags, ex.read(file, f.override)...)
+		more := append(inspectFile(file, f.path, mod), ex.read(file, f.override)...)
+		if hdiags.HasErrors() {
+			// What is read of a file with syntax errors is incomplete:
+			// errors about it (a block without its arguments, a value of
+			// the wrong type) would only repeat the syntax errors.
+			more = warningsOnly(more)
+		}
+		diags = append(diags, more...)
+	}
+	if len(m.Files) == 0 && !diags.HasErrors() {
+		detail := fmt.Sprintf("%s has no .tf, .tf.json, .tofu or .tofu.json files", dir)
+		if skipped {
+			detail += " that are regular files"
+		}
+		diags = append(diags, diag.ErrorAt(nil, "No configuration files", detail))
 	}
 	m.build(mod, ex)
 	return m, diag.Dedupe(diags)
+}
+
+// warningsOnly returns the warnings among diags.
+func warningsOnly(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 type configFile struct {
@@ -140,7 +208,7 @@ type configFile struct {
 func configFiles(dir string) ([]configFile, hcl.Diagnostics) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, hcl.Diagnostics{diag.ErrorAt(nil, "Cannot read the module directory", err.Error())}
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the module directory", Detail: err.Error(), Extra: err}}
 	}
 	type cand struct {
 		name, stem string

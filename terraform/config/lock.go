@@ -2,13 +2,14 @@ package config
 
 import (
 	"fmt"
-	"os"
+	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
-	"github.com/hashicorp/hcl/v2/hclparse"
 
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/hclread"
+	"github.com/prerel/prerel/terraform/address"
 )
 
 // LockFileName is the name of the dependency lock file in a root module.
@@ -41,22 +42,39 @@ var (
 )
 
 // LoadLockFile reads a dependency lock file (.terraform.lock.hcl) with the
-// HCL parser. Its provider blocks are returned in file order; a block
-// whose version or constraints argument is not a string, a duplicate
-// provider, or a syntax error is an error diagnostic with its place.
-// Module blocks, which Terraform reserves, are reported as a warning.
+// HCL parser. Its provider blocks are returned in file order. A file that
+// is not a regular file, is larger than 2 MiB (safefile.ConfigLimit) or
+// nests deeper than 1000 levels is refused with an error diagnostic; see
+// ParseLockFile for the rest.
 func LoadLockFile(path string) ([]LockedProvider, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, hcl.Diagnostics{diag.ErrorAt(&hcl.Range{Filename: path}, "Cannot read the lock file", err.Error())}
+	src, d := hclread.ReadFile(path, "Cannot read the lock file")
+	if d != nil {
+		return nil, hcl.Diagnostics{d}
 	}
 	return ParseLockFile(src, path)
 }
 
+// FindLockFile returns the path of the dependency lock file in the root
+// module directory dir, "" when there is none. A lock file that is not a
+// regular file (a FIFO, a device, a directory) is not read: the path is
+// "" and the diagnostics hold a warning that says so.
+func FindLockFile(dir string) (string, hcl.Diagnostics) {
+	path := filepath.Join(dir, LockFileName)
+	if found, diags := hclread.Find(path, "the dependency lock file"); !found {
+		return "", diags
+	}
+	return path, nil
+}
+
 // ParseLockFile is LoadLockFile on the file's contents; filename is used
-// in places.
+// in places. Every mistake is an error diagnostic with its place: a syntax
+// error, an unknown block or argument, a version or constraints argument
+// that is not a string, a provider address that is not valid or not in
+// the full form Terraform writes (registry.terraform.io/hashicorp/aws),
+// and a provider locked twice. When there is an error, no providers are
+// returned. Module blocks, which Terraform reserves, are a warning.
 func ParseLockFile(src []byte, filename string) ([]LockedProvider, hcl.Diagnostics) {
-	file, diags := hclparse.NewParser().ParseHCL(src, filename)
+	file, diags := hclread.ParseHCL(src, filename)
 	if file == nil || file.Body == nil || diags.HasErrors() {
 		return nil, diags
 	}
@@ -74,33 +92,51 @@ func ParseLockFile(src []byte, filename string) ([]LockedProvider, hcl.Diagnosti
 			continue
 		}
 		lp := LockedProvider{Address: b.Labels[0], Pos: b.DefRange}
-		if prev, dup := seen[lp.Address]; dup {
-			diags = append(diags, diag.ErrorAt(&b.DefRange, "Duplicate provider lock",
-				fmt.Sprintf("The provider %q was already locked at %s.", lp.Address, diag.FormatRange(prev))))
+		key, d := lockAddress(b)
+		if d != nil {
+			diags = append(diags, d)
+		}
+		if key == "" {
 			continue
 		}
-		seen[lp.Address] = lp.Pos
+		if prev, dup := seen[key]; dup {
+			diags = append(diags, diag.ErrorAt(&b.DefRange, "Duplicate provider lock",
+				fmt.Sprintf("The provider %q was already locked at %s.", key, diag.FormatRange(prev))))
+			continue
+		}
+		seen[key] = lp.Pos
 		bc, hdiags := b.Body.Content(lockProviderSchema)
 		diags = append(diags, hdiags...)
-		if bc == nil {
+		if bc == nil || d != nil {
 			continue
 		}
-		ok := true
 		if a, has := bc.Attributes["version"]; has {
-			d := gohcl.DecodeExpression(a.Expr, nil, &lp.Version)
-			diags = append(diags, d...)
-			ok = ok && !d.HasErrors()
-		} else {
-			ok = false
+			diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &lp.Version)...)
 		}
 		if a, has := bc.Attributes["constraints"]; has {
-			d := gohcl.DecodeExpression(a.Expr, nil, &lp.Constraints)
-			diags = append(diags, d...)
-			ok = ok && !d.HasErrors()
+			diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &lp.Constraints)...)
 		}
-		if ok {
-			out = append(out, lp)
-		}
+		out = append(out, lp)
+	}
+	if diags.HasErrors() {
+		return nil, diags
 	}
 	return out, diags
+}
+
+// lockAddress reads the address of a lock file's provider block: its
+// canonical text, and an error diagnostic when the label is not that
+// text. The text is "" when the label is not a provider address at all.
+func lockAddress(b *hcl.Block) (string, *hcl.Diagnostic) {
+	label, at := b.Labels[0], b.LabelRanges[0]
+	p, err := address.ParseProvider(label)
+	if err != nil {
+		return "", diag.ErrorAt(&at, "Invalid provider address", err.Error())
+	}
+	key := address.ProviderKey(p)
+	if key != label {
+		return key, diag.ErrorAt(&at, "Invalid provider address",
+			fmt.Sprintf("A lock file names a provider by its full address, as Terraform writes it: %q.", key))
+	}
+	return key, nil
 }

@@ -2,16 +2,15 @@ package config
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
-	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/hclread"
 )
 
 // ManifestFileName is the name of Terraform's module manifest in its
@@ -41,12 +40,13 @@ type ModuleRecord struct {
 type Manifest map[string]*ModuleRecord
 
 // LoadManifest reads a module manifest (.terraform/modules/modules.json).
-// A missing file is an error diagnostic here; LoadTree treats it as no
-// manifest.
+// A file that is missing, is not a regular file, is larger than 2 MiB
+// (safefile.ConfigLimit) or nests deeper than 1000 levels is an error
+// diagnostic here; LoadTree treats a missing one as no manifest.
 func LoadManifest(path string) (Manifest, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return Manifest{}, hcl.Diagnostics{diag.ErrorAt(&hcl.Range{Filename: path}, "Cannot read the module manifest", err.Error())}
+	src, d := hclread.ReadFile(path, "Cannot read the module manifest")
+	if d != nil {
+		return Manifest{}, hcl.Diagnostics{d}
 	}
 	return ParseManifest(src, path)
 }
@@ -64,7 +64,7 @@ func ParseManifest(src []byte, filename string) (Manifest, hcl.Diagnostics) {
 	if trimmed == "" {
 		return m, nil
 	}
-	file, diags := hcljson.Parse(src, filename)
+	file, diags := hclread.ParseJSON(src, filename)
 	if diags.HasErrors() || file == nil || file.Body == nil {
 		return m, syntaxErrors(diags)
 	}

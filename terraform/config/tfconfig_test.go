@@ -125,28 +125,43 @@ provider "registry.terraform.io/hashicorp/random" {
 }
 
 func TestParseLockFileErrors(t *testing.T) {
-	tests := []struct{ src, want string }{
-		{`provider "a/b" {`, "lock:1:16: Unclosed configuration block"},
-		{`provider "a/b" { constraints = "1" }`, `lock:1:18: Missing required argument; The argument "version" is required`},
-		{`provider "a/b" { version = 5 }`, ""}, // a number converts to a string, as Terraform's reader allows
-		{`provider "a/b" { version = ["1"] }`, "lock:1:28: Unsuitable value type"},
-		{`provider "a/b" { version = "1.0.0" }` + "\n" + `provider "a/b" { version = "1.0.0" }`, `lock:2:1: Duplicate provider lock; The provider "a/b" was already locked at lock:1:1.`},
-		{"provider \"a/b\" {\n  version = \"1.0.0\"\n  platform = \"x\"\n}", `lock:3:3: Unsupported argument`},
-		{`resource "x" "y" {}`, "lock:1:1: Unsupported block type"},
-		{`module "x" {}`, "lock:1:1: warning: Module lock ignored"},
+	const ab = `provider "registry.terraform.io/a/b" `
+	tests := []struct{ name, src, want string }{
+		{"unclosed block", ab + `{`, "lock:1:38: Unclosed configuration block"},
+		{"no version", ab + `{ constraints = "1" }`, `lock:1:40: Missing required argument; The argument "version" is required`},
+		{"number version", ab + `{ version = 5 }`, ""}, // a number converts to a string, as Terraform's reader allows
+		{"list version", ab + `{ version = ["1"] }`, "lock:1:50: Unsuitable value type"},
+		{"duplicate", ab + `{ version = "1.0.0" }` + "\n" + ab + `{ version = "1.0.0" }`,
+			`lock:2:1: Duplicate provider lock; The provider "registry.terraform.io/a/b" was already locked at lock:1:1.`},
+		{"duplicate spelt in capitals", `provider "REG.EXAMPLE/ns/thing" { version = "1.0.0" }` + "\n" + `provider "reg.example/ns/thing" { version = "1.0.0" }`,
+			"lock:1:10: Invalid provider address; A lock file names a provider by its full address, as Terraform writes it: \"reg.example/ns/thing\".\n" +
+				`lock:2:1: Duplicate provider lock; The provider "reg.example/ns/thing" was already locked at lock:1:1.`},
+		{"short address", `provider "a/b" { version = "1.0.0" }`,
+			`lock:1:10: Invalid provider address; A lock file names a provider by its full address, as Terraform writes it: "registry.terraform.io/a/b".`},
+		{"not an address", `provider "a/b/c/d/e" { version = "1.0.0" }`, `lock:1:10: Invalid provider address; provider source "a/b/c/d/e": `},
+		{"unknown argument", ab + "{\n  version = \"1.0.0\"\n  platform = \"x\"\n}", `lock:3:3: Unsupported argument`},
+		{"empty address", "provider \"\"{\nversion=\"\"\nA=[]\n}", `lock:1:10: Invalid provider address; provider source "": the source is empty`},
+		{"unknown argument after a version", ab + "{\nversion=\"\"\nA=[]\n}", `lock:3:1: Unsupported argument`},
+		{"resource block", `resource "x" "y" {}`, "lock:1:1: Unsupported block type"},
+		{"module block", `module "x" {}`, "lock:1:1: warning: Module lock ignored"},
 	}
 	for _, tt := range tests {
-		_, diags := ParseLockFile([]byte(tt.src), "lock")
-		got := formatAll(diags)
-		if tt.want == "" {
-			if diags.HasErrors() {
-				t.Errorf("%q: %s", tt.src, got)
+		t.Run(tt.name, func(t *testing.T) {
+			locked, diags := ParseLockFile([]byte(tt.src), "lock")
+			got := formatAll(diags)
+			if diags.HasErrors() && locked != nil {
+				t.Errorf("providers %v returned with errors %s", locked, got)
 			}
-			continue
-		}
-		if len(diags) == 0 || !strings.Contains(got, tt.want) {
-			t.Errorf("%q: diagnostics %q, want %q", tt.src, got, tt.want)
-		}
+			if tt.want == "" {
+				if diags.HasErrors() || len(locked) != 1 {
+					t.Errorf("%d providers, diagnostics %s", len(locked), got)
+				}
+				return
+			}
+			if len(diags) == 0 || !strings.Contains(got, tt.want) {
+				t.Errorf("diagnostics %q, want %q", got, tt.want)
+			}
+		})
 	}
 	_, diags := LoadLockFile("testdata/none.hcl")
 	if !diags.HasErrors() || !strings.HasPrefix(formatAll(diags), "testdata/none.hcl: Cannot read the lock file; ") {

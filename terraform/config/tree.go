@@ -1,9 +1,7 @@
 package config
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -12,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/hclread"
 	"github.com/prerel/prerel/terraform/address"
 )
 
@@ -32,10 +31,31 @@ const UnreadNoManifest = "not read: run terraform init or pass --modules-dir"
 type TreeOptions struct {
 	// ModulesDir is the directory that holds Terraform's module manifest,
 	// modules.json, as `terraform init` leaves it; "" means
-	// ROOT/.terraform/modules (Terraform's default when TF_DATA_DIR is
-	// not set). A ModulesDir given here that has no manifest is an error;
-	// the default one missing is not.
+	// DefaultModulesDir(ROOT). A ModulesDir given here that has no
+	// readable manifest is an error; the default one missing is not, and
+	// the default one that is not a regular file is skipped with a
+	// warning.
 	ModulesDir string
+}
+
+// DataDirEnv is the environment variable that moves Terraform's data
+// directory, ROOT/.terraform by default.
+const DataDirEnv = "TF_DATA_DIR"
+
+// DefaultModulesDir returns where `terraform init` leaves the module
+// manifest of the root module in root: DATA/modules, where DATA is the
+// directory the environment variable TF_DATA_DIR names (a relative one
+// relative to root, as for Terraform run in root), or root/.terraform
+// when it is not set.
+func DefaultModulesDir(root string) string {
+	data := os.Getenv(DataDirEnv)
+	switch {
+	case data == "":
+		data = filepath.Join(root, ".terraform")
+	case !filepath.IsAbs(data):
+		data = filepath.Join(root, data)
+	}
+	return filepath.Join(data, "modules")
 }
 
 // Tree is a root module and every module it calls, directly or not, that
@@ -159,29 +179,38 @@ func localPath(source string) string {
 // should stop on hcl.Diagnostics.HasErrors. A diagnostic about a module
 // directory as a whole (one with no configuration files) gets the place
 // of the call that leads there. A malformed manifest is an error
-// diagnostic in the manifest's file.
+// diagnostic in the manifest's file. At most MaxConfigBytes of
+// configuration files are read over the whole tree.
 func LoadTree(root string, opts TreeOptions) (*Tree, hcl.Diagnostics) {
-	w := &treeWalker{root: root, tree: &Tree{}, loaded: map[string]*Module{}}
+	w := &treeWalker{root: root, tree: &Tree{}, loaded: map[string]*Module{}, budget: maxConfigBytes}
 	var diags hcl.Diagnostics
 
 	modulesDir := opts.ModulesDir
 	if modulesDir == "" {
-		modulesDir = filepath.Join(root, ".terraform", "modules")
+		modulesDir = DefaultModulesDir(root)
 	}
 	manifestFile := filepath.Join(modulesDir, ManifestFileName)
-	if _, err := os.Stat(manifestFile); err == nil {
-		m, mdiags := LoadManifest(manifestFile)
-		diags = append(diags, mdiags...)
-		w.manifest = m
-		w.manifestErrs = mdiags.HasErrors()
-		w.tree.ManifestFile = manifestFile
-	} else if opts.ModulesDir != "" || !errors.Is(err, fs.ErrNotExist) {
-		diags = append(diags, diag.ErrorAt(&hcl.Range{Filename: manifestFile}, "Cannot read the module manifest", err.Error()))
+	found := true
+	if opts.ModulesDir == "" {
+		var fdiags hcl.Diagnostics
+		found, fdiags = hclread.Find(manifestFile, "the module manifest")
+		diags = append(diags, fdiags...)
+	}
+	if found {
+		if src, d := hclread.ReadFile(manifestFile, "Cannot read the module manifest"); d != nil {
+			diags = append(diags, d)
+		} else {
+			m, mdiags := ParseManifest(src, manifestFile)
+			diags = append(diags, mdiags...)
+			w.manifest = m
+			w.manifestErrs = mdiags.HasErrors()
+			w.tree.ManifestFile = manifestFile
+		}
 	}
 
 	rootNode := &Node{Dir: root}
 	rootNode.canon = canonical(root)
-	mod, mdiags := Load(root)
+	mod, mdiags := load(root, &w.budget)
 	rootNode.Module = mod
 	diags = append(diags, mdiags...)
 	w.loaded[rootNode.canon] = mod
@@ -198,6 +227,8 @@ type treeWalker struct {
 	// manifestErrs is set when the manifest has errors.
 	manifestErrs bool
 	loaded       map[string]*Module
+	// budget is how many bytes of configuration may still be read.
+	budget int64
 }
 
 // visit reads the modules n calls, depth-first.
@@ -281,7 +312,7 @@ func (w *treeWalker) visit(n *Node) hcl.Diagnostics {
 		if mod, ok := w.loaded[child.canon]; ok {
 			child.Module = mod
 		} else {
-			mod, mdiags := Load(child.Dir)
+			mod, mdiags := load(child.Dir, &w.budget)
 			child.Module = mod
 			w.loaded[child.canon] = mod
 			for _, d := range mdiags {

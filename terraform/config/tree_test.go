@@ -190,7 +190,7 @@ unread module.kms at main.tf:5: not read: run terraform init or pass --modules-d
 			dir:  "eks-module",
 			opts: TreeOptions{ModulesDir: filepath.Join("testdata", "tree", "eks-module", ".terraform", "modules")},
 			diags: []string{
-				"testdata/tree/eks-module/.terraform/modules/modules.json: Cannot read the module manifest; stat testdata/tree/eks-module/.terraform/modules/modules.json: no such file or directory",
+				"testdata/tree/eks-module/.terraform/modules/modules.json: Cannot read the module manifest; no such file or directory",
 			},
 		},
 		{

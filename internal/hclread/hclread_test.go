@@ -1,0 +1,204 @@
+package hclread
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/safefile"
+)
+
+// within runs f and fails the test when it takes longer than a few
+// seconds.
+func within(t *testing.T, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("did not finish within 20s")
+	}
+}
+
+const deep = 100000
+
+func rep(s string, n int) string { return strings.Repeat(s, n) }
+
+// numbered returns n lines, format with the line number.
+func numbered(format string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, format, i)
+	}
+	return b.String()
+}
+
+func TestParseRefusesDeepNesting(t *testing.T) {
+	tooDeep := "Expressions nested deeper than 1000 levels"
+	tests := []struct {
+		name, src string
+		json      bool
+		at        string // the place reported
+	}{
+		{"tuples", "locals {\n x = " + rep("[", deep) + rep("]", deep) + "\n}\n", false, "f:2:6"},
+		{"parentheses", "locals {\n  x = " + rep("(", deep) + "1" + rep(")", deep) + "\n}\n", false, "f:2:7"},
+		{"objects", "x = " + rep("{a = ", deep) + "1" + rep("}", deep) + "\n", false, "f:1:5"},
+		{"blocks", rep("a {\n", deep) + rep("}\n", deep), false, "f:1001:3"},
+		{"negations", "x = " + rep("!", deep) + "true\n", false, "f:1:5"},
+		{"minus signs", "x = " + rep("-", deep) + "1\n", false, "f:1:5"},
+		{"conditionals", "x = a" + rep(" ? b : c", deep) + "\n", false, "f:1:7"},
+		{"operators", "x = 1" + rep(" + 1", 2*deep) + "\n", false, "f:1:7"},
+		{"indexes", "x = a" + rep("[b]", deep) + "\n", false, "f:1:6"},
+		{"splats", "x = a" + rep("[*]", deep) + "\n", false, "f:1:6"},
+		{"attribute splats", "x = a" + rep(".*.b", deep) + "\n", false, "f:1:7"},
+		{"templates", `x = "` + rep(`${"`, deep) + rep(`"}`, deep) + "\"\n", false, "f:1:5"},
+		{"directives", `x = "` + rep(`%{if a}`, deep) + rep(`%{endif}`, deep) + "\"\n", false, "f:1:5"},
+		{"heredoc interpolations", "x = <<EOT\n" + rep("${[", deep) + rep("]}", deep) + "\nEOT\n", false, "f:1:5"},
+		{"JSON arrays", `{"locals": {"x": ` + rep("[", deep) + rep("]", deep) + "}}", true, "f:1:1016"},
+		{"JSON arrays, a million", rep("[", 10*deep) + rep("]", 10*deep), true, "f:1:1001"},
+		{"JSON objects", rep(`{"a":`, deep) + "1" + rep("}", deep), true, "f:1:5001"},
+		{"JSON template", `{"locals": {"x": "${` + rep("[", deep) + rep("]", deep) + `}"}}`, true, "f:1:18"},
+		{"JSON template spelt with escapes", `{"x": "\u0024{` + rep(`\u005b`, deep) + `}"}`, true, "f:1:7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			within(t, func() {
+				parse := ParseHCL
+				if tt.json {
+					parse = ParseJSON
+				}
+				file, diags := parse([]byte(tt.src), "f")
+				if file != nil || len(diags) != 1 {
+					t.Fatalf("got a file (%v) and %d diagnostics: %v", file != nil, len(diags), diags)
+				}
+				if got := diag.Format(diags[0]); !strings.HasPrefix(got, tt.at+": "+tooDeep+";") {
+					t.Errorf("diagnostic %q, want it at %s", got, tt.at)
+				}
+			})
+		})
+	}
+}
+
+func TestParseAcceptsNestingWithinTheLimit(t *testing.T) {
+	const n = MaxNesting - 10
+	tests := []struct {
+		name, src string
+		json      bool
+	}{
+		{"tuples", "x = " + rep("[", n) + rep("]", n) + "\n", false},
+		{"blocks", rep("a {\n", n) + rep("}\n", n), false},
+		{"operators", "x = 1" + rep(" + 1", n) + "\n", false},
+		{"operators on many lines", numbered("x%d = 1 + 1 + 1\n", 10*MaxNesting), false},
+		{"list items", "x = [" + rep("a + 1, ", 10*MaxNesting) + "]\n", false},
+		{"object items", "x = {\n" + rep("a = b - 1\n", 10*MaxNesting) + "}\n", false},
+		{"templates", `x = "` + rep(`${"`, n/2) + rep(`"}`, n/2) + "\"\n", false},
+		{"many templates", `x = "` + rep(`${a}-%{if b}c%{endif}`, 10*MaxNesting) + "\"\n", false},
+		{"comments", rep("# (((((\n", MaxNesting) + "x = 1\n", false},
+		{"strings", numbered("x%d = \"((((([[[[[{{{{{\"\n", MaxNesting), false},
+		{"JSON arrays", rep("[", n) + rep("]", n), true},
+		{"JSON strings", `{"a": "` + rep("[", 10*MaxNesting) + `"}`, true},
+		{"JSON templates", `{"a": [` + rep(`"${a}${b}", `, 10*MaxNesting) + `1]}`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parse := ParseHCL
+			if tt.json {
+				parse = ParseJSON
+			}
+			file, diags := parse([]byte(tt.src), "f")
+			if file == nil || diags.HasErrors() {
+				t.Fatalf("refused: %v", diags)
+			}
+		})
+	}
+}
+
+func TestReadFileAndFind(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.hcl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	zero := filepath.Join(dir, "zero.hcl")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.hcl")
+	if err := os.WriteFile(big, make([]byte, safefile.ConfigLimit+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(dir, "plain.hcl")
+	if err := os.WriteFile(plain, []byte("a = 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path   string
+		detail string // of ReadFile's diagnostic; "" when it reads
+		found  bool   // Find's answer
+		warn   string // Find's warning
+	}{
+		{fifo, "It is not a regular file (it is a FIFO or pipe).", false, "warning: Skipped the thing; It is not a regular file (it is a FIFO or pipe), so it is not read."},
+		{zero, "It is not a regular file (it is a character device).", false, "warning: Skipped the thing; It is not a regular file (it is a character device), so it is not read."},
+		{dir, "It is not a regular file (it is a directory).", false, "warning: Skipped the thing; It is not a regular file (it is a directory), so it is not read."},
+		{big, "It is larger than 2 MiB, the limit for a configuration file.", true, ""},
+		{filepath.Join(dir, "missing.hcl"), "no such file or directory", false, ""},
+		{plain, "", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.path), func(t *testing.T) {
+			within(t, func() {
+				src, d := ReadFile(tt.path, "Cannot read the thing")
+				switch {
+				case tt.detail == "" && d != nil:
+					t.Errorf("ReadFile: %v", d)
+				case tt.detail == "" && string(src) != "a = 1\n":
+					t.Errorf("ReadFile read %q", src)
+				case tt.detail != "" && (d == nil || d.Detail != tt.detail || d.Subject.Filename != tt.path || d.Extra == nil):
+					t.Errorf("ReadFile diagnostic %#v, want detail %q", d, tt.detail)
+				}
+				found, diags := Find(tt.path, "the thing")
+				if found != tt.found {
+					t.Errorf("Find = %v, want %v", found, tt.found)
+				}
+				var got string
+				if len(diags) > 0 {
+					got = strings.TrimPrefix(diag.Format(diags[0]), tt.path+": ")
+				}
+				if got != tt.warn || len(diags) > 1 {
+					t.Errorf("Find diagnostics %v, want %q", diags, tt.warn)
+				}
+			})
+		})
+	}
+}
+
+func FuzzNesting(f *testing.F) {
+	for _, s := range []string{
+		"x = [[1], (2), {a = 3}]\n",
+		"a \"b\" {\n  c = d[0] + e ? -f : !g\n}\n",
+		"x = \"${a}%{if b}c%{else}d%{endif}\"\n",
+		"x = <<-EOT\n  ${a}\n  EOT\n",
+		"x = a[*].b.*.c\n",
+		"# ]]]]\nx = [[[\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		toks, _ := hclsyntax.LexConfig(src, "f", hcl.Pos{Line: 1, Column: 1})
+		var n nesting
+		if d := n.scan(toks, 0, true); d != nil && bound(src) <= MaxNesting {
+			t.Fatalf("nesting past the limit, but bound(src) = %d", bound(src))
+		}
+		_, _ = ParseHCL(src, "f")
+		_, _ = ParseJSON(src, "f")
+	})
+}

@@ -8,8 +8,8 @@
 //
 // Run walks the module tree as `terraform init` does (terraform/config):
 // modules on local paths are read from disk, remote modules from the
-// directories Terraform's module manifest (.terraform/modules/modules.json)
-// records once the user has run init. A remote module that cannot be read
+// directories Terraform's module manifest (.terraform/modules/modules.json,
+// or the one in TF_DATA_DIR) records once the user has run init. A remote module that cannot be read
 // is listed in Report.Unread with the reason, never silently left out:
 // its own module calls and provider requirements are then unknown.
 //
@@ -38,7 +38,19 @@
 // is in the Report: an item whose chosen policy admits no available
 // version is Unsatisfied (its Problem names every requirement with its
 // origin and the newest available version, as Terraform's message does),
-// an item whose versions could not be listed has an Error.
+// an item whose versions could not be listed has an Error, and a locked
+// provider version the chosen policy does not admit is among
+// RefusedLocks.
+//
+// # Outside text
+//
+// Labels, sources, paths, registry answers and error messages come from
+// outside prerel. The text report writes them with their control
+// characters escaped (internal/printable); the Markdown report puts them
+// in code spans or escapes them, so that none can render as a link, an
+// image or HTML; JSON escapes control characters as JSON does. The user
+// information of a URL is replaced as registry.RedactURL replaces it, in
+// the Report and in every rendering.
 //
 // # Layout
 //

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/notes"
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/printable"
 )
 
 // RenderJSON writes r as indented JSON: an object with "schema"
@@ -29,13 +31,22 @@ import (
 // chosen policy, today's Terraform and OpenTofu, and each extra policy),
 // "changes_terraform", "changes_opentofu", "status" ("ok", "unsatisfied"
 // or "error"), "problem", "available", "newest", "refused", "unreadable"
-// and "from". The characters < > & are written as they are.
+// and "from". The characters < > & are written as they are; control
+// characters are escaped as JSON escapes them; URL credentials are
+// replaced as Run replaces them. A nil report is an error.
 func RenderJSON(w io.Writer, r *Report) error {
+	if r == nil {
+		return errNilReport
+	}
+	r = r.redacted()
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
 }
+
+// errNilReport is what the renderers return for a nil report.
+var errNilReport = errors.New("resolve: no report to render (nil)")
 
 // cell is what a table shows for one policy of an item.
 func (it *Item) cell(policy string) string {
@@ -122,8 +133,12 @@ func (it *Item) sharedProblem() string {
 // ProblemGroups groups the items that have a problem and the given
 // status (any status when status is ""), the items whose problems are the
 // same but for the address a lookup error names in one group, in the
-// order of their first item; the items keep their order.
+// order of their first item; the items keep their order. A nil report
+// has none.
 func (r *Report) ProblemGroups(status Status) []ProblemGroup {
+	if r == nil {
+		return nil
+	}
 	var groups []ProblemGroup
 	index := map[string]int{}
 	for i := range r.Items {
@@ -320,24 +335,34 @@ func RenderText(w io.Writer, r *Report) error { return RenderTextWith(w, r, Rend
 // RenderTextWith writes r for a terminal: a header, one table row per
 // item with the chosen policy's selection next to today's Terraform and
 // OpenTofu and the extra policies, rows that change today's selection
-// marked with "*", then the modules not read, the skipped sources, the
-// lock file check, the problems (the items that share one named on one
-// line), the versions some policies cannot read and the warnings, and
-// last what was left out, if anything (see RenderOptions).
+// marked with "*" (and a line that says what "*" means when a row is
+// marked), then the modules not read, the skipped sources, the lock file
+// check, the problems (the items that share one named on one line), the
+// versions some policies cannot read and the warnings, and last what was
+// left out, if anything (see RenderOptions). Every text the report holds
+// is written as printable.String writes it, so that no control
+// character reaches the terminal, and URL credentials are replaced as Run
+// replaces them. A nil report is an error.
 func RenderTextWith(w io.Writer, r *Report, opt RenderOptions) error {
+	if r == nil {
+		return errNilReport
+	}
+	r = r.redacted()
+	quote := printable.String
 	var b strings.Builder
-	fmt.Fprintf(&b, "root module:    %s (%s read)\n", r.Dir, plural.Of(len(r.Modules), "module", "modules"))
-	fmt.Fprintf(&b, "versions from:  %s\n", r.VersionsFrom)
-	fmt.Fprintf(&b, "default policy: %s (%s)\n\n", r.DefaultPolicy, r.DefaultFrom)
+	fmt.Fprintf(&b, "root module:    %s (%s read)\n", quote(r.Dir), plural.Of(len(r.Modules), "module", "modules"))
+	fmt.Fprintf(&b, "versions from:  %s\n", quote(r.VersionsFrom))
+	fmt.Fprintf(&b, "default policy: %s (%s)\n\n", quote(r.DefaultPolicy), quote(r.DefaultFrom))
 	if len(r.Items) == 0 {
 		b.WriteString("No module calls or providers to resolve.\n")
 	} else {
 		if err := r.textTable(&b); err != nil {
 			return err
 		}
-		b.WriteString("\n* the chosen policy selects another version than Terraform or OpenTofu does today\n")
+		if r.Marked() {
+			b.WriteString("\n* the chosen policy selects another version than Terraform or OpenTofu does today\n")
+		}
 	}
-	quote := func(s string) string { return s }
 	var omitted notes.Omitted
 	for _, s := range r.sections(quote, quote, opt, &omitted) {
 		fmt.Fprintf(&b, "\n%s:\n", s.title)
@@ -352,10 +377,15 @@ func RenderTextWith(w io.Writer, r *Report, opt RenderOptions) error {
 	return err
 }
 
-// textTable writes the items as an aligned table.
+// textTable writes the items as an aligned table, every cell as
+// printable.String writes it, so that no tab or line break in a value
+// can shift the columns.
 func (r *Report) textTable(b *strings.Builder) error {
 	tw := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
-	head := append([]string{"", "KIND", "NAME", "SOURCE", "CONSTRAINT", "POLICY", "SELECTS", "TERRAFORM", "OPENTOFU"}, r.Extra...)
+	head := []string{"", "KIND", "NAME", "SOURCE", "CONSTRAINT", "POLICY", "SELECTS", "TERRAFORM", "OPENTOFU"}
+	for _, p := range r.Extra {
+		head = append(head, printable.String(p))
+	}
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for i := range r.Items {
 		it := &r.Items[i]
@@ -367,6 +397,9 @@ func (r *Report) textTable(b *strings.Builder) error {
 			it.cell(it.Policy), it.cell(it.TerraformPolicy), it.cell(it.OpenTofuPolicy)}
 		for _, p := range r.Extra {
 			row = append(row, it.cell(p))
+		}
+		for i := range row {
+			row[i] = printable.String(row[i])
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
@@ -410,9 +443,17 @@ func RenderMarkdown(w io.Writer, r *Report) error { return RenderMarkdownWith(w,
 
 // RenderMarkdownWith writes r as Markdown for a pull request or a CI step
 // summary: the same table as RenderTextWith, rows that change today's
-// selection marked in a first column, then the same lists and the same
-// last line.
+// selection marked in a first column (and a line that says what the mark
+// means when a row is marked), then the same lists and the same last
+// line. Every text the report holds is written as a code span with
+// markdown.Code or escaped with markdown.Escape, so that none of it can
+// render as a link, an image or HTML, and URL credentials are replaced as
+// Run replaces them. A nil report is an error.
 func RenderMarkdownWith(w io.Writer, r *Report, opt RenderOptions) error {
+	if r == nil {
+		return errNilReport
+	}
+	r = r.redacted()
 	var b strings.Builder
 	fmt.Fprintf(&b, "### prerel resolve %s\n\n", markdown.Code(r.Dir))
 	fmt.Fprintf(&b, "%s read. Versions from %s. Default policy %s (%s).\n\n", plural.Of(len(r.Modules), "module", "modules"),
@@ -439,7 +480,9 @@ func RenderMarkdownWith(w io.Writer, r *Report, opt RenderOptions) error {
 			}
 			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 		}
-		b.WriteString("\n**changed**: the chosen policy selects another version than Terraform or OpenTofu does today.\n")
+		if r.Marked() {
+			b.WriteString("\n**changed**: the chosen policy selects another version than Terraform or OpenTofu does today.\n")
+		}
 	}
 	var omitted notes.Omitted
 	for _, s := range r.sections(markdown.Code, markdown.Escape, opt, &omitted) {

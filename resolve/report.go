@@ -1,6 +1,11 @@
 package resolve
 
-import "github.com/prerel/prerel/engine"
+import (
+	"slices"
+
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/terraform/registry"
+)
 
 // Kind is what an Item stands for.
 type Kind string
@@ -181,13 +186,82 @@ type Lock struct {
 func (l *Lock) Admitted() bool { return l.Verdict != nil && *l.Verdict == engine.Allow }
 
 // Unsatisfied returns the items whose chosen policy admits no available
-// version.
+// version; none for a nil report.
 func (r *Report) Unsatisfied() []Item { return r.withStatus(StatusUnsatisfied) }
 
-// Errors returns the items whose versions could not be listed.
+// Errors returns the items whose versions could not be listed; none for a
+// nil report.
 func (r *Report) Errors() []Item { return r.withStatus(StatusError) }
 
+// RefusedLocks returns the lock file's providers that the configuration
+// requires and whose locked version the chosen policy does not admit for
+// the configuration's constraint; none for a nil report.
+func (r *Report) RefusedLocks() []Lock {
+	if r == nil {
+		return nil
+	}
+	var out []Lock
+	for _, l := range r.Locks {
+		if l.Required && !l.Admitted() {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Marked reports whether some item is marked as changing today's
+// selection: whether the chosen policy selects another version than
+// today's Terraform or OpenTofu for it.
+func (r *Report) Marked() bool {
+	if r == nil {
+		return false
+	}
+	for i := range r.Items {
+		if r.Items[i].Changed() {
+			return true
+		}
+	}
+	return false
+}
+
+// redacted returns a copy of r with the credentials of every URL it
+// shows replaced (see Run), so that a report built by other means than
+// Run is rendered without them too; r itself is not changed.
+func (r *Report) redacted() *Report {
+	c := *r
+	c.Items = slices.Clone(r.Items)
+	c.Unread = slices.Clone(r.Unread)
+	c.Skipped = slices.Clone(r.Skipped)
+	c.Warnings = slices.Clone(r.Warnings)
+	c.redact()
+	return &c
+}
+
+// redact replaces the credentials of every URL the report shows (see
+// Run).
+func (r *Report) redact() {
+	r.VersionsFrom = registry.RedactURL(r.VersionsFrom)
+	for i := range r.Items {
+		it := &r.Items[i]
+		it.From, it.Problem = registry.RedactURL(it.From), registry.RedactURL(it.Problem)
+	}
+	for i := range r.Unread {
+		u := &r.Unread[i]
+		u.Source, u.Reason = registry.RedactURL(u.Source), registry.RedactURL(u.Reason)
+	}
+	for i := range r.Skipped {
+		k := &r.Skipped[i]
+		k.Source, k.Reason = registry.RedactURL(k.Source), registry.RedactURL(k.Reason)
+	}
+	for i, w := range r.Warnings {
+		r.Warnings[i] = registry.RedactURL(w)
+	}
+}
+
 func (r *Report) withStatus(s Status) []Item {
+	if r == nil {
+		return nil
+	}
 	var out []Item
 	for _, it := range r.Items {
 		if it.Status == s {

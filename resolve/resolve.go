@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -29,7 +29,8 @@ type Options struct {
 	// Dir is the root module's directory.
 	Dir string
 	// ModulesDir holds Terraform's module manifest, modules.json; ""
-	// means Dir/.terraform/modules (see config.TreeOptions).
+	// means Dir/.terraform/modules, or the modules directory in
+	// TF_DATA_DIR when it is set (see config.DefaultModulesDir).
 	ModulesDir string
 	// Config chooses the policy per module call and provider; required.
 	Config *policyconfig.Config
@@ -59,8 +60,12 @@ type today struct {
 
 // Run resolves the configuration rooted at opts.Dir. Mistakes in the
 // inputs are returned at once as hcl.Diagnostics (an error); options that
-// cannot work (no Versions, a today's selector that is not registered)
-// are another error.
+// cannot work (no Versions, a nil policy among Extra, a today's selector
+// that is not registered) are another error. The user information of a
+// URL (user name and password) is replaced as registry.RedactURL
+// replaces it wherever the report shows one: where the versions come
+// from, each item's From and Problem, the sources and reasons of the
+// modules not read and skipped, and the warnings.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	inst, err := checkOptions(opts)
 	if err != nil {
@@ -68,7 +73,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	tree, diags := config.LoadTree(opts.Dir, config.TreeOptions{ModulesDir: opts.ModulesDir})
 	r := newReport(opts, tree)
-	c := collector{opts: opts, inst: inst, rel: relativeTo(opts.Dir), report: r, diags: diags}
+	c := collector{opts: opts, inst: inst, rel: relativeTo(opts.Dir), report: r, diags: append(opts.Config.Warnings(), diags...)}
 	c.collect(tree)
 	if !diags.HasErrors() {
 		// With errors in the configuration, calls may be missing: the
@@ -96,18 +101,19 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		r.LockFile = c.rel(hcl.Range{Filename: lockFile})
 		r.Locks = checkLocks(locked, c.jobs, r.Items, c.rel)
 	}
+	r.redact()
 	return r, nil
 }
 
 // checkOptions checks the required options and looks up today's
 // installers.
 func checkOptions(opts Options) (installers, error) {
-	if opts.Config == nil || opts.Versions == nil || opts.Policies == nil {
+	if opts.Config == nil || isNil(opts.Versions) || opts.Policies == nil {
 		return installers{}, errors.New("resolve: Options.Config, Options.Versions and Options.Policies are required")
 	}
-	for _, p := range opts.Extra {
-		if p == nil {
-			return installers{}, errors.New("resolve: Options.Extra holds a nil policy")
+	for i, p := range opts.Extra {
+		if isNil(p) {
+			return installers{}, fmt.Errorf("resolve: Options.Extra[%d] is a nil policy", i)
 		}
 	}
 	lookup := func(name string) (engine.Policy, error) {
@@ -127,6 +133,19 @@ func checkOptions(opts Options) (installers, error) {
 	}
 	inst.provider, err = lookup(ProviderPolicy)
 	return inst, err
+}
+
+// isNil reports whether v is nil or holds a nil pointer, map, slice,
+// function or channel, whose methods may not work.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
 }
 
 // newReport fills in the report's header.
@@ -207,8 +226,10 @@ func (c *collector) readLockFile() ([]config.LockedProvider, string) {
 	case "-":
 		return nil, ""
 	case "":
-		path = filepath.Join(c.opts.Dir, config.LockFileName)
-		if _, err := os.Stat(path); err != nil {
+		var diags hcl.Diagnostics
+		path, diags = config.FindLockFile(c.opts.Dir)
+		c.diags = append(c.diags, diags...)
+		if path == "" {
 			return nil, ""
 		}
 	}

@@ -423,7 +423,7 @@ func TestConfigErrors(t *testing.T) {
     x = { source = "a/b/c/d" }
   }
 }`},
-			want: []string{`main.tf:3:5: Invalid provider source; provider source "a/b/c/d": Invalid provider source string`},
+			want: []string{`main.tf:3:5: Invalid provider source; provider source "a/b/c/d": expected [HOST/]NAMESPACE/TYPE, but it has 4 parts`},
 		},
 		{
 			name:  "override for a module not called",

@@ -1,19 +1,62 @@
 package compare
 
-import "github.com/prerel/prerel/engine"
+import (
+	"cmp"
+	"strings"
+
+	"github.com/prerel/prerel/engine"
+)
+
+// MaxClasses bounds the divergence classes a report keeps, shared evenly
+// among its pairs: a pair keeps at most MaxClasses divided by the number
+// of pairs (ClassesPerPair), those with the shortest signatures (then in
+// byte order), and counts the cases of the classes it leaves out in
+// Pair.CasesLeftOut. The exhaustive domain of DefaultScope and the corpus
+// domain stay within it with the sixteen policies prerel registers.
+const MaxClasses = 300_000
+
+// MaxSplits bounds the splits a report keeps, those with the shortest
+// case shapes (then in byte order); Report.SplitCasesLeftOut counts the
+// cases of the others.
+const MaxSplits = 50_000
+
+// The limits in force: MaxClasses and MaxSplits, lowered by tests.
+var (
+	maxClasses = MaxClasses
+	maxSplits  = MaxSplits
+)
+
+// ClassesPerPair is how many classes a report of pairs pairs keeps per
+// pair: MaxClasses / pairs, and at least one.
+func ClassesPerPair(pairs int) int {
+	return max(maxClasses/max(pairs, 1), 1)
+}
 
 // aggregate is what a run keeps: counts per pair and per class, and the
 // smallest witness of each class. Its size depends on the number of
-// classes, not on the number of cases.
+// classes, which MaxClasses and MaxSplits bound, not on the number of
+// cases.
 type aggregate struct {
 	cases     int64
 	pairs     []pairAgg
 	selGroups int64
 	selection []selectionAgg // one per pair; nil until a group has a history
 	// splits counts the cases where the policies do not all agree, by
-	// case shape, then by the verdicts of every policy in order (one
-	// byte each).
-	splits map[string]map[string]*splitAgg
+	// case shape and the verdicts of every policy in order (one byte
+	// each); splitCases counts them all, kept or not.
+	splits     *capped[splitKey, splitAgg]
+	splitCases int64
+}
+
+// splitKey identifies a split: a case shape and the verdict of every
+// policy.
+type splitKey struct {
+	shape, verdicts string
+}
+
+func (k splitKey) less(o splitKey) bool {
+	return cmp.Or(cmp.Compare(len(k.shape), len(o.shape)), strings.Compare(k.shape, o.shape),
+		strings.Compare(k.verdicts, o.verdicts)) < 0
 }
 
 // splitAgg counts the cases of one split with their smallest witness.
@@ -24,14 +67,13 @@ type splitAgg struct {
 
 // addSplit counts one case in the split (shape, verdicts).
 func (a *aggregate) addSplit(shape string, verdicts []byte, key caseKey) {
-	byVerdicts := a.splits[shape]
-	if byVerdicts == nil {
-		byVerdicts = map[string]*splitAgg{}
-		a.splits[shape] = byVerdicts
-	}
-	s := byVerdicts[string(verdicts)]
+	a.splitCases++
+	s := a.splits.get(splitKey{shape, string(verdicts)})
 	if s == nil {
-		byVerdicts[string(verdicts)] = &splitAgg{count: 1, key: key}
+		if s = a.splits.add(splitKey{shape, string(verdicts)}); s == nil {
+			return
+		}
+		*s = splitAgg{count: 1, key: key}
 		return
 	}
 	s.count++
@@ -40,9 +82,17 @@ func (a *aggregate) addSplit(shape string, verdicts []byte, key caseKey) {
 	}
 }
 
+// join adds o into s.
+func (s *splitAgg) join(o *splitAgg) {
+	s.count += o.count
+	if o.key.less(s.key) {
+		s.key = o.key
+	}
+}
+
 type pairAgg struct {
 	agree, diverge int64
-	classes        map[classKey]*classAgg
+	classes        *capped[classKey, classAgg]
 }
 
 // classKey identifies a class within a pair: the case shape and the two
@@ -52,6 +102,14 @@ type classKey struct {
 	a, b  engine.Verdict
 }
 
+// less orders classes by the length of their signature, then its bytes:
+// the classes a capped pair keeps are those of the shortest, simplest
+// signatures.
+func (k classKey) less(o classKey) bool {
+	return cmp.Or(cmp.Compare(len(k.shape), len(o.shape)), strings.Compare(k.shape, o.shape),
+		cmp.Compare(k.a, o.a), cmp.Compare(k.b, o.b)) < 0
+}
+
 type classAgg struct {
 	count  int64
 	key    caseKey
@@ -59,24 +117,35 @@ type classAgg struct {
 }
 
 func newAggregate(pairs int) *aggregate {
-	a := &aggregate{pairs: make([]pairAgg, pairs), splits: map[string]map[string]*splitAgg{}}
+	a := &aggregate{pairs: make([]pairAgg, pairs), splits: newCapped[splitKey, splitAgg](maxSplits, splitKey.less)}
 	for i := range a.pairs {
-		a.pairs[i].classes = map[classKey]*classAgg{}
+		a.pairs[i].classes = newCapped[classKey, classAgg](ClassesPerPair(pairs), classKey.less)
 	}
 	return a
 }
 
 // add counts one diverging case in its class and keeps it as the witness
-// when it is the smallest so far.
+// when it is the smallest so far. A class the pair has no room for is
+// counted only in diverge.
 func (p *pairAgg) add(k classKey, key caseKey, ra, rb engine.Result) {
-	c := p.classes[k]
+	c := p.classes.get(k)
 	if c == nil {
-		p.classes[k] = &classAgg{count: 1, key: key, ra: ra, rb: rb}
+		if c = p.classes.add(k); c != nil {
+			*c = classAgg{count: 1, key: key, ra: ra, rb: rb}
+		}
 		return
 	}
 	c.count++
 	if key.less(c.key) {
 		c.key, c.ra, c.rb = key, ra, rb
+	}
+}
+
+// join adds o into c.
+func (c *classAgg) join(o *classAgg) {
+	c.count += o.count
+	if o.key.less(c.key) {
+		c.key, c.ra, c.rb = o.key, o.ra, o.rb
 	}
 }
 
@@ -87,34 +156,10 @@ func (a *aggregate) merge(o *aggregate) {
 		p, q := &a.pairs[i], &o.pairs[i]
 		p.agree += q.agree
 		p.diverge += q.diverge
-		for k, c := range q.classes {
-			mine := p.classes[k]
-			if mine == nil {
-				p.classes[k] = c
-				continue
-			}
-			mine.count += c.count
-			if c.key.less(mine.key) {
-				mine.key, mine.ra, mine.rb = c.key, c.ra, c.rb
-			}
-		}
+		p.classes.merge(q.classes, (*classAgg).join)
 	}
-	for shape, byVerdicts := range o.splits {
-		for v, s := range byVerdicts {
-			mine := a.splits[shape][v]
-			if mine == nil {
-				if a.splits[shape] == nil {
-					a.splits[shape] = map[string]*splitAgg{}
-				}
-				a.splits[shape][v] = s
-				continue
-			}
-			mine.count += s.count
-			if s.key.less(mine.key) {
-				mine.key = s.key
-			}
-		}
-	}
+	a.splits.merge(o.splits, (*splitAgg).join)
+	a.splitCases += o.splitCases
 	a.selGroups += o.selGroups
 	if o.selection == nil {
 		return

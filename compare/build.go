@@ -25,9 +25,10 @@ func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg 
 	for k, pr := range pairs {
 		pa, pb := policies[pr[0]], policies[pr[1]]
 		agg := &agg.pairs[k]
-		r.Pairs = append(r.Pairs, Pair{A: pa.Name(), B: pb.Name(), Agree: agg.agree, Diverge: agg.diverge})
-		classes := make([]Class, 0, len(agg.classes))
-		for ck, c := range agg.classes {
+		classes := make([]Class, 0, agg.classes.len())
+		left := agg.diverge
+		agg.classes.each(func(ck classKey, c *classAgg) {
+			left -= c.count
 			classes = append(classes, Class{
 				A:         pa.Name(),
 				B:         pb.Name(),
@@ -43,7 +44,8 @@ func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg 
 					BReason:    c.rb.Reason,
 				},
 			})
-		}
+		})
+		r.Pairs = append(r.Pairs, Pair{A: pa.Name(), B: pb.Name(), Agree: agg.agree, Diverge: agg.diverge, CasesLeftOut: left})
 		slices.SortFunc(classes, func(x, y Class) int {
 			return cmp.Or(relevanceOrder(x.Relevance, x.Count, y.Relevance, y.Count, r.Rank == RankCount),
 				strings.Compare(x.Signature, y.Signature))
@@ -52,7 +54,7 @@ func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg 
 	}
 	decideCauses(r.Classes, policies, workers)
 	r.Summary = buildSummary(r, byName)
-	r.Splits = buildSplits(r.Policies, agg, opt.Relevance, r.Rank)
+	r.Splits, r.SplitCasesLeftOut = buildSplits(r.Policies, agg, opt.Relevance, r.Rank)
 	if agg.selection != nil {
 		s := &SelectionReport{Groups: agg.selGroups, Pairs: []SelectionPair{}}
 		for k, pr := range pairs {

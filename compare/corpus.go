@@ -85,6 +85,9 @@ type corpus struct {
 // cases and runs in about 25 seconds on 2 cores with the sixteen policies
 // prerel registers; PairAll is 18.4 million. With PairAll every constraint meets every history.
 func Corpus(fsys fs.FS, pairing Pairing) (Domain, error) {
+	if fsys == nil {
+		return nil, fmt.Errorf("corpus domain: no file system")
+	}
 	if _, err := ParsePairing(string(pairing)); err != nil {
 		return nil, err
 	}

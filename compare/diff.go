@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/prerel/prerel/internal/plural"
 )
 
 // ChangeKind says how a part of a report moved from a baseline.
@@ -37,35 +39,100 @@ func (c Change) String() string { return c.Text }
 // Diff lists what differs between the stable parts of a baseline and a
 // report: the domain, policies that appeared or disappeared, pairs whose
 // counts changed, classes that appeared, disappeared or changed (count,
-// cause or witness), and the same for selection. Reasons are ignored. An
-// empty result means the report matches the baseline.
+// cause or witness), and the same for selection. Reasons are ignored, and
+// so is the order of the policies: a pair and its classes are the same
+// whichever of the two policies was given first. A domain read from a file
+// is compared by its cases (DomainInfo.Digest and the case count), not by
+// the file's name. An empty result means the report matches the baseline;
+// a nil report is taken as an empty one.
 //
 // Changes come in a fixed order: domain, policies, pairs, classes,
 // selection; within each, report order, then what disappeared in baseline
-// order.
+// order. Diff lists every change; ComputeDrift keeps the first
+// MaxDriftChanges and counts the rest.
 func Diff(baseline, current *Report) []Change {
-	var out []Change
-	add := func(c Change) { out = append(out, c) }
+	out, _ := diff(baseline, current, -1)
+	return out
+}
+
+// changeList keeps the first limit changes (every change when limit is
+// negative) and counts them all; a change's text is written only when it
+// is kept.
+type changeList struct {
+	limit int
+	out   []Change
+	total int
+}
+
+func (l *changeList) add(kind ChangeKind, subject, a, b, sig string, text func() string) {
+	l.total++
+	if l.limit >= 0 && len(l.out) >= l.limit {
+		return
+	}
+	l.out = append(l.out, Change{Kind: kind, Subject: subject, A: a, B: b, Signature: sig, Text: text()})
+}
+
+// diff is Diff keeping the first limit changes; it also returns how many
+// changes there are in all.
+func diff(baseline, current *Report, limit int) ([]Change, int) {
 	b, c := baseline, current
-
-	if b.Domain.Description != c.Domain.Description {
-		add(Change{Kind: Changed, Subject: "domain", Text: fmt.Sprintf("domain changed: now %q, was %q", c.Domain.Description, b.Domain.Description)})
+	if b == nil {
+		b = &Report{}
 	}
-	if b.Domain.Cases != c.Domain.Cases {
-		add(Change{Kind: Changed, Subject: "domain", Text: fmt.Sprintf("case count changed: now %d, was %d", c.Domain.Cases, b.Domain.Cases)})
+	if c == nil {
+		c = &Report{}
 	}
-
+	l := &changeList{limit: limit}
+	diffDomain(l, b.Domain, c.Domain)
 	for _, n := range missing(c.Policies, b.Policies) {
-		add(Change{Kind: Appeared, Subject: "policy", Text: fmt.Sprintf("policy %s appeared", n)})
+		l.add(Appeared, "policy", "", "", "", func() string { return fmt.Sprintf("policy %s appeared", n) })
 	}
 	for _, n := range missing(b.Policies, c.Policies) {
-		add(Change{Kind: Disappeared, Subject: "policy", Text: fmt.Sprintf("policy %s disappeared", n)})
+		l.add(Disappeared, "policy", "", "", "", func() string { return fmt.Sprintf("policy %s disappeared", n) })
 	}
+	diffPairs(l, b.Pairs, c.Pairs)
+	diffClasses(l, b.Classes, c.Classes)
+	diffSelection(l, b.Selection, c.Selection)
+	return l.out, l.total
+}
 
-	out = append(out, diffPairs(b.Pairs, c.Pairs)...)
-	out = append(out, diffClasses(b.Classes, c.Classes)...)
-	out = append(out, diffSelection(b.Selection, c.Selection)...)
-	return out
+// SameCases reports whether two domains hold the same cases in the same
+// order: the same digest and case count for domains read from files, the
+// same description and case count for the others (and for a baseline
+// written before domains had digests).
+func SameCases(x, y DomainInfo) bool {
+	if x.Cases != y.Cases {
+		return false
+	}
+	if x.Digest != "" && y.Digest != "" {
+		return x.Digest == y.Digest
+	}
+	return x.Description == y.Description
+}
+
+func diffDomain(l *changeList, b, c DomainInfo) {
+	switch {
+	case b.Digest != "" && c.Digest != "":
+		if b.Digest != c.Digest {
+			l.add(Changed, "domain", "", "", "", func() string {
+				return fmt.Sprintf("domain changed: the file holds other cases (now %q, was %q)", c.Description, b.Description)
+			})
+		}
+	case b.Description != c.Description:
+		l.add(Changed, "domain", "", "", "", func() string {
+			text := fmt.Sprintf("domain changed: now %q, was %q", c.Description, b.Description)
+			if b.Digest == "" && c.Digest != "" && b.Name == c.Name {
+				text += "; the baseline was written by an older prerel that names the file instead of " +
+					"recording its cases: rewrite it with --write-baseline"
+			}
+			return text
+		})
+	}
+	if b.Cases != c.Cases {
+		l.add(Changed, "domain", "", "", "", func() string {
+			return fmt.Sprintf("case count changed: now %d, was %d", c.Cases, b.Cases)
+		})
+	}
 }
 
 // missing returns the names of have that are not in other, in order.
@@ -83,75 +150,140 @@ func missing(have, other []string) []string {
 	return out
 }
 
-func diffPairs(base, cur []Pair) []Change {
-	var out []Change
-	old := map[[2]string]Pair{}
-	for _, p := range base {
-		old[[2]string{p.A, p.B}] = p
+// pairID names a pair of policies whichever was given first.
+type pairID [2]string
+
+func pairOf(a, b string) pairID {
+	if b < a {
+		return pairID{b, a}
 	}
-	seen := map[[2]string]bool{}
+	return pairID{a, b}
+}
+
+// swapped reports whether a, b is the pair in the other order than
+// pairOf's.
+func swapped(a, b string) bool { return b < a }
+
+func diffPairs(l *changeList, base, cur []Pair) {
+	old := map[pairID]Pair{}
+	for _, p := range base {
+		old[pairOf(p.A, p.B)] = p
+	}
+	seen := map[pairID]bool{}
 	for _, p := range cur {
-		k := [2]string{p.A, p.B}
+		k := pairOf(p.A, p.B)
 		seen[k] = true
 		q, ok := old[k]
 		switch {
 		case !ok:
-			out = append(out, Change{Kind: Appeared, Subject: "pair", A: p.A, B: p.B,
-				Text: fmt.Sprintf("%s vs %s appeared: %d agree, %d diverge", p.A, p.B, p.Agree, p.Diverge)})
-		case p != q:
-			out = append(out, Change{Kind: Changed, Subject: "pair", A: p.A, B: p.B,
-				Text: fmt.Sprintf("%s vs %s: %d diverge, was %d (%d agree, was %d)", p.A, p.B, p.Diverge, q.Diverge, p.Agree, q.Agree)})
+			l.add(Appeared, "pair", p.A, p.B, "", func() string {
+				return fmt.Sprintf("%s vs %s appeared: %d agree, %d diverge", p.A, p.B, p.Agree, p.Diverge)
+			})
+		case p.Agree != q.Agree || p.Diverge != q.Diverge:
+			l.add(Changed, "pair", p.A, p.B, "", func() string {
+				return fmt.Sprintf("%s vs %s: %d diverge, was %d (%d agree, was %d)", p.A, p.B, p.Diverge, q.Diverge, p.Agree, q.Agree)
+			})
+		case p.CasesLeftOut != q.CasesLeftOut:
+			l.add(Changed, "pair", p.A, p.B, "", func() string {
+				return fmt.Sprintf("%s vs %s: %d diverging cases in classes left out, was %d", p.A, p.B, p.CasesLeftOut, q.CasesLeftOut)
+			})
 		}
 	}
 	for _, p := range base {
-		if !seen[[2]string{p.A, p.B}] {
-			out = append(out, Change{Kind: Disappeared, Subject: "pair", A: p.A, B: p.B,
-				Text: fmt.Sprintf("%s vs %s disappeared (it had %d agree, %d diverge)", p.A, p.B, p.Agree, p.Diverge)})
+		if !seen[pairOf(p.A, p.B)] {
+			l.add(Disappeared, "pair", p.A, p.B, "", func() string {
+				return fmt.Sprintf("%s vs %s disappeared (it had %d agree, %d diverge)", p.A, p.B, p.Agree, p.Diverge)
+			})
 		}
 	}
-	return out
 }
 
-type classID struct{ a, b, sig string }
+// classID names a class whichever policy of its pair was given first: the
+// pair in pairOf's order and the signature with the verdicts in that
+// order.
+type classID struct {
+	pair pairID
+	sig  string
+}
 
-func diffClasses(base, cur []Class) []Change {
-	var out []Change
-	old := map[classID]Class{}
-	for _, c := range base {
-		old[classID{c.A, c.B, c.Signature}] = c
+func classIDOf(c Class) classID {
+	if swapped(c.A, c.B) {
+		return classID{pairOf(c.A, c.B), swapSignature(c.Signature)}
 	}
-	seen := map[classID]bool{}
+	return classID{pairOf(c.A, c.B), c.Signature}
+}
+
+// swapSignature returns the signature of the same case with the sides of
+// the pair swapped: "...; a allow, b reject" becomes "...; a reject, b
+// allow".
+func swapSignature(sig string) string {
+	i := strings.LastIndex(sig, "; a ")
+	if i < 0 {
+		return sig
+	}
+	a, b, ok := strings.Cut(sig[i+len("; a "):], ", b ")
+	if !ok {
+		return sig
+	}
+	return sig[:i] + "; a " + b + ", b " + a
+}
+
+// oriented returns c with its pair in pairOf's order.
+func oriented(c Class) Class {
+	if !swapped(c.A, c.B) {
+		return c
+	}
+	c.A, c.B = c.B, c.A
+	c.Signature = swapSignature(c.Signature)
+	w := &c.Witness
+	w.AVerdict, w.BVerdict = w.BVerdict, w.AVerdict
+	w.AReason, w.BReason = w.BReason, w.AReason
+	return c
+}
+
+func diffClasses(l *changeList, base, cur []Class) {
+	old := make(map[classID]int, len(base))
+	for i, c := range base {
+		old[classIDOf(c)] = i
+	}
+	seen := make(map[classID]bool, len(cur))
 	for _, c := range cur {
-		id := classID{c.A, c.B, c.Signature}
+		id := classIDOf(c)
 		seen[id] = true
-		q, ok := old[id]
+		i, ok := old[id]
 		if !ok {
-			out = append(out, Change{Kind: Appeared, Subject: "class", A: c.A, B: c.B, Signature: c.Signature,
-				Text: fmt.Sprintf("%s vs %s: new class %q (%s), %s, witness %s", c.A, c.B, c.Signature, c.Cause, countCases(c.Count), describeWitness(c))})
+			l.add(Appeared, "class", c.A, c.B, c.Signature, func() string {
+				return fmt.Sprintf("%s vs %s: new class %q (%s), %s, witness %s", c.A, c.B, c.Signature, c.Cause, countCases(c.Count), describeWitness(c))
+			})
 			continue
 		}
-		var what []string
-		if c.Count != q.Count {
-			what = append(what, fmt.Sprintf("count %d, was %d", c.Count, q.Count))
+		q := base[i]
+		oc, oq := oriented(c), oriented(q)
+		countChanged, causeChanged, witnessChanged := oc.Count != oq.Count, oc.Cause != oq.Cause, !sameWitness(oc.Witness, oq.Witness)
+		if !countChanged && !causeChanged && !witnessChanged {
+			continue
 		}
-		if c.Cause != q.Cause {
-			what = append(what, fmt.Sprintf("cause %s, was %s", c.Cause, q.Cause))
-		}
-		if !sameWitness(c.Witness, q.Witness) {
-			what = append(what, fmt.Sprintf("witness %s, was %s", describeWitness(c), describeWitness(q)))
-		}
-		if len(what) > 0 {
-			out = append(out, Change{Kind: Changed, Subject: "class", A: c.A, B: c.B, Signature: c.Signature,
-				Text: fmt.Sprintf("%s vs %s: class %q changed: %s", c.A, c.B, c.Signature, strings.Join(what, "; "))})
-		}
+		l.add(Changed, "class", c.A, c.B, c.Signature, func() string {
+			var what []string
+			if countChanged {
+				what = append(what, fmt.Sprintf("count %d, was %d", c.Count, q.Count))
+			}
+			if causeChanged {
+				what = append(what, fmt.Sprintf("cause %s, was %s", c.Cause, q.Cause))
+			}
+			if witnessChanged {
+				what = append(what, fmt.Sprintf("witness %s, was %s", describeWitness(c), describeWitness(q)))
+			}
+			return fmt.Sprintf("%s vs %s: class %q changed: %s", c.A, c.B, c.Signature, strings.Join(what, "; "))
+		})
 	}
 	for _, c := range base {
-		if !seen[classID{c.A, c.B, c.Signature}] {
-			out = append(out, Change{Kind: Disappeared, Subject: "class", A: c.A, B: c.B, Signature: c.Signature,
-				Text: fmt.Sprintf("%s vs %s: class %q (%s, %s) disappeared; its witness was %s", c.A, c.B, c.Signature, c.Cause, countCases(c.Count), describeWitness(c))})
+		if !seen[classIDOf(c)] {
+			l.add(Disappeared, "class", c.A, c.B, c.Signature, func() string {
+				return fmt.Sprintf("%s vs %s: class %q (%s, %s) disappeared; its witness was %s", c.A, c.B, c.Signature, c.Cause, countCases(c.Count), describeWitness(c))
+			})
 		}
 	}
-	return out
 }
 
 func sameWitness(x, y Witness) bool {
@@ -163,52 +295,76 @@ func describeWitness(c Class) string {
 	return fmt.Sprintf("%s with %s (%s %s, %s %s)", strconv.Quote(w.Constraint), strconv.Quote(w.Version), c.A, w.AVerdict, c.B, w.BVerdict)
 }
 
-func diffSelection(base, cur *SelectionReport) []Change {
+func diffSelection(l *changeList, base, cur *SelectionReport) {
 	switch {
 	case base == nil && cur == nil:
-		return nil
+		return
 	case base == nil:
-		return []Change{{Kind: Appeared, Subject: "selection", Text: fmt.Sprintf("selection appeared (%d groups)", cur.Groups)}}
+		l.add(Appeared, "selection", "", "", "", func() string { return fmt.Sprintf("selection appeared (%d groups)", cur.Groups) })
+		return
 	case cur == nil:
-		return []Change{{Kind: Disappeared, Subject: "selection", Text: fmt.Sprintf("selection disappeared (it had %d groups)", base.Groups)}}
+		l.add(Disappeared, "selection", "", "", "", func() string {
+			return fmt.Sprintf("selection disappeared (it had %d groups)", base.Groups)
+		})
+		return
 	}
-	var out []Change
 	if base.Groups != cur.Groups {
-		out = append(out, Change{Kind: Changed, Subject: "selection", Text: fmt.Sprintf("selection groups: now %d, was %d", cur.Groups, base.Groups)})
+		l.add(Changed, "selection", "", "", "", func() string {
+			return fmt.Sprintf("selection groups: now %d, was %d", cur.Groups, base.Groups)
+		})
 	}
-	old := map[[2]string]SelectionPair{}
+	old := map[pairID]SelectionPair{}
 	for _, p := range base.Pairs {
-		old[[2]string{p.A, p.B}] = p
+		old[pairOf(p.A, p.B)] = p
 	}
-	seen := map[[2]string]bool{}
+	seen := map[pairID]bool{}
 	for _, p := range cur.Pairs {
-		k := [2]string{p.A, p.B}
+		k := pairOf(p.A, p.B)
 		seen[k] = true
 		q, ok := old[k]
 		if !ok {
-			out = append(out, Change{Kind: Appeared, Subject: "selection pair", A: p.A, B: p.B,
-				Text: fmt.Sprintf("selection %s vs %s appeared: %d agree, %d diverge%s", p.A, p.B, p.Agree, p.Diverge, describeSelectionWitness(p))})
+			l.add(Appeared, "selection pair", p.A, p.B, "", func() string {
+				return fmt.Sprintf("selection %s vs %s appeared: %d agree, %d diverge%s", p.A, p.B, p.Agree, p.Diverge, describeSelectionWitness(p))
+			})
 			continue
 		}
-		var what []string
-		if p.Agree != q.Agree || p.Diverge != q.Diverge {
-			what = append(what, fmt.Sprintf("%d diverge, was %d (%d agree, was %d)", p.Diverge, q.Diverge, p.Agree, q.Agree))
+		countChanged := p.Agree != q.Agree || p.Diverge != q.Diverge
+		witnessChanged := !sameSelectionWitness(orientedSelection(p).Witness, orientedSelection(q).Witness)
+		if !countChanged && !witnessChanged {
+			continue
 		}
-		if !sameSelectionWitness(p.Witness, q.Witness) {
-			what = append(what, fmt.Sprintf("witness now%s; was%s", describeSelectionWitness(p), describeSelectionWitness(q)))
-		}
-		if len(what) > 0 {
-			out = append(out, Change{Kind: Changed, Subject: "selection pair", A: p.A, B: p.B,
-				Text: fmt.Sprintf("selection %s vs %s: %s", p.A, p.B, strings.Join(what, "; "))})
-		}
+		l.add(Changed, "selection pair", p.A, p.B, "", func() string {
+			var what []string
+			if countChanged {
+				what = append(what, fmt.Sprintf("%d diverge, was %d (%d agree, was %d)", p.Diverge, q.Diverge, p.Agree, q.Agree))
+			}
+			if witnessChanged {
+				what = append(what, fmt.Sprintf("witness now%s; was%s", describeSelectionWitness(p), describeSelectionWitness(q)))
+			}
+			return fmt.Sprintf("selection %s vs %s: %s", p.A, p.B, strings.Join(what, "; "))
+		})
 	}
 	for _, p := range base.Pairs {
-		if !seen[[2]string{p.A, p.B}] {
-			out = append(out, Change{Kind: Disappeared, Subject: "selection pair", A: p.A, B: p.B,
-				Text: fmt.Sprintf("selection %s vs %s disappeared (it had %d agree, %d diverge)", p.A, p.B, p.Agree, p.Diverge)})
+		if !seen[pairOf(p.A, p.B)] {
+			l.add(Disappeared, "selection pair", p.A, p.B, "", func() string {
+				return fmt.Sprintf("selection %s vs %s disappeared (it had %d agree, %d diverge)", p.A, p.B, p.Agree, p.Diverge)
+			})
 		}
 	}
-	return out
+}
+
+// orientedSelection returns p with its pair in pairOf's order.
+func orientedSelection(p SelectionPair) SelectionPair {
+	if !swapped(p.A, p.B) {
+		return p
+	}
+	p.A, p.B = p.B, p.A
+	if p.Witness != nil {
+		w := *p.Witness
+		w.ASelected, w.BSelected = w.BSelected, w.ASelected
+		p.Witness = &w
+	}
+	return p
 }
 
 func sameSelectionWitness(x, y *SelectionWitness) bool {
@@ -226,9 +382,4 @@ func describeSelectionWitness(p SelectionPair) string {
 	return fmt.Sprintf(" %s over %s (%s installs %s, %s installs %s)", strconv.Quote(w.Constraint), w.History, p.A, w.ASelected, p.B, w.BSelected)
 }
 
-func countCases(n int64) string {
-	if n == 1 {
-		return "1 case"
-	}
-	return strconv.FormatInt(n, 10) + " cases"
-}
+func countCases(n int64) string { return plural.Of(n, "case", "cases") }

@@ -12,19 +12,25 @@
 //     the scope parameter grows the alphabet (DefaultScope runs in
 //     seconds).
 //   - Random: cases from the generators of compare/generate, the same
-//     stream for the same seed.
+//     stream for the same seed, up to MaxRandomCount of them.
 //   - Corpus: real constraint strings x real version histories (see
 //     Corpus for the pairing); it also compares selection, the version
 //     each policy would install.
-//   - File, FileFS, Lines: a user's own CONSTRAINT<TAB>VERSION lines.
+//   - File, FileFS, Lines: a user's own CONSTRAINT<TAB>VERSION lines. A
+//     regular file is read again by each run, which fails if its cases
+//     changed; a pipe is read once, into memory. The domain is known by a
+//     digest of its cases (DomainInfo.Digest), not by the file's name.
 //
 // # Running
 //
 // Run compiles each group's constraint once per policy, judges every
 // version, and aggregates as it goes on runtime.GOMAXPROCS(0) workers:
-// memory holds counts and one witness per class, never the cases. The
-// Report it returns does not depend on the number of workers or the order
-// in which groups finish.
+// memory holds counts and one witness per class, never the cases, and
+// each worker keeps at most MaxClasses classes (ClassesPerPair per pair)
+// and MaxSplits splits, those of the shortest signatures; the report
+// counts the cases of the others (Pair.CasesLeftOut,
+// Report.SplitCasesLeftOut). The Report it returns does not depend on the
+// number of workers or the order in which groups finish.
 //
 // # Report
 //
@@ -66,10 +72,15 @@
 //
 // WriteBaseline saves the stable part of a report (Report.Baseline: the
 // pairs, classes and selection without the policies' reasons, and every
-// policy's verdict on every case, compressed) atomically; ReadBaseline
-// reads it back and Diff lists what appeared, disappeared or changed, in
-// sentences, so that CI can fail when a policy change moves a verdict.
-// ComputeDrift tells the same drift per policy for a reviewer: how many
-// verdicts changed in which direction ("cargo: 93 cases reject → allow"),
-// and the most relevant changed case shapes with a witness each.
+// policy's verdict on every case, compressed) atomically, to the target
+// of a symbolic link and with the old file's mode, and never over a
+// directory, FIFO or device; ReadBaseline reads it back, refusing with a
+// line and column what is not a baseline, and Diff lists what appeared,
+// disappeared or changed, in sentences, so that CI can fail when a policy
+// change moves a verdict. The order of the policies plays no part, and a
+// file domain is compared by its cases. ComputeDrift tells the same drift
+// per policy for a reviewer: how many verdicts changed in which direction
+// ("cargo: 93 cases reject → allow"), and the most relevant changed case
+// shapes with a witness each; it lists the first MaxDriftChanges changes
+// and counts the rest.
 package compare

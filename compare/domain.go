@@ -43,4 +43,10 @@ type DomainInfo struct {
 	Description string `json:"description"`
 	// Cases is the number of (constraint, version) pairs.
 	Cases int64 `json:"cases"`
+	// Digest identifies the cases of a domain read from a file, whatever
+	// the file is called: "sha256:" and the hexadecimal SHA-256 of the
+	// cases in order, each written as CONSTRAINT<TAB>VERSION and a line
+	// feed. It is "" for the other domains, whose Description names
+	// every parameter that changes the cases.
+	Digest string `json:"digest,omitempty"`
 }

@@ -13,21 +13,40 @@ import (
 // DriftClassesPerPolicy is how many changed classes a PolicyDrift keeps.
 const DriftClassesPerPolicy = 5
 
+// MaxDriftChanges is how many changes a Drift lists; Drift.ChangesLeft
+// counts the others.
+const MaxDriftChanges = 1000
+
+// MaxDriftShapes bounds the changed case shapes ComputeDrift tells apart
+// per policy, those with the shortest shapes (then in byte order);
+// PolicyDrift.CasesLeftOut counts the changed cases of the others.
+const MaxDriftShapes = 10_000
+
 // Drift is what moved between a baseline and a run, told per policy for a
 // reviewer: how many verdicts changed in which direction, and the most
-// relevant changed case shapes with a witness each. Changes has every
-// difference Diff finds.
+// relevant changed case shapes with a witness each. Changes has the first
+// differences Diff finds.
 type Drift struct {
 	// Matches is true when the run matches the baseline.
 	Matches bool `json:"matches"`
 	// Exact is true when the baseline has per-case verdicts for the same
-	// domain, so that Policies counts every changed verdict; without
-	// them, only Changes tells the drift.
+	// cases (SameCases), so that Policies counts every changed verdict;
+	// without them, only Changes tells the drift.
 	Exact bool `json:"exact"`
 	// Policies lists each policy with changed verdicts, in run order.
 	Policies []PolicyDrift `json:"policies,omitempty"`
-	// Changes is Diff(baseline, run).
-	Changes []Change `json:"changes"`
+	// Changes is Diff(baseline, run), its first MaxDriftChanges;
+	// ChangesLeft counts the others.
+	Changes     []Change `json:"changes"`
+	ChangesLeft int      `json:"changes_left,omitempty"`
+}
+
+// ChangeCount is the number of changes in all, listed or not.
+func (d *Drift) ChangeCount() int {
+	if d == nil {
+		return 0
+	}
+	return len(d.Changes) + d.ChangesLeft
 }
 
 // PolicyDrift is the changed verdicts of one policy.
@@ -39,9 +58,11 @@ type PolicyDrift struct {
 	Moves []Move `json:"moves"`
 	// Classes are the changed cases grouped by case shape and direction,
 	// most relevant first, the first DriftClassesPerPolicy of them;
-	// ClassesLeft counts the others.
-	Classes     []DriftClass `json:"classes"`
-	ClassesLeft int          `json:"classes_left,omitempty"`
+	// ClassesLeft counts the others. CasesLeftOut counts the changed
+	// cases of the shapes past MaxDriftShapes, which are not told apart.
+	Classes      []DriftClass `json:"classes"`
+	ClassesLeft  int          `json:"classes_left,omitempty"`
+	CasesLeftOut int64        `json:"cases_left_out,omitempty"`
 }
 
 // Move counts the cases whose verdict went from From to To.
@@ -67,19 +88,24 @@ type DriftClass struct {
 }
 
 // ComputeDrift compares a run with a baseline. When both have per-case
-// verdicts of the same domain (same description and case count), it
-// counts every changed verdict per policy and walks d, the run's domain,
-// once more to find the changed cases' texts, grouping them by shape with
-// the smallest as witness, ranked by table's relevance. Otherwise it
-// reports Changes alone.
+// verdicts of the same cases (SameCases), it counts every changed verdict
+// per policy and walks d, the run's domain, once more to find the changed
+// cases' texts, grouping them by shape with the smallest as witness,
+// ranked by table's relevance. Otherwise it reports Changes alone. It
+// fails when baseline or run is nil, or when d is nil and the verdicts
+// changed.
 func ComputeDrift(ctx context.Context, d Domain, baseline, run *Report, table *RelevanceTable) (*Drift, error) {
-	dr := &Drift{Changes: Diff(baseline, run)}
-	dr.Matches = len(dr.Changes) == 0
-	if run.verdicts == nil || baseline.Verdicts == nil ||
-		baseline.Domain.Description != run.Domain.Description || baseline.Domain.Cases != run.Domain.Cases {
+	if baseline == nil || run == nil {
+		return nil, fmt.Errorf("compare: drift needs a baseline and a run")
+	}
+	dr := &Drift{}
+	var total int
+	dr.Changes, total = diff(baseline, run, MaxDriftChanges)
+	dr.ChangesLeft = total - len(dr.Changes)
+	dr.Matches = total == 0
+	if run.verdicts == nil || baseline.Verdicts == nil || !SameCases(baseline.Domain, run.Domain) {
 		return dr, nil
 	}
-	changed := map[string][]int64{} // policy -> positions of changed cases
 	olds := map[string][]byte{}
 	var names []string
 	for _, name := range run.Policies {
@@ -92,20 +118,26 @@ func ComputeDrift(ctx context.Context, d Domain, baseline, run *Report, table *R
 			return nil, fmt.Errorf("baseline verdicts of %s: %w", name, err)
 		}
 		cur := run.verdicts[name]
+		if len(cur) != len(old) {
+			continue
+		}
 		pd := PolicyDrift{Policy: name}
-		moves := map[[2]engine.Verdict]int64{}
+		var moves [4][4]int64
 		for i := range cur {
 			if cur[i] != old[i] {
-				moves[[2]engine.Verdict{engine.Verdict(old[i]), engine.Verdict(cur[i])}]++
-				changed[name] = append(changed[name], int64(i))
+				moves[old[i]&3][cur[i]&3]++
 				pd.Changed++
 			}
 		}
 		if pd.Changed == 0 {
 			continue
 		}
-		for k, n := range moves {
-			pd.Moves = append(pd.Moves, Move{From: k[0], To: k[1], Count: n})
+		for from := range moves {
+			for to, n := range moves[from] {
+				if n > 0 {
+					pd.Moves = append(pd.Moves, Move{From: engine.Verdict(from), To: engine.Verdict(to), Count: n})
+				}
+			}
 		}
 		slices.SortFunc(pd.Moves, func(x, y Move) int {
 			return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.From, y.From), cmp.Compare(x.To, y.To))
@@ -118,65 +150,100 @@ func ComputeDrift(ctx context.Context, d Domain, baseline, run *Report, table *R
 	if len(names) == 0 {
 		return dr, nil
 	}
-	classes, err := driftClasses(ctx, d, run, names, changed, olds, table)
+	if d == nil {
+		return nil, fmt.Errorf("compare: drift needs the run's domain to describe the changed verdicts")
+	}
+	classes, err := driftClasses(ctx, d, run, names, olds, table)
 	if err != nil {
 		return nil, err
 	}
 	for i := range dr.Policies {
-		cs := classes[dr.Policies[i].Policy]
-		dr.Policies[i].Classes = cs[:min(len(cs), DriftClassesPerPolicy)]
-		dr.Policies[i].ClassesLeft = len(cs) - len(dr.Policies[i].Classes)
+		pd := &dr.Policies[i]
+		cs := classes[pd.Policy]
+		pd.Classes = cs[:min(len(cs), DriftClassesPerPolicy)]
+		pd.ClassesLeft = len(cs) - len(pd.Classes)
+		pd.CasesLeftOut = pd.Changed
+		for _, c := range cs {
+			pd.CasesLeftOut -= c.Count
+		}
 	}
 	return dr, nil
 }
 
+// driftKey identifies a changed case shape of one policy.
+type driftKey struct {
+	shape    string
+	from, to engine.Verdict
+}
+
+func (k driftKey) less(o driftKey) bool {
+	return cmp.Or(cmp.Compare(len(k.shape), len(o.shape)), strings.Compare(k.shape, o.shape),
+		cmp.Compare(k.from, o.from), cmp.Compare(k.to, o.to)) < 0
+}
+
+// driftAgg counts the changed cases of one shape with the smallest.
+type driftAgg struct {
+	count int64
+	key   caseKey
+}
+
 // driftClasses walks the domain once and groups each policy's changed
 // cases by case shape and direction.
-func driftClasses(ctx context.Context, d Domain, run *Report, names []string, changed map[string][]int64,
+func driftClasses(ctx context.Context, d Domain, run *Report, names []string,
 	olds map[string][]byte, table *RelevanceTable) (map[string][]DriftClass, error) {
-	type key struct {
-		shape    string
-		from, to engine.Verdict
+	byPolicy := make([]*capped[driftKey, driftAgg], len(names))
+	curs := make([][]byte, len(names))
+	for i, n := range names {
+		byPolicy[i] = newCapped[driftKey, driftAgg](MaxDriftShapes, driftKey.less)
+		curs[i] = run.verdicts[n]
 	}
-	type agg struct {
-		count int64
-		key   caseKey
-	}
-	byPolicy := map[string]map[key]*agg{}
-	next := map[string]int{} // index into changed[name]
-	for _, n := range names {
-		byPolicy[n] = map[key]*agg{}
-	}
+	cases := run.Domain.Cases
 	var offset int64
 	var shapes groupShapes
+	var overrun bool
 	err := d.Groups(func(g Group) bool {
 		if ctx.Err() != nil {
 			return false
 		}
 		end := offset + int64(len(g.Versions))
-		ci := newConstraintInfo(g.Constraint)
+		if end > cases {
+			overrun = true
+			return false
+		}
+		var ci constraintInfo
 		reset := false
-		for _, n := range names {
-			pos := changed[n]
-			for next[n] < len(pos) && pos[next[n]] < end {
-				i := pos[next[n]]
-				next[n]++
+		for j, v := range g.Versions {
+			pos := offset + int64(j)
+			var vi versionInfo
+			var shape string
+			known := false
+			for p, n := range names {
+				from, to := olds[n][pos], curs[p][pos]
+				if from == to {
+					continue
+				}
 				if !reset {
+					ci = newConstraintInfo(g.Constraint)
 					shapes.reset(&ci)
 					reset = true
 				}
-				vi := newVersionInfo(g.Versions[i-offset])
-				k := key{shapes.shapeOf(&vi), engine.Verdict(olds[n][i]), engine.Verdict(run.verdicts[n][i])}
+				if !known {
+					vi = newVersionInfo(v)
+					shape = shapes.shapeOf(&vi)
+					known = true
+				}
 				ck := makeCaseKey(&ci, &vi)
-				a := byPolicy[n][k]
-				switch {
-				case a == nil:
-					byPolicy[n][k] = &agg{count: 1, key: ck}
-				default:
-					a.count++
-					if ck.less(a.key) {
-						a.key = ck
+				k := driftKey{shape, engine.Verdict(from), engine.Verdict(to)}
+				a := byPolicy[p].get(k)
+				if a == nil {
+					if a = byPolicy[p].add(k); a != nil {
+						*a = driftAgg{count: 1, key: ck}
 					}
+					continue
+				}
+				a.count++
+				if ck.less(a.key) {
+					a.key = ck
 				}
 			}
 		}
@@ -186,17 +253,20 @@ func driftClasses(ctx context.Context, d Domain, run *Report, names []string, ch
 	if err == nil {
 		err = ctx.Err()
 	}
+	if err == nil && (overrun || offset != cases) {
+		err = fmt.Errorf("compare: the domain %s yields other cases than it did for the run", run.Domain.Description)
+	}
 	if err != nil {
 		return nil, err
 	}
 	out := map[string][]DriftClass{}
-	for n, m := range byPolicy {
+	for p, n := range names {
 		var cs []DriftClass
-		for k, a := range m {
+		byPolicy[p].each(func(k driftKey, a *driftAgg) {
 			cs = append(cs, DriftClass{Shape: k.shape, From: k.from, To: k.to, Count: a.count,
 				Witness:   SplitWitness{Constraint: a.key.constraint, Version: a.key.version},
 				Relevance: table.Of(a.key.constraint)})
-		}
+		})
 		slices.SortFunc(cs, func(x, y DriftClass) int {
 			return cmp.Or(relevanceOrder(x.Relevance, x.Count, y.Relevance, y.Count, false),
 				strings.Compare(x.Shape, y.Shape), cmp.Compare(x.From, y.From), cmp.Compare(x.To, y.To))

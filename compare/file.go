@@ -3,11 +3,18 @@ package compare
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
+
+	"github.com/prerel/prerel/internal/elide"
+	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/internal/safefile"
 )
 
 // maxLine is the longest line a case file may have.
@@ -18,29 +25,71 @@ const maxLine = 1 << 20
 const maxFileGroup = 4096
 
 // fileDomain is a file of CONSTRAINT<TAB>VERSION lines. It is read once to
-// check and count it, and again, line by line, by every Groups call.
+// check, count and digest it, and again, line by line, by every Groups
+// call, which fails when the cases it reads differ from the first reading.
 type fileDomain struct {
-	name  string
-	open  func() (io.ReadCloser, error)
-	cases int64
+	name   string // the file's name as errors and the report print it
+	open   func() (io.ReadCloser, error)
+	cases  int64
+	digest string
 }
 
 // File returns the domain of the file at path: one case per line,
 // CONSTRAINT<TAB>VERSION, as the eval command reads them. The constraint
 // may be empty (any version); the version may not. Empty lines and lines
-// that start with "#" are skipped; a final "\r" is dropped from each line;
-// everything else is kept byte for byte, spaces included. Any other line
-// (no tab, more than one tab, no version) is an error naming the file and
-// the line number, returned here, before any case runs. Consecutive lines
-// with the same constraint form one group, so sorting a file by constraint
-// makes it faster to run.
+// that start with "#" are skipped; one final "\r" is dropped from each
+// line; everything else is kept byte for byte, spaces included. Any other
+// line (no tab, more than one tab, no version) is an error naming the file
+// and the line number, returned here, before any case runs, and so is a
+// file without cases. Consecutive lines with the same constraint form one
+// group, so sorting a file by constraint makes it faster to run.
+//
+// A regular file is read again by every run, and a run fails when its
+// cases changed in between. A pipe (a FIFO, /dev/stdin, a shell's process
+// substitution) can be read only once: it is read into memory here. The
+// file may be at most safefile.ListLimit bytes; a directory, device or
+// socket is refused.
 func File(path string) (Domain, error) {
-	return newFileDomain(path, func() (io.ReadCloser, error) { return os.Open(path) })
+	if path == "" {
+		return nil, errors.New("file domain: no file name")
+	}
+	if safefile.IsPipe(path) {
+		data, err := safefile.ReadNamed(path, safefile.ListLimit)
+		if err != nil {
+			return nil, err
+		}
+		return Lines(path, data)
+	}
+	return newFileDomain(path, func() (io.ReadCloser, error) {
+		f, err := safefile.Open(path, false)
+		if err != nil {
+			return nil, err
+		}
+		return limitedFile{safefile.Limited(f, path, safefile.ListLimit), f}, nil
+	})
 }
 
-// FileFS is File for a file of fsys.
+// FileFS is File for a file of fsys, which must be a regular file.
 func FileFS(fsys fs.FS, name string) (Domain, error) {
-	return newFileDomain(name, func() (io.ReadCloser, error) { return fsys.Open(name) })
+	if fsys == nil {
+		return nil, errors.New("file domain: no file system")
+	}
+	return newFileDomain(name, func() (io.ReadCloser, error) {
+		f, err := fsys.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if !fi.Mode().IsRegular() {
+			f.Close()
+			return nil, &safefile.NotRegularError{Path: name, Mode: fi.Mode()}
+		}
+		return limitedFile{safefile.Limited(f, name, safefile.ListLimit), f}, nil
+	})
 }
 
 // Lines is File for text already in memory, such as standard input; name
@@ -51,30 +100,38 @@ func Lines(name string, data []byte) (Domain, error) {
 	})
 }
 
+// limitedFile reads a file through a size limit and closes the file.
+type limitedFile struct {
+	io.Reader
+	io.Closer
+}
+
 func newFileDomain(name string, open func() (io.ReadCloser, error)) (Domain, error) {
-	d := &fileDomain{name: name, open: open}
-	err := d.scan(func(string, string) bool {
-		d.cases++
-		return true
-	})
+	d := &fileDomain{name: printable.String(name), open: open}
+	cases, digest, err := d.scan(func(string, string) bool { return true })
 	if err != nil {
 		return nil, err
 	}
-	if d.cases == 0 {
-		return nil, fmt.Errorf("%s: no cases (expected lines CONSTRAINT<TAB>VERSION)", name)
+	if cases == 0 {
+		return nil, fmt.Errorf("%s: no cases (expected lines CONSTRAINT<TAB>VERSION)", d.name)
 	}
+	d.cases, d.digest = cases, digest
 	return d, nil
 }
 
-// scan reads the file and calls each for every case, in order.
-func (d *fileDomain) scan(each func(constraint, version string) bool) error {
+// scan reads the file and calls each for every case, in order, until each
+// returns false. It returns the cases read and, when it read the whole
+// file, their digest.
+func (d *fileDomain) scan(each func(constraint, version string) bool) (cases int64, digest string, err error) {
 	f, err := d.open()
 	if err != nil {
-		return err
+		return 0, "", err
 	}
 	defer f.Close()
+	sum := sha256.New()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
+	sc.Split(scanLines)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -84,19 +141,37 @@ func (d *fileDomain) scan(each func(constraint, version string) bool) error {
 		}
 		c, v, err := splitCase(text)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %v", d.name, line, err)
+			return cases, "", fmt.Errorf("%s:%d: %v", d.name, line, err)
 		}
+		cases++
+		sum.Write([]byte(text))
+		sum.Write([]byte{'\n'})
 		if !each(c, v) {
-			return nil
+			return cases, "", nil
 		}
 	}
 	if err := sc.Err(); err != nil {
 		if err == bufio.ErrTooLong {
-			return fmt.Errorf("%s:%d: line longer than %d bytes", d.name, line+1, maxLine)
+			return cases, "", fmt.Errorf("%s:%d: line longer than %d bytes", d.name, line+1, maxLine)
 		}
-		return fmt.Errorf("%s: %v", d.name, err)
+		if safefile.IsTooLarge(err) {
+			return cases, "", err
+		}
+		return cases, "", fmt.Errorf("%s: %w", d.name, err)
 	}
-	return nil
+	return cases, "sha256:" + hex.EncodeToString(sum.Sum(nil)), nil
+}
+
+// scanLines splits lines at "\n" and keeps a "\r" before it, unlike
+// bufio.ScanLines, so that the caller drops exactly one.
+func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // splitCase splits CONSTRAINT<TAB>VERSION.
@@ -114,29 +189,25 @@ func splitCase(line string) (constraint, version string, err error) {
 }
 
 // clip shortens s for an error message.
-func clip(s string) string {
-	const n = 60
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
+func clip(s string) string { return elide.Head(s, 60) }
 
 // Info describes the domain.
 func (d *fileDomain) Info() DomainInfo {
 	return DomainInfo{
 		Name:        "file",
-		Description: fmt.Sprintf("file %s: %d cases", d.name, d.cases),
+		Description: fmt.Sprintf("file %s: %s", d.name, plural.Of(d.cases, "case", "cases")),
 		Cases:       d.cases,
+		Digest:      d.digest,
 	}
 }
 
 // Groups reads the file again, grouping consecutive lines with the same
-// constraint (at most maxFileGroup to a group).
+// constraint (at most maxFileGroup to a group). It fails when the file no
+// longer holds the cases it held when the domain was made.
 func (d *fileDomain) Groups(yield func(Group) bool) error {
 	var cur Group
 	have, stopped := false, false
-	err := d.scan(func(c, v string) bool {
+	cases, digest, err := d.scan(func(c, v string) bool {
 		if have && c == cur.Constraint && len(cur.Versions) < maxFileGroup {
 			cur.Versions = append(cur.Versions, v)
 			return true
@@ -148,9 +219,18 @@ func (d *fileDomain) Groups(yield func(Group) bool) error {
 		cur, have = Group{Constraint: c, Versions: []string{v}}, true
 		return true
 	})
-	if err != nil || stopped || !have {
+	if err != nil || stopped {
 		return err
 	}
-	yield(cur)
+	switch {
+	case cases != d.cases:
+		return fmt.Errorf("%s changed while it was read: %s the first time, %s now", d.name,
+			plural.Of(d.cases, "case", "cases"), plural.Of(cases, "case", "cases"))
+	case digest != d.digest:
+		return fmt.Errorf("%s changed while it was read: it holds other cases than the first time", d.name)
+	}
+	if have {
+		yield(cur)
+	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -44,8 +45,11 @@ func formatNames() string {
 }
 
 // Render writes r to w in format f; opt tunes the text and Markdown
-// reports.
+// reports. It fails when w or r is nil.
 func Render(w io.Writer, f Format, r *Report, opt RenderOptions) error {
+	if w == nil || r == nil {
+		return errors.New("compare: render needs a writer and a report")
+	}
 	switch f {
 	case FormatText:
 		return renderText(w, r, opt)

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 )
 
@@ -12,6 +13,9 @@ import (
 // domains of real histories, "selection". The characters < > & are written
 // as they are.
 func RenderJSON(w io.Writer, r *Report) error {
+	if w == nil || r == nil {
+		return errors.New("compare: render needs a writer and a report")
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -41,14 +42,17 @@ func RenderMarkdown(w io.Writer, r *Report) error {
 }
 
 func renderMarkdown(w io.Writer, r *Report, opt RenderOptions) error {
+	if w == nil || r == nil {
+		return errors.New("compare: render needs a writer and a report")
+	}
 	e := &errWriter{w: w}
 	ref := referenceOf(r.Reference, r.Policies)
 	e.printf("## prerel compare\n\n")
 	if opt.Drift != nil {
 		writeMarkdownDrift(e, opt.Drift, opt.BaselinePath)
 	}
-	e.printf("**%s, each compared with %s%s, on %d cases.**  \n", plural.Of(len(r.Policies), "policy", "policies"),
-		markdown.Code(ref), referenceNote(ref), r.Domain.Cases)
+	e.printf("**%s, each compared with %s%s, on %s.**  \n", plural.Of(len(r.Policies), "policy", "policies"),
+		markdown.Code(ref), referenceNote(ref), plural.Of(r.Domain.Cases, "case", "cases"))
 	e.printf("**Domain:** %s\n", markdown.Escape(r.Domain.Description))
 	policies := make([]string, len(r.Policies))
 	for i, p := range r.Policies {
@@ -182,6 +186,9 @@ func writeMarkdownSplits(e *errWriter, r *Report, opt RenderOptions) {
 	if left := len(r.Splits) - len(shown); left > 0 {
 		e.printf("\n%d more; `--format json` lists them all.\n", left)
 	}
+	if r.SplitCasesLeftOut > 0 {
+		e.printf("\n%s of further shapes, past the %d a report keeps.\n", plural.Of(r.SplitCasesLeftOut, "case", "cases"), maxSplits)
+	}
 	e.printf("\n")
 }
 
@@ -213,7 +220,10 @@ func writeMarkdownDrift(e *errWriter, d *Drift, path string) {
 					markdown.CodeCell(c.Witness.Version), markdown.CodeCell(c.Shape), c.From, c.To, c.Count)
 			}
 			if pd.ClassesLeft > 0 {
-				e.printf("\n%s more; `--format json` of a drifted run lists the changes.\n", plural.Of(pd.ClassesLeft, "shape", "shapes"))
+				e.printf("\n%s more.\n", plural.Of(pd.ClassesLeft, "shape", "shapes"))
+			}
+			if pd.CasesLeftOut > 0 {
+				e.printf("\n%s of further shapes, past the %d told apart.\n", plural.Of(pd.CasesLeftOut, "changed case", "changed cases"), MaxDriftShapes)
 			}
 			e.printf("\n</details>\n\n")
 		}
@@ -221,12 +231,16 @@ func writeMarkdownDrift(e *errWriter, d *Drift, path string) {
 		e.printf("The baseline has no per-case verdicts of this domain, so the drift is told by classes; rewrite it with `--write-baseline` to see the changes per policy.\n\n")
 	}
 	shown := d.Changes[:min(len(d.Changes), MarkdownDriftChanges)]
-	e.printf("<details><summary>All %s</summary>\n\n", plural.Of(len(d.Changes), "change", "changes"))
+	if d.ChangeCount() > len(shown) {
+		e.printf("<details><summary>The first %d of %s</summary>\n\n", len(shown), plural.Of(d.ChangeCount(), "change", "changes"))
+	} else {
+		e.printf("<details><summary>All %s</summary>\n\n", plural.Of(d.ChangeCount(), "change", "changes"))
+	}
 	for _, c := range shown {
 		e.printf("- %s\n", markdown.Escape(c.Text))
 	}
-	if left := len(d.Changes) - len(shown); left > 0 {
-		e.printf("- … and %d more; stderr of `prerel compare --baseline` lists them all\n", left)
+	if left := d.ChangeCount() - len(shown); left > 0 {
+		e.printf("- … and %s\n", plural.Of(left, "more change", "more changes"))
 	}
 	e.printf("\n</details>\n\n")
 }
@@ -253,6 +267,9 @@ func writeMarkdownPair(w *strings.Builder, p Pair, classes []Class, all bool) {
 		}
 		fmt.Fprintf(w, "\n%s with %s, smaller than these; the text and JSON reports list them all.\n",
 			plural.Of(len(rest), "more class", "more classes"), plural.Of(n, "case", "cases"))
+	}
+	if p.CasesLeftOut > 0 {
+		fmt.Fprintf(w, "\n%s in further classes, past the classes a pair keeps.\n", plural.Of(p.CasesLeftOut, "diverging case", "diverging cases"))
 	}
 	fmt.Fprintf(w, "\n</details>\n\n")
 }

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -62,13 +63,16 @@ func RenderText(w io.Writer, r *Report) error {
 }
 
 func renderText(w io.Writer, r *Report, opt RenderOptions) error {
+	if w == nil || r == nil {
+		return errors.New("compare: render needs a writer and a report")
+	}
 	e := &errWriter{w: w}
 	ref := referenceOf(r.Reference, r.Policies)
 	if opt.Drift != nil {
 		writeTextDrift(e, opt.Drift, opt.BaselinePath)
 	}
 	e.printf("%s\n", wrap(fmt.Sprintf("prerel compare: %s, each compared with %s%s, on %s.",
-		plural.Of(len(r.Policies), "policy", "policies"), ref, referenceNote(ref), thousands(r.Domain.Cases)+" cases")))
+		plural.Of(len(r.Policies), "policy", "policies"), ref, referenceNote(ref), casesText(r.Domain.Cases))))
 	e.printf("%s\n\n", wrap("domain: "+r.Domain.Description))
 	for k := TextSummaryWitnesses; k >= 1; k-- {
 		var b strings.Builder
@@ -80,8 +84,8 @@ func renderText(w io.Writer, r *Report, opt RenderOptions) error {
 	}
 	writeTextSplits(e, r, opt)
 	e.printf("%s\n\n", wrap(SignatureLegend))
-	e.printf("%s\n\n", wrap(fmt.Sprintf("Agreement: the %% of the %s cases on which two policies agree, "+
-		"rounded down (= every case, - itself), similar policies next to each other", thousands(r.Domain.Cases))))
+	e.printf("%s\n\n", wrap(fmt.Sprintf("Agreement: the %% of the %s on which two policies agree, "+
+		"rounded down (= every case, - itself), similar policies next to each other", casesText(r.Domain.Cases))))
 	writeTextMatrix(e, r, clusterOrder(r, ref))
 	writeTextClasses(e, r, ref, opt)
 	if r.Selection != nil {
@@ -102,7 +106,7 @@ func writeTextDrift(e *errWriter, d *Drift, path string) {
 		e.printf("%s\n\n", wrap("The run matches "+name+"."))
 		return
 	}
-	e.printf("%s\n", wrap(fmt.Sprintf("DRIFT: the run differs from %s in %s.", name, plural.Of(len(d.Changes), "way", "ways"))))
+	e.printf("%s\n", wrap(fmt.Sprintf("DRIFT: the run differs from %s in %s.", name, plural.Of(d.ChangeCount(), "way", "ways"))))
 	if !d.Exact {
 		e.printf("%s\n\n", wrap("The baseline has no per-case verdicts of this domain; the changes are listed on stderr. "+
 			"Rewrite it with --write-baseline to see them per policy."))
@@ -117,8 +121,21 @@ func writeTextDrift(e *errWriter, d *Drift, path string) {
 		if pd.ClassesLeft > 0 {
 			e.printf("    ... %s more\n", plural.Of(pd.ClassesLeft, "changed shape", "changed shapes"))
 		}
+		if pd.CasesLeftOut > 0 {
+			e.printf("%s\n", wrapIndent(fmt.Sprintf("... and %s of further shapes, past the %s told apart",
+				plural.Of(pd.CasesLeftOut, "changed case", "changed cases"), thousands(MaxDriftShapes)), 4, 8))
+		}
 	}
 	e.printf("\n")
+}
+
+// casesText writes a count of cases with thousands separators: "1 case",
+// "453,180 cases".
+func casesText(n int64) string {
+	if n == 1 {
+		return "1 case"
+	}
+	return thousands(n) + " cases"
 }
 
 // referenceNote says what the reference stands for when it is a policy
@@ -205,6 +222,10 @@ func writeTextSplits(e *errWriter, r *Report, opt RenderOptions) {
 	}
 	if left := len(r.Splits) - len(shown); left > 0 {
 		e.printf("  ... %s more; --show-all lists them, --format json has them all\n", thousands(int64(left)))
+	}
+	if r.SplitCasesLeftOut > 0 {
+		e.printf("%s\n", wrapIndent(fmt.Sprintf("... and %s of further shapes, past the %s a report keeps",
+			plural.Of(r.SplitCasesLeftOut, "case", "cases"), thousands(int64(maxSplits))), 2, 4))
 	}
 	e.printf("\n")
 }
@@ -306,6 +327,10 @@ func writeTextClasses(e *errWriter, r *Report, ref string, opt RenderOptions) {
 			}
 			e.printf("  ... %s with %s; --show-all lists them\n",
 				plural.Of(len(rest), "more class", "more classes"), plural.Of(n, "case", "cases"))
+		}
+		if p.CasesLeftOut > 0 {
+			e.printf("%s\n", wrapIndent(fmt.Sprintf("... and %s in further classes, past the %s a pair keeps",
+				plural.Of(p.CasesLeftOut, "diverging case", "diverging cases"), thousands(int64(ClassesPerPair(len(r.Pairs))))), 2, 4))
 		}
 	}
 	if left > 0 {

@@ -31,6 +31,10 @@ type Report struct {
 	// and by which policies allow, reject and refuse them, in Rank order.
 	// A baseline leaves them out.
 	Splits []Split `json:"splits,omitempty"`
+	// SplitCasesLeftOut counts the cases of the splits left out of Splits
+	// because the run had more than MaxSplits; 0 when Splits has them
+	// all.
+	SplitCasesLeftOut int64 `json:"split_cases_left_out,omitempty"`
 	// Pairs has one entry for each pair of policies, a before b in the
 	// order of Policies.
 	Pairs []Pair `json:"pairs"`
@@ -56,6 +60,10 @@ type Pair struct {
 	B       string `json:"b"`
 	Agree   int64  `json:"agree"`   // cases where a and b gave the same verdict
 	Diverge int64  `json:"diverge"` // cases where they did not
+	// CasesLeftOut counts the diverging cases of the classes the report
+	// leaves out because the pair had more than ClassesPerPair classes;
+	// 0 when Classes lists every class of the pair.
+	CasesLeftOut int64 `json:"cases_left_out,omitempty"`
 }
 
 // Class is a divergence class: the cases of one pair of policies that

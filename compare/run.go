@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/plural"
 )
 
 // Options tunes a run. The zero Options is ready to use.
@@ -43,14 +44,26 @@ const progressInterval = 100 * time.Millisecond
 // its versions are judged with the resulting Matcher; a constraint a policy
 // refuses makes every version of the group Invalid for that policy. Groups
 // are handed to Options.Workers goroutines as the domain yields them, and
-// each worker keeps only counts and the smallest witness of each class, so
-// memory does not grow with the domain. The causes of the classes are
-// decided at the end, on the witnesses, with CauseOf.
+// each worker keeps counts and the smallest witness of each class, never
+// the cases. The causes of the classes are decided at the end, on the
+// witnesses, with CauseOf.
 //
-// Run fails when fewer than two policies are given or two share a name,
-// when the domain reports an error, when a policy panics (the error names
-// the policy and the case), or when ctx is done.
+// Memory does not grow with the number of cases, but it grows with the
+// number of classes and splits, which a domain of many different
+// constraints (the random domain, a large file) keeps adding to: each
+// worker keeps at most ClassesPerPair classes per pair and MaxSplits
+// splits, and the report counts the cases of those it left out
+// (Pair.CasesLeftOut, Report.SplitCasesLeftOut). For a baseline, the run
+// also keeps one byte per case and policy up to MaxRecordedVerdicts.
+//
+// Run fails when d is nil, when fewer than two policies are given or two
+// share a name, when the domain reports an error or yields another
+// number of cases than its Info announced, when a policy panics (the
+// error names the policy and the case), or when ctx is done.
 func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (*Report, error) {
+	if d == nil {
+		return nil, fmt.Errorf("compare: no domain")
+	}
 	if err := checkPolicies(policies); err != nil {
 		return nil, err
 	}
@@ -134,7 +147,10 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	for _, w := range workers[1:] {
 		agg.merge(w.agg)
 	}
-	info.Cases = agg.cases
+	if agg.cases != info.Cases {
+		return nil, fmt.Errorf("compare: the domain %s yielded %s, but announced %d", info.Description,
+			plural.Of(agg.cases, "case", "cases"), info.Cases)
+	}
 	r := buildReport(info, policies, pairs, agg, n, opt)
 	r.verdicts = log.verdicts(r.Policies, info.Cases)
 	return r, nil
@@ -200,6 +216,9 @@ func CheckReference(ref string, policies []engine.Policy) error {
 	}
 	var names []string
 	for _, p := range policies {
+		if p == nil {
+			continue
+		}
 		if p.Name() == ref {
 			return nil
 		}

@@ -340,8 +340,11 @@ func isSpaceByte(c byte) bool {
 
 // Signature evaluates the case (constraint, version) with a and b, as
 // engine.Evaluate does, and returns the signature of its divergence class
-// in a report, or "" when the two agree.
+// in a report, or "" when the two agree or when a or b is nil.
 func Signature(a, b engine.Policy, constraint, version string) string {
+	if a == nil || b == nil {
+		return ""
+	}
 	ra, rb := engine.Evaluate(a, constraint, version), engine.Evaluate(b, constraint, version)
 	if ra.Verdict == rb.Verdict {
 		return ""

@@ -220,34 +220,35 @@ func sides(c Class, name string) (mine, theirs engine.Verdict) {
 	return c.Witness.BVerdict, c.Witness.AVerdict
 }
 
-// buildSplits turns the aggregated splits into Splits in rank order.
-func buildSplits(names []string, agg *aggregate, table *RelevanceTable, rank Rank) []Split {
+// buildSplits turns the aggregated splits into Splits in rank order, and
+// counts the cases of the splits the aggregate had no room for.
+func buildSplits(names []string, agg *aggregate, table *RelevanceTable, rank Rank) ([]Split, int64) {
 	out := []Split{}
-	for shape, byVerdicts := range agg.splits {
-		for verdicts, s := range byVerdicts {
-			sp := Split{Shape: shape, Allow: []string{}, Reject: []string{}, Count: s.count,
-				Witness:   SplitWitness{Constraint: s.key.constraint, Version: s.key.version},
-				Relevance: table.Of(s.key.constraint)}
-			for i := 0; i < len(verdicts) && i < len(names); i++ {
-				switch engine.Verdict(verdicts[i]) {
-				case engine.Allow:
-					sp.Allow = append(sp.Allow, names[i])
-				case engine.Reject:
-					sp.Reject = append(sp.Reject, names[i])
-				default:
-					sp.Invalid = append(sp.Invalid, names[i])
-				}
+	var kept int64
+	agg.splits.each(func(k splitKey, s *splitAgg) {
+		kept += s.count
+		sp := Split{Shape: k.shape, Allow: []string{}, Reject: []string{}, Count: s.count,
+			Witness:   SplitWitness{Constraint: s.key.constraint, Version: s.key.version},
+			Relevance: table.Of(s.key.constraint)}
+		for i := 0; i < len(k.verdicts) && i < len(names); i++ {
+			switch engine.Verdict(k.verdicts[i]) {
+			case engine.Allow:
+				sp.Allow = append(sp.Allow, names[i])
+			case engine.Reject:
+				sp.Reject = append(sp.Reject, names[i])
+			default:
+				sp.Invalid = append(sp.Invalid, names[i])
 			}
-			out = append(out, sp)
 		}
-	}
+		out = append(out, sp)
+	})
 	slices.SortFunc(out, func(x, y Split) int {
 		return cmp.Or(relevanceOrder(x.Relevance, x.Count, y.Relevance, y.Count, rank == RankCount),
 			strings.Compare(x.Shape, y.Shape),
 			strings.Compare(strings.Join(x.Allow, ","), strings.Join(y.Allow, ",")),
 			strings.Compare(strings.Join(x.Reject, ","), strings.Join(y.Reject, ",")))
 	})
-	return out
+	return out, agg.splitCases - kept
 }
 
 // whatDiffers says in words what a policy that gave mine (where the

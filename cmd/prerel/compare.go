@@ -4,15 +4,20 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/internal/safefile"
 )
 
 func runCompare(e *env, args []string) error {
@@ -23,18 +28,20 @@ func runCompare(e *env, args []string) error {
 			"shapes that split the policies, the agreement matrix, the divergence classes\n"+
 			"with causes and smallest witnesses, and on the corpus domain what each policy\n"+
 			"would install. With --baseline, the report begins with the drift per policy\n"+
-			"and the command exits 1 when the run differs from the baseline.")
+			"and the command exits 1 when the run differs from the baseline. When\n"+
+			"GITHUB_STEP_SUMMARY is set, the Markdown report is appended to it; if that\n"+
+			"fails, the baseline is still written and checked, and the exit status is 3.")
 	var names policyList
 	fs.Var(&names, "policies", "comma-separated policies to compare (default: all, the native policies\nand the adapters)")
-	domain := fs.String("domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, or a file of CONSTRAINT<TAB>VERSION\nlines")
-	scope := fs.Int("scope", compare.DefaultScope, fmt.Sprintf("size of the exhaustive domain, %d to %d", compare.MinScope, compare.MaxScope))
-	seed := fs.Int64("seed", 1, "seed of the random domain")
-	count := fs.Int("count", 100000, "number of cases of the random domain")
+	domain := fs.String("domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, or a file of CONSTRAINT<TAB>VERSION\nlines (a regular file or a pipe)")
+	scope := fs.Int("scope", compare.DefaultScope, fmt.Sprintf("exhaustive domain: its size, %d to %d", compare.MinScope, compare.MaxScope))
+	seed := fs.Int64("seed", 1, "random domain: the seed")
+	count := fs.Int("count", 100000, fmt.Sprintf("random domain: the number of cases, 1 to %d", compare.MaxRandomCount))
 	pairing := fs.String("pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets\n(context or all)")
 	format := compareFormat{compare.FormatText}
 	fs.Var(&format, "format", "output format: "+compareFormatNames())
 	baseline := fs.String("baseline", "", "compare the run with the baseline in `FILE`; exit 1 when they differ")
-	writeBaseline := fs.String("write-baseline", "", "write the run's baseline to `FILE` (atomically)")
+	writeBaseline := fs.String("write-baseline", "", "write the run's baseline to `FILE` (atomically; a symbolic link's target\nis written, and an existing file keeps its mode)")
 	reference := fs.String("reference", "", "the `POLICY` the summary compares the others with (default:\n"+compare.DefaultReference+", today's Terraform and OpenTofu rule)")
 	showAll := fs.Bool("show-all", false, "list every case shape, class and pair instead of the first ones")
 	rank := fs.String("rank", string(compare.RankRelevance), "order of classes and case shapes: relevance (how common\nthe constraint shape is in real configurations, then count)\nor count")
@@ -44,11 +51,18 @@ func runCompare(e *env, args []string) error {
 	if fs.NArg() != 0 {
 		return usagef("compare takes no arguments, got %q (a file domain is given with --domain)", fs.Arg(0))
 	}
+	kind, err := domainKind(*domain)
+	if err != nil {
+		return err
+	}
+	if err := checkDomainFlags(fs, kind); err != nil {
+		return err
+	}
 	ps, err := comparePolicies(e, names)
 	if err != nil {
 		return err
 	}
-	d, err := openDomain(*domain, *scope, *seed, *count, *pairing)
+	d, err := openDomain(kind, *domain, *scope, *seed, *count, *pairing)
 	if err != nil {
 		return err
 	}
@@ -56,6 +70,11 @@ func runCompare(e *env, args []string) error {
 	if *baseline != "" {
 		if base, err = compare.ReadBaseline(*baseline); err != nil {
 			return inputError(err)
+		}
+	}
+	if *writeBaseline != "" {
+		if _, err := compare.CheckBaselineTarget(*writeBaseline); err != nil {
+			return baselineWriteError(err)
 		}
 	}
 	rk, err := compare.ParseRank(*rank)
@@ -83,13 +102,57 @@ func runCompare(e *env, args []string) error {
 			return inputError(fmt.Errorf("%s: %w", *baseline, err))
 		}
 	}
-	if err := writeCompareOutputs(e, format.format, report, ropt, *writeBaseline); err != nil {
-		return err
+	return writeCompareOutputs(e, format.format, report, ropt, *writeBaseline)
+}
+
+// The kinds of domain --domain names.
+const (
+	domainExhaustive = "exhaustive"
+	domainRandom     = "random"
+	domainCorpus     = "corpus"
+	domainFile       = "file"
+)
+
+// domainsExpected lists what --domain takes, for messages.
+const domainsExpected = "expected exhaustive, random, corpus or a file of CONSTRAINT<TAB>VERSION lines"
+
+// domainKind tells which kind of domain the --domain value names: one of
+// the built-in domains, spelled exactly, or else a file.
+func domainKind(name string) (string, error) {
+	switch name {
+	case domainExhaustive, domainRandom, domainCorpus:
+		return name, nil
+	case "":
+		return "", usagef("--domain is empty: %s", domainsExpected)
 	}
-	if base == nil {
-		return nil
-	}
-	return checkBaseline(e, *baseline, ropt.Drift)
+	return domainFile, nil
+}
+
+// domainFlags names, for each flag that applies to one kind of domain
+// only, that kind.
+var domainFlags = map[string]string{
+	"scope":   domainExhaustive,
+	"seed":    domainRandom,
+	"count":   domainRandom,
+	"pairing": domainCorpus,
+}
+
+// checkDomainFlags refuses a flag given on the command line that does not
+// apply to the domain of kind, so that it is not ignored in silence.
+func checkDomainFlags(fs *flag.FlagSet, kind string) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		want, ok := domainFlags[f.Name]
+		if !ok || want == kind || err != nil {
+			return
+		}
+		what := "--domain " + kind
+		if kind == domainFile {
+			what = "a file domain"
+		}
+		err = usagef("--%s applies only to --domain %s, and this run has %s", f.Name, want, what)
+	})
+	return err
 }
 
 // comparePolicies resolves --policies for compare: at least two, each
@@ -112,25 +175,63 @@ func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
 	return ps, nil
 }
 
-// writeCompareOutputs writes the report to stdout, appends it to the
-// GitHub step summary when there is one, and writes the baseline when
-// asked to. Every error is an outside failure.
+// writeCompareOutputs writes the report to stdout, writes the baseline
+// when asked to, then appends the report to the GitHub step summary when
+// there is one, and last tells the drift from the baseline. A failed
+// output does not stop the others: each is reported, and the baseline is
+// checked all the same. The exit status is then that of the failure (3,
+// an outside failure; 2 for a baseline path that is not a regular file),
+// even when the run also differs from the baseline, whose drift stderr
+// still tells.
 func writeCompareOutputs(e *env, format compare.Format, report *compare.Report, ropt compare.RenderOptions, baselinePath string) error {
+	var failed []error
 	if err := compare.Render(e.stdout, format, report, ropt); err != nil {
-		return failure(err)
-	}
-	if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
-		if err := appendStepSummary(path, report, ropt); err != nil {
-			return failure(err)
-		}
+		failed = append(failed, failure(fmt.Errorf("write the report: %w", err)))
 	}
 	if baselinePath != "" {
 		if err := compare.WriteBaseline(baselinePath, report); err != nil {
-			return failure(err)
+			failed = append(failed, baselineWriteError(err))
+		} else {
+			fmt.Fprintf(e.stderr, "prerel compare: wrote the baseline to %s\n", printable.String(baselinePath))
 		}
-		fmt.Fprintf(e.stderr, "prerel compare: wrote the baseline to %s\n", baselinePath)
 	}
-	return nil
+	if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
+		if err := appendStepSummary(path, report, ropt); err != nil {
+			fmt.Fprintf(e.stderr, "prerel compare: warning: %v\n", err)
+			failed = append(failed, failure(errors.New("the report was not appended to GITHUB_STEP_SUMMARY (see the warning above)")))
+		}
+	}
+	var drift error
+	if ropt.Drift != nil {
+		drift = checkBaseline(e, ropt.BaselinePath, ropt.Drift)
+	}
+	if len(failed) == 0 {
+		return drift
+	}
+	if drift != nil {
+		fmt.Fprintf(e.stderr, "prerel compare: %v\n", drift)
+	}
+	code, msgs := exitUsage, make([]string, len(failed))
+	for i, err := range failed {
+		code = max(code, exitStatus(err))
+		msgs[i] = err.Error()
+	}
+	err := errors.New(strings.Join(msgs, "; "))
+	if drift != nil {
+		err = fmt.Errorf("%w; the exit status is %d for this, although the run also differs from the baseline", err, code)
+	}
+	return withStatus(code, err)
+}
+
+// baselineWriteError marks an error of --write-baseline: a path no
+// baseline can be written to is bad usage, any other failure an outside
+// failure.
+func baselineWriteError(err error) error {
+	var te *compare.TargetError
+	if errors.As(err, &te) {
+		return usagef("--write-baseline: %v", err)
+	}
+	return failure(fmt.Errorf("--write-baseline: %w", err))
 }
 
 // stderrChanges is how many of a drift's changes stderr lists; the
@@ -142,71 +243,97 @@ const stderrChanges = 20
 // per policy, then the first changes in words.
 func checkBaseline(e *env, path string, d *compare.Drift) error {
 	if d.Matches {
-		fmt.Fprintf(e.stderr, "prerel compare: the run matches the baseline %s\n", path)
+		fmt.Fprintf(e.stderr, "prerel compare: the run matches the baseline %s\n", printable.String(path))
 		return nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "the run differs from the baseline %s in %s:\n", path, plural.Of(len(d.Changes), "way", "ways"))
+	fmt.Fprintf(&b, "the run differs from the baseline %s in %s:\n", printable.String(path), plural.Of(d.ChangeCount(), "way", "ways"))
 	for _, pd := range d.Policies {
 		fmt.Fprintf(&b, "  %s: %s\n", pd.Policy, pd.MovesText())
 	}
 	shown := d.Changes[:min(len(d.Changes), stderrChanges)]
 	for _, c := range shown {
-		fmt.Fprintf(&b, "  - %s\n", c.Text)
+		fmt.Fprintf(&b, "  - %s\n", printable.String(c.Text))
 	}
-	if left := len(d.Changes) - len(shown); left > 0 {
-		fmt.Fprintf(&b, "  ... and %d more changes (the report lists the changed verdicts per policy)\n", left)
+	if left := d.ChangeCount() - len(shown); left > 0 {
+		fmt.Fprintf(&b, "  ... and %s (the report lists the changed verdicts per policy)\n", plural.Of(left, "more change", "more changes"))
 	}
-	fmt.Fprintf(&b, "If the change is intended, rewrite the baseline with --write-baseline %s.", path)
+	fmt.Fprintf(&b, "If the change is intended, rewrite the baseline with --write-baseline %s.", printable.String(path))
 	return finding(errors.New(b.String()))
 }
 
-// openDomain returns the domain the --domain flag names. A domain that
-// cannot be made from the flags is a usage error; a file domain is a file
-// the user named (inputError).
-func openDomain(name string, scope int, seed int64, count int, pairing string) (compare.Domain, error) {
-	if name != "exhaustive" && name != "random" && name != "corpus" {
-		d, err := compare.File(name)
-		return d, inputError(err)
-	}
-	d, err := builtinDomain(name, scope, seed, count, pairing)
-	return d, usage(err)
-}
-
-// builtinDomain returns the exhaustive, random or corpus domain.
-func builtinDomain(name string, scope int, seed int64, count int, pairing string) (compare.Domain, error) {
-	switch name {
-	case "exhaustive":
-		return compare.Exhaustive(scope)
-	case "random":
-		if count < 1 {
-			return nil, fmt.Errorf("--count must be at least 1, got %d", count)
+// openDomain returns the domain of kind that --domain names. A domain
+// that cannot be made from the flags is a usage error; a file domain is a
+// file the user named (inputError), and a name that is neither a domain
+// nor a file gets the list of domains.
+func openDomain(kind, name string, scope int, seed int64, count int, pairing string) (compare.Domain, error) {
+	switch kind {
+	case domainExhaustive:
+		d, err := compare.Exhaustive(scope)
+		return d, usage(err)
+	case domainRandom:
+		if count < 1 || count > compare.MaxRandomCount {
+			return nil, usagef("--count must be from 1 to %d, got %d", compare.MaxRandomCount, count)
 		}
-		return compare.Random(seed, count)
+		d, err := compare.Random(seed, count)
+		return d, usage(err)
+	case domainCorpus:
+		p, err := compare.ParsePairing(pairing)
+		if err != nil {
+			return nil, usage(err)
+		}
+		d, err := compare.Corpus(prerel.Corpus(), p)
+		return d, failure(err)
 	}
-	p, err := compare.ParsePairing(pairing)
-	if err != nil {
-		return nil, err
+	d, err := compare.File(name)
+	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `/\.`) {
+		hint := ""
+		for _, k := range []string{domainExhaustive, domainRandom, domainCorpus} {
+			if strings.EqualFold(name, k) {
+				hint = fmt.Sprintf(" (did you mean %s?)", k)
+			}
+		}
+		return nil, usagef("--domain %s: no such domain or file: %s%s", printable.String(name), domainsExpected, hint)
 	}
-	return compare.Corpus(prerel.Corpus(), p)
+	return d, inputError(err)
 }
 
 // appendStepSummary appends the Markdown report to the GitHub Actions step
-// summary file.
+// summary file, which must be a regular file or not exist yet.
 func appendStepSummary(path string, r *compare.Report, ropt compare.RenderOptions) error {
+	name := printable.String(path)
+	fail := func(err error) error {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("cannot append the report to GITHUB_STEP_SUMMARY %s: %w", name, err)
+	}
 	var buf bytes.Buffer
 	if err := compare.Render(&buf, compare.FormatMarkdown, r, ropt); err != nil {
-		return err
+		return fail(err)
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return fail(fmt.Errorf("it is %s, not a regular file", safefile.Kind(fi.Mode())))
+	}
+	// O_NONBLOCK: a FIFO swapped in after the check fails instead of
+	// waiting for a reader.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY|syscall.O_NONBLOCK, 0o666)
 	if err != nil {
-		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+		return fail(err)
+	}
+	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
+		f.Close()
+		return fail(fmt.Errorf("it is %s, not a regular file", safefile.Kind(fi.Mode())))
 	}
 	if _, err := f.Write(buf.Bytes()); err != nil {
 		f.Close()
-		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+		return fail(err)
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return fail(err)
+	}
+	return nil
 }
 
 // progressPrinter reports progress on stderr once a run has lasted more

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/golden"
 	"github.com/prerel/prerel/internal/plural"
@@ -175,7 +178,7 @@ func TestCompareUsage(t *testing.T) {
 		{[]string{"compare", "--policies", "strict"}, "at least two policies"},
 		{[]string{"compare", "--scope", "9"}, "scope"},
 		{[]string{"compare", "--domain", "/nonexistent/cases.tsv"}, "/nonexistent/cases.tsv"},
-		{[]string{"compare", "--domain", "random", "--count", "0"}, "--count must be at least 1"},
+		{[]string{"compare", "--domain", "random", "--count", "0"}, "--count must be from 1 to 1000000, got 0"},
 		{[]string{"compare", "--domain", "corpus", "--pairing", "some"}, "some"},
 		{[]string{"compare", "--baseline", "/nonexistent/baseline.json"}, "/nonexistent/baseline.json"},
 		{[]string{"compare", "extra"}, "compare takes no arguments"},
@@ -258,4 +261,351 @@ func TestDriftExampleBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, filepath.Join("testdata", "drift", "cargo-before.json"), got)
+}
+
+// twoPolicies is a registry of strict and cargo alone, to keep the runs
+// small.
+func twoPolicies(t *testing.T) *engine.Registry {
+	t.Helper()
+	r := engine.NewRegistry()
+	for _, p := range []engine.Policy{policies.Strict{}, policies.Cargo{}} {
+		if err := r.Register(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r
+}
+
+// divergingCase is a case on which strict and cargo differ.
+const divergingCase = ">= 1.0.0-beta\t1.0.0-rc\n"
+
+// Flags that apply to one kind of domain only are refused with any other,
+// when given on the command line.
+func TestCompareFlagsThatDoNotApply(t *testing.T) {
+	cases := writeCases(t, divergingCase)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--scope", "1", "--pairing", "bogus"}, "--pairing applies only to --domain corpus, and this run has --domain exhaustive"},
+		{[]string{"--pairing", "all", "--domain", "random"}, "--pairing applies only to --domain corpus"},
+		{[]string{"--count", "5"}, "--count applies only to --domain random, and this run has --domain exhaustive"},
+		{[]string{"--seed", "3", "--domain", "corpus"}, "--seed applies only to --domain random, and this run has --domain corpus"},
+		{[]string{"--domain", "random", "--scope", "2"}, "--scope applies only to --domain exhaustive, and this run has --domain random"},
+		{[]string{"--domain", cases, "--scope", "1"}, "--scope applies only to --domain exhaustive, and this run has a file domain"},
+		{[]string{"--domain", cases, "--count=10"}, "--count applies only to --domain random"},
+	}
+	for _, tt := range tests {
+		code, out, stderr := runWith(t, twoPolicies(t), nil, append([]string{"compare"}, tt.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, tt.want) || out != "" {
+			t.Errorf("compare %q: exit %d, stderr %q; want exit 2 and %q before any run", tt.args, code, stderr, tt.want)
+		}
+	}
+	// The flags of the domain in use are fine.
+	for _, args := range [][]string{{"--scope", "1"}, {"--domain", "random", "--seed", "3", "--count", "50"}} {
+		if code, _, stderr := runWith(t, twoPolicies(t), nil, append([]string{"compare"}, args...)...); code != exitOK {
+			t.Errorf("compare %q: exit %d: %s", args, code, stderr)
+		}
+	}
+}
+
+// A --domain that names neither a domain nor a file lists the domains.
+func TestCompareDomainNames(t *testing.T) {
+	t.Chdir(t.TempDir())
+	tests := []struct {
+		domain string
+		want   []string
+	}{
+		{"", []string{"--domain is empty: expected exhaustive, random, corpus or a file of CONSTRAINT<TAB>VERSION lines"}},
+		{"Exhaustive", []string{"--domain Exhaustive: no such domain or file: expected exhaustive, random, corpus or a file", "(did you mean exhaustive?)"}},
+		{"rand", []string{"--domain rand: no such domain or file: expected exhaustive, random, corpus"}},
+		{"missing/cases.tsv", []string{"missing/cases.tsv: no such file or directory"}},
+	}
+	for _, tt := range tests {
+		code, _, stderr := runWith(t, twoPolicies(t), nil, "compare", "--domain", tt.domain)
+		if code != exitUsage {
+			t.Errorf("--domain %q: exit %d, want 2", tt.domain, code)
+		}
+		mustContain(t, fmt.Sprintf("--domain %q", tt.domain), stderr, tt.want)
+	}
+}
+
+// The random domain's --count has an upper limit.
+func TestCompareRandomCountLimit(t *testing.T) {
+	for _, n := range []string{"1000001", "9223372036854775807", "-5"} {
+		code, _, stderr := runWith(t, twoPolicies(t), nil, "compare", "--domain", "random", "--count", n)
+		if code != exitUsage || !strings.Contains(stderr, "--count must be from 1 to 1000000") {
+			t.Errorf("--count %s: exit %d, stderr %q", n, code, stderr)
+		}
+	}
+}
+
+// pipePath returns a path that reads what is written to the returned
+// writer: the read end of a pipe under /proc/self/fd.
+func pipePath(t *testing.T, text string) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	go func() { w.WriteString(text); w.Close() }()
+	return fmt.Sprintf("/proc/self/fd/%d", r.Fd())
+}
+
+// A --domain read from a pipe runs every case it holds; a pipe without
+// cases is an error.
+func TestCompareDomainFromAPipe(t *testing.T) {
+	file := writeCases(t, divergingCase)
+	_, fromFile, _ := runWith(t, twoPolicies(t), nil, "compare", "--domain", file, "--format", "json")
+
+	path := pipePath(t, divergingCase)
+	baseline := filepath.Join(t.TempDir(), "b.json")
+	code, out, stderr := runWith(t, twoPolicies(t), nil, "compare", "--domain", path, "--format", "json", "--write-baseline", baseline)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got, want := strings.ReplaceAll(out, path, "F"), strings.ReplaceAll(fromFile, file, "F"); got != want {
+		t.Errorf("the report of the pipe differs from that of the file:\n%s\nwant\n%s", got, want)
+	}
+	mustContain(t, "report", out, []string{`"cases": 1`, ": 1 case\""})
+	written, err := os.ReadFile(baseline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "baseline", string(written), []string{`"cases":1`, `"diverge":1`})
+
+	code, _, stderr = runWith(t, twoPolicies(t), nil, "compare", "--domain", pipePath(t, "# nothing\n"))
+	if code != exitUsage || !strings.Contains(stderr, "no cases") {
+		t.Errorf("a pipe without cases: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// --write-baseline writes a symbolic link's target with its mode, and
+// refuses a directory, FIFO or device before the run.
+func TestCompareWriteBaselineTargets(t *testing.T) {
+	cases := writeCases(t, divergingCase)
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.json")
+	if err := os.WriteFile(real, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("real.json", link); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runWith(t, twoPolicies(t), nil, "compare", "--domain", cases, "--write-baseline", link)
+	if code != exitOK || !strings.Contains(stderr, "wrote the baseline to "+link) {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the symbolic link was replaced")
+	}
+	if fi, err := os.Stat(real); err != nil || fi.Mode().Perm() != 0o600 || fi.Size() < 10 {
+		t.Errorf("the link's target: %v, %v; want the baseline with mode 0600", fi, err)
+	}
+
+	fifo := filepath.Join(dir, "fifo1")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	somedir := filepath.Join(dir, "somedir")
+	if err := os.Mkdir(somedir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path, want string
+	}{
+		{somedir, "--write-baseline: " + somedir + " is a directory"},
+		{fifo, "--write-baseline: " + fifo + " is not a regular file (it is a FIFO or pipe)"},
+		{"/dev/null", "--write-baseline: /dev/null is not a regular file (it is a character device)"},
+	}
+	for _, tt := range tests {
+		done := make(chan struct{})
+		var code int
+		var out, stderr string
+		go func() {
+			defer close(done)
+			code, out, stderr = runWith(t, twoPolicies(t), nil, "compare", "--domain", cases, "--write-baseline", tt.path)
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("--write-baseline %s blocked", tt.path)
+		}
+		if code != exitUsage || !strings.Contains(stderr, tt.want) || out != "" || strings.Contains(stderr, ".tmp") {
+			t.Errorf("--write-baseline %s: exit %d, stdout %d bytes, stderr %q; want exit 2 and %q before the run", tt.path, code, len(out), stderr, tt.want)
+		}
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Error("the FIFO was replaced")
+	}
+	// A directory that does not exist cannot be written: an outside
+	// failure, also told before the run.
+	nodir := filepath.Join(dir, "nodir", "b.json")
+	code, out, stderr := runWith(t, twoPolicies(t), nil, "compare", "--domain", cases, "--write-baseline", nodir)
+	if want := "cannot write " + nodir + ": the directory " + filepath.Dir(nodir) + " does not exist"; code != exitFailure || out != "" || !strings.Contains(stderr, want) {
+		t.Errorf("a missing directory: exit %d, stderr %q; want exit 3 and %q", code, stderr, want)
+	}
+}
+
+// A step summary that cannot be written does not stop the baseline from
+// being written and checked: the drift is still told, with exit status 3
+// for the failure.
+func TestCompareStepSummaryFailureKeepsTheBaseline(t *testing.T) {
+	cases := writeCases(t, ">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n>= 1.1.0-beta.2\t1.1.0-beta.3\n>= 1.0.0\t1.2.0\n")
+	dir := t.TempDir()
+	somedir := filepath.Join(dir, "somedir")
+	if err := os.Mkdir(somedir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "summary.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	drifted := filepath.Join(dir, "drifted.json")
+	after := engine.NewRegistry()
+	for _, p := range []engine.Policy{policies.Strict{}, renamed{policies.Lexical{}, "cargo"}} {
+		if err := after.Register(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, stderr := runWith(t, after, nil, "compare", "--domain", cases, "--write-baseline", drifted); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, summary := range []string{somedir, fifo} {
+		vars := map[string]string{"GITHUB_STEP_SUMMARY": summary}
+		written := filepath.Join(dir, "nb.json")
+		os.Remove(written)
+		code, out, stderr := runWith(t, twoPolicies(t), vars, "compare", "--domain", cases, "--write-baseline", written)
+		if code != exitFailure {
+			t.Errorf("%s: exit %d, want 3: %s", summary, code, stderr)
+		}
+		mustContain(t, "stderr", stderr, []string{"warning: cannot append the report to GITHUB_STEP_SUMMARY " + summary, "wrote the baseline to " + written})
+		if _, err := compare.ReadBaseline(written); err != nil {
+			t.Errorf("%s: the baseline was not written: %v", summary, err)
+		}
+		if !strings.Contains(out, "prerel compare:") {
+			t.Errorf("%s: no report on stdout", summary)
+		}
+
+		code, _, stderr = runWith(t, twoPolicies(t), vars, "compare", "--domain", cases, "--baseline", drifted)
+		if code != exitFailure {
+			t.Errorf("%s with a drift: exit %d, want 3: %s", summary, code, stderr)
+		}
+		mustContain(t, "stderr", stderr, []string{"warning: cannot append", "the run differs from the baseline " + drifted,
+			"cargo: ", "although the run also differs from the baseline"})
+	}
+}
+
+// A baseline matches a run over the same cases whatever the file is
+// called and whichever policy is named first; an older baseline without a
+// digest still reads.
+func TestCompareBaselineIgnoresPathAndPolicyOrder(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("div.tsv", []byte(divergingCase+">= 1.0.0\t1.2.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "", "compare", "--policies", "strict,cargo", "--domain", "div.tsv", "--write-baseline", "b.json"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, args := range [][]string{
+		{"--policies", "strict,cargo", "--domain", "./div.tsv"},
+		{"--policies", "strict,cargo", "--domain", filepath.Join(dir, "div.tsv")},
+		{"--policies", "cargo,strict", "--domain", "div.tsv"},
+	} {
+		code, _, stderr := runCLI(t, "", append([]string{"compare", "--baseline", "b.json"}, args...)...)
+		if code != exitOK || !strings.Contains(stderr, "matches the baseline") {
+			t.Errorf("%q: exit %d: %s", args, code, stderr)
+		}
+	}
+	data, err := os.ReadFile("b.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var digest = regexp.MustCompile(`,"digest":"sha256:[0-9a-f]+"`)
+	if !digest.Match(data) {
+		t.Fatalf("the baseline has no digest:\n%s", data)
+	}
+	if err := os.WriteFile("old.json", digest.ReplaceAll(data, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "", "compare", "--policies", "strict,cargo", "--domain", "div.tsv", "--baseline", "old.json"); code != exitOK {
+		t.Errorf("an older baseline of the same file: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := runCLI(t, "", "compare", "--policies", "strict,cargo", "--domain", "./div.tsv", "--baseline", "old.json")
+	if code != exitFinding || !strings.Contains(stderr, "written by an older prerel") {
+		t.Errorf("an older baseline of another path: exit %d: %s", code, stderr)
+	}
+}
+
+// A corrupt baseline or one that is not a baseline is bad input, with the
+// place of the error.
+func TestCompareCorruptBaseline(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, text, want string
+	}{
+		{"empty.json", "", "empty.json: the file is empty"},
+		{"truncated.json", `{"schema":1,`, "truncated.json:1:13: the file ends in the middle of the report"},
+		{"trailing.json", "{\"schema\":1}\n{\"x\":1}", "trailing.json:2:1: data after the end of the report"},
+		{"schema-only.json", `{"schema":1}`, "schema-only.json: not a report or baseline written by prerel compare"},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(dir, tt.name)
+		if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runWith(t, twoPolicies(t), nil, "compare", "--scope", "1", "--baseline", path)
+		if code != exitUsage || !strings.Contains(stderr, filepath.Join(dir, tt.want)) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", tt.name, code, stderr, tt.want)
+		}
+	}
+}
+
+// stderr lists the first changes of a large drift and counts the rest.
+func TestCompareDriftOnStderrIsCapped(t *testing.T) {
+	cases := writeCases(t, divergingCase)
+	path := filepath.Join(t.TempDir(), "b.json")
+	if code, _, stderr := runWith(t, twoPolicies(t), nil, "compare", "--domain", cases, "--write-baseline", path); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var b map[string]json.RawMessage
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &b); err != nil {
+		t.Fatal(err)
+	}
+	var classes []map[string]any
+	if err := json.Unmarshal(b["classes"], &classes); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		c := map[string]any{}
+		for k, v := range classes[0] {
+			c[k] = v
+		}
+		c["signature"] = fmt.Sprintf("gone %d; a reject, b allow", i)
+		classes = append(classes, c)
+	}
+	if b["classes"], err = json.Marshal(classes); err != nil {
+		t.Fatal(err)
+	}
+	if data, err = json.Marshal(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runWith(t, twoPolicies(t), nil, "compare", "--domain", cases, "--baseline", path)
+	if code != exitFinding {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	mustContain(t, "stderr", stderr, []string{"in 40 ways", "... and 20 more changes"})
+	if n := strings.Count(stderr, "  - "); n != stderrChanges {
+		t.Errorf("stderr lists %d changes, want %d", n, stderrChanges)
+	}
 }

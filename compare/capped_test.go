@@ -1,0 +1,141 @@
+package compare
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/prerel/prerel/engine"
+)
+
+// The keys a capped map keeps, and their counts, do not depend on the
+// order the keys come in or on how they are spread over merged maps.
+func TestCappedKeepsTheSmallestKeysExactly(t *testing.T) {
+	less := func(a, b int) bool { return a < b }
+	var stream []int
+	want := map[int]int{}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		k := rng.IntN(300)
+		stream = append(stream, k)
+		want[k]++
+	}
+	const limit = 40
+	var keys []int
+	for k := range want {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	keys = keys[:limit]
+	for _, parts := range []int{1, 2, 3, 7} {
+		t.Run(fmt.Sprint(parts, " parts"), func(t *testing.T) {
+			maps := make([]*capped[int, int], parts)
+			for i := range maps {
+				maps[i] = newCapped[int, int](limit, less)
+			}
+			for i, k := range stream {
+				if v := maps[i%parts].add(k); v != nil {
+					*v++
+				}
+			}
+			all := maps[0]
+			for _, m := range maps[1:] {
+				all.merge(m, func(mine, theirs *int) { *mine += *theirs })
+			}
+			got := map[int]int{}
+			all.each(func(k int, v *int) { got[k] = *v })
+			if len(got) != limit {
+				t.Fatalf("kept %d keys, want %d", len(got), limit)
+			}
+			for _, k := range keys {
+				if got[k] != want[k] {
+					t.Errorf("key %d: count %d, want %d", k, got[k], want[k])
+				}
+			}
+		})
+	}
+}
+
+// manyShapes is a domain of n cases whose constraints have n different
+// shapes, so that every case of two policies that differ is a class of
+// its own.
+type manyShapes struct{ n int }
+
+func (d manyShapes) Info() DomainInfo {
+	return DomainInfo{Name: "shapes", Description: fmt.Sprintf("%d shapes", d.n), Cases: int64(d.n)}
+}
+
+func (d manyShapes) Groups(yield func(Group) bool) error {
+	for i := range d.n {
+		c := ">= 1.0.0-beta"
+		for range i {
+			c += ", >= 0.0.1-beta"
+		}
+		if !yield(Group{Constraint: c, Versions: []string{"1.0.0-rc"}}) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// oneWay gives every version the same verdict.
+type oneWay struct {
+	name    string
+	verdict engine.Verdict
+}
+
+func (p oneWay) Name() string { return p.name }
+func (p oneWay) Rule() string { return "every version: " + p.verdict.String() }
+func (p oneWay) Compile(string) (engine.Matcher, error) {
+	return matchAll{p.verdict}, nil
+}
+
+type matchAll struct{ verdict engine.Verdict }
+
+func (m matchAll) Match(string) engine.Result {
+	return engine.Result{Verdict: m.verdict, Reason: "always"}
+}
+
+// A run keeps at most ClassesPerPair classes per pair and MaxSplits
+// splits, counts the cases of the others, and keeps the same ones
+// whatever the number of workers.
+func TestRunCapsClassesAndSplits(t *testing.T) {
+	defer func(c, s int) { maxClasses, maxSplits = c, s }(maxClasses, maxSplits)
+	maxClasses, maxSplits = 10, 7
+	policies := []engine.Policy{oneWay{"yes", engine.Allow}, oneWay{"no", engine.Reject}}
+	var first *Report
+	for _, workers := range []int{1, 3} {
+		r, err := Run(context.Background(), manyShapes{60}, policies, Options{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Classes) != 10 || r.Pairs[0].Diverge != 60 || r.Pairs[0].CasesLeftOut != 50 {
+			t.Fatalf("workers %d: %d classes, pair %+v; want 10 classes and 50 cases left out", workers, len(r.Classes), r.Pairs[0])
+		}
+		if len(r.Splits) != 7 || r.SplitCasesLeftOut != 53 {
+			t.Fatalf("workers %d: %d splits, %d cases left out; want 7 and 53", workers, len(r.Splits), r.SplitCasesLeftOut)
+		}
+		if first == nil {
+			first = r
+			continue
+		}
+		if d := Diff(first, r); len(d) != 0 {
+			t.Errorf("the kept classes depend on the workers: %v", d)
+		}
+	}
+	for _, f := range []Format{FormatText, FormatMarkdown} {
+		var b bytes.Buffer
+		if err := Render(&b, f, first, RenderOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"50 diverging cases in further classes", "53 cases of further shapes"} {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("the %s report does not say %q:\n%s", f, want, b.String())
+			}
+		}
+	}
+}

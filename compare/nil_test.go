@@ -1,0 +1,100 @@
+package compare_test
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/engine"
+)
+
+// Nil and zero values give errors or documented zero results, never a
+// panic.
+func TestNilValues(t *testing.T) {
+	ctx := context.Background()
+	r := goldenReport(t)
+	errs := map[string]func() error{
+		"Run with a nil domain": func() error {
+			_, err := compare.Run(ctx, nil, []engine.Policy{linear, sameBase}, compare.Options{})
+			return err
+		},
+		"Corpus of a nil file system": func() error { _, err := compare.Corpus(nil, compare.PairByContext); return err },
+		"FileFS of a nil file system": func() error { _, err := compare.FileFS(nil, "cases.tsv"); return err },
+		"Render a nil report":         func() error { return compare.Render(&bytes.Buffer{}, compare.FormatText, nil, compare.RenderOptions{}) },
+		"Render to a nil writer":      func() error { return compare.Render(nil, compare.FormatText, r, compare.RenderOptions{}) },
+		"RenderText a nil report":     func() error { return compare.RenderText(&bytes.Buffer{}, nil) },
+		"RenderMarkdown a nil report": func() error { return compare.RenderMarkdown(&bytes.Buffer{}, nil) },
+		"RenderJSON a nil report":     func() error { return compare.RenderJSON(&bytes.Buffer{}, nil) },
+		"WriteBaseline a nil report": func() error {
+			return compare.WriteBaseline(filepath.Join(t.TempDir(), "b.json"), nil)
+		},
+		"DecodeReport a nil reader": func() error { _, err := compare.DecodeReport(nil); return err },
+		"ComputeDrift of nil reports": func() error {
+			_, err := compare.ComputeDrift(ctx, nil, nil, nil, nil)
+			return err
+		},
+	}
+	for name, f := range errs {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("panic: %v", p)
+				}
+			}()
+			if err := f(); err == nil {
+				t.Error("no error")
+			}
+		})
+	}
+	if d := compare.Diff(nil, nil); len(d) != 0 {
+		t.Errorf("Diff(nil, nil) = %v", d)
+	}
+	if d := compare.Diff(nil, r); len(d) == 0 {
+		t.Error("Diff(nil, report) finds no change")
+	}
+	if s := compare.Signature(nil, nil, ">= 1.0.0", "1.0.0"); s != "" {
+		t.Errorf("Signature(nil, nil, ...) = %q", s)
+	}
+	if b := (*compare.Report)(nil).Baseline(); b != nil {
+		t.Errorf("(*Report)(nil).Baseline() = %v", b)
+	}
+	if err := compare.CheckReference("x", []engine.Policy{nil, linear}); err == nil {
+		t.Error("CheckReference with a nil policy: no error")
+	}
+}
+
+// The random domain's count runs from 1 to MaxRandomCount.
+func TestRandomCountIsBounded(t *testing.T) {
+	for _, n := range []int{0, -1, compare.MaxRandomCount + 1, math.MaxInt} {
+		if _, err := compare.Random(1, n); err == nil || !strings.Contains(err.Error(), "want 1 to") {
+			t.Errorf("Random(1, %d): %v, want an error", n, err)
+		}
+	}
+	d, err := compare.Random(1, compare.MaxRandomCount)
+	if err != nil || d.Info().Cases != compare.MaxRandomCount {
+		t.Errorf("Random(1, MaxRandomCount): %v", err)
+	}
+}
+
+// miscounted announces one case more than it yields.
+type miscounted struct{ listDomain }
+
+func (d miscounted) Info() compare.DomainInfo {
+	info := d.listDomain.Info()
+	info.Cases++
+	return info
+}
+
+// A domain that yields another number of cases than it announced fails
+// the run.
+func TestRunChecksTheCaseCount(t *testing.T) {
+	d := miscounted{listDomain{groups: []compare.Group{{Constraint: ">= 1.0.0", Versions: []string{"1.0.0"}}}}}
+	_, err := compare.Run(context.Background(), d, []engine.Policy{linear, sameBase}, compare.Options{})
+	if err == nil || !strings.Contains(err.Error(), "yielded 1 case, but announced 2") {
+		t.Errorf("error %v", err)
+	}
+}

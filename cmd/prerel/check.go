@@ -10,6 +10,7 @@ import (
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/notes"
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/printable"
 )
 
 func runPolicies(e *env, args []string) error {
@@ -137,7 +138,7 @@ type checkColumn struct {
 // it left out.
 func writeCheckText(w io.Writer, rep engine.CheckReport, showAll bool) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "constraint: %s\n", rep.Constraint)
+	fmt.Fprintf(&b, "constraint: %s\n", printable.String(rep.Constraint))
 	levels := make([]int, len(rep.Versions))
 	marked := make([]bool, len(rep.Versions))
 	n, conflicts := 0, 0
@@ -167,7 +168,7 @@ func writeCheckText(w io.Writer, rep engine.CheckReport, showAll bool) error {
 	rows := checkRows(rep, levels, showAll)
 	versionWidth := len("VERSION")
 	for _, i := range rows {
-		versionWidth = max(versionWidth, len(rep.Versions[i].Version))
+		versionWidth = max(versionWidth, len(printable.String(rep.Versions[i].Version)))
 	}
 	columns := policyColumns(rep)
 	if tableWidth(versionWidth, columns) > checkWidth {
@@ -370,7 +371,7 @@ func writeCheckBlock(b *strings.Builder, rep engine.CheckReport, rows []int, mar
 		if marked[i] {
 			mark = "*  "
 		}
-		fmt.Fprint(tw, mark+row.Version)
+		fmt.Fprint(tw, mark+printable.String(row.Version))
 		for _, c := range cs {
 			fmt.Fprintf(tw, "\t%s", row.Results[c.policies[0]].Verdict)
 		}

@@ -114,6 +114,7 @@ func sameAsJSON(t *testing.T, ct checkTable, rep engine.CheckReport) {
 func TestCheckVersionsFile(t *testing.T) {
 	good := writeVersions(t, "# from a registry", "1.0.0-rc.1", "", "v1.0.0-beta")
 	odd := writeVersions(t, "1.0", "nope", "0.9.0")
+	emptyFile := writeVersions(t, "# nothing")
 	tests := []struct {
 		name   string
 		args   []string
@@ -188,8 +189,8 @@ policies agree on all 3 versions
 			stderr: "prerel check: versions file: open /nonexistent/versions.txt: no such file or directory"},
 		{name: "a directory", args: []string{"--versions-file", t.TempDir(), ">= 1"}, code: exitUsage, stderr: "is a directory"},
 		{name: "no versions at all", args: []string{">= 1"}, code: exitUsage, stderr: "check needs a constraint and at least one version"},
-		{name: "an empty file", args: []string{"--versions-file", writeVersions(t, "# nothing"), ">= 1"}, code: exitUsage,
-			stderr: "at least one version: as arguments or with --versions-file"},
+		{name: "a file of comments only", args: []string{"--versions-file", emptyFile, ">= 1"}, code: exitUsage,
+			stderr: "the versions file " + emptyFile + " lists no versions"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -305,6 +306,27 @@ func TestColumnName(t *testing.T) {
 	for k, want := range map[int]string{0: "A", 1: "B", 25: "Z", 26: "AA", 27: "AB", 51: "AZ", 52: "BA", 701: "ZZ", 702: "AAA"} {
 		if got := columnName(k); got != want {
 			t.Errorf("columnName(%d) = %q, want %q", k, got, want)
+		}
+	}
+}
+
+// TestCheckNamesNonASCII checks that a constraint or version written with
+// characters that look like ASCII ones is refused with the character
+// named, at its column.
+func TestCheckNamesNonASCII(t *testing.T) {
+	tests := []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"check", "１.０", "1.0.0"}, `prerel check: constraint "１.０": column 1: non-ASCII character U+FF11 (FULLWIDTH DIGIT ONE); write "1" instead` + "\n"},
+		{[]string{"check", ">= 1.0", "１.０.０"}, `prerel check: version "１.０.０": column 1: non-ASCII character U+FF11 (FULLWIDTH DIGIT ONE); write "1" instead` + "\n"},
+		{[]string{"check", ">= 1.0", "1.０.0"}, `prerel check: version "1.０.0": column 3: non-ASCII character U+FF10 (FULLWIDTH DIGIT ZERO); write "0" instead` + "\n"},
+		{[]string{"select", "≥ 1.0", "1.0.0"}, `prerel select: constraint "≥ 1.0": column 1: non-ASCII character U+2265 (GREATER-THAN OR EQUAL TO); write ">=" instead` + "\n"},
+	}
+	for _, tt := range tests {
+		code, out, stderr := runCLI(t, "", tt.args...)
+		if code != exitUsage || out != "" || stderr != tt.stderr {
+			t.Errorf("prerel %q: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr, tt.stderr)
 		}
 	}
 }

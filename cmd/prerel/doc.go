@@ -12,10 +12,38 @@
 //	prerel compare                          the differential report over a domain
 //	prerel resolve DIR                      per module and provider: each policy's version next to today's
 //	prerel impact --policy P                what would install differently for real module calls under P
+//	prerel version                          prerel's version (also: prerel --version)
+//
+// 'prerel --help' and 'prerel COMMAND -h' (or 'prerel help COMMAND') write
+// the help to stdout and exit 0. A flag error is printed once, on stderr,
+// followed by a line naming the command's help.
 //
 // Flags may come before, between or after the arguments. "--" ends the
 // flags: every argument after it is an argument, even one that starts with
-// "-" (prerel check -- '>= 1.0' 1.0.0).
+// "-" (prerel check -- '>= 1.0' 1.0.0). A list flag such as --policies may
+// be repeated, and adds to the list; a name given twice, in one flag or
+// across several, is an error, and so is a second --module-policy or
+// --provider-policy for the same name or a second --registry-url for the
+// same host. A duration, such as --timeout, is written with its unit:
+// 10s, 1m30s.
+//
+// eval reads CONSTRAINT<TAB>VERSION lines, each at most 1 MiB, and writes
+// one line for each, in order, the constraint and version echoed byte for
+// byte: a line ends at "\n", and one "\r" before it is dropped, no more.
+// Empty input gives empty output and exit status 0: every line read is
+// answered, so a caller can compare the counts. In JSON, a constraint or
+// version that is not valid UTF-8 is a string with each invalid byte
+// replaced by U+FFFD, and also comes exactly, in standard base64, as
+// constraint_base64 or version_base64. Reasons longer than 1 KiB are cut to
+// their start and end, and a parse error quotes at most the start and the
+// end of a long input, with its length.
+//
+// A --versions-file is a regular file or a pipe (read once), of at most
+// 64 MiB, with lines of at most 1 MiB; any other device is refused, and
+// /dev/null reads as empty. A file that lists no versions is an error.
+//
+// Text from outside (arguments, file lines) is printed with control
+// characters escaped, in the text reports and in errors.
 //
 // The policies are those of package catalogue, in its order.
 //
@@ -31,4 +59,12 @@
 //	3  an outside failure: a registry that cannot be reached or answers an
 //	   error, a file that cannot be read or written (permission, I/O), a
 //	   failed write to standard output
+//	4  an internal error: a bug in prerel, reported on stderr as
+//	   "internal error" with a stack trace (a fatal error of the Go
+//	   runtime, such as running out of memory, exits 2 instead)
+//
+// A run with problems of several kinds names every one on stderr and exits
+// with the most severe status, in the order 4, 2, 3, 1: resolve, whose
+// findings include a locked provider version its chosen policy does not
+// admit, exits 3 when some versions could not be listed, whatever it found.
 package main

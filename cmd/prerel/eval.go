@@ -3,21 +3,28 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/prerel/prerel/engine"
 )
 
-// maxLine bounds one input line of eval and of version files.
+// maxLine bounds one input line of eval and of version files, not
+// counting the line break.
 const maxLine = 1 << 20
 
 // evalBatch is how many lines eval judges in parallel before writing them.
 const evalBatch = 4096
+
+// evalBatchBytes bounds the input text of one batch: a batch is judged as
+// soon as its lines hold this much, however few they are.
+const evalBatchBytes = 8 << 20
 
 func runEval(e *env, args []string) error {
 	fs := newFlags(e, "eval", "[flags] < CONSTRAINT<TAB>VERSION lines",
@@ -25,8 +32,10 @@ func runEval(e *env, args []string) error {
 			"input line, in order: CONSTRAINT<TAB>VERSION<TAB>VERDICT..., the constraint\n"+
 			"and version echoed byte for byte, one verdict column per policy in the order\n"+
 			"of --policies, each allow, reject or invalid. A line that is not two\n"+
-			"tab-separated fields is an error naming its line number (exit 2). A trailing\n"+
-			"\"\\r\" is dropped.")
+			"tab-separated fields is an error naming its line number (exit 2). One\n"+
+			"trailing \"\\r\" is dropped. Empty input gives empty output. In JSON, a\n"+
+			"constraint or version that is not valid UTF-8 also comes as\n"+
+			"constraint_base64 or version_base64, its exact bytes.")
 	var names policyList
 	fs.Var(&names, "policies", "comma-separated policies, one verdict column each (default: all,\nin 'prerel policies' order)")
 	format := formatFlag{"tsv", []string{"tsv", "json"}}
@@ -60,17 +69,28 @@ type evalCase struct {
 }
 
 // eachBatch reads lines from r, splits them into cases and hands them to f
-// in batches, in order. A malformed line stops the reading with an error
-// naming it, after the lines before it have been handed over.
+// in batches of at most evalBatch lines and about evalBatchBytes of text,
+// in order. A line ends at "\n"; one "\r" before it, or at the end of the
+// input, is dropped. A malformed or too long line stops the reading with
+// an error naming it, after the lines before it have been handed over.
 func eachBatch(r io.Reader, f func([]evalCase) error) error {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), maxLine)
+	// Room for the longest line with "\r\n"; longer lines are refused
+	// below or by the scanner, with the same message.
+	sc.Buffer(make([]byte, 64*1024), maxLine+2)
+	sc.Split(scanLines)
 	batch := make([]evalCase, 0, evalBatch)
+	size := 0
 	line := 0
 	for sc.Scan() {
 		line++
-		text := sc.Bytes()
-		text = bytes.TrimSuffix(text, []byte("\r"))
+		text := bytes.TrimSuffix(sc.Bytes(), []byte("\r"))
+		if len(text) > maxLine {
+			if err := flushBatch(batch, f); err != nil {
+				return err
+			}
+			return stdinError(line, bufio.ErrTooLong)
+		}
 		tab := bytes.IndexByte(text, '\t')
 		if tab < 0 || bytes.IndexByte(text[tab+1:], '\t') >= 0 {
 			if err := flushBatch(batch, f); err != nil {
@@ -80,11 +100,12 @@ func eachBatch(r io.Reader, f func([]evalCase) error) error {
 			return usagef("stdin line %d: expected 2 tab-separated fields (CONSTRAINT<TAB>VERSION), found %d", line, fields)
 		}
 		batch = append(batch, evalCase{constraint: string(text[:tab]), version: string(text[tab+1:])})
-		if len(batch) == evalBatch {
+		size += len(text)
+		if len(batch) == evalBatch || size >= evalBatchBytes {
 			if err := f(batch); err != nil {
 				return err
 			}
-			batch = batch[:0]
+			batch, size = batch[:0], 0
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -96,14 +117,26 @@ func eachBatch(r io.Reader, f func([]evalCase) error) error {
 	return flushBatch(batch, f)
 }
 
+// scanLines is a bufio.SplitFunc for lines ending in "\n", or at the end
+// of the input. Unlike bufio.ScanLines it keeps a "\r" before the "\n",
+// so that the caller drops exactly one.
+func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
 // stdinError is a failure to read stdin at a line: a line too long is bad
 // input, anything else an outside failure.
 func stdinError(line int, err error) error {
-	err = fmt.Errorf("stdin line %d: %w", line, err)
 	if errors.Is(err, bufio.ErrTooLong) {
-		return usage(err)
+		return usagef("stdin line %d: line longer than %d bytes", line, maxLine)
 	}
-	return failure(err)
+	return failure(fmt.Errorf("stdin line %d: %w", line, err))
 }
 
 func flushBatch(batch []evalCase, f func([]evalCase) error) error {
@@ -129,32 +162,51 @@ func newEvaluator(ps []engine.Policy) *evaluator {
 	return ev
 }
 
-// judge fills in the results of every case, in parallel.
+// judge fills in the results of every case, in parallel. A panic in a
+// worker is raised again in the caller, once every worker has stopped.
 func (ev *evaluator) judge(batch []evalCase) {
 	n := len(ev.workers)
 	chunk := (len(batch) + n - 1) / n
 	var wg sync.WaitGroup
+	panics := make([]*workerPanic, n)
 	for w := 0; w < n; w++ {
 		lo, hi := w*chunk, min((w+1)*chunk, len(batch))
 		if lo >= hi {
 			break
 		}
 		wg.Add(1)
-		go func(cache *compileCache, part []evalCase) {
+		go func(w int, part []evalCase) {
 			defer wg.Done()
+			defer recoverWorker(&panics[w])
+			cache := ev.workers[w]
 			for i := range part {
 				part[i].results = cache.judge(part[i].constraint, part[i].version)
 			}
-		}(ev.workers[w], batch[lo:hi])
+		}(w, batch[lo:hi])
 	}
 	wg.Wait()
+	raiseWorkerPanics(panics)
 }
 
-// compileCache keeps the compiled matchers of recent constraints. It is
-// used by one goroutine.
+// Bounds of a compileCache. A compiled constraint takes memory in
+// proportion to its length, many times over, for each policy: the cache
+// is bounded by the length of the constraints it holds, and keeps none
+// longer than maxCachedConstraintLen, which is compiled for its line
+// alone.
+const (
+	maxCachedConstraints   = 8192
+	maxCachedConstraintLen = 1 << 10
+	maxCachedBytes         = 256 << 10
+)
+
+// compileCache keeps the compiled matchers of recent constraints, at most
+// maxCachedConstraints of them and maxCachedBytes of constraint text;
+// when either would be exceeded, it starts over empty. It is used by one
+// goroutine.
 type compileCache struct {
 	policies []engine.Policy
 	entries  map[string][]compiled
+	bytes    int // the total length of the constraints in entries
 }
 
 type compiled struct {
@@ -162,19 +214,18 @@ type compiled struct {
 	err error
 }
 
-const maxCachedConstraints = 8192
-
 func (c *compileCache) judge(constraint, version string) []engine.Result {
 	ms, ok := c.entries[constraint]
 	if !ok {
-		if c.entries == nil || len(c.entries) >= maxCachedConstraints {
-			c.entries = make(map[string][]compiled)
+		ms = c.compile(constraint)
+		if len(constraint) <= maxCachedConstraintLen {
+			if c.entries == nil || len(c.entries) >= maxCachedConstraints || c.bytes+len(constraint) > maxCachedBytes {
+				c.entries = make(map[string][]compiled)
+				c.bytes = 0
+			}
+			c.entries[constraint] = ms
+			c.bytes += len(constraint)
 		}
-		ms = make([]compiled, len(c.policies))
-		for i, p := range c.policies {
-			ms[i].m, ms[i].err = p.Compile(constraint)
-		}
-		c.entries[constraint] = ms
 	}
 	results := make([]engine.Result, len(ms))
 	for i, m := range ms {
@@ -185,6 +236,20 @@ func (c *compileCache) judge(constraint, version string) []engine.Result {
 		}
 	}
 	return results
+}
+
+// compile compiles constraint with every policy. A policy that returns
+// neither a matcher nor an error refuses the constraint with
+// engine.ErrNilMatcher.
+func (c *compileCache) compile(constraint string) []compiled {
+	ms := make([]compiled, len(c.policies))
+	for i, p := range c.policies {
+		ms[i].m, ms[i].err = p.Compile(constraint)
+		if ms[i].m == nil && ms[i].err == nil {
+			ms[i].err = fmt.Errorf("policy %q %w", p.Name(), engine.ErrNilMatcher)
+		}
+	}
+	return ms
 }
 
 // evalWriter writes judged cases to stdout, buffered, as TSV or as JSON
@@ -213,9 +278,31 @@ func (out *evalWriter) write(batch []evalCase) error {
 	return nil
 }
 
+// evalJSONLine is one line of eval's JSON output: the engine's EvalLine
+// and, for a constraint or version that is not valid UTF-8 (which JSON
+// strings cannot hold, so that its invalid bytes read as U+FFFD there),
+// its exact bytes in standard base64.
+type evalJSONLine struct {
+	engine.EvalLine
+	ConstraintBase64 string `json:"constraint_base64,omitempty"`
+	VersionBase64    string `json:"version_base64,omitempty"`
+}
+
+// newEvalJSONLine is the JSON line of c.
+func newEvalJSONLine(ps []engine.Policy, c *evalCase) evalJSONLine {
+	line := evalJSONLine{EvalLine: engine.NewEvalLine(ps, c.constraint, c.version, c.results)}
+	if !utf8.ValidString(c.constraint) {
+		line.ConstraintBase64 = base64.StdEncoding.EncodeToString([]byte(c.constraint))
+	}
+	if !utf8.ValidString(c.version) {
+		line.VersionBase64 = base64.StdEncoding.EncodeToString([]byte(c.version))
+	}
+	return line
+}
+
 func (out *evalWriter) writeLine(c *evalCase) error {
 	if out.enc != nil {
-		return out.enc.Encode(engine.NewEvalLine(out.policies, c.constraint, c.version, c.results))
+		return out.enc.Encode(newEvalJSONLine(out.policies, c))
 	}
 	w := out.w
 	w.WriteString(c.constraint)

@@ -10,10 +10,11 @@ import (
 
 // The exit statuses; doc.go and exitStatusHelp say what each means.
 const (
-	exitOK      = 0
-	exitFinding = 1
-	exitUsage   = 2
-	exitFailure = 3
+	exitOK       = 0
+	exitFinding  = 1
+	exitUsage    = 2
+	exitFailure  = 3
+	exitInternal = 4
 )
 
 // exitStatusHelp is the exit status table of 'prerel --help', word for
@@ -30,13 +31,18 @@ const exitStatusHelp = `Exit status:
 	3  an outside failure: a registry that cannot be reached or answers an
 	   error, a file that cannot be read or written (permission, I/O), a
 	   failed write to standard output
+	4  an internal error: a bug in prerel, reported on stderr as
+	   "internal error" with a stack trace (a fatal error of the Go
+	   runtime, such as running out of memory, exits 2 instead)
 `
 
 // exitError is an error with the exit status prerel ends with. Commands
-// return one; run maps it to the status.
+// return one; run maps it to the status and prints the hint, if any, on a
+// line of its own after the error.
 type exitError struct {
 	code int
 	err  error
+	hint string
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -57,6 +63,24 @@ func finding(err error) error { return withStatus(exitFinding, err) }
 // failure marks err as a failure outside prerel and its input, such as an
 // unreachable registry or a failed write: exit status 3.
 func failure(err error) error { return withStatus(exitFailure, err) }
+
+// withHint gives err, a usage error, a hint that run prints after it.
+func withHint(err error, hint string) error {
+	var ee *exitError
+	if !errors.As(err, &ee) {
+		ee = &exitError{code: exitUsage, err: err}
+	}
+	return &exitError{code: ee.code, err: ee.err, hint: hint}
+}
+
+// hintOf is the hint err carries, if any.
+func hintOf(err error) string {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.hint
+	}
+	return ""
+}
 
 func withStatus(code int, err error) error {
 	if err == nil {

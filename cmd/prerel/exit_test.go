@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/engine"
 )
 
 // failingWriter fails every write, as a closed pipe does.
@@ -60,7 +61,7 @@ func runExitCases(t *testing.T, tests []exitCase) {
 func TestExitStatusPolicies(t *testing.T) {
 	runExitCases(t, []exitCase{
 		{name: "success", args: []string{"policies"}, code: exitOK},
-		{name: "help", args: []string{"policies", "-h"}, code: exitOK, stderr: "Usage: prerel policies"},
+		{name: "help", args: []string{"policies", "-h"}, code: exitOK},
 		{name: "an argument", args: []string{"policies", "extra"}, code: exitUsage, stderr: "policies takes no arguments"},
 		{name: "unknown flag", args: []string{"policies", "--nope"}, code: exitUsage, stderr: "flag provided but not defined: -nope"},
 		{name: "stdout fails", args: []string{"policies"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
@@ -84,7 +85,7 @@ func TestExitStatusEval(t *testing.T) {
 		{name: "success", args: []string{"eval"}, stdin: strings.NewReader(">= 1\t1.0.0\n"), code: exitOK},
 		{name: "an invalid pair is a verdict", args: []string{"eval"}, stdin: strings.NewReader("=> 1\tx\n"), code: exitOK},
 		{name: "bad line", args: []string{"eval"}, stdin: strings.NewReader("no tab\n"), code: exitUsage, stderr: "stdin line 1"},
-		{name: "line too long", args: []string{"eval"}, stdin: strings.NewReader(strings.Repeat("x", maxLine+1)), code: exitUsage, stderr: "token too long"},
+		{name: "line too long", args: []string{"eval"}, stdin: strings.NewReader(strings.Repeat("x", maxLine+1)), code: exitUsage, stderr: "stdin line 1: line longer than 1048576 bytes"},
 		{name: "bad format", args: []string{"eval", "--format", "xml"}, code: exitUsage, stderr: `unknown format "xml"`},
 		{name: "stdin fails", args: []string{"eval"}, stdin: failingReader{}, code: exitFailure, stderr: "stdin line 1: input/output error"},
 		{name: "stdout fails", args: []string{"eval"}, stdin: strings.NewReader(">= 1\t1.0.0\n"), stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
@@ -133,8 +134,8 @@ func TestExitStatusCompare(t *testing.T) {
 		{name: "one policy", args: []string{"compare", "--policies", "strict", "--domain", cases}, code: exitUsage, stderr: "at least two policies"},
 		{name: "a policy twice", args: []string{"compare", "--policies", "strict,strict", "--domain", cases}, code: exitUsage, stderr: `policy "strict" given twice`},
 		{name: "missing baseline", args: run("--baseline", filepath.Join(dir, "nope.json")), code: exitUsage, stderr: "nope.json"},
-		{name: "malformed baseline", args: run("--baseline", cases), code: exitUsage, stderr: "decode report"},
-		{name: "baseline cannot be written", args: run("--write-baseline", filepath.Join(dir, "no", "such", "dir", "b.json")), code: exitFailure, stderr: "write baseline"},
+		{name: "malformed baseline", args: run("--baseline", cases), code: exitUsage, stderr: "cases.tsv:1:1: malformed JSON"},
+		{name: "baseline cannot be written", args: run("--write-baseline", filepath.Join(dir, "no", "such", "dir", "b.json")), code: exitFailure, stderr: "cannot write"},
 		{name: "step summary cannot be written", args: run(), vars: map[string]string{"GITHUB_STEP_SUMMARY": dir}, code: exitFailure, stderr: "GITHUB_STEP_SUMMARY"},
 		{name: "stdout fails", args: run(), stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
 	})
@@ -152,7 +153,7 @@ func TestExitStatusResolve(t *testing.T) {
 		"prerel.hcl": "default_policy = \"carg\"\n",
 	})
 	runExitCases(t, []exitCase{
-		{name: "success", args: []string{"resolve", "--index", resolveIndex, resolveExample}, code: exitOK},
+		{name: "success", args: []string{"resolve", "--index", resolveIndex, "--lock-file", "-", resolveExample}, code: exitOK},
 		{name: "unsatisfied module", args: []string{"resolve", "--index", resolveIndex, "--module-policy", "consul_next=terraform-module", resolveExample},
 			code: exitFinding, stderr: `module "consul_next"`},
 		{name: "unknown flag", args: []string{"resolve", "--nope", resolveExample}, code: exitUsage, stderr: "flag provided but not defined: -nope"},
@@ -182,7 +183,7 @@ func writeModule(t *testing.T, files map[string]string) string {
 func TestExitStatusCommandLine(t *testing.T) {
 	runExitCases(t, []exitCase{
 		{name: "no command", args: nil, code: exitUsage, stderr: "Usage:"},
-		{name: "help", args: []string{"--help"}, code: exitOK, stderr: "Exit status:"},
+		{name: "help", args: []string{"--help"}, code: exitOK},
 		{name: "unknown command", args: []string{"frobnicate"}, code: exitUsage, stderr: `unknown command "frobnicate"`},
 	})
 }
@@ -221,7 +222,7 @@ func TestExitStatusOfErrors(t *testing.T) {
 // TestExitStatusDocumented checks that 'prerel --help' and the package
 // documentation give the same exit status table.
 func TestExitStatusDocumented(t *testing.T) {
-	_, _, help := runCLI(t, "", "--help")
+	_, help, _ := runCLI(t, "", "--help")
 	if !strings.Contains(help, exitStatusHelp) {
 		t.Errorf("prerel --help lacks the exit status table:\n%s", help)
 	}
@@ -241,5 +242,109 @@ func TestExitStatusDocumented(t *testing.T) {
 	}
 	if !strings.Contains(doc.String(), exitStatusHelp) {
 		t.Errorf("the package documentation in doc.go lacks the exit status table:\n%s", exitStatusHelp)
+	}
+}
+
+// panicking is a policy that panics when it compiles a constraint or, when
+// inMatch is set, when it judges a version: a bug, for run to report.
+type panicking struct{ inMatch bool }
+
+func (panicking) Name() string { return "panicking" }
+func (panicking) Rule() string { return "panics" }
+func (p panicking) Compile(string) (engine.Matcher, error) {
+	if p.inMatch {
+		return p, nil
+	}
+	panic("the policy broke")
+}
+func (panicking) Match(string) engine.Result { panic(fmt.Errorf("the matcher broke")) }
+
+// TestInternalErrorExitsFour checks that a panic, in a command or in a
+// goroutine it started, is reported as an internal error with a stack
+// trace and ends with exitInternal.
+func TestInternalErrorExitsFour(t *testing.T) {
+	tests := []struct {
+		name    string
+		inMatch bool
+		stdin   string
+		args    []string
+		stderr  string
+	}{
+		{"check", false, "", []string{"check", "--policies", "panicking", ">= 1", "1.0.0"}, "prerel check: internal error: the policy broke\n"},
+		{"select", true, "", []string{"select", "--policies", "panicking", ">= 1", "1.0.0"}, "prerel select: internal error: the matcher broke\n"},
+		{"explain", false, "", []string{"explain", "--policy", "panicking", ">= 1", "1.0.0"}, "prerel explain: internal error: the policy broke\n"},
+		{"eval, in a worker", false, ">= 1\t1.0.0\n>= 2\t1.0.0\n", []string{"eval", "--policies", "panicking"}, "prerel eval: internal error: the policy broke\n"},
+		{"eval, matching in a worker", true, ">= 1\t1.0.0\n", []string{"eval", "--policies", "panicking"}, "prerel eval: internal error: the matcher broke\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := engine.NewRegistry()
+			if err := reg.Register(panicking{tt.inMatch}); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			e := &env{stdin: strings.NewReader(tt.stdin), stdout: &stdout, stderr: &stderr, registry: reg,
+				getenv: func(string) string { return "" }}
+			code := run(e, tt.args)
+			if code != exitInternal || !strings.HasPrefix(stderr.String(), tt.stderr) {
+				t.Errorf("exit %d, stderr %.300q; want exit %d and %q first", code, stderr.String(), exitInternal, tt.stderr)
+			}
+			// The stack names where the panic happened.
+			if !strings.Contains(stderr.String(), "goroutine ") || !strings.Contains(stderr.String(), "panicking") {
+				t.Errorf("no stack trace naming the panic:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+// failOnce fails its first write only, as a stream that fails once does;
+// later writes succeed.
+type failOnce struct {
+	failed bool
+	buf    bytes.Buffer
+}
+
+func (f *failOnce) Write(p []byte) (int, error) {
+	if !f.failed {
+		f.failed = true
+		return 0, errors.New("no space left on device")
+	}
+	return f.buf.Write(p)
+}
+
+// TestExplainTextReportsWriteErrors checks that the text report of
+// explain returns an error when its writer fails, also when only a first
+// write fails.
+func TestExplainTextReportsWriteErrors(t *testing.T) {
+	p, _ := catalogue.New().Lookup("strict")
+	rep := engine.NewExplainReport(p, ">= 1.0", "1.0.0")
+	w := &failOnce{}
+	if err := writeExplainText(w, rep); err == nil || !strings.Contains(err.Error(), "no space left on device") {
+		t.Errorf("writeExplainText to a failing writer: %v, want the write error", err)
+	}
+	if err := writeExplainText(failingWriter{}, rep); err == nil {
+		t.Error("writeExplainText to a broken pipe: no error")
+	}
+	runExitCases(t, []exitCase{
+		{name: "explain to a full device", args: []string{"explain", "--policy", "strict", ">=1.0", "1.0.0"}, stdout: &failOnce{},
+			code: exitFailure, stderr: "no space left on device"},
+	})
+}
+
+// TestErrorsEscapeControlCharacters checks that text from outside reaches
+// stderr and the text reports with its control characters escaped.
+func TestErrorsEscapeControlCharacters(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "v\x1b[2J.txt")
+	code, _, stderr := runCLI(t, "", "select", "--versions-file", missing, ">= 1")
+	if code != exitUsage || strings.Contains(stderr, "\x1b") || !strings.Contains(stderr, `v\x1b[2J.txt`) {
+		t.Errorf("select with a missing file: exit %d, stderr %q", code, stderr)
+	}
+	file := writeVersions(t, "1.0.0\x1b[31m", "1.1.0")
+	for _, cmd := range []string{"check", "select"} {
+		code, out, stderr := runCLI(t, "", cmd, "--policies", "strict,cargo", "--versions-file", file, ">= 1")
+		if code != exitOK || strings.Contains(out, "\x1b") || !strings.Contains(out, `1.0.0\x1b[31m`) {
+			t.Errorf("%s: exit %d (%s), a raw escape in:\n%s", cmd, code, stderr, out)
+		}
 	}
 }

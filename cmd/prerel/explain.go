@@ -7,6 +7,7 @@ import (
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/printable"
 )
 
 // explainSubjectWidth caps the subject column of explain's text output; a
@@ -45,32 +46,37 @@ func runExplain(e *env, args []string) error {
 }
 
 // writeExplainText writes an explain report: the policy and the pair, the
-// steps, the verdict.
+// steps, the verdict. The text is written at once, and an error writing
+// it is returned; text from outside is escaped (printable.String).
 func writeExplainText(w io.Writer, rep engine.ExplainReport) error {
-	fmt.Fprintf(w, "policy:     %s\nrule:       %s\nconstraint: %s\nversion:    %s\n\n", rep.Policy, rep.Rule, rep.Constraint, rep.Version)
-	writeSteps(w, rep.Steps)
-	_, err := fmt.Fprintf(w, "\nverdict:    %s\nreason:     %s\n", rep.Verdict, rep.Reason)
+	var b strings.Builder
+	fmt.Fprintf(&b, "policy:     %s\nrule:       %s\nconstraint: %s\nversion:    %s\n\n",
+		rep.Policy, rep.Rule, printable.String(rep.Constraint), printable.String(rep.Version))
+	writeSteps(&b, rep.Steps)
+	fmt.Fprintf(&b, "\nverdict:    %s\nreason:     %s\n", rep.Verdict, printable.String(rep.Reason))
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // writeSteps prints the steps in two columns, the subject once for a run of
 // steps about the same subject.
-func writeSteps(w io.Writer, steps []engine.Step) {
+func writeSteps(b *strings.Builder, steps []engine.Step) {
 	width := 0
 	for _, s := range steps {
-		if n := len(s.Subject); n <= explainSubjectWidth && n > width {
+		if n := len(printable.String(s.Subject)); n <= explainSubjectWidth && n > width {
 			width = n
 		}
 	}
 	for i, s := range steps {
-		subject := s.Subject
-		if i > 0 && steps[i-1].Subject == subject {
+		subject := printable.String(s.Subject)
+		if i > 0 && steps[i-1].Subject == s.Subject {
 			subject = ""
 		}
+		detail := printable.String(s.Detail)
 		if len(subject) > width {
-			fmt.Fprintf(w, "%s\n%*s  %s\n", subject, width, "", s.Detail)
+			fmt.Fprintf(b, "%s\n%*s  %s\n", subject, width, "", detail)
 			continue
 		}
-		fmt.Fprintf(w, "%-*s  %s\n", width, subject, s.Detail)
+		fmt.Fprintf(b, "%-*s  %s\n", width, subject, detail)
 	}
 }

@@ -151,8 +151,8 @@ func TestExplainUsage(t *testing.T) {
 			t.Errorf("prerel %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tt.args, code, out, stderr, tt.stderr)
 		}
 	}
-	if code, _, stderr := runCLI(t, "", "explain", "-h"); code != exitOK || !strings.Contains(stderr, "Usage: prerel explain") {
-		t.Errorf("explain -h: exit %d, stderr %q", code, stderr)
+	if code, out, _ := runCLI(t, "", "explain", "-h"); code != exitOK || !strings.Contains(out, "Usage: prerel explain") {
+		t.Errorf("explain -h: exit %d, stdout %q", code, out)
 	}
 }
 

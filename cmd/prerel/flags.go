@@ -4,37 +4,66 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/terraform/registry"
 )
 
 // flagsNote is how every command reads its flags, for its usage text.
 const flagsNote = `Flags may come before, between or after the arguments; "--" ends the flags.`
 
-// newFlags returns a flag set that reports errors instead of exiting.
+// newFlags returns a flag set that reports errors instead of exiting and
+// prints nothing itself: parseFlags writes the help (-h) to stdout, and a
+// flag error reaches stderr once, through run, with a hint.
 func newFlags(e *env, name, args, summary string) *flag.FlagSet {
 	fs := flag.NewFlagSet("prerel "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "Usage: prerel %s %s\n\n%s\n\n%s\n\nFlags:\n", name, args, summary, flagsNote)
-		fs.PrintDefaults()
-	}
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() { writeFlagsHelp(e.stdout, fs, name, args, summary) }
 	return fs
+}
+
+// writeFlagsHelp writes a command's help: its usage line, what it does,
+// how flags are read and its flags, when it has any.
+func writeFlagsHelp(w io.Writer, fs *flag.FlagSet, name, args, summary string) {
+	usageLine := strings.TrimSpace("prerel " + name + " " + args)
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n", usageLine, summary)
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n\nFlags:\n", flagsNote)
+	out := fs.Output()
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
 }
 
 // parseFlags parses the flags of args wherever they stand, before, between
 // or after the positional arguments; "--" ends the flags, so that an
 // argument after it may start with "-". Afterwards fs.Args() holds the
-// positional arguments, in order. A flag error is a usage error; -h and
-// -help give flag.ErrHelp.
+// positional arguments, in order. A flag error is a usage error with a
+// hint to the command's help; -h and -help write the help (fs.Usage) and
+// give flag.ErrHelp.
 func parseFlags(fs *flag.FlagSet, args []string) error {
+	help := fs.Usage
+	fs.Usage = func() {} // the flag package calls it on errors too
+	defer func() { fs.Usage = help }()
 	flags, positional := splitArgs(fs, args)
 	if err := fs.Parse(flags); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			help()
 			return err
 		}
-		return usage(err)
+		if r := registry.RedactURL(err.Error()); r != err.Error() {
+			err = errors.New(r) // a flag value may be a URL with a password
+		}
+		return withHint(usage(err), fmt.Sprintf("Run '%s -h' for usage.", fs.Name()))
 	}
 	// Parsing "--" and the positional arguments sets no flag and leaves
 	// fs.Args() holding exactly the positional arguments.
@@ -80,20 +109,61 @@ func takesValue(fs *flag.FlagSet, a string) bool {
 }
 
 // policyList is the --policies flag: a comma-separated list of names.
+// A repeated flag adds to the list; a name given twice, in one flag or
+// across several, is refused.
 type policyList []string
 
 func (l *policyList) String() string { return strings.Join(*l, ",") }
 
 func (l *policyList) Set(s string) error {
-	*l = nil
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
 		if name == "" {
 			return fmt.Errorf("empty policy name in %q", s)
 		}
+		if slices.Contains(*l, name) {
+			return fmt.Errorf("policy %q given twice", name)
+		}
 		*l = append(*l, name)
 	}
 	return nil
+}
+
+// durationFlag is a flag.Value for a duration written with its unit, as
+// time.ParseDuration reads it ("10s", "1m30s", "500ms"); "0" needs none.
+// A bare number is refused with a hint, since it could mean seconds or
+// milliseconds, and so is a negative duration.
+type durationFlag struct{ d *time.Duration }
+
+func (f durationFlag) String() string {
+	if f.d == nil {
+		return ""
+	}
+	return f.d.String()
+}
+
+func (f durationFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
+			return fmt.Errorf("%q has no unit: write a duration with its unit, such as %ss or %sms", s, s, s)
+		}
+		return fmt.Errorf("%q is not a duration: write a number and a unit, such as 10s, 1m or 1m30s", s)
+	}
+	if d < 0 {
+		return fmt.Errorf("%q is negative", s)
+	}
+	*f.d = d
+	return nil
+}
+
+// durationVar defines a duration flag on fs, as fs.DurationVar does, read
+// by durationFlag. Every duration flag of prerel is defined with it. The
+// help names the value after a word in backquotes in usage, as for any
+// flag ("`DURATION`").
+func durationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	fs.Var(durationFlag{p}, name, usage)
 }
 
 // formatFlag is a --format flag limited to the given choices.

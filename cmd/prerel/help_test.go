@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -8,9 +9,10 @@ import (
 // helpWidth is the widest a line of help may be, in terminal columns.
 const helpWidth = 80
 
-// TestHelpWidth checks that every line of 'prerel --help' and of each
-// command's -h fits in helpWidth columns, tabs expanded to the next
-// multiple of 8 as a terminal shows them.
+// TestHelpWidth checks that 'prerel --help' and each command's -h write
+// their help to stdout, and that every line of it fits in helpWidth
+// columns, tabs expanded to the next multiple of 8 as a terminal shows
+// them.
 func TestHelpWidth(t *testing.T) {
 	tests := []struct {
 		name string
@@ -25,17 +27,18 @@ func TestHelpWidth(t *testing.T) {
 		{"prerel compare -h", []string{"compare", "-h"}},
 		{"prerel resolve -h", []string{"resolve", "-h"}},
 		{"prerel impact -h", []string{"impact", "-h"}},
+		{"prerel version -h", []string{"version", "-h"}},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {
 		covered[tt.args[0]] = true
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, "", tt.args...)
-			if code != exitOK || stdout != "" || stderr == "" {
-				t.Fatalf("%s: exit %d, stdout %q, stderr %q; want exit %d and help on stderr only",
+			if code != exitOK || stdout == "" || stderr != "" {
+				t.Fatalf("%s: exit %d, stdout %q, stderr %q; want exit %d and help on stdout only",
 					tt.name, code, stdout, stderr, exitOK)
 			}
-			for i, line := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+			for i, line := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
 				if w := columns(line); w > helpWidth {
 					t.Errorf("%s: line %d is %d columns wide, more than %d:\n%s",
 						tt.name, i+1, w, helpWidth, line)
@@ -80,6 +83,88 @@ func TestColumns(t *testing.T) {
 	for _, tt := range tests {
 		if got := columns(tt.line); got != tt.want {
 			t.Errorf("columns(%q) = %d, want %d", tt.line, got, tt.want)
+		}
+	}
+}
+
+// TestHelpGoesToStdout checks every way of asking for help: the help is
+// written to stdout, nothing to stderr, and the exit status is 0; no
+// command at all is a usage error, with the help on stderr.
+func TestHelpGoesToStdout(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--help"}, "Exit status:"},
+		{[]string{"-h"}, "Usage:"},
+		{[]string{"help"}, "Usage:"},
+		{[]string{"help", "check"}, "Usage: prerel check"},
+		{[]string{"check", "-h"}, "Usage: prerel check"},
+		{[]string{"check", "--help"}, "Usage: prerel check"},
+		{[]string{"check", ">= 1", "-h"}, "Usage: prerel check"},
+		{[]string{"eval", "-help"}, "Usage: prerel eval"},
+	}
+	for _, tt := range tests {
+		code, out, stderr := runCLI(t, "", tt.args...)
+		if code != exitOK || !strings.Contains(out, tt.want) || stderr != "" {
+			t.Errorf("prerel %q: exit %d, stdout %.60q, stderr %q; want exit 0 and %q on stdout only", tt.args, code, out, stderr, tt.want)
+		}
+	}
+	code, out, stderr := runCLI(t, "")
+	if code != exitUsage || out != "" || !strings.Contains(stderr, "Usage:") {
+		t.Errorf("prerel: exit %d, stdout %q, stderr %.60q; want exit 2 and the help on stderr", code, out, stderr)
+	}
+	// Help that cannot be written is a failed write.
+	runExitCases(t, []exitCase{
+		{name: "help to a broken pipe", args: []string{"--help"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+		{name: "command help to a broken pipe", args: []string{"check", "-h"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+		{name: "version to a broken pipe", args: []string{"--version"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
+	})
+}
+
+// TestHelpFlagsSection checks that a command's help has a Flags section
+// exactly when the command has flags.
+func TestHelpFlagsSection(t *testing.T) {
+	for _, c := range commands {
+		_, out, _ := runCLI(t, "", c.name, "-h")
+		hasFlags := strings.Contains(out, "\n  -")
+		if strings.Contains(out, "Flags:") != hasFlags || strings.HasSuffix(out, "Flags:\n") {
+			t.Errorf("prerel %s -h: a Flags section that does not fit its flags:\n%s", c.name, out)
+		}
+	}
+	for _, name := range []string{"policies", "version"} {
+		if _, out, _ := runCLI(t, "", name, "-h"); strings.Contains(out, "Flags") {
+			t.Errorf("prerel %s -h has a Flags section:\n%s", name, out)
+		}
+	}
+}
+
+// TestVersion checks --version and the version command.
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"-version"}, {"version"}} {
+		code, out, stderr := runCLI(t, "", args...)
+		if code != exitOK || !strings.HasPrefix(out, "prerel ") || strings.Count(out, "\n") != 1 || stderr != "" {
+			t.Errorf("prerel %q: exit %d, stdout %q, stderr %q; want exit 0 and one line", args, code, out, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "version", "extra"); code != exitUsage || !strings.Contains(stderr, "version takes no arguments") {
+		t.Errorf("prerel version extra: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestModuleVersion(t *testing.T) {
+	tests := []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{nil, "(devel)"},
+		{&debug.BuildInfo{}, "(devel)"},
+		{&debug.BuildInfo{Main: debug.Module{Path: "github.com/prerel/prerel", Version: "(devel)"}}, "(devel)"},
+		{&debug.BuildInfo{Main: debug.Module{Path: "github.com/prerel/prerel", Version: "v1.2.3"}}, "v1.2.3"},
+	}
+	for _, tt := range tests {
+		if got := moduleVersion(tt.info); got != tt.want {
+			t.Errorf("moduleVersion(%+v) = %q, want %q", tt.info, got, tt.want)
 		}
 	}
 }

@@ -162,7 +162,7 @@ func impactDomain(e *env, fs *flag.FlagSet, domains []string, vf *resolveFlags) 
 			return nil, err
 		}
 	}
-	src, err := vf.versions()
+	src, err := vf.versions(e)
 	if err != nil {
 		return nil, err
 	}

@@ -127,7 +127,7 @@ func TestImpact(t *testing.T) {
 		{name: "corpus and a directory", args: []string{"--policy", "cargo", "--domain", "corpus", resolveExample}, code: exitUsage, stderr: []string{"cannot be combined"}},
 		{name: "no such directory", args: []string{"--policy", "cargo", "--domain", "nope-dir", "--index", resolveIndex}, code: exitUsage, stderr: []string{"nope-dir"}},
 		{name: "missing index", args: []string{"--policy", "cargo", "--domain", resolveExample, "--index", "nope.json"}, code: exitUsage, stderr: []string{"nope.json"}},
-		{name: "help", args: []string{"-h"}, code: exitOK, stderr: []string{"Usage: prerel impact", "prerelease-later-minor-or-major  P: a prerelease of a later minor or major"}},
+		{name: "help", args: []string{"-h"}, code: exitOK, stdout: []string{"Usage: prerel impact", "prerelease-later-minor-or-major  P: a prerelease of a later minor or major"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,7 +25,7 @@ func TestJSONWritesConstraintsAsTheyAre(t *testing.T) {
 		{"explain", "", []string{"explain", "--policy", "cargo", "--format", "json", constraint, "1.0.0-rc.1"}, constraint},
 		{"eval", constraint + "\t1.0.0-rc.1\n", []string{"eval", "--format", "json"}, constraint},
 		{"compare", "", []string{"compare", "--policies", "strict,cargo", "--domain", cases, "--format", "json"}, constraint},
-		{"resolve", "", []string{"resolve", "--index", resolveIndex, "--format", "json", resolveExample}, "~> 1.2.0-rc1"},
+		{"resolve", "", []string{"resolve", "--index", resolveIndex, "--lock-file", "-", "--format", "json", resolveExample}, "~> 1.2.0-rc1"},
 	}
 	for _, tt := range tests {
 		code, out, stderr := runCLI(t, tt.stdin, tt.args...)
@@ -58,7 +58,7 @@ func TestJSONSchemas(t *testing.T) {
 		{"check", []string{"check", "--format", "json", ">= 1", "1.0.0"}, engine.CheckSchema},
 		{"select", []string{"select", "--format", "json", ">= 1", "1.0.0"}, engine.SelectSchema},
 		{"explain", []string{"explain", "--format", "json", "--policy", "strict", ">= 1", "1.0.0"}, engine.ExplainSchema},
-		{"resolve", []string{"resolve", "--format", "json", "--index", resolveIndex, resolveExample}, resolve.SchemaVersion},
+		{"resolve", []string{"resolve", "--format", "json", "--index", resolveIndex, "--lock-file", "-", resolveExample}, resolve.SchemaVersion},
 	}
 	for _, tt := range tests {
 		code, out, stderr := runCLI(t, "", tt.args...)

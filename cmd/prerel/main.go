@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"strings"
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/printable"
 )
 
 // env is what a command reads and writes, so that tests can run commands
@@ -16,7 +19,10 @@ type env struct {
 	stdout, stderr io.Writer
 	registry       *engine.Registry
 	getenv         func(string) string
-	stderrIsTTY    bool
+	// environ lists the environment as os.Environ does, for the registry
+	// credentials; nil reads none.
+	environ     func() []string
+	stderrIsTTY bool
 }
 
 type command struct {
@@ -36,6 +42,7 @@ func init() {
 		{"compare", "[flags]", "differential report: where policies agree and diverge, with witnesses", runCompare},
 		{"resolve", "[flags] DIR", "each module and provider in DIR: its policy's version next to today's", runResolve},
 		{"impact", "--policy P [flags]", "what would install differently for real module calls under policy P", runImpact},
+		{"version", "", "prerel's version (also: prerel --version)", runVersion},
 	}
 }
 
@@ -46,6 +53,7 @@ func main() {
 		stderr:      os.Stderr,
 		registry:    catalogue.New(),
 		getenv:      os.Getenv,
+		environ:     os.Environ,
 		stderrIsTTY: isTerminal(os.Stderr),
 	}
 	os.Exit(run(e, os.Args[1:]))
@@ -53,33 +61,123 @@ func main() {
 
 // run dispatches to a subcommand, reports its error on stderr and maps it
 // to the exit status. A failed write to stdout is an outside failure, also
-// when the command itself did not notice it.
+// when the command itself did not notice it. A panic is an internal error:
+// it is reported, with the stack, and ends with exitInternal.
 func run(e *env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		printUsage(e.stderr)
-		if len(args) == 0 {
-			return exitUsage
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		return run(e, []string{"help"})
+	case "-version", "--version":
+		return run(e, []string{"version"})
+	case "help":
+		if len(args) > 1 {
+			// "prerel help check" is "prerel check -h".
+			return run(e, []string{args[1], "-h"})
+		}
+		var help strings.Builder
+		printUsage(&help)
+		if _, err := io.WriteString(e.stdout, help.String()); err != nil {
+			fmt.Fprintf(e.stderr, "prerel: write to standard output: %s\n", outsideText(err.Error()))
+			return exitFailure
 		}
 		return exitOK
 	}
 	c, ok := lookupCommand(args[0])
 	if !ok {
-		fmt.Fprintf(e.stderr, "prerel: unknown command %q\n\n", args[0])
-		printUsage(e.stderr)
+		fmt.Fprintf(e.stderr, "prerel: unknown command %q\nRun 'prerel --help' for usage.\n", args[0])
 		return exitUsage
 	}
+	return runCommand(e, c, args[1:])
+}
+
+// runCommand runs c with its arguments and reports its error.
+func runCommand(e *env, c command, args []string) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			stack := debug.Stack()
+			if wp, ok := p.(*workerPanic); ok {
+				p, stack = wp.value, wp.stack
+			}
+			fmt.Fprintf(e.stderr, "prerel %s: %s\n%s", c.name, outsideText(internalError(p).Error()), stack)
+			code = exitInternal
+		}
+	}()
 	out := &stickyWriter{w: e.stdout}
 	ce := *e
 	ce.stdout = out
-	err := c.run(&ce, args[1:])
+	err := c.run(&ce, args)
 	if out.err != nil && exitStatus(err) < exitUsage {
 		err = failure(fmt.Errorf("write to standard output: %w", out.err))
 	}
-	code := exitStatus(err)
+	code = exitStatus(err)
 	if code != exitOK {
-		fmt.Fprintf(e.stderr, "prerel %s: %s\n", c.name, err)
+		// A library error may start with the command's own name
+		// ("compare: ..."), which the prefix already says.
+		msg := strings.TrimPrefix(err.Error(), c.name+": ")
+		fmt.Fprintf(e.stderr, "prerel %s: %s\n", c.name, outsideText(msg))
+		if hint := hintOf(err); hint != "" {
+			fmt.Fprintln(e.stderr, hint)
+		}
 	}
 	return code
+}
+
+// workerPanic is a panic recovered in a goroutine a command started, to
+// be raised again in the command's own goroutine, where run recovers it:
+// the value and the stack of the goroutine that panicked.
+type workerPanic struct {
+	value any
+	stack []byte
+}
+
+// recoverWorker is deferred by a goroutine that a command starts: it
+// stores a panic of the goroutine in *p, with its stack, for
+// raiseWorkerPanics.
+func recoverWorker(p **workerPanic) {
+	if v := recover(); v != nil {
+		if wp, ok := v.(*workerPanic); ok {
+			*p = wp
+			return
+		}
+		*p = &workerPanic{value: v, stack: debug.Stack()}
+	}
+}
+
+// raiseWorkerPanics panics again with the first panic that recoverWorker
+// stored, if any.
+func raiseWorkerPanics(ps []*workerPanic) {
+	for _, p := range ps {
+		if p != nil {
+			panic(p)
+		}
+	}
+}
+
+// internalError is the error of a recovered panic p.
+func internalError(p any) error {
+	if err, ok := p.(error); ok {
+		return fmt.Errorf("internal error: %w", err)
+	}
+	return fmt.Errorf("internal error: %v", p)
+}
+
+// outsideText makes a message safe to print on a terminal: each of its
+// lines, which may quote text from outside, with control characters
+// escaped (see package printable), tabs kept.
+func outsideText(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, line := range lines {
+		fields := strings.Split(line, "\t")
+		for j, f := range fields {
+			fields[j] = printable.String(f)
+		}
+		lines[i] = strings.Join(fields, "\t")
+	}
+	return strings.Join(lines, "\n")
 }
 
 func lookupCommand(name string) (command, bool) {
@@ -107,6 +205,8 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// printUsage writes the help of 'prerel --help': the commands, how flags
+// are read and the exit statuses.
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "prerel puts prerelease-matching policies for version constraints side by side.")
 	fmt.Fprintln(w)
@@ -116,12 +216,15 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "           %s\n", c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'prerel COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "Run 'prerel COMMAND -h' (or 'prerel help COMMAND') for a command's flags,")
+	fmt.Fprintln(w, "and 'prerel --version' for prerel's version.")
 	fmt.Fprintln(w, flagsNote)
 	fmt.Fprintln(w)
 	fmt.Fprint(w, exitStatusHelp)
 }
 
+// resolve looks the policies up by name, all of them when names is empty.
+// An unknown name, or a policy named twice, is a usage error.
 func (e *env) resolve(names policyList) ([]engine.Policy, error) {
 	ps, err := e.registry.Resolve(names)
 	if err != nil {
@@ -130,10 +233,39 @@ func (e *env) resolve(names policyList) ([]engine.Policy, error) {
 	if len(ps) == 0 {
 		return nil, usagef("no policies are registered")
 	}
+	seen := make(map[string]bool, len(ps))
+	for _, p := range ps {
+		if seen[p.Name()] {
+			return nil, usagef("policy %q given twice", p.Name())
+		}
+		seen[p.Name()] = true
+	}
 	return ps, nil
 }
 
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func runVersion(e *env, args []string) error {
+	fs := newFlags(e, "version", "", "Print prerel's version: the module version it was built as, or\n(devel) for a build from a source tree.")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("version takes no arguments, got %q", fs.Arg(0))
+	}
+	info, _ := debug.ReadBuildInfo()
+	_, err := fmt.Fprintf(e.stdout, "prerel %s\n", moduleVersion(info))
+	return failure(err)
+}
+
+// moduleVersion is the version of the main module in info: the tag or
+// pseudo-version go install records, or "(devel)" when it is not known.
+func moduleVersion(info *debug.BuildInfo) string {
+	if info == nil || info.Main.Version == "" {
+		return "(devel)"
+	}
+	return info.Main.Version
 }

@@ -37,7 +37,6 @@ func TestUsage(t *testing.T) {
 		stderr string
 	}{
 		{nil, exitUsage, "Usage:"},
-		{[]string{"help"}, exitOK, "Usage:"},
 		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
 		{[]string{"check"}, exitUsage, "check needs a constraint and at least one version"},
 		{[]string{"check", ">= 1.0.0"}, exitUsage, "check needs a constraint and at least one version"},
@@ -46,7 +45,6 @@ func TestUsage(t *testing.T) {
 		{[]string{"check", "--policies", "strict,nope", ">= 1.0.0", "1.0.0"}, exitUsage, `unknown policy "nope"`},
 		{[]string{"check", "--policies", "strict,,cargo", ">= 1.0.0", "1.0.0"}, exitUsage, "empty policy name"},
 		{[]string{"check", "--format", "xml", ">= 1.0.0", "1.0.0"}, exitUsage, `unknown format "xml"`},
-		{[]string{"check", "-h"}, exitOK, "Usage: prerel check"},
 		{[]string{"policies", "extra"}, exitUsage, "policies takes no arguments"},
 		{[]string{"eval", "extra"}, exitUsage, "eval reads stdin and takes no arguments"},
 		{[]string{"select"}, exitUsage, "select needs a constraint"},
@@ -203,7 +201,7 @@ func TestEvalBadLines(t *testing.T) {
 		{">= 1.0.0\t1.0.0\nno tab here\n>= 1\t1.0.0\n", ">= 1.0.0\t1.0.0\tallow\n", "stdin line 2: expected 2 tab-separated fields (CONSTRAINT<TAB>VERSION), found 1"},
 		{"a\tb\tc\n", "", "stdin line 1: expected 2 tab-separated fields (CONSTRAINT<TAB>VERSION), found 3"},
 		{">= 1\t1.0.0\n\n", ">= 1\t1.0.0\tallow\n", "stdin line 2: expected 2 tab-separated fields"},
-		{">= 1\t" + strings.Repeat("9", maxLine+1) + "\n", "", "stdin line 1: bufio.Scanner: token too long"},
+		{">= 1\t" + strings.Repeat("9", maxLine+1) + "\n", "", "stdin line 1: line longer than 1048576 bytes"},
 	}
 	for _, tt := range tests {
 		code, out, stderr := runCLI(t, tt.in, "eval", "--policies", "strict")

@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +14,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/terraform/credentials"
 	"github.com/prerel/prerel/terraform/registry"
 
 	"github.com/prerel/prerel/resolve"
@@ -43,6 +46,11 @@ func (l *pairList) Set(s string) error {
 	if !ok || k == "" || v == "" {
 		return fmt.Errorf("expected NAME=POLICY, got %q", s)
 	}
+	for _, p := range l.pairs {
+		if p.key == k {
+			return fmt.Errorf("%q given twice: %s=%s and %s=%s", k, p.key, p.value, k, v)
+		}
+	}
 	l.pairs = append(l.pairs, pair{k, v, "--" + l.flag + " " + s})
 	return nil
 }
@@ -61,8 +69,8 @@ func (r *registryURLs) Set(s string) error {
 	if i, j := strings.Index(s, "="), strings.Index(s, "://"); i > 0 && (j < 0 || i < j) {
 		host, u = strings.ToLower(s[:i]), s[i+1:]
 	}
-	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
-		return fmt.Errorf("%q is not an http:// or https:// URL", u)
+	if _, err := registry.ParseBaseURL(u); err != nil {
+		return err
 	}
 	if host == "" {
 		if r.all != "" {
@@ -74,13 +82,17 @@ func (r *registryURLs) Set(s string) error {
 	if r.hosts == nil {
 		r.hosts = map[string]string{}
 	}
+	if _, ok := r.hosts[host]; ok {
+		return fmt.Errorf("a URL for host %q is already given", host)
+	}
 	r.hosts[host] = u
 	return nil
 }
 
 // resolveFlags are the flags of prerel resolve.
 // addVersionSourceFlags defines the flags that say where available
-// versions come from: --index, --registry-url, --timeout and --retries.
+// versions come from: --index, --registry-url, --timeout, --retries and
+// --registry-deadline.
 // scope, when set, names what they apply to ("directory domains") at the
 // start of each usage.
 func (f *resolveFlags) addVersionSourceFlags(fs *flag.FlagSet, scope string) {
@@ -88,9 +100,10 @@ func (f *resolveFlags) addVersionSourceFlags(fs *flag.FlagSet, scope string) {
 		scope += ": "
 	}
 	fs.StringVar(&f.index, "index", "", scope+"read available versions from the offline index\n`FILE` instead of a registry")
-	fs.Var(&f.urls, "registry-url", scope+"send service discovery to `URL` instead of each\nsource's host, or HOST=URL for one host (repeatable)")
-	fs.DurationVar(&f.timeout, "timeout", registry.DefaultTimeout, scope+"timeout of each registry request")
-	fs.IntVar(&f.retries, "retries", registry.DefaultRetries, scope+"retries of a registry request answered 429\nor 5xx")
+	fs.Var(&f.urls, "registry-url", scope+"send service discovery to `URL` instead of each\nsource's host, or HOST=URL for one host (repeatable); an http or\nhttps URL without a query or fragment")
+	durationVar(fs, &f.timeout, "timeout", registry.DefaultTimeout, scope+"the `DURATION` to wait for each registry request,\nsuch as 10s or 1m")
+	fs.IntVar(&f.retries, "retries", registry.DefaultRetries, scope+fmt.Sprintf("retries of a registry request answered 429\nor 5xx, at most %d; a host that keeps answering 5xx is\nno longer retried", registry.MaxRetries))
+	durationVar(fs, &f.deadline, "registry-deadline", registry.DefaultDeadline, scope+"the `DURATION` all registry requests of the run\nmay take together, retries included")
 }
 
 type resolveFlags struct {
@@ -98,7 +111,7 @@ type resolveFlags struct {
 	modulePolicies, providerPolicies                pairList
 	extra                                           policyList
 	urls                                            registryURLs
-	timeout                                         time.Duration
+	timeout, deadline                               time.Duration
 	retries                                         int
 	format                                          formatFlag
 }
@@ -112,7 +125,9 @@ func runResolve(e *env, args []string) error {
 			"(or --modules-dir); provider constraints of every module are intersected.\n"+
 			"Versions come from --index FILE or a registry (service discovery on each\n"+
 			"source's host, or --registry-url). Exit status 1 when some module or\n"+
-			"provider has no admissible version under its chosen policy.")
+			"provider has no admissible version under its chosen policy, or a locked\n"+
+			"provider version is not admitted by it; 3 when some versions could not be\n"+
+			"listed. Every problem is named on stderr.")
 	f := resolveFlags{
 		modulePolicies:   pairList{flag: "module-policy"},
 		providerPolicies: pairList{flag: "provider-policy"},
@@ -124,7 +139,7 @@ func runResolve(e *env, args []string) error {
 	fs.Var(&f.providerPolicies, "provider-policy", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict\n(repeatable)")
 	fs.Var(&f.extra, "policies", "comma-separated policies to show as extra columns")
 	f.addVersionSourceFlags(fs, "")
-	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules)")
+	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules, or modules in TF_DATA_DIR)")
 	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
 	fs.Var(&f.format, "format", "output format: text, markdown or json")
 	showAll := addShowAll(fs, "list every line, item and version (without it: lists of at most 10\nlines, 6 items and 2 versions, each with a count of the rest)")
@@ -146,7 +161,7 @@ func runResolve(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	versions, err := f.versions()
+	versions, err := f.versions(e)
 	if err != nil {
 		return err
 	}
@@ -155,7 +170,7 @@ func runResolve(e *env, args []string) error {
 	})
 	var diags hcl.Diagnostics
 	if errors.As(err, &diags) {
-		return usage(errors.New(diagnosticLines(diags)))
+		return diagnosticsError(diags)
 	} else if err != nil {
 		return usage(err)
 	}
@@ -170,7 +185,7 @@ func (f *resolveFlags) check(dir string) error {
 	if fi, err := os.Stat(dir); err != nil {
 		return inputError(err)
 	} else if !fi.IsDir() {
-		return usagef("%s is not a directory", dir)
+		return usagef("%s is not a directory", printable.String(dir))
 	}
 	if f.index != "" && (f.urls.all != "" || len(f.urls.hosts) > 0) {
 		return usagef("--index and --registry-url cannot be used together")
@@ -186,7 +201,7 @@ func (f *resolveFlags) check(dir string) error {
 func (f *resolveFlags) policyConfig(e *env, dir string) (*policyconfig.Config, error) {
 	cfg, diags := loadPolicyConfig(e, dir, f.configFile)
 	if cfg == nil {
-		return nil, usage(errors.New(diagnosticLines(diags)))
+		return nil, diagnosticsError(diags)
 	}
 	if f.policy != "" {
 		diags = append(diags, cfg.SetDefault(f.policy, policyconfig.FlagOrigin("--policy "+f.policy))...)
@@ -212,7 +227,7 @@ func (f *resolveFlags) extraPolicies(e *env) ([]engine.Policy, error) {
 
 // versions returns the offline index or the registry client the flags
 // name.
-func (f *resolveFlags) versions() (registry.Source, error) {
+func (f *resolveFlags) versions(e *env) (registry.Source, error) {
 	if f.index != "" {
 		x, err := registry.LoadIndex(f.index)
 		if err != nil {
@@ -220,11 +235,25 @@ func (f *resolveFlags) versions() (registry.Source, error) {
 		}
 		return x, nil
 	}
+	if f.retries < 0 || f.retries > registry.MaxRetries {
+		return nil, usagef("--retries must be between 0 and %d, got %d", registry.MaxRetries, f.retries)
+	}
+	if f.deadline <= 0 {
+		return nil, usagef("--registry-deadline must be positive")
+	}
 	r := f.retries
 	if r == 0 {
 		r = -1 // none
 	}
-	return &registry.Client{BaseURL: f.urls.all, HostURLs: f.urls.hosts, Timeout: f.timeout, Retries: r}, nil
+	c := &registry.Client{BaseURL: f.urls.all, HostURLs: f.urls.hosts, Timeout: f.timeout, Deadline: f.deadline, Retries: r}
+	if e.environ != nil {
+		// Tokens as Terraform and OpenTofu read them. A file that cannot
+		// be read is named, with its error, in the hint that follows a
+		// 401 or 403.
+		creds, _ := credentials.Load(e.environ())
+		c.Credentials = creds
+	}
+	return c, nil
 }
 
 func renderResolve(e *env, format string, rep *resolve.Report, opt resolve.RenderOptions) error {
@@ -238,17 +267,23 @@ func renderResolve(e *env, format string, rep *resolve.Report, opt resolve.Rende
 	}
 }
 
-// resolveOutcome is the exit status of a resolved report: an outside
-// failure when versions could not be listed, a finding when some item
-// has no admissible version. Items that could not be listed for the same
-// reason share a line that names them, at most 6 unless showAll.
+// resolveOutcome is the exit status of a resolved report, with every
+// problem named on stderr: the items whose versions could not be listed
+// (an outside failure), the items with no admissible version and the
+// locked provider versions the chosen policy does not admit (findings).
+// When several kinds occur, each is listed and the status is the most
+// severe one's: the failure's. Items that could not be listed for the
+// same reason share a line that names them, at most 6 unless showAll.
+// Every text from outside is escaped by printable.String.
 func resolveOutcome(rep *resolve.Report, showAll bool) error {
+	var parts []string
+	status := exitOK
 	if bad := rep.Errors(); len(bad) > 0 {
 		var lines []string
 		for _, g := range rep.ProblemGroups(resolve.StatusError) {
 			if len(g.Items) == 1 {
 				it := g.Items[0]
-				lines = append(lines, fmt.Sprintf("%s %q: %s", it.Kind, it.Name, it.Problem))
+				lines = append(lines, fmt.Sprintf("%s %q: %s", it.Kind, it.Name, printable.String(it.Problem)))
 				continue
 			}
 			max := 6
@@ -256,18 +291,39 @@ func resolveOutcome(rep *resolve.Report, showAll bool) error {
 				max = 0
 			}
 			names, _ := g.Names(max, strconv.Quote)
-			lines = append(lines, fmt.Sprintf("%s (%d items): %s", names, len(g.Items), g.Problem))
+			lines = append(lines, fmt.Sprintf("%s (%d items): %s", names, len(g.Items), printable.String(g.Problem)))
 		}
-		return failure(fmt.Errorf("the versions of %d of %d items could not be listed:\n  %s", len(bad), len(rep.Items), strings.Join(lines, "\n  ")))
+		parts = append(parts, fmt.Sprintf("the versions of %d of %d items could not be listed:\n  %s", len(bad), len(rep.Items), strings.Join(lines, "\n  ")))
+		status = exitFailure
 	}
-	if bad := rep.Unsatisfied(); len(bad) > 0 {
-		lines := make([]string, len(bad))
-		for i, it := range bad {
-			lines[i] = fmt.Sprintf("%s %q (%s): %s", it.Kind, it.Name, posOrImplied(it.Pos), it.Problem)
+	var unsatisfied, refused []string
+	for _, it := range rep.Unsatisfied() {
+		unsatisfied = append(unsatisfied, fmt.Sprintf("%s %q (%s): %s", it.Kind, it.Name, printable.String(posOrImplied(it.Pos)), printable.String(it.Problem)))
+	}
+	for _, l := range rep.RefusedLocks() {
+		refused = append(refused, fmt.Sprintf("locked provider %s %s (%s): not admitted by %s for %q: %s: %s",
+			printable.String(l.Address), printable.String(l.Version), printable.String(l.Pos), l.Policy, l.Constraint, l.Verdict, printable.String(l.Reason)))
+	}
+	if len(unsatisfied)+len(refused) > 0 && status == exitOK {
+		status = exitFinding
+	}
+	if len(parts) == 0 && len(unsatisfied)+len(refused) == 1 {
+		// One finding alone is its own message.
+		parts = append(parts, slices.Concat(unsatisfied, refused)[0])
+	} else {
+		if n := len(unsatisfied); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s no admissible version under the chosen policy:\n  %s",
+				plural.Of(n, "item has", "items have"), strings.Join(unsatisfied, "\n  ")))
 		}
-		return finding(errors.New(strings.Join(lines, "\n")))
+		if n := len(refused); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s not admitted by the chosen policy:\n  %s",
+				plural.Of(n, "locked provider version is", "locked provider versions are"), strings.Join(refused, "\n  ")))
+		}
 	}
-	return nil
+	if len(parts) == 0 {
+		return nil
+	}
+	return withStatus(status, errors.New(strings.Join(parts, "\n")))
 }
 
 func posOrImplied(pos string) string {
@@ -277,13 +333,13 @@ func posOrImplied(pos string) string {
 	return pos
 }
 
-// diagnosticLines formats the errors among diags one a line, with a count
-// first when there are several.
+// diagnosticLines formats the errors among diags one a line, each escaped
+// by printable.String, with a count first when there are several.
 func diagnosticLines(diags hcl.Diagnostics) string {
 	var lines []string
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError {
-			lines = append(lines, diag.Format(d))
+			lines = append(lines, printable.String(diag.Format(d)))
 		}
 	}
 	if len(lines) == 1 {
@@ -296,14 +352,20 @@ func diagnosticLines(diags hcl.Diagnostics) string {
 // starts from no settings. The Config is nil when there are errors.
 func loadPolicyConfig(e *env, dir, path string) (*policyconfig.Config, hcl.Diagnostics) {
 	if path == "" {
-		path = filepath.Join(dir, policyconfig.DefaultFile)
-		if _, err := os.Stat(path); err != nil {
-			cfg, err := policyconfig.New(e.registry)
-			if err != nil {
-				return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: err.Error()}}
-			}
-			return cfg, nil
-		}
+		return policyconfig.LoadDir(e.registry, dir)
 	}
 	return policyconfig.Load(e.registry, path)
+}
+
+// diagnosticsError is the error of a configuration that cannot be used:
+// an outside failure when a file could not be read for a reason other
+// than the input (permission, I/O), bad input otherwise.
+func diagnosticsError(diags hcl.Diagnostics) error {
+	err := errors.New(diagnosticLines(diags))
+	for _, d := range diags {
+		if cause, ok := hcl.DiagnosticExtra[error](d); ok && d.Severity == hcl.DiagError && exitStatus(inputError(cause)) == exitFailure {
+			return failure(err)
+		}
+	}
+	return usage(err)
 }

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,9 +46,14 @@ func TestResolve(t *testing.T) {
 		stderr []string
 	}{
 		{
-			name: "example, text",
+			name: "example, text: locked versions the chosen policy refuses are findings",
 			args: []string{"--index", resolveIndex, resolveExample},
-			code: exitOK,
+			code: exitFinding,
+			stderr: []string{
+				"prerel resolve: 2 locked provider versions are not admitted by the chosen policy:\n" +
+					`  locked provider registry.terraform.io/hashicorp/google 3.0.0-beta.1 (.terraform.lock.hcl:15:1): not admitted by strict for "~> 3.0.0-beta.1": reject: prerelease: no = comparator names it, and only an exact = admits a prerelease` + "\n" +
+					`  locked provider registry.terraform.io/hashicorp/helm 3.0.0-pre2 (.terraform.lock.hcl:20:1): not admitted by cargo for ">= 2.0.0-beta.1, ~> 2.9": reject: prerelease:`,
+			},
 			stdout: []string{
 				"default policy: cargo (../../testdata/resolve/prerel.hcl:4:18)",
 				"*  module    consul_next  hashicorp/consul-k8s/kubernetes  2.0.0-rc1, >= 1.0.0                            strict   2.0.0-rc1  none       none",
@@ -58,27 +64,40 @@ func TestResolve(t *testing.T) {
 		{
 			name:   "markdown",
 			args:   []string{"--index", resolveIndex, "--format", "markdown", resolveExample},
-			code:   exitOK,
+			code:   exitFinding,
 			stdout: []string{"| **changed** | module | `consul_next` |"},
 		},
 		{
 			name:   "flags override the file",
 			args:   []string{"--index", resolveIndex, "--policy", "strict", "--module-policy", "consul=cargo", "--provider-policy", "hashicorp/google=lexical", resolveExample},
-			code:   exitOK,
+			code:   exitFinding,
 			stdout: []string{"default policy: strict (--policy strict)", "module    consul       hashicorp/consul-k8s/kubernetes  ~> 1.2.0-rc1                                   cargo    1.2.9         none       none", "provider  google       hashicorp/google                 root: ~> 3.0.0-beta.1                          lexical  3.0.0-beta.1"},
 		},
 		{
 			name:   "extra columns",
-			args:   []string{"--index", resolveIndex, "--policies", "hashicorp,lexical", resolveExample},
+			args:   []string{"--index", resolveIndex, "--policies", "hashicorp,lexical", "--lock-file", "-", resolveExample},
 			code:   exitOK,
 			stdout: []string{"OPENTOFU  hashicorp     lexical"},
 		},
 		{
 			name:   "no admissible version: exit 1, table printed",
+			args:   []string{"--index", resolveIndex, "--module-policy", "consul_next=terraform-module", "--lock-file", "-", resolveExample},
+			code:   exitFinding,
+			stdout: []string{"Problems:"},
+			stderr: []string{`prerel resolve: module "consul_next" (main.tf:30:13): no available version of module hashicorp/consul-k8s/kubernetes matches the constraint "2.0.0-rc1, >= 1.0.0" under policy terraform-module; the newest available version is 2.0.3` + "\n"},
+		},
+		{
+			name:   "no admissible version and refused locks: every finding named",
 			args:   []string{"--index", resolveIndex, "--module-policy", "consul_next=terraform-module", resolveExample},
 			code:   exitFinding,
 			stdout: []string{"Problems:"},
-			stderr: []string{`prerel resolve: module "consul_next" (main.tf:30:13): no available version of module hashicorp/consul-k8s/kubernetes matches the constraint "2.0.0-rc1, >= 1.0.0" under policy terraform-module; the newest available version is 2.0.3`},
+			stderr: []string{
+				"prerel resolve: 1 item has no admissible version under the chosen policy:\n" +
+					`  module "consul_next" (main.tf:30:13): no available version of module hashicorp/consul-k8s/kubernetes matches the constraint "2.0.0-rc1, >= 1.0.0" under policy terraform-module; the newest available version is 2.0.3` + "\n" +
+					"2 locked provider versions are not admitted by the chosen policy:\n" +
+					"  locked provider registry.terraform.io/hashicorp/google 3.0.0-beta.1 (.terraform.lock.hcl:15:1)",
+				"  locked provider registry.terraform.io/hashicorp/helm 3.0.0-pre2 (.terraform.lock.hcl:20:1)",
+			},
 		},
 		{
 			name:   "no lock file",
@@ -90,9 +109,9 @@ func TestResolve(t *testing.T) {
 			stderr: []string{`prerel resolve: --policy nope: Unknown policy "nope"; Known policies: any-pre,`}},
 		{name: "unknown module override", args: []string{"--index", resolveIndex, "--module-policy", "consull=cargo", resolveExample}, code: exitUsage,
 			stderr: []string{`--module-policy consull=cargo: No module call "consull" in the configuration; Did you mean "consul"?`}},
-		{name: "nested module override", args: []string{"--index", resolveIndex, "--module-policy", "network.vpc=linear", resolveExample}, code: exitOK,
+		{name: "nested module override", args: []string{"--index", resolveIndex, "--module-policy", "network.vpc=linear", "--lock-file", "-", resolveExample}, code: exitOK,
 			stdout: []string{"module    network.vpc  terraform-aws-modules/vpc/aws    ~> 5.0.0                                       linear   5.0.0"}},
-		{name: "flags after the directory", args: []string{resolveExample, "--index", resolveIndex, "--format", "markdown"}, code: exitOK,
+		{name: "flags after the directory", args: []string{resolveExample, "--index", resolveIndex, "--format", "markdown"}, code: exitFinding,
 			stdout: []string{"| **changed** | module | `consul_next` |"}},
 		{name: "bad module-policy flag", args: []string{"--module-policy", "consul", resolveExample}, code: exitUsage,
 			stderr: []string{`expected NAME=POLICY`}},
@@ -125,7 +144,7 @@ func TestResolve(t *testing.T) {
 
 func TestResolveJSON(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "", "resolve", "--index", resolveIndex, "--policies", "hashicorp", "--format", "json", resolveExample)
-	if code != exitOK {
+	if code != exitFinding {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var out resolveJSON
@@ -207,7 +226,7 @@ func TestResolveRegistryURL(t *testing.T) {
 	}
 	_, fromIndex, _ := runCLI(t, "", "resolve", "--index", resolveIndex, "--format", "json", resolveExample)
 	code, fromRegistry, stderr := runCLI(t, "", "resolve", "--registry-url", srv.URL, "--format", "json", resolveExample)
-	if code != exitOK {
+	if code != exitFinding {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	a, b := strip(fromIndex), strip(fromRegistry)
@@ -222,6 +241,10 @@ func TestResolveRegistryURL(t *testing.T) {
 	if code != exitFailure || !strings.Contains(stderr, "the versions of 1 of 11 items could not be listed") ||
 		!strings.Contains(stderr, `module "eks": module terraform-aws-modules/eks/aws: GET `+srv.URL+"/m/terraform-aws-modules/eks/aws/versions: 404 Not Found") {
 		t.Errorf("exit %d\nstderr: %s", code, stderr)
+	}
+	// The findings are named too, after the failure that sets the status.
+	if !strings.Contains(stderr, "\n2 locked provider versions are not admitted by the chosen policy:\n") {
+		t.Errorf("stderr does not name the refused locked versions:\n%s", stderr)
 	}
 	if !strings.Contains(stdout, "module    eks          terraform-aws-modules/eks/aws    >= 20.0.0, < 21.0.0                            cargo    error") {
 		t.Errorf("stdout:\n%s", stdout)
@@ -325,5 +348,206 @@ module "eks" {
 	code, stdout, _ = runCLI(t, "", "resolve", root, "--index", resolveIndex)
 	if code != exitFinding || !strings.Contains(stdout, "module.eks (main.tf:9:1): terraform-aws-modules/eks/aws: not read: run terraform init or pass --modules-dir") {
 		t.Errorf("exit %d, stdout:\n%s", code, stdout)
+	}
+}
+
+// findingsIndex lists a module whose newest version is a prerelease and a
+// provider with a prerelease, for TestResolveNamesEveryProblem.
+const findingsIndex = `{"modules": {
+  "reg.example/ns/ok/aws": {"modules": [{"versions": [{"version": "1.0.0"}, {"version": "2.0.0-beta"}]}]}
+}, "providers": {
+  "reg.example/ns/thing": {"versions": [{"version": "1.0.0"}, {"version": "2.0.0-beta"}]}
+}}`
+
+// TestResolveNamesEveryProblem checks that stderr names every problem of
+// every kind (items whose versions could not be listed, items with no
+// admissible version, locked versions the chosen policy does not admit),
+// and that the exit status is the most severe kind's: a failure before a
+// finding.
+func TestResolveNamesEveryProblem(t *testing.T) {
+	const (
+		missing     = `module "missing": module reg.example/ns/missing/aws: not found in `
+		unsatisfied = `module "ok" (main.tf:3:13): no available version of module reg.example/ns/ok/aws matches the constraint ">= 9.0.0" under policy strict; the newest available version is 2.0.0-beta`
+		refused     = `locked provider reg.example/ns/thing 2.0.0-beta (.terraform.lock.hcl:1:1): not admitted by strict for ">= 1.0": reject: prerelease: `
+		legend      = "* the chosen policy selects another version"
+	)
+	okCall := "module \"ok\" {\n  source  = \"reg.example/ns/ok/aws\"\n  version = \"%s\"\n}\n"
+	missingCall := "module \"missing\" {\n  source  = \"reg.example/ns/missing/aws\"\n  version = \">= 1.0.0\"\n}\n"
+	provider := "terraform {\n  required_providers {\n    thing = { source = \"reg.example/ns/thing\", version = \">= 1.0\" }\n  }\n}\n"
+	lock := "provider \"reg.example/ns/thing\" {\n  version = \"%s\"\n}\n"
+	tests := []struct {
+		name           string
+		files          map[string]string
+		code           int
+		stderr         []string
+		stdout, absent []string
+	}{
+		{
+			name:   "nothing wrong: no legend without a marked row",
+			files:  map[string]string{"main.tf": fmt.Sprintf(okCall, ">= 1.0.0") + provider, ".terraform.lock.hcl": fmt.Sprintf(lock, "1.0.0")},
+			code:   exitOK,
+			absent: []string{legend},
+		},
+		{
+			name:   "no admissible version and a missing address",
+			files:  map[string]string{"main.tf": fmt.Sprintf(okCall, ">= 9.0.0") + missingCall},
+			code:   exitFailure,
+			stderr: []string{"prerel resolve: the versions of 1 of 2 items could not be listed:\n  " + missing, "\n1 item has no admissible version under the chosen policy:\n  " + unsatisfied + "\n"},
+		},
+		{
+			name:   "a locked version the chosen policy refuses",
+			files:  map[string]string{"main.tf": provider, ".terraform.lock.hcl": fmt.Sprintf(lock, "2.0.0-beta")},
+			code:   exitFinding,
+			stderr: []string{"prerel resolve: " + refused},
+			stdout: []string{"reg.example/ns/thing 2.0.0-beta: NOT admitted by strict"},
+			absent: []string{legend},
+		},
+		{
+			name: "no admissible version and a refused locked version",
+			files: map[string]string{"main.tf": fmt.Sprintf(okCall, ">= 9.0.0") + provider,
+				".terraform.lock.hcl": fmt.Sprintf(lock, "2.0.0-beta")},
+			code: exitFinding,
+			stderr: []string{"prerel resolve: 1 item has no admissible version under the chosen policy:\n  " + unsatisfied + "\n" +
+				"1 locked provider version is not admitted by the chosen policy:\n  " + refused},
+		},
+		{
+			name: "all three kinds",
+			files: map[string]string{"main.tf": fmt.Sprintf(okCall, ">= 9.0.0") + missingCall + provider,
+				".terraform.lock.hcl": fmt.Sprintf(lock, "2.0.0-beta")},
+			code: exitFailure,
+			stderr: []string{"prerel resolve: the versions of 1 of 3 items could not be listed:\n  " + missing,
+				"\n1 item has no admissible version under the chosen policy:\n  " + unsatisfied + "\n",
+				"\n1 locked provider version is not admitted by the chosen policy:\n  " + refused},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tt.files["index.json"] = findingsIndex
+			for name, content := range tt.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, stdout, stderr := runCLI(t, "", "resolve", "--index", filepath.Join(dir, "index.json"), dir)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			if tt.code == exitOK && stderr != "" {
+				t.Errorf("stderr: %s", stderr)
+			}
+			mustContain(t, "stderr", stderr, tt.stderr)
+			mustContain(t, "stdout", stdout, tt.stdout)
+			for _, a := range tt.absent {
+				if strings.Contains(stdout, a) {
+					t.Errorf("stdout has %q:\n%s", a, stdout)
+				}
+			}
+		})
+	}
+}
+
+// TestResolveOutsideText runs resolve against a registry on a loopback
+// test server, reached through a URL with a password, that answers with
+// warnings holding escape sequences and Markdown links and images, and
+// with a 500 whose reason phrase holds an escape sequence; the
+// configuration's labels and sources hold escape sequences and backtick
+// runs. No format and no error shows a control character or the password,
+// and Markdown shows the outside text literally.
+func TestResolveOutsideText(t *testing.T) {
+	const secret = "s3cret"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/.well-known/terraform.json":
+			fmt.Fprint(w, `{"modules.v1": "/m/", "providers.v1": "/p/"}`)
+		case "/m/ns/app/aws/versions":
+			fmt.Fprint(w, `{"modules": [{"versions": [{"version": "1.0.0"}]}]}`)
+		case "/p/ns/thing/versions":
+			fmt.Fprint(w, `{"versions": [{"version": "1.0.0"}], "warnings": ["\u001b[2J\u001b[31mTERMINAL HIJACK\u001b[0m", "![tracker](https://evil.example/pixel.png) [click me](https://evil.example/phish)"]}`)
+		case "/m/ns/evil/aws/versions":
+			conn, buf, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				return
+			}
+			defer conn.Close()
+			buf.WriteString("HTTP/1.1 500 \x1b[31mEVIL\x1b[0m\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+			buf.Flush()
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	config := `terraform {
+  required_providers {
+    thing = { source = "reg.example/ns/thing", version = ">= 1.0" }
+  }
+}
+module "\u001b[31mRED\u001b[0m" {
+  source  = "reg.example/ns/app/aws"
+  version = ">= 1.0"
+}
+module "evil" {
+  source  = "reg.example/ns/evil/aws"
+  version = ">= 1.0"
+}
+module "src" {
+  source = "git::https://example.com/a` + "``" + `b ![img](https://evil.example/p.png) ` + "``" + `.git"
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url := "reg.example=" + strings.Replace(srv.URL, "http://", "http://user:"+secret+"@", 1)
+	for _, format := range []string{"text", "markdown", "json"} {
+		t.Run(format, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, "", "resolve", "--registry-url", url, "--retries", "0", "--timeout", "5s", "--format", format, dir)
+			if code != exitFailure {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFailure, stdout, stderr)
+			}
+			for name, out := range map[string]string{"stdout": stdout, "stderr": stderr} {
+				if strings.ContainsAny(out, "\x1b\x07\x00") {
+					t.Errorf("%s has a control character:\n%q", name, out)
+				}
+				if strings.Contains(out, secret) {
+					t.Errorf("%s shows the password:\n%s", name, out)
+				}
+			}
+			mustContain(t, "stderr", stderr, []string{`module "evil": module reg.example/ns/evil/aws: GET `, `/m/ns/evil/aws/versions: 500 \x1b[31mEVIL\x1b[0m`})
+			switch format {
+			case "text":
+				mustContain(t, "stdout", stdout, []string{
+					`the registry warns: \x1b[2J\x1b[31mTERMINAL HIJACK\x1b[0m`,
+					`\x1b[31mRED\x1b[0m  reg.example/ns/app/aws`,
+					"versions from:  registry reg.example=http://",
+				})
+			case "markdown":
+				mustContain(t, "stdout", stdout, []string{
+					`the registry warns: \!\[tracker\](https://evil.example/pixel.png) \[click me\](https://evil.example/phish)`,
+					"```git::https://example.com/a``b ![img](https://evil.example/p.png) ``.git```",
+					"| `\\x1b[31mRED\\x1b[0m` |",
+				})
+				if strings.Contains(stdout, "[click me](") || strings.Contains(stdout, "![tracker](") {
+					t.Errorf("Markdown renders a link or an image:\n%s", stdout)
+				}
+			case "json":
+				var out struct {
+					VersionsFrom string `json:"versions_from"`
+					Items        []struct {
+						From string `json:"from"`
+					} `json:"items"`
+					Warnings []string `json:"warnings"`
+				}
+				if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+					t.Fatal(err)
+				}
+				if !strings.HasPrefix(out.VersionsFrom, "registry reg.example=http://") || out.Items[0].From == "" {
+					t.Errorf("versions_from %q, from %q", out.VersionsFrom, out.Items[0].From)
+				}
+				if !slices.Contains(out.Warnings, `provider "thing" (reg.example/ns/thing): the registry warns: `+"\x1b[2J\x1b[31mTERMINAL HIJACK\x1b[0m") {
+					t.Errorf("JSON warnings lose the registry's text: %q", out.Warnings)
+				}
+			}
+		})
 	}
 }

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"errors"
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -15,6 +13,8 @@ import (
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/notes"
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/internal/safefile"
 )
 
 func runSelect(e *env, args []string) error {
@@ -72,7 +72,7 @@ func leftOut(what string) string {
 // of unreadable versions (see selectNotes), then what was left out.
 func writeSelectText(w io.Writer, rep engine.SelectReport, showAll bool) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "constraint: %s\navailable:  %s\n\n", rep.Constraint, plural.Of(len(rep.Available), "version", "versions"))
+	fmt.Fprintf(&b, "constraint: %s\navailable:  %s\n\n", printable.String(rep.Constraint), plural.Of(len(rep.Available), "version", "versions"))
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "POLICY\tSELECTS")
 	for _, r := range rep.Policies {
@@ -114,13 +114,13 @@ func selectNotes(rep engine.SelectReport, showAll bool) ([]string, int) {
 	var selected []string
 	for _, r := range rep.Policies {
 		if r.Error != "" {
-			refusals = append(refusals, notes.Note{Policy: r.Policy, Reason: r.Error})
+			refusals = append(refusals, notes.Note{Policy: r.Policy, Reason: printable.String(r.Error)})
 		}
 		if r.Selected != nil && !slices.Contains(selected, *r.Selected) {
 			selected = append(selected, *r.Selected)
 		}
 		for _, u := range r.Unreadable {
-			unreadable = append(unreadable, notes.Note{Policy: r.Policy, Subject: u.Version, Reason: u.Reason})
+			unreadable = append(unreadable, notes.Note{Policy: r.Policy, Subject: u.Version, Reason: printable.String(u.Reason)})
 		}
 	}
 	for _, g := range notes.GroupNotes(refusals) {
@@ -140,13 +140,13 @@ func selectNotes(rep engine.SelectReport, showAll bool) ([]string, int) {
 		case n == 1:
 			b.lines = []string{fmt.Sprintf("note: %s cannot read %q: %s", who, g.Subjects[0], g.Reason)}
 		case n <= notes.MaxExamples:
-			b.lines = []string{fmt.Sprintf("note: %s cannot read %d versions, %s: %s", who, n, notes.And(g.Subjects), g.Shape)}
+			b.lines = []string{fmt.Sprintf("note: %s cannot read %d versions, %s: %s", who, n, notes.And(printables(g.Subjects)), g.Shape)}
 		case showAll:
 			b.lines = append([]string{fmt.Sprintf("note: %s cannot read %d versions: %s", who, n, g.Shape)},
-				notes.Wrap(g.Subjects, "  ", 80)...)
+				notes.Wrap(printables(g.Subjects), "  ", 80)...)
 		default:
 			examples := notes.Relevant(g.Subjects, selected...)[:notes.MaxExamples]
-			b.lines = []string{fmt.Sprintf("note: %s cannot read %d versions, e.g. %s: %s", who, n, notes.And(examples), g.Shape)}
+			b.lines = []string{fmt.Sprintf("note: %s cannot read %d versions, e.g. %s: %s", who, n, notes.And(printables(examples)), g.Shape)}
 			b.shown = len(g.Policies) * len(examples)
 		}
 		blocks = append(blocks, b)
@@ -164,6 +164,15 @@ func selectNotes(rep engine.SelectReport, showAll bool) ([]string, int) {
 	return lines, omitted
 }
 
+// printables is texts from outside, each escaped by printable.String.
+func printables(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = printable.String(t)
+	}
+	return out
+}
+
 // selectsText is the SELECTS cell of a row.
 func selectsText(r engine.SelectRow) string {
 	switch {
@@ -172,12 +181,13 @@ func selectsText(r engine.SelectRow) string {
 	case r.Selected == nil:
 		return "none"
 	}
-	return *r.Selected
+	return printable.String(*r.Selected)
 }
 
 // gatherVersions returns the versions given as arguments, which must
 // parse (checkArgs, with the constraint), then those of file when one is
-// named, which are judged as they are.
+// named, which are judged as they are. A file that lists no versions is
+// an error.
 func gatherVersions(constraint string, args []string, file string) ([]string, error) {
 	if err := checkArgs(constraint, args); err != nil {
 		return nil, err
@@ -189,32 +199,48 @@ func gatherVersions(constraint string, args []string, file string) ([]string, er
 	if err != nil {
 		return nil, err
 	}
+	if len(more) == 0 {
+		return nil, usagef("the versions file %s lists no versions", file)
+	}
 	return append(args, more...), nil
 }
 
 // readVersionsFile reads one version a line; blank lines and # comments are
-// skipped, surrounding spaces trimmed.
+// skipped, surrounding spaces trimmed. The file is a regular file or a
+// pipe, read once, of at most safefile.ListLimit bytes, with lines of at
+// most maxLine bytes; the null device reads as empty, and any other
+// device is refused.
 func readVersionsFile(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, inputError(fmt.Errorf("versions file: %w", err))
+	var data []byte
+	if !isNullDevice(path) {
+		var err error
+		if data, err = safefile.ReadNamed(path, safefile.ListLimit); err != nil {
+			return nil, inputError(fmt.Errorf("versions file: %w", err))
+		}
 	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), maxLine)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+	for n := 1; len(data) > 0; n++ {
+		line, rest, _ := bytes.Cut(data, []byte("\n"))
+		data = rest
+		if len(bytes.TrimSuffix(line, []byte("\r"))) > maxLine {
+			return nil, usagef("versions file: %s:%d: line longer than %d bytes", path, n, maxLine)
+		}
+		text := strings.TrimSpace(string(line))
+		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		out = append(out, line)
-	}
-	if err := sc.Err(); err != nil {
-		if pe := (*fs.PathError)(nil); !errors.As(err, &pe) {
-			err = fmt.Errorf("%s: %w", path, err)
-		}
-		return nil, inputError(fmt.Errorf("versions file: %w", err))
+		out = append(out, text)
 	}
 	return out, nil
+}
+
+// isNullDevice reports whether path names the null device, which reads
+// as empty.
+func isNullDevice(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().IsRegular() {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(fi, null)
 }

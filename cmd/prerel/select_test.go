@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/prerel/prerel/engine"
 )
@@ -199,5 +201,82 @@ func TestSelectTerraformHistory(t *testing.T) {
 	}
 	if strings.Contains(all, "left out") {
 		t.Errorf("--show-all still leaves something out")
+	}
+}
+
+// TestVersionsFileKinds checks the files --versions-file reads: a pipe is
+// read once, without waiting for a writer that never comes; a device is
+// refused, except the null device, which reads as empty; a file that lists
+// no versions is an error that names it; a line too long is named.
+func TestVersionsFileKinds(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.txt")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	comments := writeVersions(t, "# none yet", "")
+	long := writeVersions(t, "1.0.0", strings.Repeat("1", maxLine+1))
+	longest := writeVersions(t, "1.0.0", strings.Repeat("1", maxLine))
+	silent := filepath.Join(dir, "silent.fifo")
+	if err := syscall.Mkfifo(silent, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	fed := filepath.Join(dir, "fed.fifo")
+	if err := syscall.Mkfifo(fed, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A writer blocked in opening the pipe counts as a writer already, so
+	// that the reader that lets it through waits for what it writes.
+	go func() {
+		f, err := os.OpenFile(fed, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.WriteString("1.0.0\n1.1.0\n")
+		f.Close()
+	}()
+	defer func() {
+		// Let the writer through if no reader did.
+		if f, err := os.OpenFile(fed, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	}()
+	tests := []struct {
+		name   string
+		cmd    string
+		file   string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"an empty file", "select", empty, exitUsage, "", "prerel select: the versions file " + empty + " lists no versions\n"},
+		{"comments only", "check", comments, exitUsage, "", "prerel check: the versions file " + comments + " lists no versions\n"},
+		{"the null device", "select", os.DevNull, exitUsage, "", "prerel select: the versions file " + os.DevNull + " lists no versions\n"},
+		{"a device", "select", "/dev/zero", exitUsage, "", "prerel select: versions file: /dev/zero is not a regular file (it is a character device)\n"},
+		{"a pipe nobody writes to", "select", silent, exitUsage, "", "prerel select: the versions file " + silent + " lists no versions\n"},
+		{"a line too long", "check", long, exitUsage, "", "prerel check: versions file: " + long + ":2: line longer than 1048576 bytes\n"},
+		{"the longest line", "select", longest, exitOK, "strict  1.0.0", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, "", tt.cmd, "--policies", "strict", "--versions-file", tt.file, ">= 1")
+			if code != tt.code || !strings.Contains(out, tt.stdout) || stderr != tt.stderr {
+				t.Errorf("exit %d, stdout %.200q, stderr %.200q; want exit %d, %q and %q", code, out, stderr, tt.code, tt.stdout, tt.stderr)
+			}
+		})
+	}
+	// A pipe with a writer is read to its end, once.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		code, out, stderr := runCLI(t, "", "select", "--policies", "strict", "--versions-file", fed, ">= 1")
+		if code == exitOK && strings.Contains(out, "strict  1.1.0") {
+			break
+		}
+		// The writer may not have started to open the pipe yet: the
+		// read then finds it empty, and the next one is fed.
+		if time.Now().After(deadline) || !strings.Contains(stderr, "lists no versions") {
+			t.Fatalf("a fed pipe: exit %d, stdout %q, stderr %q", code, out, stderr)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -23,6 +23,7 @@
 package address
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -78,6 +79,9 @@ func ParseProvider(source string) (tfaddr.Provider, error) {
 	p, err := tfaddr.ParseProviderSource(source)
 	if err != nil {
 		return fail("%s", describe(err))
+	}
+	if err := displays(p.Hostname); err != nil {
+		return fail("%s", err)
 	}
 	if p.Namespace == tfaddr.UnknownProviderNamespace {
 		// A bare TYPE: terraform-registry-address leaves it unchecked.
@@ -150,10 +154,12 @@ func ParseModuleSource(source string) ModuleSource {
 		s.Kind, s.Reason = Local, "local path"
 		return s
 	}
-	if m, err := tfaddr.ParseModuleSource(source); err == nil {
+	m, err := parseModuleSource(source)
+	if err == nil {
 		s.Kind, s.Package, s.Subdir = Registry, ModuleKey(m.Package), m.Subdir
 		return s
-	} else if s.Reason = remoteKind(source); s.Reason == "" {
+	}
+	if s.Reason = remoteKind(source); s.Reason == "" {
 		s.Reason = "not a registry address (" + moduleSourceError(source, err) + ")"
 	}
 	return s
@@ -185,7 +191,7 @@ func ModuleKey(p tfaddr.ModulePackage) tfaddr.ModulePackage {
 // [HOST/]NAMESPACE/NAME/SYSTEM, and returns it in canonical form. A
 // "//SUBDIR" is not allowed here: it names a directory, not a package.
 func ParseModulePackage(s string) (tfaddr.ModulePackage, error) {
-	m, err := tfaddr.ParseModuleSource(s)
+	m, err := parseModuleSource(s)
 	if err != nil {
 		return tfaddr.ModulePackage{}, fmt.Errorf("module address %q: %s", s, describe(err))
 	}
@@ -193,6 +199,35 @@ func ParseModulePackage(s string) (tfaddr.ModulePackage, error) {
 		return tfaddr.ModulePackage{}, fmt.Errorf("module address %q: a package address has no //SUBDIR", s)
 	}
 	return ModuleKey(m.Package), nil
+}
+
+// parseModuleSource is tfaddr.ParseModuleSource for a source that is
+// valid UTF-8 and whose host can be displayed: the library accepts some
+// hosts that its own String method then panics on.
+func parseModuleSource(source string) (tfaddr.Module, error) {
+	if !utf8.ValidString(source) {
+		return tfaddr.Module{}, errors.New("not valid UTF-8")
+	}
+	m, err := tfaddr.ParseModuleSource(source)
+	if err != nil {
+		return m, err
+	}
+	if err := displays(m.Package.Host); err != nil {
+		return tfaddr.Module{}, err
+	}
+	return m, nil
+}
+
+// displays reports whether h can be written for display, as the
+// String methods of module and provider addresses write it.
+func displays(h svchost.Hostname) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("invalid registry host name %q", string(h))
+		}
+	}()
+	h.ForDisplay()
+	return nil
 }
 
 // isLocal reports whether Terraform reads source as a local path.

@@ -3,6 +3,7 @@ package compare_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"path/filepath"
 	"strings"
@@ -96,5 +97,39 @@ func TestRunChecksTheCaseCount(t *testing.T) {
 	_, err := compare.Run(context.Background(), d, []engine.Policy{linear, sameBase}, compare.Options{})
 	if err == nil || !strings.Contains(err.Error(), "yielded 1 case, but announced 2") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// admitsAll is a policy that admits every version.
+type admitsAll struct{}
+
+func (admitsAll) Name() string                           { return "admits-all" }
+func (admitsAll) Rule() string                           { return "admits everything" }
+func (admitsAll) Compile(string) (engine.Matcher, error) { return admitsAll{}, nil }
+func (admitsAll) Match(string) engine.Result             { return engine.Allowed("admitted") }
+
+// panicsOnMatch is a policy whose matcher panics: a bug in a policy.
+type panicsOnMatch struct{}
+
+func (panicsOnMatch) Name() string                           { return "panics" }
+func (panicsOnMatch) Rule() string                           { return "panics when it judges" }
+func (panicsOnMatch) Compile(string) (engine.Matcher, error) { return panicsOnMatch{}, nil }
+func (panicsOnMatch) Match(string) engine.Result             { panic("the matcher broke") }
+
+func TestRunReportsAPanickingPolicy(t *testing.T) {
+	d, err := compare.Exhaustive(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = compare.Run(context.Background(), d, []engine.Policy{admitsAll{}, panicsOnMatch{}}, compare.Options{Workers: 2})
+	var pe *compare.PanicError
+	if !errors.As(err, &pe) {
+		t.Fatalf("Run = %v, want a *compare.PanicError", err)
+	}
+	if pe.Policy != "panics" || pe.Value != "the matcher broke" || pe.Constraint == "" || len(pe.Stack) == 0 {
+		t.Errorf("PanicError = %+v", pe)
+	}
+	if !strings.Contains(err.Error(), `policy "panics" panicked on constraint`) {
+		t.Errorf("error = %q", err)
 	}
 }

@@ -2,8 +2,10 @@ package compare
 
 import (
 	"fmt"
+	"runtime/debug"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/elide"
 )
 
 // worker judges groups and aggregates what it sees. Each worker of a run
@@ -35,13 +37,27 @@ func newWorker(policies []engine.Policy, pairs [][2]int) *worker {
 	}
 }
 
+// PanicError is Run's error when a policy panics: a bug in the policy,
+// named with the case it panicked on.
+type PanicError struct {
+	Policy, Constraint, Version string
+	// Value is what the policy panicked with, Stack the stack of the
+	// goroutine that panicked.
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("compare: policy %q panicked on constraint %q, version %q: %v",
+		e.Policy, elide.Head(e.Constraint, 200), elide.Head(e.Version, 200), e.Value)
+}
+
 // run judges one group with every policy and aggregates it. A panic in a
 // policy becomes an error naming the policy and the case.
 func (w *worker) run(g Group, offset int64) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("compare: policy %q panicked on constraint %q, version %q: %v",
-				w.policies[w.policy].Name(), g.Constraint, w.version, r)
+			err = &PanicError{Policy: w.policies[w.policy].Name(), Constraint: g.Constraint, Version: w.version, Value: r, Stack: debug.Stack()}
 		}
 	}()
 	w.judge(g)

@@ -93,6 +93,11 @@ func runCompare(e *env, args []string) error {
 		opt.Progress = progressPrinter(e, time.Now)
 	}
 	report, err := compare.Run(context.Background(), d, ps, opt)
+	var panicked *compare.PanicError
+	if errors.As(err, &panicked) {
+		// A bug in a policy: reported as every panic is, with its stack.
+		panic(&workerPanic{value: err, stack: panicked.Stack})
+	}
 	if err != nil {
 		return failure(err)
 	}
@@ -155,8 +160,8 @@ func checkDomainFlags(fs *flag.FlagSet, kind string) error {
 	return err
 }
 
-// comparePolicies resolves --policies for compare: at least two, each
-// once.
+// comparePolicies resolves --policies for compare: at least two (e.resolve
+// refuses a name given twice).
 func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
 	ps, err := e.resolve(names)
 	if err != nil {
@@ -164,13 +169,6 @@ func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
 	}
 	if len(ps) < 2 {
 		return nil, usagef("compare needs at least two policies, got %d", len(ps))
-	}
-	seen := map[string]bool{}
-	for _, p := range ps {
-		if seen[p.Name()] {
-			return nil, usagef("compare: policy %q given twice", p.Name())
-		}
-		seen[p.Name()] = true
 	}
 	return ps, nil
 }

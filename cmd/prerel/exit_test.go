@@ -259,6 +259,14 @@ func (p panicking) Compile(string) (engine.Matcher, error) {
 }
 func (panicking) Match(string) engine.Result { panic(fmt.Errorf("the matcher broke")) }
 
+// admitsAll is a policy that admits every version.
+type admitsAll struct{}
+
+func (admitsAll) Name() string                           { return "admits-all" }
+func (admitsAll) Rule() string                           { return "admits everything" }
+func (admitsAll) Compile(string) (engine.Matcher, error) { return admitsAll{}, nil }
+func (admitsAll) Match(string) engine.Result             { return engine.Allowed("admitted") }
+
 // TestInternalErrorExitsFour checks that a panic, in a command or in a
 // goroutine it started, is reported as an internal error with a stack
 // trace and ends with exitInternal.
@@ -275,12 +283,15 @@ func TestInternalErrorExitsFour(t *testing.T) {
 		{"explain", false, "", []string{"explain", "--policy", "panicking", ">= 1", "1.0.0"}, "prerel explain: internal error: the policy broke\n"},
 		{"eval, in a worker", false, ">= 1\t1.0.0\n>= 2\t1.0.0\n", []string{"eval", "--policies", "panicking"}, "prerel eval: internal error: the policy broke\n"},
 		{"eval, matching in a worker", true, ">= 1\t1.0.0\n", []string{"eval", "--policies", "panicking"}, "prerel eval: internal error: the matcher broke\n"},
+		{"compare, matching in a worker", true, "", []string{"compare", "--scope", "1", "--policies", "panicking,admits-all"}, `prerel compare: internal error: compare: policy "panicking" panicked on constraint`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := engine.NewRegistry()
-			if err := reg.Register(panicking{tt.inMatch}); err != nil {
-				t.Fatal(err)
+			for _, p := range []engine.Policy{panicking{tt.inMatch}, admitsAll{}} {
+				if err := reg.Register(p); err != nil {
+					t.Fatal(err)
+				}
 			}
 			var stdout, stderr bytes.Buffer
 			e := &env{stdin: strings.NewReader(tt.stdin), stdout: &stdout, stderr: &stderr, registry: reg,

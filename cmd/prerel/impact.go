@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -45,28 +46,29 @@ a history are counted, not classified. Exit status 1 when a call falls in a
 --fail-on class.`
 
 // classList is the --fail-on flag: class names, or "changed" for every
-// change.
-type classList []impact.Class
+// change. The flag may be repeated, adding to the list; a name given
+// twice is an error, as with --policies.
+type classList struct {
+	classes []impact.Class
+	names   []string
+}
 
 // failOnChanged is the --fail-on name of every changed class.
 const failOnChanged = "changed"
 
-func (l *classList) String() string {
-	names := make([]string, len(*l))
-	for i, c := range *l {
-		names[i] = string(c)
-	}
-	return strings.Join(names, ",")
-}
+func (l *classList) String() string { return strings.Join(l.names, ",") }
 
 func (l *classList) Set(s string) error {
-	*l = nil
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
+		if slices.Contains(l.names, name) {
+			return fmt.Errorf("class %q given twice", name)
+		}
+		l.names = append(l.names, name)
 		if name == failOnChanged {
 			for _, c := range impact.Classes {
 				if c.Changed() {
-					*l = append(*l, c)
+					l.add(c)
 				}
 			}
 			continue
@@ -75,9 +77,16 @@ func (l *classList) Set(s string) error {
 		if err != nil {
 			return fmt.Errorf("unknown class %q (valid: %s, or %s for every class but unchanged)", name, impact.ClassNames(), failOnChanged)
 		}
-		*l = append(*l, c)
+		l.add(c)
 	}
 	return nil
+}
+
+// add adds c unless "changed" already did.
+func (l *classList) add(c impact.Class) {
+	if !slices.Contains(l.classes, c) {
+		l.classes = append(l.classes, c)
+	}
 }
 
 // domainList is the --domain flag: corpus, or directories (repeatable).
@@ -193,12 +202,7 @@ func impactOutcome(rep *impact.Report, failOn classList) error {
 	}
 	var hits []string
 	total := 0
-	seen := map[impact.Class]bool{}
-	for _, c := range failOn {
-		if seen[c] {
-			continue
-		}
-		seen[c] = true
+	for _, c := range failOn.classes {
 		if n := rep.Count(c); n > 0 {
 			hits = append(hits, fmt.Sprintf("%s %d", c, n))
 			total += n

@@ -80,7 +80,7 @@ func TestImpact(t *testing.T) {
 		},
 		{
 			name:   "--fail-on matched: the answer, then exit 1",
-			args:   []string{"--policy", "linear", "--fail-on", "refused,prerelease-later-minor-or-major"},
+			args:   []string{"--policy", "linear", "--fail-on", "refused", "--fail-on", "prerelease-later-minor-or-major"},
 			code:   exitFinding,
 			stdout: []string{"answer: 39 of the 5222 calls"},
 			stderr: []string{"prerel impact: --fail-on: 39 calls fall in the classes named: prerelease-later-minor-or-major 39"},
@@ -121,6 +121,8 @@ func TestImpact(t *testing.T) {
 		{name: "unknown against", args: []string{"--policy", "cargo", "--against", "nope"}, code: exitUsage, stderr: []string{`unknown policy "nope"`}},
 		{name: "unknown class", args: []string{"--policy", "cargo", "--fail-on", "surprising"}, code: exitUsage,
 			stderr: []string{`unknown class "surprising" (valid: prerelease-later-minor-or-major, prerelease-later-patch,`, "or changed for every class but unchanged"}},
+		{name: "a class given twice", args: []string{"--policy", "cargo", "--fail-on", "refused", "--fail-on", "changed,refused"}, code: exitUsage,
+			stderr: []string{`class "refused" given twice`}},
 		{name: "unknown flag", args: []string{"--policy", "cargo", "--frobnicate"}, code: exitUsage, stderr: []string{"flag provided but not defined: -frobnicate"}},
 		{name: "unknown format", args: []string{"--policy", "cargo", "--format", "xml"}, code: exitUsage, stderr: []string{`unknown format "xml"`}},
 		{name: "index on the corpus", args: []string{"--policy", "cargo", "--index", resolveIndex}, code: exitUsage, stderr: []string{"--index: only for directory domains"}},

@@ -182,6 +182,9 @@ func runResolve(e *env, args []string) error {
 
 // check validates the flags and the root directory.
 func (f *resolveFlags) check(dir string) error {
+	if dir == "" {
+		return usagef("the root module directory is empty: give a directory, such as . for the current one")
+	}
 	if fi, err := os.Stat(dir); err != nil {
 		return inputError(err)
 	} else if !fi.IsDir() {

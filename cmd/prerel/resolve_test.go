@@ -123,6 +123,8 @@ func TestResolve(t *testing.T) {
 			stderr: []string{"not an http:// or https:// URL"}},
 		{name: "missing config", args: []string{"--index", resolveIndex, "--config", "nope.hcl", resolveExample}, code: exitUsage,
 			stderr: []string{"nope.hcl"}},
+		{name: "empty directory argument", args: []string{"--index", resolveIndex, ""}, code: exitUsage,
+			stderr: []string{"the root module directory is empty: give a directory, such as . for the current one"}},
 		{name: "missing index", args: []string{"--index", "nope.json", resolveExample}, code: exitUsage,
 			stderr: []string{"nope.json"}},
 		{name: "no directory", args: []string{"--index", resolveIndex}, code: exitUsage,

@@ -65,9 +65,29 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		}
 		return withHint(usage(err), fmt.Sprintf("Run '%s -h' for usage.", fs.Name()))
 	}
+	if err := emptyFlag(fs); err != nil {
+		return withHint(usage(err), fmt.Sprintf("Run '%s -h' for usage.", fs.Name()))
+	}
 	// Parsing "--" and the positional arguments sets no flag and leaves
 	// fs.Args() holding exactly the positional arguments.
 	return fs.Parse(append([]string{"--"}, positional...))
+}
+
+// checksOwnEmptyValue names the flags whose command explains an empty
+// value itself, with the values it takes.
+var checksOwnEmptyValue = map[string]bool{"domain": true}
+
+// emptyFlag refuses a flag given with an empty value, as in --baseline ""
+// from an unset shell variable: prerel would otherwise read it as the
+// flag left out and silently do less than asked.
+func emptyFlag(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && !checksOwnEmptyValue[f.Name] && strings.TrimSpace(f.Value.String()) == "" {
+			err = fmt.Errorf("--%s is empty: give it a value or leave it out", f.Name)
+		}
+	})
+	return err
 }
 
 // splitArgs separates the flags of args, each with its value when the

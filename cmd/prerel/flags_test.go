@@ -254,3 +254,33 @@ func TestFlagErrorPrintedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyFlagValues checks that a flag given an empty value, as from an
+// unset shell variable, is refused rather than read as left out.
+func TestEmptyFlagValues(t *testing.T) {
+	tests := [][]string{
+		{"compare", "--scope", "1", "--baseline", ""},
+		{"compare", "--scope", "1", "--write-baseline", ""},
+		{"compare", "--scope", "1", "--reference", ""},
+		{"select", "--versions-file", "", ">= 1", "1.0.0"},
+		{"resolve", "--index", "", resolveExample},
+		{"resolve", "--config", "", "--index", resolveIndex, resolveExample},
+		{"impact", "--policy", ""},
+		{"explain", "--policy", "", ">= 1", "1.0.0"},
+	}
+	for _, args := range tests {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, "", args...)
+			var name string
+			for i, a := range args {
+				if i+1 < len(args) && args[i+1] == "" {
+					name = a
+				}
+			}
+			want := name + " is empty: give it a value or leave it out"
+			if code != exitUsage || stdout != "" || !strings.Contains(stderr, want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, stdout, stderr, exitUsage, want)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -62,7 +63,19 @@ type registryURLs struct {
 	hosts map[string]string
 }
 
-func (r *registryURLs) String() string { return r.all }
+func (r *registryURLs) String() string {
+	if r == nil {
+		return ""
+	}
+	var parts []string
+	if r.all != "" {
+		parts = append(parts, r.all)
+	}
+	for _, h := range slices.Sorted(maps.Keys(r.hosts)) {
+		parts = append(parts, h+"="+r.hosts[h])
+	}
+	return registry.RedactURL(strings.Join(parts, " "))
+}
 
 func (r *registryURLs) Set(s string) error {
 	host, u := "", s

@@ -229,6 +229,10 @@ type treeWalker struct {
 	loaded       map[string]*Module
 	// budget is how many bytes of configuration may still be read.
 	budget int64
+	// tooLarge is set once the tree has MaxTreeNodes instances and that
+	// has been reported: the calls left are listed as not read, without
+	// an error each.
+	tooLarge bool
 }
 
 // visit reads the modules n calls, depth-first.
@@ -304,8 +308,11 @@ func (w *treeWalker) visit(n *Node) hcl.Diagnostics {
 			continue
 		}
 		if len(w.tree.Nodes) >= MaxTreeNodes {
-			diags = append(diags, diag.ErrorAt(&call.Pos, "Module tree too large",
-				fmt.Sprintf("%s would be module instance %d; at most %d are read.", child.Address(), len(w.tree.Nodes)+1, MaxTreeNodes)))
+			if !w.tooLarge {
+				w.tooLarge = true
+				diags = append(diags, diag.ErrorAt(&call.Pos, "Module tree too large",
+					fmt.Sprintf("%s would be module instance %d; at most %d are read.", child.Address(), len(w.tree.Nodes)+1, MaxTreeNodes)))
+			}
 			unread(fmt.Sprintf("not read: more than %d module instances in the tree", MaxTreeNodes))
 			continue
 		}

@@ -510,8 +510,8 @@ func TestLoadTreeSize(t *testing.T) {
 	if len(tree.Nodes) != MaxTreeNodes {
 		t.Fatalf("%d nodes, want %d", len(tree.Nodes), MaxTreeNodes)
 	}
-	if len(diags) == 0 || !strings.Contains(diag.Format(diags[0]), "Module tree too large") {
-		t.Errorf("first diagnostic: %s", diag.Format(diags[0]))
+	if len(diags) != 1 || !strings.Contains(diag.Format(diags[0]), "Module tree too large") {
+		t.Errorf("want one diagnostic, that the tree is too large; got %d: %v", len(diags), diags)
 	}
 }
 

@@ -12,13 +12,14 @@ import (
 	"strings"
 
 	"github.com/prerel/prerel/internal/elide"
+	"github.com/prerel/prerel/internal/lines"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
 )
 
 // maxLine is the longest line a case file may have.
-const maxLine = 1 << 20
+const maxLine = lines.Max
 
 // maxFileGroup bounds the versions of one group, so that a long run of
 // lines with the same constraint does not make memory grow.
@@ -131,11 +132,11 @@ func (d *fileDomain) scan(each func(constraint, version string) bool) (cases int
 	sum := sha256.New()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
-	sc.Split(scanLines)
+	sc.Split(lines.Split)
 	line := 0
 	for sc.Scan() {
 		line++
-		text := strings.TrimSuffix(sc.Text(), "\r")
+		text := string(lines.TrimCR(sc.Bytes()))
 		if text == "" || text[0] == '#' {
 			continue
 		}
@@ -160,18 +161,6 @@ func (d *fileDomain) scan(each func(constraint, version string) bool) (cases int
 		return cases, "", fmt.Errorf("%s: %w", d.name, err)
 	}
 	return cases, "sha256:" + hex.EncodeToString(sum.Sum(nil)), nil
-}
-
-// scanLines splits lines at "\n" and keeps a "\r" before it, unlike
-// bufio.ScanLines, so that the caller drops exactly one.
-func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		return i + 1, data[:i], nil
-	}
-	if atEOF && len(data) > 0 {
-		return len(data), data, nil
-	}
-	return 0, nil, nil
 }
 
 // splitCase splits CONSTRAINT<TAB>VERSION.

@@ -13,11 +13,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/lines"
 )
 
 // maxLine bounds one input line of eval and of version files, not
 // counting the line break.
-const maxLine = 1 << 20
+const maxLine = lines.Max
 
 // evalBatch is how many lines eval judges in parallel before writing them.
 const evalBatch = 4096
@@ -78,13 +79,13 @@ func eachBatch(r io.Reader, f func([]evalCase) error) error {
 	// Room for the longest line with "\r\n"; longer lines are refused
 	// below or by the scanner, with the same message.
 	sc.Buffer(make([]byte, 64*1024), maxLine+2)
-	sc.Split(scanLines)
+	sc.Split(lines.Split)
 	batch := make([]evalCase, 0, evalBatch)
 	size := 0
 	line := 0
 	for sc.Scan() {
 		line++
-		text := bytes.TrimSuffix(sc.Bytes(), []byte("\r"))
+		text := lines.TrimCR(sc.Bytes())
 		if len(text) > maxLine {
 			if err := flushBatch(batch, f); err != nil {
 				return err
@@ -115,19 +116,6 @@ func eachBatch(r io.Reader, f func([]evalCase) error) error {
 		return stdinError(line+1, err)
 	}
 	return flushBatch(batch, f)
-}
-
-// scanLines is a bufio.SplitFunc for lines ending in "\n", or at the end
-// of the input. Unlike bufio.ScanLines it keeps a "\r" before the "\n",
-// so that the caller drops exactly one.
-func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		return i + 1, data[:i], nil
-	}
-	if atEOF && len(data) > 0 {
-		return len(data), data, nil
-	}
-	return 0, nil, nil
 }
 
 // stdinError is a failure to read stdin at a line: a line too long is bad

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/prerel/prerel/internal/bounded"
 )
 
 // resolveWithin runs prerel resolve on dir with the example index and
@@ -14,22 +15,12 @@ import (
 // seconds: no input may hang it.
 func resolveWithin(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
-	type result struct {
-		code           int
-		stdout, stderr string
-	}
-	done := make(chan result, 1)
-	go func() {
-		code, stdout, stderr := runCLI(t, "", append(append([]string{"resolve", "--index", resolveIndex}, args...), dir)...)
-		done <- result{code, stdout, stderr}
-	}()
-	select {
-	case r := <-done:
-		return r.code, r.stdout, r.stderr
-	case <-time.After(20 * time.Second):
-		t.Fatal("prerel resolve did not finish within 20s")
-	}
-	return 0, "", ""
+	var code int
+	var stdout, stderr string
+	bounded.Run(t, func() {
+		code, stdout, stderr = runCLI(t, "", append(append([]string{"resolve", "--index", resolveIndex}, args...), dir)...)
+	})
+	return code, stdout, stderr
 }
 
 const resolveCall = "module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"1.0.0\"\n}\n"

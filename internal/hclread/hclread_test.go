@@ -7,27 +7,14 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/prerel/prerel/internal/bounded"
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/safefile"
 )
-
-// within runs f and fails the test when it takes longer than a few
-// seconds.
-func within(t *testing.T, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("did not finish within 20s")
-	}
-}
 
 const deep = 100000
 
@@ -71,7 +58,7 @@ func TestParseRefusesDeepNesting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			within(t, func() {
+			bounded.Run(t, func() {
 				parse := ParseHCL
 				if tt.json {
 					parse = ParseJSON
@@ -155,7 +142,7 @@ func TestReadFileAndFind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.path), func(t *testing.T) {
-			within(t, func() {
+			bounded.Run(t, func() {
 				src, d := ReadFile(tt.path, "Cannot read the thing")
 				switch {
 				case tt.detail == "" && d != nil:

@@ -6,24 +6,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/prerel/prerel/internal/bounded"
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/resolve/policyconfig"
 )
-
-// bounded runs f and fails the test when it does not finish in time.
-func bounded(t *testing.T, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("did not finish within 20s")
-	}
-}
 
 func TestParseRefusesDeepNesting(t *testing.T) {
 	const n = 100000
@@ -37,7 +25,7 @@ func TestParseRefusesDeepNesting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bounded(t, func() {
+			bounded.Run(t, func() {
 				cfg, diags := policyconfig.Parse(testRegistry(t), []byte(tt.src), "prerel.hcl")
 				got := lines(diags)
 				if cfg != nil || len(got) != 1 || !strings.HasPrefix(got[0], tt.want) {
@@ -75,7 +63,7 @@ func TestLoadFilesThatAreNotRegular(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, policyconfig.DefaultFile)
 			tt.setup(t, path)
-			bounded(t, func() {
+			bounded.Run(t, func() {
 				// Found in the root module: skipped with a warning.
 				cfg, diags := policyconfig.LoadDir(testRegistry(t), dir)
 				want := path + ": warning: Skipped the policy configuration; It is not a regular file (it is " + tt.kind + "), so it is not read."

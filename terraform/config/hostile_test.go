@@ -6,27 +6,13 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/prerel/prerel/internal/bounded"
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/safefile"
 )
-
-// bounded runs f and fails the test when it does not finish in time: a
-// reader that blocks on a FIFO or recurses without end must not hang the
-// test.
-func bounded(t *testing.T, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("did not finish within 20s")
-	}
-}
 
 // mkfifo makes a FIFO at path, skipping the test where there are none.
 func mkfifo(t *testing.T, path string) {
@@ -69,7 +55,7 @@ func TestLoadRefusesDeepNesting(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeTree(t, dir, map[string]string{tt.file: tt.src})
-			bounded(t, func() {
+			bounded.Run(t, func() {
 				_, diags := Load(dir)
 				got := formatted(diags, dir)
 				if len(diags) != 1 || !strings.HasPrefix(got, tt.want+";") {
@@ -83,14 +69,14 @@ func TestLoadRefusesDeepNesting(t *testing.T) {
 func TestReadersRefuseDeepNesting(t *testing.T) {
 	const n = 100000
 	lock := "provider \"registry.terraform.io/a/b\" {\n  version = " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n}\n"
-	bounded(t, func() {
+	bounded.Run(t, func() {
 		locked, diags := ParseLockFile([]byte(lock), "lock")
 		if got := formatAll(diags); locked != nil || len(diags) != 1 || !strings.HasPrefix(got, "lock:2:13: Expressions nested deeper than 1000 levels;") {
 			t.Errorf("lock file: %d providers, diagnostics:\n%s", len(locked), got)
 		}
 	})
 	manifest := `{"Modules": ` + strings.Repeat("[", n) + strings.Repeat("]", n) + "}"
-	bounded(t, func() {
+	bounded.Run(t, func() {
 		m, diags := ParseManifest([]byte(manifest), "modules.json")
 		if got := formatAll(diags); len(m) != 0 || len(diags) != 1 || !strings.HasPrefix(got, "modules.json:1:1012: Expressions nested deeper than 1000 levels;") {
 			t.Errorf("manifest: %d records, diagnostics:\n%s", len(m), got)
@@ -118,7 +104,7 @@ func TestLoadSkipsFilesThatAreNotRegular(t *testing.T) {
 			dir := t.TempDir()
 			writeTree(t, dir, map[string]string{"calls.tf": call})
 			tt.setup(t, dir)
-			bounded(t, func() {
+			bounded.Run(t, func() {
 				m, diags := Load(dir)
 				if got := formatted(diags, dir); got != tt.want || len(m.ModuleCalls) != tt.calls {
 					t.Errorf("%d calls, diagnostics:\n%s\nwant %d calls and\n%s", len(m.ModuleCalls), got, tt.calls, tt.want)
@@ -132,7 +118,7 @@ func TestLoadSkipsFilesThatAreNotRegular(t *testing.T) {
 	t.Run("nothing else", func(t *testing.T) {
 		dir := t.TempDir()
 		mkfifo(t, filepath.Join(dir, "main.tf"))
-		bounded(t, func() {
+		bounded.Run(t, func() {
 			_, diags := Load(dir)
 			want := "main.tf: warning: Skipped a configuration file; It is not a regular file (it is a FIFO or pipe), so it is not read.\n" +
 				"No configuration files; " + dir + " has no .tf, .tf.json, .tofu or .tofu.json files that are regular files"
@@ -155,7 +141,7 @@ func TestLoadRefusesLargeFiles(t *testing.T) {
 	// A valid file just over the limit: one long comment.
 	src := "# " + strings.Repeat("x", safefile.ConfigLimit) + "\n"
 	writeTree(t, dir, map[string]string{"main.tf": src, "other.tf": "locals {}\n"})
-	bounded(t, func() {
+	bounded.Run(t, func() {
 		m, diags := Load(dir)
 		want := "main.tf: Cannot read file; It is larger than 2 MiB, the limit for a configuration file."
 		if got := formatted(diags, dir); got != want {
@@ -181,7 +167,7 @@ func TestLockFileThatIsNotRegular(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, LockFileName)
 			tt.setup(t, path)
-			bounded(t, func() {
+			bounded.Run(t, func() {
 				// Found in the root module: skipped with a warning.
 				found, diags := FindLockFile(dir)
 				want := ".terraform.lock.hcl: warning: Skipped the dependency lock file; It is not a regular file (it is " + tt.kind + "), so it is not read."
@@ -228,7 +214,7 @@ func TestLoadTreeManifestThatIsNotRegular(t *testing.T) {
 				opts.ModulesDir = modules
 				want = ".terraform/modules/modules.json: Cannot read the module manifest; It is not a regular file (it is a FIFO or pipe)."
 			}
-			bounded(t, func() {
+			bounded.Run(t, func() {
 				tree, diags := LoadTree(dir, opts)
 				if got := formatted(diags, dir); got != filepath.FromSlash(want) {
 					t.Errorf("diagnostics:\n%s\nwant\n%s", got, want)

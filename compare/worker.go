@@ -72,7 +72,8 @@ func (w *worker) run(g Group, offset int64) (err error) {
 	return nil
 }
 
-// judge fills w.results for the group.
+// judge fills w.results for the group, with one MatchAll call for a
+// Matcher that is an engine.BatchMatcher.
 func (w *worker) judge(g Group) {
 	for p, pol := range w.policies {
 		w.policy, w.version = p, ""
@@ -88,6 +89,10 @@ func (w *worker) judge(g Group) {
 			for i := range res {
 				res[i] = r
 			}
+			continue
+		}
+		if bm, ok := m.(engine.BatchMatcher); ok {
+			bm.MatchAll(g.Versions, res)
 			continue
 		}
 		for i, v := range g.Versions {

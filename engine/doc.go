@@ -47,7 +47,9 @@
 // text, returning Allow, Reject or Invalid with a reason. Invalid is kept
 // for input the implementation does not accept; it is never a silent
 // Reject. Native policies implement Judge over parsed values and get
-// Compile from CompileNative; judging a parsed pair does not allocate.
+// Compile from CompileNative; judging a parsed pair does not allocate. A
+// Matcher that judges a list faster than one version at a time (one that
+// asks another process) also implements BatchMatcher.
 //
 // Select picks the newest admitted version from a list; a policy whose
 // rule depends on the whole list implements Selector and decides itself,

@@ -170,6 +170,17 @@ type Matcher interface {
 	Match(version string) Result
 }
 
+// BatchMatcher is implemented by a Matcher that judges many versions
+// faster together than one at a time, such as one that asks another
+// process. MatchAll judges versions[i] into results[i], exactly as Match
+// would judge it alone; results has the length of versions. Like Match, it
+// must be safe for concurrent use. A caller that judges a list of versions
+// against one constraint uses MatchAll when the Matcher has it.
+type BatchMatcher interface {
+	Matcher
+	MatchAll(versions []string, results []Result)
+}
+
 // Evaluate compiles constraint with p and judges version: the one-shot form
 // of Compile and Match. A nil p gives Invalid with ErrNilPolicy's text, and
 // a p whose Compile returns neither a Matcher nor an error gives Invalid

@@ -1,0 +1,115 @@
+// Package cmdpolicy makes a policy of an external command: a rule written
+// in any language (Python, JavaScript, Rust, a shell script) judges the
+// cases, and prerel uses it like any other policy.
+//
+// New returns a *Policy, an engine.Policy. Its command is started once,
+// on the first case it is asked to judge, and serves every case until
+// Close; New only checks that the program exists and can be executed, so
+// that a policy that is never used starts nothing. Compile never starts
+// the command: it returns a Matcher bound to the constraint, and the
+// Matcher's Match and MatchAll (engine.BatchMatcher) send the cases.
+//
+// # Protocol
+//
+// prerel writes cases to the command's standard input and reads the
+// answers from its standard output. The standard error is the command's
+// own: it goes to Options.Stderr, and its last few KiB go into the error
+// when the command fails.
+//
+// A case is one line: the constraint, a tab, the version, a line feed.
+//
+//	>= 1.0.0-beta<TAB>1.0.0-rc.1<LF>
+//
+// The constraint and the version are sent byte for byte, as prerel was
+// given them: no trimming, no parsing, no normalisation. Judging them,
+// refusing them included, is the command's job. Both are UTF-8 text.
+// A case that cannot be sent this way is never sent: a constraint or
+// version that contains a tab, a line feed or a carriage return (which
+// line readers such as Python's and Node's take for a line end), or that
+// is not valid UTF-8, or a case whose line would be longer than MaxLine
+// bytes, is Invalid without asking the command, and the reason says
+// which of these it is.
+//
+// The command answers every case with exactly one line, in the order of
+// the cases:
+//
+//	VERDICT<LF>
+//	VERDICT<TAB>REASON<LF>
+//
+// VERDICT is allow, reject or invalid, in lower case; invalid means the
+// command does not accept the constraint or the version (it is never a
+// silent reject). REASON, optional, is anything up to the line feed, tabs
+// included. prerel shows it next to the verdict with control characters
+// (tabs too) escaped as in a Go string and invalid UTF-8 replaced,
+// clipped to engine.MaxReason bytes (its start and its end kept): only
+// its first kilobyte or so is worth writing. One carriage return before
+// the line feed is dropped, so a command that writes CR LF line ends
+// works. An answer line may be at most MaxLine bytes long, without its
+// line end.
+//
+// Cases come in batches of at most MaxBatch cases (and about 256 KiB of
+// text, or a single case when it is longer): prerel writes a batch,
+// then reads its answers, and writes the next batch only when every case
+// of this one is answered. The command cannot tell where a batch ends, so
+// it must flush its output after each answer, or at least every time it
+// is about to wait for more input. An answer held in an output buffer is
+// an answer prerel never sees: the command hangs, and Options.Timeout
+// stops it. Python's standard output to a pipe is block buffered: write
+// print(..., flush=True) or run python3 -u. C's stdio needs fflush(stdout).
+// Node.js writes to a pipe at once, and Rust's stdout is line buffered.
+//
+// The end of the standard input (EOF) means the run is over: the command
+// must then exit with status 0, within Grace, having written nothing more.
+//
+// A correct command in Python, which admits a version when a rule in
+// judge says so:
+//
+//	import sys
+//	for line in sys.stdin:
+//	    constraint, version = line.rstrip("\n").split("\t")
+//	    verdict, reason = judge(constraint, version)  # the rule
+//	    print(verdict, reason, sep="\t", flush=True)
+//
+// testdata/policycmd/prerelease_named.py in the module is a whole one:
+// SemVer precedence, Terraform's constraint syntax and the rule "a
+// prerelease only when the constraint names one", in about fifty lines.
+//
+// # Failures
+//
+// A command that breaks the protocol is a failure, never a deadlock and
+// never a silent verdict:
+//
+//   - it cannot be started (New: not found, not executable; or the start
+//     itself fails);
+//   - it exits, or closes its standard output, before answering every
+//     case of a batch (the error gives its exit status and the case with no
+//     answer), or exits between batches;
+//   - it answers with a line that is not a verdict, or a line longer than
+//     MaxLine;
+//   - it gives no answer for Options.Timeout: the whole batch has that
+//     long (the error names the case it was waiting for);
+//   - it writes more lines than it was asked for. A line that arrives
+//     while no case is waiting for one is found when the next batch
+//     starts. One that arrives late enough to be taken for the answer to
+//     the next case shifts the answers after it, but leaves a line over
+//     at the end: Close reads the output to its end, so a command that
+//     writes more lines in all than it was asked for is always reported,
+//     by Close at the latest;
+//   - after its input is closed, it writes more, exits with another status
+//     than 0, or does not exit within Grace.
+//
+// Every failure is an *Error naming the policy, the command, what went
+// wrong, and the end of the command's standard error. The command's whole
+// process group is then killed, every case of the batch that failed and
+// every case judged afterwards is Invalid with the error as its reason,
+// and Err returns it. A program that uses the policy calls Close after its
+// last case and treats its error, the same as Err then returns, as the
+// failure of the run: answers given before a failure that is found late
+// (extra lines) may be misplaced.
+//
+// # Concurrency
+//
+// A Policy is safe for concurrent use. Its command is one process that
+// answers one batch at a time: concurrent calls wait for each other, and
+// every answer is matched to its case.
+package cmdpolicy

@@ -1,0 +1,7 @@
+#!/usr/bin/env python3
+# Fails: answers every case twice.
+import sys
+
+for line in sys.stdin:
+    print("allow\tonce", flush=True)
+    print("allow\ttwice", flush=True)

@@ -13,9 +13,15 @@ import (
 	"github.com/prerel/prerel/internal/printable"
 )
 
-func runPolicies(e *env, args []string) error {
+func runPolicies(e *env, args []string) (err error) {
 	fs := newFlags(e, "policies", "", "List the registered policies, in registration order, with their rules.")
+	sources := addPolicySources(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	finish, err := sources.load(e)
+	defer func() { err = finish(err) }()
+	if err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
@@ -48,12 +54,13 @@ func checkArgs(constraint string, versions []string) error {
 	return nil
 }
 
-func runCheck(e *env, args []string) error {
+func runCheck(e *env, args []string) (err error) {
 	fs := newFlags(e, "check", "[flags] CONSTRAINT [VERSION...]",
 		"Judge each version against the constraint with every chosen policy: versions\n"+
 			"as rows, policies as columns, the rows where the policies disagree marked *.\n"+
 			"When the policies do not fit in 80 columns, those that answer alike on every\n"+
 			"version share a column, named in a legend above the table.")
+	sources := addPolicySources(fs)
 	var names policyList
 	fs.Var(&names, "policies", "comma-separated policies to run (default: all,\nin 'prerel policies' order)")
 	versionsFile := fs.String("versions-file", "", "also judge the versions of `FILE`, one a line (blank lines and lines\nstarting with # are skipped; they are judged as they are)")
@@ -63,13 +70,18 @@ func runCheck(e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	finish, err := sources.load(e)
+	defer func() { err = finish(err) }()
+	if err != nil {
+		return err
+	}
 	if fs.NArg() < 1 {
 		return usagef("check needs a constraint and at least one version")
 	}
 	constraint, versions := fs.Arg(0), fs.Args()[1:]
 	// Versions given as arguments must parse; a file's versions are judged
 	// as they are, and a policy that cannot read one says invalid.
-	versions, err := gatherVersions(constraint, versions, *versionsFile)
+	versions, err = gatherVersions(constraint, versions, *versionsFile)
 	if err != nil {
 		return err
 	}

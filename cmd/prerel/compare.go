@@ -20,7 +20,7 @@ import (
 	"github.com/prerel/prerel/internal/safefile"
 )
 
-func runCompare(e *env, args []string) error {
+func runCompare(e *env, args []string) (err error) {
 	fs := newFlags(e, "compare", "[flags]",
 		"Run every case of a domain through every chosen policy and report, first, how\n"+
 			"each differs from the reference (today's Terraform and OpenTofu rule): how\n"+
@@ -31,6 +31,7 @@ func runCompare(e *env, args []string) error {
 			"and the command exits 1 when the run differs from the baseline. When\n"+
 			"GITHUB_STEP_SUMMARY is set, the Markdown report is appended to it; if that\n"+
 			"fails, the baseline is still written and checked, and the exit status is 3.")
+	sources := addPolicySources(fs)
 	var names policyList
 	fs.Var(&names, "policies", "comma-separated policies to compare (default: all, the native policies\nand the adapters)")
 	domain := fs.String("domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, or a file of CONSTRAINT<TAB>VERSION\nlines (a regular file or a pipe)")
@@ -46,6 +47,11 @@ func runCompare(e *env, args []string) error {
 	showAll := fs.Bool("show-all", false, "list every case shape, class and pair instead of the first ones")
 	rank := fs.String("rank", string(compare.RankRelevance), "order of classes and case shapes: relevance (how common\nthe constraint shape is in real configurations, then count)\nor count")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	finish, err := sources.load(e)
+	defer func() { err = finish(err) }()
+	if err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {

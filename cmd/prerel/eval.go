@@ -27,7 +27,7 @@ const evalBatch = 4096
 // soon as its lines hold this much, however few they are.
 const evalBatchBytes = 8 << 20
 
-func runEval(e *env, args []string) error {
+func runEval(e *env, args []string) (err error) {
 	fs := newFlags(e, "eval", "[flags] < CONSTRAINT<TAB>VERSION lines",
 		"Read CONSTRAINT<TAB>VERSION lines from stdin and write exactly one line per\n"+
 			"input line, in order: CONSTRAINT<TAB>VERSION<TAB>VERDICT..., the constraint\n"+
@@ -37,11 +37,17 @@ func runEval(e *env, args []string) error {
 			"trailing \"\\r\" is dropped. Empty input gives empty output. In JSON, a\n"+
 			"constraint or version that is not valid UTF-8 also comes as\n"+
 			"constraint_base64 or version_base64, its exact bytes.")
+	sources := addPolicySources(fs)
 	var names policyList
 	fs.Var(&names, "policies", "comma-separated policies, one verdict column each (default: all,\nin 'prerel policies' order)")
 	format := formatFlag{"tsv", []string{"tsv", "json"}}
 	fs.Var(&format, "format", "output format: tsv, or json (one object per line,\nwith reasons)")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	finish, err := sources.load(e)
+	defer func() { err = finish(err) }()
+	if err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {

@@ -14,7 +14,7 @@ import (
 // longer subject stands on a line of its own.
 const explainSubjectWidth = 34
 
-func runExplain(e *env, args []string) error {
+func runExplain(e *env, args []string) (err error) {
 	fs := newFlags(e, "explain", "--policy P [flags] CONSTRAINT VERSION",
 		"Show how one policy reaches its verdict for a constraint and a version,\n"+
 			"comparator by comparator: how each comparator was read (\"~>\" expanded,\n"+
@@ -22,10 +22,16 @@ func runExplain(e *env, args []string) error {
 			"and the verdict. For a wrapped library it shows what the library was asked\n"+
 			"and what it answered. A policy that does not explain itself still shows its\n"+
 			"verdict and reason.")
+	sources := addPolicySources(fs)
 	name := fs.String("policy", "", "the `POLICY` to explain (see 'prerel policies')")
 	format := formatFlag{"text", []string{"text", "json"}}
 	fs.Var(&format, "format", "output format: text or json")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	finish, err := sources.load(e)
+	defer func() { err = finish(err) }()
+	if err != nil {
 		return err
 	}
 	if *name == "" {

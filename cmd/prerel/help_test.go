@@ -132,7 +132,7 @@ func TestHelpFlagsSection(t *testing.T) {
 			t.Errorf("prerel %s -h: a Flags section that does not fit its flags:\n%s", c.name, out)
 		}
 	}
-	for _, name := range []string{"policies", "version"} {
+	for _, name := range []string{"version"} {
 		if _, out, _ := runCLI(t, "", name, "-h"); strings.Contains(out, "Flags") {
 			t.Errorf("prerel %s -h has a Flags section:\n%s", name, out)
 		}

@@ -99,8 +99,9 @@ func (l *domainList) Set(s string) error {
 	return nil
 }
 
-func runImpact(e *env, args []string) error {
+func runImpact(e *env, args []string) (err error) {
 	fs := newFlags(e, "impact", "--policy P [flags] [--domain corpus | --domain DIR...]", impactSummary)
+	sources := addPolicySources(fs)
 	policy := fs.String("policy", "", "the `POLICY` P whose adoption is asked about (required)")
 	against := fs.String("against", "", "the `POLICY` B to compare with, for every call (default: today's\ninstallers, terraform-module for modules, apparentlymart for providers)")
 	var domains domainList
@@ -114,6 +115,11 @@ func runImpact(e *env, args []string) error {
 	var vf resolveFlags
 	vf.addVersionSourceFlags(fs, "directory domains")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	finish, err := sources.load(e)
+	defer func() { err = finish(err) }()
+	if err != nil {
 		return err
 	}
 	if *policy == "" {

@@ -129,7 +129,7 @@ type resolveFlags struct {
 	format                                          formatFlag
 }
 
-func runResolve(e *env, args []string) error {
+func runResolve(e *env, args []string) (err error) {
 	fs := newFlags(e, "resolve", "[flags] DIR",
 		"For each module call and provider of the Terraform/OpenTofu configuration\n"+
 			"rooted at DIR, show the version its chosen policy selects next to what\n"+
@@ -141,6 +141,7 @@ func runResolve(e *env, args []string) error {
 			"provider has no admissible version under its chosen policy, or a locked\n"+
 			"provider version is not admitted by it; 3 when some versions could not be\n"+
 			"listed. Every problem is named on stderr.")
+	sources := addPolicySources(fs)
 	f := resolveFlags{
 		modulePolicies:   pairList{flag: "module-policy"},
 		providerPolicies: pairList{flag: "provider-policy"},
@@ -157,6 +158,11 @@ func runResolve(e *env, args []string) error {
 	fs.Var(&f.format, "format", "output format: text, markdown or json")
 	showAll := addShowAll(fs, "list every line, item and version (without it: lists of at most 10\nlines, 6 items and 2 versions, each with a count of the rest)")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	finish, err := sources.load(e)
+	defer func() { err = finish(err) }()
+	if err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

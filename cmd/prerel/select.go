@@ -17,10 +17,11 @@ import (
 	"github.com/prerel/prerel/internal/safefile"
 )
 
-func runSelect(e *env, args []string) error {
+func runSelect(e *env, args []string) (err error) {
 	fs := newFlags(e, "select", "[flags] CONSTRAINT [VERSION...]",
 		"Show the version each policy would install from the available versions:\n"+
 			"the newest it admits, or none.")
+	sources := addPolicySources(fs)
 	var names policyList
 	fs.Var(&names, "policies", "comma-separated policies to run (default: all,\nin 'prerel policies' order)")
 	versionsFile := fs.String("versions-file", "", "read the available versions from `FILE`, one a line (blank lines and\nlines starting with # are skipped)")
@@ -30,13 +31,18 @@ func runSelect(e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	finish, err := sources.load(e)
+	defer func() { err = finish(err) }()
+	if err != nil {
+		return err
+	}
 	if fs.NArg() < 1 {
 		return usagef("select needs a constraint")
 	}
 	constraint, versions := fs.Arg(0), fs.Args()[1:]
 	// Versions given as arguments must parse; a file's versions are judged
 	// as they are, and each policy reports the ones it cannot read.
-	versions, err := gatherVersions(constraint, versions, *versionsFile)
+	versions, err = gatherVersions(constraint, versions, *versionsFile)
 	if err != nil {
 		return err
 	}

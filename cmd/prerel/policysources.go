@@ -1,0 +1,186 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/prerel/prerel/cmdpolicy"
+	"github.com/prerel/prerel/engine"
+)
+
+// policySources are the flags of every command that takes policies which
+// add policies to the registered ones for the run: --policy-file FILE
+// (policies written in HCL, or command blocks) and --policy-cmd
+// NAME=COMMAND, each repeatable, and --policy-timeout for the commands.
+type policySources struct {
+	files   fileList
+	cmds    commandList
+	timeout time.Duration
+}
+
+// addPolicySources defines the flags on fs.
+func addPolicySources(fs *flag.FlagSet) *policySources {
+	s := &policySources{}
+	fs.Var(&s.files, "policy-file", "a `FILE` of policy blocks to add to the registered policies\n(repeatable); see 'Designs as data' in the README")
+	fs.Var(&s.cmds, "policy-cmd", "a policy named `NAME=COMMAND`, answered by COMMAND over the eval\nprotocol (repeatable); COMMAND is split into words as a shell does,\nwithout running a shell")
+	durationVar(fs, &s.timeout, "policy-timeout", cmdpolicy.DefaultTimeout, "the `DURATION` a policy command may take to answer one batch\nof cases")
+	return s
+}
+
+// load registers the policies the flags name on a copy of e.registry,
+// which it makes e's registry. The returned finish must be called when
+// the command's work is done, with the command's error: it stops every
+// policy command and returns the error the command ends with, the first
+// failure of a policy command when the work itself went well (a policy
+// command that exits, hangs or answers out of turn is bad input: exit 2).
+func (s *policySources) load(e *env) (finish func(error) error, err error) {
+	var cmds []*cmdpolicy.Policy
+	finish = func(err error) error {
+		var failed error
+		for _, c := range cmds {
+			if cerr := c.Close(); cerr != nil && failed == nil {
+				failed = cerr
+			}
+		}
+		if failed != nil && exitStatus(err) < exitUsage {
+			return usage(failed)
+		}
+		return err
+	}
+	if len(s.files) == 0 && len(s.cmds.pairs) == 0 {
+		return finish, nil
+	}
+	reg := engine.NewRegistry()
+	for _, p := range e.registry.All() {
+		if err := reg.Register(p); err != nil {
+			return finish, err
+		}
+	}
+	for _, c := range s.cmds.pairs {
+		p, err := cmdpolicy.New(c.name, c.argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr})
+		if err != nil {
+			return finish, usage(fmt.Errorf("--policy-cmd %s: %w", c.name, err))
+		}
+		cmds = append(cmds, p)
+		if _, taken := reg.Lookup(c.name); taken {
+			return finish, usagef("--policy-cmd %s: a policy named %q is already registered", c.name, c.name)
+		}
+		if err := reg.Register(p); err != nil {
+			return finish, usage(fmt.Errorf("--policy-cmd %s: %w", c.name, err))
+		}
+	}
+	e.registry = reg
+	return finish, nil
+}
+
+// fileList is a repeatable flag of file names; a file given twice is
+// refused.
+type fileList []string
+
+func (l *fileList) String() string { return strings.Join(*l, " ") }
+
+func (l *fileList) Set(s string) error {
+	if slices.Contains(*l, s) {
+		return fmt.Errorf("%q given twice", s)
+	}
+	*l = append(*l, s)
+	return nil
+}
+
+// commandList is the repeatable --policy-cmd flag: NAME=COMMAND.
+type commandList struct{ pairs []namedCommand }
+
+type namedCommand struct {
+	name, text string
+	argv       []string
+}
+
+func (l *commandList) String() string {
+	var s []string
+	for _, c := range l.pairs {
+		s = append(s, c.name+"="+c.text)
+	}
+	return strings.Join(s, " ")
+}
+
+func (l *commandList) Set(s string) error {
+	name, text, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return fmt.Errorf("expected NAME=COMMAND, got %q", s)
+	}
+	argv, err := splitWords(text)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if len(argv) == 0 {
+		return fmt.Errorf("%s: the command is empty", name)
+	}
+	for _, c := range l.pairs {
+		if c.name == name {
+			return fmt.Errorf("policy %q given twice", name)
+		}
+	}
+	l.pairs = append(l.pairs, namedCommand{name, text, argv})
+	return nil
+}
+
+// splitWords splits a command line into words as a POSIX shell does for
+// a simple command, without expanding anything: words are separated by
+// blanks; 'single quotes' keep everything; "double quotes" keep
+// everything but a backslash before " or \; a backslash outside quotes
+// keeps the next character.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("a single quote is not closed")
+			}
+			w.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				w.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("a double quote is not closed")
+			}
+			inWord = true
+		case c == '\\':
+			if i+1 >= len(s) {
+				return nil, errors.New("a backslash ends the command")
+			}
+			i++
+			w.WriteByte(s[i])
+			inWord = true
+		default:
+			w.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words, nil
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os/exec"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestSplitWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+		err  string
+	}{
+		{"python3 rule.py", []string{"python3", "rule.py"}, ""},
+		{"  node  'my rule.js' \t--strict ", []string{"node", "my rule.js", "--strict"}, ""},
+		{`sh -c "echo \"allow\""`, []string{"sh", "-c", `echo "allow"`}, ""},
+		{`a\ b c`, []string{"a b", "c"}, ""},
+		{`x''y ""`, []string{"xy", ""}, ""},
+		{"", nil, ""},
+		{"'open", nil, "a single quote is not closed"},
+		{`"open`, nil, "a double quote is not closed"},
+		{`end\`, nil, "a backslash ends the command"},
+	}
+	for _, tt := range tests {
+		got, err := splitWords(tt.in)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("splitWords(%q) = %q, %v; want error %q", tt.in, got, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("splitWords(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// needPython skips a test that runs a policy command written in Python
+// when the machine has no python3.
+func needPython(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed: the policy command scripts under testdata/policycmd need it")
+	}
+}
+
+// TestPolicyCommands runs a policy command in the commands that take
+// policies, and its failures.
+func TestPolicyCommands(t *testing.T) {
+	needPython(t)
+	const named = "named=python3 ../../testdata/policycmd/prerelease_named.py"
+	tests := []struct {
+		name   string
+		args   []string
+		stdin  string
+		code   int
+		stdout []string
+		stderr []string
+	}{
+		{name: "policies lists it", args: []string{"policies", "--policy-cmd", named}, code: exitOK,
+			stdout: []string{"named                 the verdicts of the command python3 ../../testdata/policycmd/prerelease_named.py"}},
+		{name: "check", args: []string{"check", "--policy-cmd", named, "--policies", "strict,named", ">= 1.0.0-beta", "1.0.0-rc", "2.0.0-beta"},
+			code: exitOK, stdout: []string{"1.0.0-rc    reject  allow", "2.0.0-beta  reject  allow"}},
+		{name: "select", args: []string{"select", "--policy-cmd", named, "--policies", "named", ">= 1.0.0-beta", "1.0.0-rc", "2.0.0-beta", "1.5.0"},
+			code: exitOK, stdout: []string{"named", "2.0.0-beta"}},
+		{name: "eval", args: []string{"eval", "--policy-cmd", named, "--policies", "named"}, stdin: ">= 1.0\t1.1.0-beta\n>= 1.0-beta\t1.1.0-beta\n",
+			code: exitOK, stdout: []string{">= 1.0\t1.1.0-beta\treject", ">= 1.0-beta\t1.1.0-beta\tallow"}},
+		{name: "explain", args: []string{"explain", "--policy-cmd", named, "--policy", "named", ">= 1.0.0-beta", "1.0.0-rc"},
+			code: exitOK, stdout: []string{"allow"}},
+		{name: "compare", args: []string{"compare", "--scope", "1", "--policy-cmd", named, "--policies", "linear,named"},
+			code: exitOK, stdout: []string{"named"}},
+		{name: "a command that hangs", args: []string{"check", "--policy-cmd", "hang=python3 ../../testdata/policycmd/hang.py", "--policy-timeout", "300ms", "--policies", "hang", ">= 1", "1.0.0"},
+			code: exitUsage, stderr: []string{`prerel check: policy "hang": command python3 ../../testdata/policycmd/hang.py: gave no answer within 300ms`}},
+		{name: "a command that answers garbage", args: []string{"compare", "--scope", "1", "--policy-cmd", "garbage=python3 ../../testdata/policycmd/garbage.py", "--policies", "strict,garbage"},
+			code: exitUsage, stderr: []string{`policy "garbage": command python3 ../../testdata/policycmd/garbage.py: answered`, "an answer is allow, reject or invalid"}},
+		{name: "a command that is not there", args: []string{"check", "--policy-cmd", "gone=no-such-program-here", ">= 1", "1.0.0"},
+			code: exitUsage, stderr: []string{"--policy-cmd gone:", "program not found"}},
+		{name: "a name already registered", args: []string{"check", "--policy-cmd", "cargo=python3 x.py", ">= 1", "1.0.0"},
+			code: exitUsage, stderr: []string{`--policy-cmd cargo: a policy named "cargo" is already registered`}},
+		{name: "a name given twice", args: []string{"check", "--policy-cmd", named, "--policy-cmd", named, ">= 1", "1.0.0"},
+			code: exitUsage, stderr: []string{`policy "named" given twice`}},
+		{name: "not NAME=COMMAND", args: []string{"check", "--policy-cmd", "python3 x.py", ">= 1", "1.0.0"},
+			code: exitUsage, stderr: []string{`expected NAME=COMMAND, got "python3 x.py"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tt.stdin, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			for _, want := range tt.stdout {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, stdout)
+				}
+			}
+			for _, want := range tt.stderr {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+				}
+			}
+		})
+	}
+}

@@ -12,6 +12,18 @@
 //	masterminds-pre       the same with IncludePrerelease
 //	terraform-module      Terraform's module installer filter, from go-version and go-versions
 //	opentofu-module       the same with OpenTofu's retry on "v" prefixes
+//	go-versions-cargo     the cargo rule built in go-versions' set algebra from the
+//	                      ParseRubyStyleMulti spec tree, as the provider installer would ship it
+//
+// go-versions-cargo is the one adapter whose rule is not a library's own:
+// it is Cargo's prerelease rule written with go-versions' sets (AtLeast,
+// OlderThan, Only, Intersection, Union, WithoutUnrequestedPrereleases) over
+// the constraint as the provider installer parses it, so that a proposal to
+// Terraform can be compared with the native cargo policy it implements.
+// Its tests prove it against cargo on the exhaustive domain: every
+// divergence is a way go-versions reads the text (a "v" prefix, build
+// metadata in "=" and "!=", its prerelease precedence, 0.0.0), none the
+// prerelease rule.
 //
 // # Exact behaviour
 //

@@ -152,3 +152,4 @@ func FuzzMasterminds(f *testing.F)         { fuzzOne(f, Masterminds{}) }
 func FuzzMastermindsPre(f *testing.F)      { fuzzOne(f, Masterminds{IncludePrerelease: true}) }
 func FuzzTerraformModule(f *testing.F)     { fuzzOne(f, ModuleInstaller{}) }
 func FuzzOpenTofuModule(f *testing.F)      { fuzzOne(f, ModuleInstaller{OpenTofu: true}) }
+func FuzzGoVersionsCargo(f *testing.F)     { fuzzOne(f, GoVersionsCargo{}) }

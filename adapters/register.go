@@ -4,9 +4,9 @@ import "github.com/prerel/prerel/engine"
 
 // All returns the adapters in their catalogue order: hashicorp,
 // apparentlymart, apparentlymart-exact, masterminds, masterminds-pre,
-// terraform-module, opentofu-module. Nothing registers them by itself:
-// package catalogue registers them, after the native policies, into a
-// registry it is handed. Each call returns a new slice.
+// terraform-module, opentofu-module, go-versions-cargo. Nothing registers
+// them by itself: package catalogue registers them, after the native
+// policies, into a registry it is handed. Each call returns a new slice.
 func All() []engine.Policy {
 	return []engine.Policy{
 		HashiCorp{},
@@ -16,5 +16,6 @@ func All() []engine.Policy {
 		Masterminds{IncludePrerelease: true},
 		ModuleInstaller{},
 		ModuleInstaller{OpenTofu: true},
+		GoVersionsCargo{},
 	}
 }

@@ -16,7 +16,7 @@ import (
 var order = []string{
 	"strict", "lexical", "cargo", "linear", "linear-tight", "ga-bound", "any-pre", "fallback", "core-only",
 	"hashicorp", "apparentlymart", "apparentlymart-exact", "masterminds", "masterminds-pre",
-	"terraform-module", "opentofu-module",
+	"terraform-module", "opentofu-module", "go-versions-cargo",
 }
 
 func TestNewPinsTheOrder(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 // of pairs (ClassesPerPair), those with the shortest signatures (then in
 // byte order), and counts the cases of the classes it leaves out in
 // Pair.CasesLeftOut. The exhaustive domain of DefaultScope and the corpus
-// domain stay within it with the sixteen policies prerel registers.
+// domain stay within it with the seventeen policies prerel registers.
 const MaxClasses = 300_000
 
 // MaxSplits bounds the splits a report keeps, those with the shortest

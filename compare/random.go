@@ -17,7 +17,7 @@ type random struct {
 // MaxRandomCount is the largest count of the random domain. Nearly every
 // random case has a constraint of its own, so a run takes about as long
 // as judging this many constraints with every policy (a few minutes with
-// the sixteen policies prerel registers), and its classes, which grow with
+// the seventeen policies prerel registers), and its classes, which grow with
 // the count, reach the limits of MaxClasses and MaxSplits.
 const MaxRandomCount = 1_000_000
 

@@ -161,7 +161,7 @@ func TestEval(t *testing.T) {
 var catalogueOrder = []string{
 	"strict", "lexical", "cargo", "linear", "linear-tight", "ga-bound", "any-pre", "fallback", "core-only",
 	"hashicorp", "apparentlymart", "apparentlymart-exact", "masterminds", "masterminds-pre",
-	"terraform-module", "opentofu-module",
+	"terraform-module", "opentofu-module", "go-versions-cargo",
 }
 
 func TestEvalDefaultsToEveryPolicyInOrder(t *testing.T) {

@@ -175,7 +175,7 @@ func TestSelectJSONKeepsEveryNote(t *testing.T) {
 }
 
 // TestSelectTerraformHistory runs the command of the users' report: the
-// answer first, then one note line for the 932 notes of old.
+// answer first, then one note line for the 1398 notes of old.
 func TestSelectTerraformHistory(t *testing.T) {
 	code, out, stderr := runCLI(t, "", "select", "--versions-file", "../../testdata/corpus/versions/terraform.txt", "~> 1.5")
 	if code != exitOK {
@@ -186,9 +186,9 @@ func TestSelectTerraformHistory(t *testing.T) {
 		t.Errorf("%d lines, want at most 25:\n%s", len(lines), out)
 	}
 	want := []string{
-		`note: apparentlymart and apparentlymart-exact cannot read 466 versions, e.g. v1.15.9 and v1.17.0-alpha20260812: go-versions ParseVersion: a "v" prefix should not be used`,
+		`note: apparentlymart, apparentlymart-exact and go-versions-cargo cannot read 466 versions, e.g. v1.15.9 and v1.17.0-alpha20260812: go-versions ParseVersion: a "v" prefix should not be used`,
 		"",
-		"928 notes left out; --show-all lists them",
+		"1392 notes left out; --show-all lists them",
 	}
 	if got := afterTable(out); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("after the table:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -4,12 +4,17 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/prerel/prerel/cmdpolicy"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/hclpolicy"
+	"github.com/prerel/prerel/internal/diag"
 )
 
 // policySources are the flags of every command that takes policies which
@@ -60,6 +65,20 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 			return finish, err
 		}
 	}
+	for _, file := range s.files {
+		ps, diags := hclpolicy.Load(file, hclpolicy.Options{Command: s.command(e, filepath.Dir(file), &cmds)})
+		if !diags.HasErrors() {
+			diags = append(diags, hclpolicy.CheckNames(ps, reg)...)
+		}
+		if diags.HasErrors() {
+			return finish, diagnosticsError(diags)
+		}
+		for _, p := range ps {
+			if err := reg.Register(p); err != nil {
+				return finish, usage(fmt.Errorf("%s: %w", file, err))
+			}
+		}
+	}
 	for _, c := range s.cmds.pairs {
 		p, err := cmdpolicy.New(c.name, c.argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr})
 		if err != nil {
@@ -75,6 +94,21 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 	}
 	e.registry = reg
 	return finish, nil
+}
+
+// command returns the hclpolicy.Options.Command of a policy file in dir:
+// a command block's policy, run in the file's directory, so that a
+// script next to the file is found by its name. Each policy made is
+// added to *cmds, for finish to stop.
+func (s *policySources) command(e *env, dir string, cmds *[]*cmdpolicy.Policy) func(string, []string, hcl.Range) (engine.Policy, hcl.Diagnostics) {
+	return func(name string, argv []string, rng hcl.Range) (engine.Policy, hcl.Diagnostics) {
+		p, err := cmdpolicy.New(name, argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr, Dir: dir})
+		if err != nil {
+			return nil, hcl.Diagnostics{diag.ErrorAt(&rng, "Invalid policy command", err.Error())}
+		}
+		*cmds = append(*cmds, p)
+		return p, nil
+	}
 }
 
 // fileList is a repeatable flag of file names; a file given twice is

@@ -176,6 +176,8 @@ func runResolve(e *env, args []string) (err error) {
 	if err != nil {
 		return err
 	}
+	// The policies prerel.hcl declares are usable everywhere below.
+	e.registry = cfg.Registry()
 	extra, err := f.extraPolicies(e)
 	if err != nil {
 		return err

@@ -83,6 +83,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/hclread"
 	"github.com/prerel/prerel/terraform/address"
@@ -209,6 +210,7 @@ var (
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "module", LabelNames: []string{"name"}},
 			{Type: "provider", LabelNames: []string{"source"}},
+			hclpolicy.BlockHeader,
 		},
 	}
 	blockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "policy", Required: true}}}
@@ -230,6 +232,7 @@ func Parse(reg *engine.Registry, src []byte, filename string) (*Config, hcl.Diag
 	}
 	content, more := file.Body.Content(fileSchema)
 	diags = append(diags, more...)
+	diags = append(diags, c.addPolicies(file.Body, src, filename)...)
 	if content != nil {
 		if a, ok := content.Attributes["default_policy"]; ok {
 			diags = append(diags, c.readDefault(a)...)
@@ -241,6 +244,46 @@ func Parse(reg *engine.Registry, src []byte, filename string) (*Config, hcl.Diag
 	}
 	c.warnings = diags
 	return c, diags
+}
+
+// addPolicies decodes the policy blocks of the file (see package
+// hclpolicy) and makes c's registry a copy of the one it was given with
+// them added. A block with a command is refused: a configuration that
+// comes with the repository under review must not run programs.
+func (c *Config) addPolicies(body hcl.Body, src []byte, filename string) hcl.Diagnostics {
+	refuse := func(name string, _ []string, rng hcl.Range) (engine.Policy, hcl.Diagnostics) {
+		return nil, hcl.Diagnostics{diag.ErrorAt(&rng, "Command policy not allowed here",
+			fmt.Sprintf("The policy %q runs a command; a policy configuration comes with the configuration it configures and may not run programs. Declare command policies with --policy-file or --policy-cmd.", name))}
+	}
+	ps, diags := hclpolicy.Decode(body, hclpolicy.Options{Sources: map[string][]byte{filename: src}, Command: refuse})
+	if len(ps) == 0 || diags.HasErrors() {
+		return diags
+	}
+	if more := hclpolicy.CheckNames(ps, c.reg); more.HasErrors() {
+		return append(diags, more...)
+	}
+	reg := engine.NewRegistry()
+	for _, p := range c.reg.All() {
+		if err := reg.Register(p); err != nil {
+			return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: err.Error()})
+		}
+	}
+	for _, p := range ps {
+		if err := reg.Register(p); err != nil {
+			return append(diags, diag.ErrorAt(p.NameRange().Ptr(), "Invalid policy", err.Error()))
+		}
+	}
+	c.reg = reg
+	return diags
+}
+
+// Registry returns the registry c looks policy names up in: the one it
+// was made with, and the policies the file declares with policy blocks.
+func (c *Config) Registry() *engine.Registry {
+	if c == nil {
+		return nil
+	}
+	return c.reg
 }
 
 // Warnings returns the warnings of reading the configuration: those Parse
@@ -266,6 +309,9 @@ func (c *Config) readBlocks(blocks hcl.Blocks) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	seen := map[blockKey]hcl.Range{}
 	for _, b := range blocks {
+		if b.Type == hclpolicy.BlockHeader.Type {
+			continue // read by addPolicies
+		}
 		label, target := b.Labels[0], b.LabelRanges[0]
 		key, err := c.blockKey(b.Type, label)
 		if err != nil {

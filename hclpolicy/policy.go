@@ -1,0 +1,302 @@
+package hclpolicy
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/diag"
+)
+
+// Policy is one policy block of a file: a rule written as an HCL
+// expression, or an external command handed to Options.Command.
+//
+// It implements engine.Policy, engine.Selector (the select attribute:
+// the newest admitted version, or releases first) and engine.Explainer
+// (the expression and the values it saw). A Policy is safe for
+// concurrent use; so are its matchers.
+type Policy struct {
+	name     string
+	rule     string
+	nameRng  hcl.Range
+	defRng   hcl.Range
+	fallback bool
+
+	admit        hcl.Expression
+	plan         *plan // of admit, when it is in native syntax
+	refuse       hcl.Expression
+	refuseReason hcl.Expression
+	sources      map[string][]byte
+
+	// command is the policy Options.Command built for a command block.
+	command engine.Policy
+
+	versions versionCache
+	contexts sync.Pool
+}
+
+var (
+	_ engine.Policy    = (*Policy)(nil)
+	_ engine.Selector  = (*Policy)(nil)
+	_ engine.Explainer = (*Policy)(nil)
+)
+
+// Name returns the block's label.
+func (p *Policy) Name() string { return p.name }
+
+// Rule returns the rule attribute; without one, the admit expression on
+// one line (or, for a command block, the command policy's own rule).
+func (p *Policy) Rule() string { return p.rule }
+
+// NameRange returns where the block's label is written, for diagnostics
+// about the name.
+func (p *Policy) NameRange() hcl.Range { return p.nameRng }
+
+// DefRange returns where the block starts: its type and label.
+func (p *Policy) DefRange() hcl.Range { return p.defRng }
+
+// Command returns the policy Options.Command built for a command block,
+// and nil for a policy written as an expression.
+func (p *Policy) Command() engine.Policy { return p.command }
+
+// Fallback reports whether the block says select = "fallback".
+func (p *Policy) Fallback() bool { return p.fallback }
+
+// Compile parses constraint with the engine's parser, builds the
+// constraint value once, and evaluates refuse, when the block has it: a
+// true refuse refuses the constraint (the error is refuse_reason), and so
+// does an error while evaluating it. It then specializes admit for the
+// constraint (see the package documentation). A command block's policy
+// compiles the constraint itself.
+func (p *Policy) Compile(constraint string) (engine.Matcher, error) {
+	if p.command != nil {
+		return p.command.Compile(constraint)
+	}
+	c, err := engine.ParseConstraint(constraint)
+	if err != nil {
+		return nil, err
+	}
+	cv := constraintValue(c)
+	if err := p.checkRefuse(cv); err != nil {
+		return nil, err
+	}
+	return &matcher{p: p, constraint: cv, admit: p.specialized(cv)}, nil
+}
+
+// specialized returns admit rewritten for the constraint value cv (see
+// specialize), or admit itself when it is not in HCL's native syntax or
+// rewriting it fails.
+func (p *Policy) specialized(cv cty.Value) (out hcl.Expression) {
+	if p.plan == nil {
+		return p.admit
+	}
+	defer func() {
+		if recover() != nil {
+			out = p.admit
+		}
+	}()
+	return specialize(p.plan, cv)
+}
+
+// refusal is a constraint refused by a policy's refuse attribute; its
+// text is the reason.
+type refusal struct{ reason string }
+
+func (r *refusal) Error() string { return r.reason }
+
+// checkRefuse evaluates refuse and refuse_reason for the constraint
+// value cv; nil when the constraint is accepted.
+func (p *Policy) checkRefuse(cv cty.Value) (err error) {
+	if p.refuse == nil {
+		return nil
+	}
+	defer func() {
+		if x := recover(); x != nil {
+			err = fmt.Errorf("evaluating refuse failed: %v", x)
+		}
+	}()
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"constraint": cv}, Functions: functions}
+	v, diags := p.refuse.Value(ctx)
+	if err := diagsError(diags); err != nil {
+		return err
+	}
+	refused, err := boolResult(v, "refuse")
+	if err != nil {
+		return err
+	}
+	if !refused {
+		return nil
+	}
+	if p.refuseReason == nil {
+		return &refusal{fmt.Sprintf("the policy %s refuses this constraint (refuse is true)", p.name)}
+	}
+	rv, diags := p.refuseReason.Value(ctx)
+	if err := diagsError(diags); err != nil {
+		return err
+	}
+	if rv.IsNull() || !rv.IsKnown() || rv.Type() != cty.String {
+		return fmt.Errorf("refuse_reason must give a string, it gave %s", describeType(rv))
+	}
+	return &refusal{rv.AsString()}
+}
+
+// diagsError returns the first error of diags, formatted as prerel
+// formats diagnostics, or nil when there is none.
+func diagsError(diags hcl.Diagnostics) error {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			return diagError{d}
+		}
+	}
+	return nil
+}
+
+// diagError is an error diagnostic met while judging a case.
+type diagError struct{ d *hcl.Diagnostic }
+
+func (e diagError) Error() string { return diag.Format(e.d) }
+
+// boolResult reads what an expression that must give a bool gave.
+func boolResult(v cty.Value, what string) (bool, error) {
+	if v != cty.NilVal && v.Type() == cty.Bool && !v.IsMarked() && v.IsKnown() && !v.IsNull() {
+		// A known, unmarked bool holds a Go bool: compare it directly.
+		return v == cty.True, nil
+	}
+	return false, fmt.Errorf("%s must give true or false, it gave %s", what, describeType(v))
+}
+
+// matcher judges versions against one compiled constraint.
+type matcher struct {
+	p          *Policy
+	constraint cty.Value
+	admit      hcl.Expression
+}
+
+// Reasons of a policy written as an expression.
+const (
+	reasonAdmitTrue  = "admit is true"
+	reasonAdmitFalse = "admit is false"
+)
+
+// Match judges version: Invalid when the engine's parser refuses it or
+// when evaluating admit fails on this case (the diagnostic, with its
+// place in the file, is the reason).
+func (m *matcher) Match(version string) engine.Result {
+	v, err := m.p.versions.get(version, m.p.plan)
+	if err != nil {
+		return engine.InvalidResult(err)
+	}
+	return m.p.judge(m.admit, m.constraint, v)
+}
+
+// judge evaluates admit, as specialized for the constraint value cv, for
+// the version vv.
+func (p *Policy) judge(admit hcl.Expression, cv cty.Value, vv cachedVersion) (r engine.Result) {
+	defer func() {
+		if x := recover(); x != nil {
+			r = engine.InvalidResult(fmt.Errorf("evaluating admit failed: %v", x))
+		}
+	}()
+	ctx := p.context()
+	ctx.Variables[varConstraint] = cv
+	ctx.Variables[varVersion] = vv.obj
+	ctx.Variables[judgedArg] = vv.arg
+	if p.plan != nil {
+		if vv.partsOK {
+			for i, name := range p.plan.partVars {
+				ctx.Variables[name] = vv.parts[i]
+			}
+		} else {
+			admit = p.admit
+		}
+	}
+	v, diags := admit.Value(ctx)
+	err := diagsError(diags)
+	clear(ctx.Variables)
+	p.contexts.Put(ctx)
+	if err != nil {
+		return engine.InvalidResult(err)
+	}
+	admitted, err := boolResult(v, "admit")
+	if err != nil {
+		return engine.InvalidResult(err)
+	}
+	if admitted {
+		return engine.Allowed(reasonAdmitTrue)
+	}
+	return engine.Rejected(reasonAdmitFalse)
+}
+
+// context returns an evaluation context with the function table, from
+// the policy's pool: a context is made once and reused, so that judging
+// a case does not build the function table or a variable map.
+func (p *Policy) context() *hcl.EvalContext {
+	if ctx, ok := p.contexts.Get().(*hcl.EvalContext); ok {
+		return ctx
+	}
+	return &hcl.EvalContext{Variables: make(map[string]cty.Value, 3), Functions: functions}
+}
+
+// Select returns what the policy installs from available: the newest
+// admitted version, or with select = "fallback" the newest admitted
+// release, and the newest admitted prerelease only when no release is
+// admitted. Versions judged Invalid are Unreadable and never selected;
+// of equal versions the first listed wins. The error is the policy's
+// refusal of the constraint. A command block's policy selects as
+// engine.Select has it select.
+func (p *Policy) Select(constraint string, available []string) (engine.Selection, error) {
+	if p.command != nil {
+		return engine.Select(p.command, constraint, available)
+	}
+	m, err := p.Compile(constraint)
+	if err != nil {
+		return engine.Selection{}, err
+	}
+	if !p.fallback {
+		return engine.SelectNewest(m, available), nil
+	}
+	return selectFallback(m, available), nil
+}
+
+// selectFallback selects the newest admitted release, or when there is
+// none the newest admitted prerelease.
+func selectFallback(m engine.Matcher, available []string) engine.Selection {
+	var sel engine.Selection
+	var release, prerelease engine.Version
+	var releaseText, prereleaseText string
+	foundRelease, foundPrerelease := false, false
+	for _, text := range available {
+		r := m.Match(text)
+		switch r.Verdict {
+		case engine.Invalid:
+			sel.Unreadable = append(sel.Unreadable, engine.Unreadable{Version: text, Reason: engine.ClipReason(r.Reason)})
+			continue
+		case engine.Reject:
+			continue
+		}
+		v, err := engine.ParseVersion(text)
+		if err != nil {
+			sel.Unreadable = append(sel.Unreadable, engine.Unreadable{Version: text, Reason: "admitted but cannot be ordered: " + engine.ClipReason(err.Error())})
+			continue
+		}
+		if v.IsPrerelease() {
+			if !foundPrerelease || prerelease.Compare(v) < 0 {
+				foundPrerelease, prerelease, prereleaseText = true, v, text
+			}
+			continue
+		}
+		if !foundRelease || release.Compare(v) < 0 {
+			foundRelease, release, releaseText = true, v, text
+		}
+	}
+	switch {
+	case foundRelease:
+		sel.Found, sel.Version = true, releaseText
+	case foundPrerelease:
+		sel.Found, sel.Version = true, prereleaseText
+	}
+	return sel
+}

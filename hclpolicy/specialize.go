@@ -1,0 +1,529 @@
+package hclpolicy
+
+import (
+	"strconv"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Specializing an expression for one constraint.
+//
+// HCL evaluates every operand of every operator (&&, || and ?: included)
+// and every element of a for expression, at a cost of a few hundred
+// nanoseconds per node. Compile therefore rewrites the admit expression
+// once per constraint, into one that gives the same value and the same
+// errors for every version:
+//
+//   - a part that does not read version (it reads only constraint, or
+//     nothing) is evaluated with HCL once and replaced by its value, unless
+//     evaluating it fails (it is then left to fail for each version, as
+//     written);
+//   - a for expression that builds a list from a collection known once the
+//     constraint is known is unrolled into the list of its elements' values,
+//     each specialized with the loop's variables bound, when every element's
+//     if clause gives a bool and no element's value still needs the loop's
+//     variables;
+//   - `false && X`, `X && false`, `true || X`, `X || true` become false or
+//     true, and `true && X`, `X && true`, `false || X`, `X || false` become
+//     X, when X always gives a bool: HCL's && and || then give exactly that,
+//     dropping X's errors when the other side decides;
+//   - `c ? A : B` with c known becomes A or B when both always give a bool,
+//     as HCL's conditional then gives exactly the chosen side and drops the
+//     other side's errors;
+//   - an argument of this package's own functions that is known once the
+//     constraint is known is read once (a comparator, a version, the
+//     comparators) instead of for every version.
+//
+// The rewritten expression is HCL, evaluated by HCL: only the parts whose
+// value cannot change from one version to the next are evaluated early.
+
+// A part of the expression that reads version and nothing else (such as
+// !version.is_prerelease) has the same value for a version under every
+// constraint: it is evaluated once per version, when the version is first
+// met, and kept with it; the specialized expression reads the kept value
+// from a variable no expression can name. A version for which one of
+// these parts fails is judged with the expression as written instead.
+
+// maxUnrolled bounds the elements of a for expression that is unrolled.
+const maxUnrolled = 64
+
+// plan is what loading works out once for an admit expression in HCL's
+// native syntax.
+type plan struct {
+	expr  hclsyntax.Expression
+	names freeNames
+	// parts are the largest parts that read version and nothing else;
+	// partOf maps each to its index, partVars name the variables that
+	// hold their values.
+	parts    []hclsyntax.Expression
+	partOf   map[hclsyntax.Node]int
+	partVars []string
+}
+
+// newPlan works out the plan of expr.
+func newPlan(expr hclsyntax.Expression) *plan {
+	p := &plan{expr: expr, names: freeNames{}, partOf: map[hclsyntax.Node]int{}}
+	collectFreeNames(p.names, expr)
+	shadowed := false
+	hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+		if f, ok := n.(*hclsyntax.ForExpr); ok && (f.KeyVar == varVersion || f.ValVar == varVersion) {
+			shadowed = true
+		}
+		return nil
+	})
+	if !shadowed {
+		_ = hclsyntax.Walk(expr, &partFinder{p: p})
+	}
+	return p
+}
+
+// partFinder finds a plan's parts: the outermost nodes that read version
+// and nothing else, other than version itself.
+type partFinder struct {
+	p     *plan
+	depth int // > 0 inside a part
+}
+
+func (w *partFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
+	if w.depth > 0 {
+		w.depth++
+		return nil
+	}
+	e, ok := n.(hclsyntax.Expression)
+	if !ok || !w.p.readsVersionOnly(e) {
+		return nil
+	}
+	w.depth = 1
+	w.p.partOf[n] = len(w.p.parts)
+	w.p.parts = append(w.p.parts, e)
+	w.p.partVars = append(w.p.partVars, "\x00part"+strconv.Itoa(len(w.p.parts)))
+	return nil
+}
+
+func (w *partFinder) Exit(hclsyntax.Node) hcl.Diagnostics {
+	if w.depth > 0 {
+		w.depth--
+	}
+	return nil
+}
+
+// readsVersionOnly reports whether e reads version and no other
+// variable, and is more than version itself.
+func (p *plan) readsVersionOnly(e hclsyntax.Expression) bool {
+	roots := p.names[e]
+	if len(roots) == 0 {
+		return false
+	}
+	for _, r := range roots {
+		if r != varVersion {
+			return false
+		}
+	}
+	if st, ok := e.(*hclsyntax.ScopeTraversalExpr); ok && len(st.Traversal) == 1 {
+		return false
+	}
+	return true
+}
+
+// partValues evaluates the plan's parts for the version value vv; ok is
+// false when one of them fails.
+func (p *plan) partValues(vv cty.Value) (vals []cty.Value, ok bool) {
+	if len(p.parts) == 0 {
+		return nil, true
+	}
+	defer func() {
+		if recover() != nil {
+			vals, ok = nil, false
+		}
+	}()
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{varVersion: vv}, Functions: functions}
+	vals = make([]cty.Value, len(p.parts))
+	for i, e := range p.parts {
+		v, diags := e.Value(ctx)
+		if diags.HasErrors() {
+			return nil, false
+		}
+		vals[i] = v
+	}
+	return vals, true
+}
+
+// freeNames records, for every node of a policy's expressions, the root
+// names of the variables it reads, including the variables of for
+// expressions around it. It is built when the file is loaded and only
+// read afterwards.
+type freeNames map[hclsyntax.Node][]string
+
+// collectFreeNames fills names for expr and every node inside it.
+func collectFreeNames(names freeNames, expr hclsyntax.Expression) {
+	hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+		e, ok := n.(hclsyntax.Expression)
+		if !ok {
+			return nil
+		}
+		var roots []string
+		for _, t := range hclsyntax.Variables(e) {
+			roots = append(roots, t.RootName())
+		}
+		names[n] = roots
+		return nil
+	})
+}
+
+// specializer rewrites an expression for known values of some variables.
+type specializer struct {
+	plan  *plan
+	names freeNames
+	// bound are the variables known now: constraint, and the variables of
+	// the for expressions being unrolled.
+	bound map[string]cty.Value
+	// loop are the variables of the for expressions being unrolled, and
+	// leaked is set when a part of the result still reads one of them.
+	loop   map[string]bool
+	leaked bool
+	ctx    *hcl.EvalContext
+}
+
+// specialize returns the plan's expression rewritten for the constraint
+// value cv, its parts read from their variables.
+func specialize(p *plan, cv cty.Value) hclsyntax.Expression {
+	s := &specializer{plan: p, names: p.names, bound: map[string]cty.Value{varConstraint: cv}, loop: map[string]bool{}}
+	return s.expr(p.expr)
+}
+
+// static reports whether every variable e reads is bound. A node that
+// was not in the file (it was made by the specializer) is not static.
+func (s *specializer) static(e hclsyntax.Expression) bool {
+	roots, ok := s.names[e]
+	if !ok {
+		return false
+	}
+	for _, r := range roots {
+		if _, bound := s.bound[r]; !bound {
+			return false
+		}
+	}
+	return true
+}
+
+// context is an evaluation context with the bound variables.
+// HCL only reads the variables of a context, so it shares the bound
+// map.
+func (s *specializer) context() *hcl.EvalContext {
+	if s.ctx == nil {
+		s.ctx = &hcl.EvalContext{Variables: s.bound, Functions: functions}
+	}
+	return s.ctx
+}
+
+// literal is e's known value, in e's place.
+func literal(v cty.Value, rng hcl.Range) *hclsyntax.LiteralValueExpr {
+	return &hclsyntax.LiteralValueExpr{Val: v, SrcRange: rng}
+}
+
+// literalLike is the value v in the place of the expression e, an
+// argument of a function call: with e's range and e's start range, where
+// HCL places the argument's errors. A literal's start is its range's, so
+// an e that starts elsewhere (a call starts with its name) gets
+// parentheses with e's range around a literal at e's start.
+func literalLike(v cty.Value, e hclsyntax.Expression) hclsyntax.Expression {
+	if start, rng := e.StartRange(), e.Range(); start != rng {
+		return &hclsyntax.ParenthesesExpr{Expression: literal(v, start), SrcRange: rng}
+	}
+	return literal(v, e.Range())
+}
+
+// inPlaceOf returns e standing for an expression whose range was rng:
+// parentheses with that range, since HCL places an operand's errors at
+// its range. (An argument's errors are at its start; see the function
+// call case of specializer.expr.)
+func inPlaceOf(e hclsyntax.Expression, rng hcl.Range) hclsyntax.Expression {
+	if e.Range() == rng {
+		return e
+	}
+	return &hclsyntax.ParenthesesExpr{Expression: e, SrcRange: rng}
+}
+
+// unparen returns e without the parentheses around it.
+func unparen(e hcl.Expression) hcl.Expression {
+	for {
+		p, ok := e.(*hclsyntax.ParenthesesExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expression
+	}
+}
+
+func (s *specializer) expr(e hclsyntax.Expression) hclsyntax.Expression {
+	if _, done := e.(*hclsyntax.LiteralValueExpr); done {
+		return e
+	}
+	if i, ok := s.plan.partOf[e]; ok {
+		rng := e.Range()
+		return &hclsyntax.ScopeTraversalExpr{
+			Traversal: hcl.Traversal{hcl.TraverseRoot{Name: s.plan.partVars[i], SrcRange: rng}},
+			SrcRange:  rng,
+		}
+	}
+	if s.static(e) {
+		if v, diags := e.Value(s.context()); !diags.HasErrors() {
+			return literal(v, e.Range())
+		}
+	}
+	switch n := e.(type) {
+	case *hclsyntax.BinaryOpExpr:
+		cp := *n
+		cp.LHS, cp.RHS = s.expr(n.LHS), s.expr(n.RHS)
+		return foldLogic(&cp)
+	case *hclsyntax.UnaryOpExpr:
+		cp := *n
+		cp.Val = s.expr(n.Val)
+		return &cp
+	case *hclsyntax.ParenthesesExpr:
+		cp := *n
+		cp.Expression = s.expr(n.Expression)
+		return &cp
+	case *hclsyntax.ConditionalExpr:
+		cp := *n
+		cp.Condition, cp.TrueResult, cp.FalseResult = s.expr(n.Condition), s.expr(n.TrueResult), s.expr(n.FalseResult)
+		if c, ok := knownBool(cp.Condition); ok && isBool(cp.TrueResult) && isBool(cp.FalseResult) {
+			if c {
+				return inPlaceOf(cp.TrueResult, cp.SrcRange)
+			}
+			return inPlaceOf(cp.FalseResult, cp.SrcRange)
+		}
+		return &cp
+	case *hclsyntax.FunctionCallExpr:
+		cp := *n
+		cp.Args = make([]hclsyntax.Expression, len(n.Args))
+		kinds := paramKinds[n.Name]
+		if n.ExpandFinal || len(kinds) != len(n.Args) {
+			kinds = nil
+		}
+		for i, a := range n.Args {
+			sa := s.expr(a)
+			if lit, ok := sa.(*hclsyntax.LiteralValueExpr); ok {
+				v := lit.Val
+				if kinds != nil {
+					v = predecoded(v, kinds[i])
+				}
+				sa = literalLike(v, a)
+			} else if sa.StartRange() != a.StartRange() {
+				// HCL places an argument's errors at its start: keep
+				// the argument as written when rewriting moved it.
+				sa = s.keep(a)
+			}
+			cp.Args[i] = sa
+		}
+		return foldBools(&cp)
+	case *hclsyntax.TupleConsExpr:
+		cp := *n
+		cp.Exprs = make([]hclsyntax.Expression, len(n.Exprs))
+		for i, x := range n.Exprs {
+			cp.Exprs[i] = s.expr(x)
+		}
+		return &cp
+	case *hclsyntax.RelativeTraversalExpr:
+		cp := *n
+		cp.Source = s.expr(n.Source)
+		return &cp
+	case *hclsyntax.IndexExpr:
+		cp := *n
+		cp.Collection, cp.Key = s.expr(n.Collection), s.expr(n.Key)
+		return &cp
+	case *hclsyntax.ForExpr:
+		return s.forExpr(n)
+	}
+	return s.keep(e)
+}
+
+// keep returns e as written, noting whether it reads the variable of a for
+// expression being unrolled.
+func (s *specializer) keep(e hclsyntax.Expression) hclsyntax.Expression {
+	for _, r := range s.names[e] {
+		if s.loop[r] {
+			s.leaked = true
+		}
+	}
+	return e
+}
+
+// forExpr unrolls a for expression that builds a list from a known
+// collection, or returns it with its collection specialized.
+func (s *specializer) forExpr(n *hclsyntax.ForExpr) hclsyntax.Expression {
+	coll := s.expr(n.CollExpr)
+	if out, ok := s.unroll(n, coll); ok {
+		return out
+	}
+	for _, r := range s.names[n] {
+		if s.loop[r] {
+			s.leaked = true
+		}
+	}
+	cp := *n
+	cp.CollExpr = coll
+	return &cp
+}
+
+// unroll returns the list of the values of n's elements, each specialized,
+// when n builds a list from the known collection coll, every element's if
+// clause gives a bool, and no element's value reads n's variables.
+func (s *specializer) unroll(n *hclsyntax.ForExpr, coll hclsyntax.Expression) (hclsyntax.Expression, bool) {
+	lit, ok := coll.(*hclsyntax.LiteralValueExpr)
+	if !ok || n.KeyExpr != nil || n.Group {
+		return nil, false
+	}
+	cv := lit.Val
+	if cv.IsNull() || !cv.IsKnown() || !cv.CanIterateElements() || cv.LengthInt() > maxUnrolled {
+		return nil, false
+	}
+	loopVars := []string{n.ValVar}
+	if n.KeyVar != "" {
+		loopVars = append(loopVars, n.KeyVar)
+	}
+	for _, v := range loopVars {
+		if _, shadows := s.bound[v]; shadows {
+			return nil, false
+		}
+	}
+	leaked := s.leaked
+	for _, v := range loopVars {
+		s.loop[v] = true
+	}
+	defer func() {
+		for _, v := range loopVars {
+			delete(s.bound, v)
+			delete(s.loop, v)
+		}
+		s.leaked = leaked
+	}()
+	var elems []hclsyntax.Expression
+	for it := cv.ElementIterator(); it.Next(); {
+		k, v := it.Element()
+		if n.KeyVar != "" {
+			s.bound[n.KeyVar] = k
+		}
+		s.bound[n.ValVar] = v
+		if n.CondExpr != nil {
+			include, ok := knownBool(s.expr(n.CondExpr))
+			if !ok {
+				return nil, false
+			}
+			s.leaked = false
+			if !include {
+				continue
+			}
+		}
+		val := s.expr(n.ValExpr)
+		if s.leaked {
+			return nil, false
+		}
+		elems = append(elems, val)
+	}
+	return &hclsyntax.TupleConsExpr{Exprs: elems, SrcRange: n.SrcRange, OpenRange: n.OpenRange}, true
+}
+
+// knownBool returns the value of e when it is a literal bool.
+func knownBool(e hclsyntax.Expression) (value, ok bool) {
+	lit, isLit := e.(*hclsyntax.LiteralValueExpr)
+	if !isLit || lit.Val.Type() != cty.Bool || !lit.Val.IsKnown() || lit.Val.IsNull() {
+		return false, false
+	}
+	return lit.Val.True(), true
+}
+
+// boolFunctions are the functions whose result is always a bool (or, when
+// the call fails, a value of no type, which HCL's operators accept).
+var boolFunctions = map[string]bool{
+	"holds": true, "satisfies": true, "same_base": true,
+	"alltrue": true, "anytrue": true, "contains": true, "can": true,
+}
+
+// isBool reports whether e always gives a bool, or fails.
+func isBool(e hclsyntax.Expression) bool {
+	switch n := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return n.Val.Type() == cty.Bool
+	case *hclsyntax.BinaryOpExpr:
+		return n.Op.Type == cty.Bool
+	case *hclsyntax.UnaryOpExpr:
+		return n.Op == hclsyntax.OpLogicalNot
+	case *hclsyntax.ParenthesesExpr:
+		return isBool(n.Expression)
+	case *hclsyntax.ConditionalExpr:
+		return isBool(n.TrueResult) && isBool(n.FalseResult)
+	case *hclsyntax.FunctionCallExpr:
+		return boolFunctions[n.Name] && !n.ExpandFinal
+	case *hclsyntax.ScopeTraversalExpr:
+		if n.Traversal.RootName() != varVersion {
+			return false
+		}
+		v, diags := n.Traversal.TraverseAbs(&hcl.EvalContext{Variables: map[string]cty.Value{varVersion: unknownVersion}})
+		return !diags.HasErrors() && v.Type() == cty.Bool
+	}
+	return false
+}
+
+// foldLogic simplifies && and || with one side known, as described above.
+func foldLogic(n *hclsyntax.BinaryOpExpr) hclsyntax.Expression {
+	and, or := n.Op == hclsyntax.OpLogicalAnd, n.Op == hclsyntax.OpLogicalOr
+	if !and && !or {
+		return n
+	}
+	for _, side := range [2]struct{ known, other hclsyntax.Expression }{{n.LHS, n.RHS}, {n.RHS, n.LHS}} {
+		b, ok := knownBool(side.known)
+		if !ok || !isBool(side.other) {
+			continue
+		}
+		switch {
+		case and && !b:
+			return literal(cty.False, n.SrcRange)
+		case or && b:
+			return literal(cty.True, n.SrcRange)
+		default:
+			return inPlaceOf(side.other, n.SrcRange)
+		}
+	}
+	return n
+}
+
+// foldBools simplifies alltrue and anytrue of a list written out: an
+// element that cannot decide (true for alltrue, false for anytrue) is
+// dropped when every element always gives a bool, and a call with one
+// element left is that element. Every other element is still evaluated,
+// so its errors stay.
+func foldBools(n *hclsyntax.FunctionCallExpr) hclsyntax.Expression {
+	neutral := map[string]bool{"alltrue": true, "anytrue": false}
+	want, ok := neutral[n.Name]
+	if !ok || n.ExpandFinal || len(n.Args) != 1 {
+		return n
+	}
+	list, ok := n.Args[0].(*hclsyntax.TupleConsExpr)
+	if !ok {
+		return n
+	}
+	var kept []hclsyntax.Expression
+	for _, e := range list.Exprs {
+		if !isBool(e) {
+			return n
+		}
+		if b, known := knownBool(e); known && b == want {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	switch len(kept) {
+	case 0:
+		return literal(cty.BoolVal(want), n.Range())
+	case 1:
+		return inPlaceOf(kept[0], n.Range())
+	}
+	cp := *list
+	cp.Exprs = kept
+	call := *n
+	call.Args = []hclsyntax.Expression{&cp}
+	return &call
+}

@@ -1,0 +1,149 @@
+package hclpolicy
+
+import (
+	"reflect"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/diag"
+)
+
+// specializedCases are admit expressions whose specialized form must give
+// what the expression as written gives on every case: folding, unrolling,
+// short circuits, errors on some cases, for expressions that cannot be
+// unrolled, a for variable that shadows version, parts that read only the
+// version and fail on some versions.
+var specializedCases = []string{
+	`version.is_prerelease ? version.prerelease[0] == "beta" : satisfies(constraint, version)`,
+	`constraint.comparators[0].op == ">=" && satisfies(constraint, version)`,
+	`anytrue([for i, c in constraint.bounds : i == 0 && holds(c, version) if c.bound != "upper"])`,
+	`alltrue([for c in constraint.comparators : alltrue([for d in constraint.comparators : compare(c.version, d.version) <= 0 || holds(d, version)])])`,
+	`length([for c in constraint.comparators : c if holds(c, version)]) == length(constraint.comparators)`,
+	`[for version in constraint.comparators : version.op][0] == "~>" || satisfies(constraint, version)`,
+	`try(version.prerelease[0], "") == "rc" || holds(">= 1.0.0", version)`,
+	`false && version.prerelease[0] == "x"`,
+	`version.prerelease[0] == "x" && false`,
+	`version.prerelease[0] == "alpha" || true`,
+	`true ? satisfies(constraint, version) : version.prerelease[0] == "a"`,
+	`!version.is_prerelease || contains(constraint.comparators[*].op, "=")`,
+	`compare(version, constraint.comparators[0].version) >= 0`,
+	`alltrue(values({ for c in constraint.comparators : c.text => holds(c, version) }))`,
+	`satisfies(constraint.text, version.text)`,
+	`holds(constraint.bounds[length(constraint.bounds) - 1], version.ga)`,
+	`anytrue([for c in constraint.comparators : c.names_prerelease && version.prerelease[0] == c.version.prerelease[0]])`,
+	`alltrue([for c in constraint.bounds : c.bound == "upper" ? holds(c, version.ga) : holds(c, version)])`,
+	`anytrue([for c in constraint.comparators : same_base(c.version, version) if c.names_prerelease]) || !version.is_prerelease && satisfies(constraint.bounds, version)`,
+	`alltrue([for c in constraint.comparators : holds(c, parse_version(version.ga))]) && version.major < 2`,
+}
+
+// TestSpecializedAsWritten checks, on the exhaustive domain at scope 1 (a
+// seventh of its constraints with -short) and on the empty constraint, that a compiled policy (admit specialized for
+// the constraint, parts that read only the version kept with it) gives the
+// same result, verdict and reason, as admit evaluated as written.
+func TestSpecializedAsWritten(t *testing.T) {
+	exprs := append([]string(nil), specializedCases...)
+	designs, _ := filepath.Glob("../testdata/designs/*.hcl")
+	var ps []*Policy
+	for _, e := range exprs {
+		ps = append(ps, loadExpr(t, e))
+	}
+	for _, f := range designs {
+		got, diags := Load(f, Options{})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", f, diag.Format(diags[0]))
+		}
+		ps = append(ps, got...)
+	}
+	d, err := compare.Exhaustive(compare.MinScope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []compare.Group
+	_ = d.Groups(func(g compare.Group) bool { groups = append(groups, g); return true })
+	groups = append(groups, compare.Group{Constraint: "", Versions: groups[0].Versions})
+	if testing.Short() {
+		var some []compare.Group
+		for i := 0; i < len(groups); i += 7 {
+			some = append(some, groups[i])
+		}
+		groups = append(some, groups[len(groups)-1])
+	}
+	for _, p := range ps {
+		checked := 0
+		for _, g := range groups {
+			m, err := p.Compile(g.Constraint)
+			if err != nil {
+				continue
+			}
+			cv := constraintValue(engine.MustParseConstraint(g.Constraint))
+			for _, text := range g.Versions {
+				v, err := engine.ParseVersion(text)
+				if err != nil {
+					continue
+				}
+				obj := versionValue(v, text)
+				want := p.judge(p.admit, cv, cachedVersion{obj: obj, arg: predecoded(obj, asVersion)})
+				if got := m.Match(text); got != want {
+					t.Fatalf("%s: %q with %s: compiled %+v, as written %+v", p.Rule(), g.Constraint, text, got, want)
+				}
+				checked++
+			}
+		}
+		if checked == 0 {
+			t.Fatalf("%s: no case checked", p.Rule())
+		}
+	}
+}
+
+// loadExpr loads a policy whose admit is expr.
+func loadExpr(t *testing.T, expr string) *Policy {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "p.hcl")
+	if err := os.WriteFile(path, []byte("policy \"p\" {\n  admit = "+expr+"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ps, diags := Load(path, Options{})
+	if diags.HasErrors() {
+		t.Fatalf("%s: %s", expr, diag.Format(diags[0]))
+	}
+	return ps[0]
+}
+
+// TestSpecializeUnrolls checks what Compile makes of hcl-cargo for a
+// constraint of two comparators: the for expression is unrolled and
+// folded away, the comparator that names no prerelease drops out, and
+// !version.is_prerelease is read from the version's kept parts.
+func TestSpecializeUnrolls(t *testing.T) {
+	ps, diags := Load("../testdata/designs/hcl-cargo.hcl", Options{})
+	if diags.HasErrors() {
+		t.Fatal(diag.Format(diags[0]))
+	}
+	p := ps[0]
+	if len(p.plan.parts) != 1 || exprSource(p.plan.parts[0], p.sources) != "!version.is_prerelease" {
+		t.Fatalf("parts that read only the version: %d", len(p.plan.parts))
+	}
+	m, err := p.Compile(">= 1.0.0-beta, < 2.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	fors := 0
+	hclsyntax.VisitAll(m.(*matcher).admit.(hclsyntax.Expression), func(n hclsyntax.Node) hcl.Diagnostics {
+		switch n := n.(type) {
+		case *hclsyntax.ForExpr:
+			fors++
+		case *hclsyntax.FunctionCallExpr:
+			calls = append(calls, n.Name)
+		}
+		return nil
+	})
+	if fors != 0 || !reflect.DeepEqual(calls, []string{"satisfies", "same_base"}) {
+		t.Fatalf("specialized: %d for expressions, calls %v; want none, [satisfies same_base]", fors, calls)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
@@ -41,6 +42,8 @@ var explainGolden = []struct {
 	{"masterminds-pre", []string{"--policy", "masterminds-pre"}, "~> 1.2", "1.9.0-rc.1"},
 	{"terraform-module", []string{"--policy", "terraform-module"}, "= 2.0.0-beta.1", "2.0.0-beta.1"},
 	{"opentofu-module", []string{"--policy", "opentofu-module"}, "v0.0.3-alpha.1", "0.0.3-alpha.1"},
+	// A policy written in HCL.
+	{"hcl-cargo", []string{"--policy-file", "../../testdata/designs/hcl-cargo.hcl", "--policy", "hcl-cargo"}, ">= 1.0.0-beta", "1.0.0-rc"},
 	// JSON.
 	{"ga-bound.json", []string{"--policy", "ga-bound", "--format", "json"}, ">= 1.0.0-beta, < 2.0.0", "1.5.0-rc"},
 }
@@ -56,9 +59,50 @@ func TestExplainGolden(t *testing.T) {
 			name := tt.name
 			if !strings.HasSuffix(name, ".json") {
 				name += ".txt"
+				checkExplainWidth(t, out)
 			}
 			golden.Check(t, filepath.Join("testdata", "explain", name), []byte(out))
 		})
+	}
+}
+
+// checkExplainWidth fails t for each line of out wider than 80 columns,
+// counted in runes.
+func checkExplainWidth(t *testing.T, out string) {
+	t.Helper()
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("a line of %d columns: %q\n%s", n, line, out)
+		}
+	}
+}
+
+// TestExplainDesignsFit checks that the text explanation of every policy
+// in testdata/designs fits 80 columns on a few cases: a prerelease floor,
+// a ~> with a != and a prerelease ceiling, a range that a prerelease of
+// its upper bound falls in, a long constraint, and a version with a "v"
+// and build metadata.
+func TestExplainDesignsFit(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/designs/*.hcl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no designs: %v", err)
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".hcl")
+		for _, pair := range [][2]string{
+			{">= 1.0.0-beta", "1.0.0-rc"},
+			{"~> 1.2.0-beta, != 1.2.5, < 1.2.9-rc.1", "1.2.3-rc.1"},
+			{">= 1.0, < 2.0", "2.0.0-beta.1"},
+			{">= 1.0.0-alpha.1, < 1.0.0-rc.10, != 1.0.0-beta.2, != 1.0.0-beta.3, != 1.0.0-beta.5", "1.0.0-beta.4"},
+			{"~> 1.2", "v1.9.0-rc.1+build.5"},
+		} {
+			code, out, stderr := runCLI(t, "", "explain", "--policy-file", file, "--policy", name, pair[0], pair[1])
+			if code != exitOK {
+				t.Errorf("%s %q %q: exit %d: %s", name, pair[0], pair[1], code, stderr)
+				continue
+			}
+			checkExplainWidth(t, out)
+		}
 	}
 }
 

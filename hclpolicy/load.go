@@ -139,9 +139,13 @@ func CheckNames(ps []*Policy, reg *engine.Registry) hcl.Diagnostics {
 		if !ok || q == engine.Policy(p) {
 			continue
 		}
+		what := fmt.Sprintf("a registered policy (%s)", engine.ClipReason(q.Rule()))
+		if other, ok := q.(*Policy); ok {
+			what = "a policy declared at " + diag.FormatRange(other.nameRng)
+		}
 		diags = append(diags, diag.ErrorAt(p.nameRng.Ptr(), "Policy name already registered",
-			fmt.Sprintf("%q is the name of a registered policy (%s); give this policy another name, for example %q.",
-				p.name, engine.ClipReason(q.Rule()), "my-"+p.name)))
+			fmt.Sprintf("%q is the name of %s; give this policy another name, for example %q.",
+				p.name, what, "my-"+p.name)))
 	}
 	return diags
 }

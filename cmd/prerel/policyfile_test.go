@@ -367,7 +367,7 @@ func TestPolicyFileMistakes(t *testing.T) {
 				other := writePolicyFile(t, filepath.Dir(file), "other.hcl", "policy \"yours\" {\n  admit = false\n}\n\npolicy \"mine\" {\n  admit = false\n}\n")
 				return []string{"--policy-file", file, "--policy-file", other}
 			},
-			stderr: `DIR/other.hcl:5:8: Policy name already registered; "mine" is the name of a registered policy`,
+			stderr: `DIR/other.hcl:5:8: Policy name already registered; "mine" is the name of a policy declared at DIR/policy.hcl:1:8; give this policy another name`,
 		},
 		{
 			name: "the same file under two names",
@@ -375,7 +375,7 @@ func TestPolicyFileMistakes(t *testing.T) {
 			flags: func(t *testing.T, file string) []string {
 				return []string{"--policy-file", file, "--policy-file", filepath.Dir(file) + "/./" + filepath.Base(file)}
 			},
-			stderr: `DIR/./policy.hcl:1:8: Policy name already registered; "mine" is the name of a registered policy`,
+			stderr: `--policy-file DIR/./policy.hcl: the file DIR/policy.hcl is already given` + "\n",
 		},
 		{
 			name: "the same file twice",

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -65,7 +66,12 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 			return finish, err
 		}
 	}
-	for _, file := range s.files {
+	for i, file := range s.files {
+		for _, earlier := range s.files[:i] {
+			if sameFile(file, earlier) {
+				return finish, usagef("--policy-file %s: the file %s is already given", file, earlier)
+			}
+		}
 		ps, diags := hclpolicy.Load(file, hclpolicy.Options{Command: s.command(e, filepath.Dir(file), &cmds)})
 		if !diags.HasErrors() {
 			diags = append(diags, hclpolicy.CheckNames(ps, reg)...)
@@ -109,6 +115,16 @@ func (s *policySources) command(e *env, dir string, cmds *[]*cmdpolicy.Policy) f
 		*cmds = append(*cmds, p)
 		return p, nil
 	}
+}
+
+// sameFile reports whether a and b name the same existing file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // fileList is a repeatable flag of file names; a file given twice is

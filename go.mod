@@ -14,6 +14,7 @@ require (
 	github.com/hashicorp/terraform-svchost v0.1.1
 	github.com/leanovate/gopter v0.2.11
 	github.com/zclconf/go-cty v1.16.3
+	golang.org/x/net v0.43.0
 )
 
 require (
@@ -21,7 +22,6 @@ require (
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
 	golang.org/x/mod v0.26.0 // indirect
-	golang.org/x/net v0.43.0 // indirect
 	golang.org/x/sync v0.16.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.35.0 // indirect

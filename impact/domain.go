@@ -69,6 +69,12 @@ type History struct {
 	StripV bool
 }
 
+// Offered returns the versions h offers the policies, as Run offers them
+// (one leading "v" stripped when h asks for it, lines that are not
+// versions and repeats left out, prereleases inserted with simulate), in
+// the recorded order.
+func (h *History) Offered(simulate bool) []string { return newOffer(h, simulate).versions }
+
 // Domain is the calls a report is made of, with their histories.
 type Domain struct {
 	// Name is "corpus" or "dirs".

@@ -11,6 +11,7 @@ import (
 	"github.com/prerel/prerel/internal/notes"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/internal/timeline"
 )
 
 func runPolicies(e *env, args []string) (err error) {
@@ -64,8 +65,8 @@ func runCheck(e *env, args []string) (err error) {
 	var names policyList
 	fs.Var(&names, "policies", "comma-separated policies to run (default: all,\nin 'prerel policies' order)")
 	versionsFile := fs.String("versions-file", "", "also judge the versions of `FILE`, one a line (blank lines and lines\nstarting with # are skipped; they are judged as they are)")
-	format := formatFlag{"text", []string{"text", "json"}}
-	fs.Var(&format, "format", "output format: text or json (json includes the reasons and every\nversion)")
+	format := formatFlag{"text", []string{"text", "json", "html"}}
+	fs.Var(&format, "format", "output format: text, json or html (json includes the reasons and every\nversion; html: a page with a timeline of the verdicts)")
 	showAll := addShowAll(fs, "list every version (without it: at most 20, first those some policy\nallows and another rejects, then those some policy allows; and a count\nof the rest)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -92,9 +93,55 @@ func runCheck(e *env, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	return render(e.stdout, format.value, engine.NewCheckReport(ps, constraint, versions), func(w io.Writer, rep engine.CheckReport) error {
+	rep := engine.NewCheckReport(ps, constraint, versions)
+	if format.value == "html" {
+		return failure(writeCheckHTML(e.stdout, rep, *showAll))
+	}
+	return render(e.stdout, format.value, rep, func(w io.Writer, rep engine.CheckReport) error {
 		return writeCheckText(w, rep, *showAll)
 	})
+}
+
+// writeCheckHTML writes a check report as an HTML page: the summary, the
+// timeline of every policy's verdicts, then the text report.
+func writeCheckHTML(w io.Writer, rep engine.CheckReport, showAll bool) error {
+	var text strings.Builder
+	if err := writeCheckText(&text, rep, showAll); err != nil {
+		return err
+	}
+	svg, err := timeline.SVG(checkTimeline(rep, nil))
+	if err != nil {
+		return err
+	}
+	return writeHTML(w, htmlPage{
+		Title:    "prerel check: " + printable.String(rep.Constraint),
+		Answer:   checkAnswer(rep),
+		Sections: []htmlSection{{SVG: svg}},
+		Text:     text.String(),
+	})
+}
+
+// checkAnswer is the conclusion of a check report in one sentence.
+func checkAnswer(rep engine.CheckReport) string {
+	n := 0
+	for _, row := range rep.Versions {
+		if disagreement(row) != allAgree {
+			n++
+		}
+	}
+	switch {
+	case len(rep.Policies) == 1:
+		allowed := 0
+		for _, row := range rep.Versions {
+			if row.Results[0].Verdict == engine.Allow {
+				allowed++
+			}
+		}
+		return fmt.Sprintf("%s allows %d of %s", rep.Policies[0], allowed, plural.Of(len(rep.Versions), "version", "versions"))
+	case n == 0:
+		return "policies agree on " + agreeOn(len(rep.Versions))
+	}
+	return fmt.Sprintf("policies disagree on %d of %s", n, plural.Of(len(rep.Versions), "version", "versions"))
 }
 
 // Layout of the check table.

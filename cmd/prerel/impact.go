@@ -11,8 +11,11 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/prerel/prerel"
+	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/impact"
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/internal/timeline"
 )
 
 // impactSummary is the help text of prerel impact.
@@ -110,8 +113,8 @@ func runImpact(e *env, args []string) (err error) {
 	fs.Var(&failOn, "fail-on", "exit 1 when a call falls in one of these comma-separated `CLASSES`\n("+failOnChanged+": every class but unchanged)")
 	simulate := fs.Bool("simulate-prereleases", false, "insert X.Y.Z-beta.1 and X.Y.Z-rc.1 before each release X.Y.Z of every\nhistory that publishes no prerelease (the output says which figures\nare simulated)")
 	showAll := fs.Bool("show-all", false, "list every case of each class and every note (without it: the first\n5 of each)")
-	format := formatFlag{"text", []string{"text", "markdown", "json"}}
-	fs.Var(&format, "format", "output format: text, markdown or json")
+	format := formatFlag{"text", []string{"text", "markdown", "json", "html"}}
+	fs.Var(&format, "format", "output format: text, markdown, json or html (html: a page with a\ntimeline of each of the most relevant changed calls)")
 	var vf resolveFlags
 	vf.addVersionSourceFlags(fs, "directory domains")
 	if err := parseFlags(fs, args); err != nil {
@@ -145,7 +148,12 @@ func runImpact(e *env, args []string) (err error) {
 	if err != nil {
 		return failure(err)
 	}
-	if err := renderImpact(e, format.value, rep, impact.RenderOptions{ShowAll: *showAll}); err != nil {
+	if format.value == "html" {
+		err = failure(writeImpactHTML(e, rep, d, opts, impact.RenderOptions{ShowAll: *showAll}))
+	} else {
+		err = renderImpact(e, format.value, rep, impact.RenderOptions{ShowAll: *showAll})
+	}
+	if err != nil {
 		return err
 	}
 	return impactOutcome(rep, failOn)
@@ -218,4 +226,113 @@ func impactOutcome(rep *impact.Report, failOn classList) error {
 		return nil
 	}
 	return finding(fmt.Errorf("--fail-on: %s in the classes named: %s", plural.Of(total, "call falls", "calls fall"), strings.Join(hits, ", ")))
+}
+
+// impactMaxTimelines is how many changed cases an HTML impact report
+// draws.
+const impactMaxTimelines = 10
+
+// impactCases returns the changed cases to draw, at most
+// impactMaxTimelines: the first case of each changed class (classes in
+// report order, the most relevant first), then the second of each, and so
+// on; and how many changed cases are left out.
+func impactCases(rep *impact.Report) ([]impact.Case, int) {
+	var out []impact.Case
+	total := 0
+	for _, c := range rep.Classes {
+		if c.Changed {
+			total += len(c.Cases)
+		}
+	}
+	for k := 0; len(out) < min(total, impactMaxTimelines); k++ {
+		for _, c := range rep.Classes {
+			if c.Changed && k < len(c.Cases) && len(out) < impactMaxTimelines {
+				out = append(out, c.Cases[k])
+			}
+		}
+	}
+	return out, total - len(out)
+}
+
+// writeImpactHTML writes an impact report as an HTML page: how many calls
+// install differently, a timeline of each of the most relevant changed
+// cases (the case's constraint over its history, B's and P's verdicts
+// and selections), then the text report.
+func writeImpactHTML(e *env, rep *impact.Report, d *impact.Domain, opts impact.Options, ro impact.RenderOptions) error {
+	var text strings.Builder
+	if err := impact.RenderText(&text, rep, ro); err != nil {
+		return err
+	}
+	page := htmlPage{
+		Title: "prerel impact: " + printable.String(rep.Policy),
+		Answer: fmt.Sprintf("%s changes what %d of %s install (against %s)",
+			printable.String(rep.Policy), rep.Changed.Calls, plural.Of(rep.Data.WithHistory, "call with a history", "calls with a history"), impactAgainst(rep)),
+		Text: text.String(),
+	}
+	cases, left := impactCases(rep)
+	for _, c := range cases {
+		h := d.Histories[c.History]
+		b := opts.Against
+		if b == nil {
+			name := rep.Against.Module
+			if c.Kind == impact.KindProvider {
+				name = rep.Against.Provider
+			}
+			b, _ = e.registry.Lookup(name)
+		}
+		if h == nil || b == nil {
+			left++
+			continue
+		}
+		versions := h.Offered(opts.SimulatePrereleases)
+		check := engine.NewCheckReport([]engine.Policy{b, opts.Policy}, c.Constraint, versions)
+		svg, err := timeline.SVG(checkTimeline(check, []string{outcomeVersion(c.Against), outcomeVersion(c.Policy)}))
+		if err != nil {
+			return err
+		}
+		note := fmt.Sprintf("%s %s, constraint %q: %s; %s installs %s, %s installs %s; %s (%s).",
+			c.Kind, printable.String(c.Source), printable.String(c.Constraint),
+			plural.Of(c.Calls, "call", "calls")+" in "+plural.Of(c.Repos, "repository", "repositories"),
+			printable.String(check.Policies[0]), outcomeText(c.Against), printable.String(check.Policies[1]), outcomeText(c.Policy),
+			plural.Of(len(versions), "version offered", "versions offered"), printable.String(h.Name))
+		if c.Simulated {
+			note += " Prereleases simulated."
+		}
+		page.Sections = append(page.Sections, htmlSection{
+			Heading: fmt.Sprintf("%s: %s %s", c.Cause, printable.String(c.SourceKey), printable.String(c.Constraint)),
+			Note:    note,
+			SVG:     svg,
+		})
+	}
+	if left > 0 {
+		page.Omitted = plural.Of(left, "changed case", "changed cases") + " not drawn."
+	}
+	return writeHTML(e.stdout, page)
+}
+
+// impactAgainst names B as the answer says it.
+func impactAgainst(rep *impact.Report) string {
+	if rep.Against.Module == rep.Against.Provider {
+		return printable.String(rep.Against.Module)
+	}
+	return fmt.Sprintf("%s for modules, %s for providers", printable.String(rep.Against.Module), printable.String(rep.Against.Provider))
+}
+
+// outcomeVersion is the version an outcome installs, "" for none.
+func outcomeVersion(o impact.Outcome) string {
+	if o.Selects == nil {
+		return ""
+	}
+	return *o.Selects
+}
+
+// outcomeText says what an outcome installs.
+func outcomeText(o impact.Outcome) string {
+	switch {
+	case o.Refuses != "":
+		return "nothing (refuses the constraint)"
+	case o.Selects == nil:
+		return "nothing"
+	}
+	return printable.String(*o.Selects)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
+	"github.com/prerel/prerel/internal/timeline"
 )
 
 func runSelect(e *env, args []string) (err error) {
@@ -25,8 +26,8 @@ func runSelect(e *env, args []string) (err error) {
 	var names policyList
 	fs.Var(&names, "policies", "comma-separated policies to run (default: all,\nin 'prerel policies' order)")
 	versionsFile := fs.String("versions-file", "", "read the available versions from `FILE`, one a line (blank lines and\nlines starting with # are skipped)")
-	format := formatFlag{"text", []string{"text", "json"}}
-	fs.Var(&format, "format", "output format: text or json (json keeps every note)")
+	format := formatFlag{"text", []string{"text", "json", "html"}}
+	fs.Var(&format, "format", "output format: text, json or html (json keeps every note; html: a\npage with a timeline of the verdicts and selections)")
 	showAll := addShowAll(fs, "list every note with every version it names (without it: at most\n10 notes, each naming 2 versions, and a count of what was left out)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -53,9 +54,59 @@ func runSelect(e *env, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	return render(e.stdout, format.value, engine.NewSelectReport(ps, constraint, versions), func(w io.Writer, rep engine.SelectReport) error {
+	rep := engine.NewSelectReport(ps, constraint, versions)
+	if format.value == "html" {
+		return failure(writeSelectHTML(e.stdout, rep, engine.NewCheckReport(ps, constraint, versions), *showAll))
+	}
+	return render(e.stdout, format.value, rep, func(w io.Writer, rep engine.SelectReport) error {
 		return writeSelectText(w, rep, *showAll)
 	})
+}
+
+// writeSelectHTML writes a select report as an HTML page: what the
+// policies select, the timeline of their verdicts (check, of the same
+// policies and versions) with each selection outlined, then the text
+// report.
+func writeSelectHTML(w io.Writer, rep engine.SelectReport, check engine.CheckReport, showAll bool) error {
+	var text strings.Builder
+	if err := writeSelectText(&text, rep, showAll); err != nil {
+		return err
+	}
+	selected := make([]string, len(rep.Policies))
+	for i, r := range rep.Policies {
+		if r.Selected != nil {
+			selected[i] = *r.Selected
+		}
+	}
+	svg, err := timeline.SVG(checkTimeline(check, selected))
+	if err != nil {
+		return err
+	}
+	return writeHTML(w, htmlPage{
+		Title:    "prerel select: " + printable.String(rep.Constraint),
+		Answer:   selectAnswer(rep),
+		Sections: []htmlSection{{SVG: svg}},
+		Text:     text.String(),
+	})
+}
+
+// selectAnswer is the conclusion of a select report in one sentence.
+func selectAnswer(rep engine.SelectReport) string {
+	var distinct []string
+	for _, r := range rep.Policies {
+		if s := selectsText(r); !slices.Contains(distinct, s) {
+			distinct = append(distinct, s)
+		}
+	}
+	switch {
+	case len(rep.Policies) == 1:
+		return fmt.Sprintf("%s selects %s", printable.String(rep.Policies[0].Policy), distinct[0])
+	case len(distinct) == 1 && distinct[0] == "none":
+		return "no policy selects a version"
+	case len(distinct) == 1:
+		return fmt.Sprintf("every policy selects %s", distinct[0])
+	}
+	return fmt.Sprintf("the policies give %d different answers: %s", len(distinct), strings.Join(distinct, ", "))
 }
 
 // showAllFlag is the flag of select, check and resolve that lists

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"html/template"
+	"io"
+	"slices"
+
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/timeline"
+)
+
+// htmlPage is one self-contained HTML report: a heading, the answer, the
+// timelines, then the text report.
+type htmlPage struct {
+	// Title is the page's title and heading.
+	Title string
+	// Answer is the report's conclusion, shown first.
+	Answer string
+	// Sections hold the timelines.
+	Sections []htmlSection
+	// Omitted says what was left out of the sections, if anything.
+	Omitted string
+	// Text is the text report, shown preformatted.
+	Text string
+}
+
+// htmlSection is one timeline with a heading and a note.
+type htmlSection struct {
+	Heading string
+	Note    string
+	SVG     template.HTML
+}
+
+// htmlTemplate is the layout of every HTML page: inline CSS, no script,
+// no external resource.
+var htmlTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #222; }
+h1 { font-size: 1.4em; }
+h2 { font-size: 1.1em; margin-top: 2em; }
+.answer { font-size: 1.15em; font-weight: bold; }
+.note { color: #555; }
+.timeline-box { overflow-x: auto; }
+pre { background: #f6f6f6; padding: 1em; overflow-x: auto; }
+.legend { color: #555; font-size: 0.9em; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<p class="answer">{{.Answer}}</p>
+{{- if .Sections}}
+<p class="legend">Filled mark: the policy admits the version; empty: it rejects it; cross: it cannot judge it; ring: the version it selects. Hover a mark for the reason.</p>
+{{- end}}
+{{- range .Sections}}
+<section>
+{{- if .Heading}}
+<h2>{{.Heading}}</h2>
+{{- end}}
+{{- if .Note}}
+<p class="note">{{.Note}}</p>
+{{- end}}
+<div class="timeline-box">{{.SVG}}</div>
+</section>
+{{- end}}
+{{- if .Omitted}}
+<p class="note">{{.Omitted}}</p>
+{{- end}}
+<h2>Report</h2>
+<pre>{{.Text}}</pre>
+</body>
+</html>
+`))
+
+// writeHTML writes p as an HTML page.
+func writeHTML(w io.Writer, p htmlPage) error {
+	return htmlTemplate.Execute(w, p)
+}
+
+// checkTimeline is the timeline of a check report, versions in precedence
+// order, each policy's verdicts with their reasons; selected names the
+// version each policy selects, by policy index, "" for none.
+func checkTimeline(rep engine.CheckReport, selected []string) timeline.Timeline {
+	t := timeline.Timeline{Constraint: rep.Constraint, Versions: make([]string, len(rep.Versions))}
+	for i, row := range rep.Versions {
+		t.Versions[i] = row.Version
+	}
+	for j, name := range rep.Policies {
+		r := timeline.Row{
+			Policy:   name,
+			Verdicts: make([]engine.Verdict, len(rep.Versions)),
+			Reasons:  make([]string, len(rep.Versions)),
+			Selected: -1,
+		}
+		for i, row := range rep.Versions {
+			r.Verdicts[i] = row.Results[j].Verdict
+			r.Reasons[i] = row.Results[j].Reason
+		}
+		if j < len(selected) && selected[j] != "" {
+			r.Selected = slices.Index(t.Versions, selected[j])
+		}
+		t.Rows = append(t.Rows, r)
+	}
+	return timeline.Sort(t)
+}

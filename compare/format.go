@@ -18,12 +18,13 @@ const (
 	FormatText     Format = "text"     // a terminal: aligned tables
 	FormatMarkdown Format = "markdown" // a pull-request comment or CI step summary
 	FormatJSON     Format = "json"     // machines; see Report for the fields
+	FormatHTML     Format = "html"     // a browser: one self-contained page with a heatmap
 )
 
 // Formats lists every format, in the order help text names them. It is the
 // one list of format names: ParseFormat accepts exactly these, and the
 // prerel CLI's --format flag of compare is read with ParseFormat.
-var Formats = []Format{FormatText, FormatMarkdown, FormatJSON}
+var Formats = []Format{FormatText, FormatMarkdown, FormatJSON, FormatHTML}
 
 // ParseFormat reads a format name: one of Formats, spelled exactly.
 func ParseFormat(s string) (Format, error) {
@@ -35,7 +36,7 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown format %q (expected %s)", s, formatNames())
 }
 
-// formatNames is Formats as "text, markdown, json".
+// formatNames is Formats as "text, markdown, json, html".
 func formatNames() string {
 	names := make([]string, len(Formats))
 	for i, f := range Formats {
@@ -44,7 +45,7 @@ func formatNames() string {
 	return strings.Join(names, ", ")
 }
 
-// Render writes r to w in format f; opt tunes the text and Markdown
+// Render writes r to w in format f; opt tunes the text, Markdown and HTML
 // reports. It fails when w or r is nil.
 func Render(w io.Writer, f Format, r *Report, opt RenderOptions) error {
 	if w == nil || r == nil {
@@ -57,6 +58,8 @@ func Render(w io.Writer, f Format, r *Report, opt RenderOptions) error {
 		return renderMarkdown(w, r, opt)
 	case FormatJSON:
 		return RenderJSON(w, r)
+	case FormatHTML:
+		return renderHTML(w, r, opt)
 	}
 	return fmt.Errorf("unknown format %q", f)
 }

@@ -18,7 +18,7 @@ func TestParseFormatAcceptsExactlyFormats(t *testing.T) {
 	tests := []string{"md", "Markdown", "JSON", "txt", "", " text"}
 	for _, in := range tests {
 		_, err := compare.ParseFormat(in)
-		if err == nil || !strings.Contains(err.Error(), "(expected text, markdown, json)") {
+		if err == nil || !strings.Contains(err.Error(), "(expected text, markdown, json, html)") {
 			t.Errorf("ParseFormat(%q): error %v, want one naming every format", in, err)
 		}
 	}

@@ -44,6 +44,9 @@ func goldenReport(t *testing.T) *compare.Report {
 func TestRenderGolden(t *testing.T) {
 	r := goldenReport(t)
 	for _, f := range compare.Formats {
+		if f == compare.FormatHTML {
+			continue // checked by the HTML tests, which read the page rather than compare its bytes
+		}
 		t.Run(string(f), func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := compare.Render(&buf, f, r, compare.RenderOptions{}); err != nil {

@@ -32,7 +32,7 @@ const TextScreen = 50
 // signatures and witnesses longer than a line.
 const TextWidth = 80
 
-// RenderOptions tunes the text and Markdown reports.
+// RenderOptions tunes the text, Markdown and HTML reports.
 type RenderOptions struct {
 	// All lists every split, every class and every pair instead of the
 	// first ones.

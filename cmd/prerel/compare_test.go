@@ -170,6 +170,25 @@ func TestCompareFormatsAndStepSummary(t *testing.T) {
 	}
 }
 
+// TestCompareHTML checks that --format html writes a page, with the name
+// of a domain file shown as text.
+func TestCompareHTML(t *testing.T) {
+	code, out, stderr := runCLI(t, "", "compare", "--scope", "1", "--format", "html")
+	if code != exitOK || !strings.HasPrefix(out, "<!DOCTYPE html>") || !strings.Contains(out, "<svg") {
+		t.Fatalf("exit %d, stdout %.60q, stderr %s", code, out, stderr)
+	}
+	// A domain file's name is part of the report; here it is markup.
+	dir := t.TempDir()
+	cases := filepath.Join(dir, "<img src=x onerror=alert(1)>.tsv")
+	if err := os.WriteFile(cases, []byte(">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runWith(t, catalogue.New(), nil, "compare", "--policies", "lexical,cargo", "--domain", cases, "--format", "html")
+	if code != exitOK || strings.Contains(out, "<img") || !strings.Contains(out, "&lt;img src=x onerror=alert(1)&gt;.tsv") {
+		t.Errorf("hostile file name: exit %d, stderr %s, page:\n%s", code, stderr, out)
+	}
+}
+
 func TestCompareUsage(t *testing.T) {
 	tests := []struct {
 		args   []string

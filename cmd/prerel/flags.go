@@ -219,7 +219,7 @@ func (f *compareFormat) Set(s string) error {
 	return nil
 }
 
-// compareFormatNames is compare.Formats as "text, markdown or json".
+// compareFormatNames is compare.Formats as "text, markdown, json or html".
 func compareFormatNames() string {
 	names := make([]string, len(compare.Formats))
 	for i, f := range compare.Formats {

@@ -1,0 +1,413 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/timeline"
+)
+
+// HTMLClassesPerPair is how many classes RenderHTML lists per pair at
+// most, the first in rank order, whatever RenderOptions.All says, so that
+// a browser opens a report of every policy quickly (see also
+// HTMLClasses); the rest are counted, and the JSON report lists them all.
+const HTMLClassesPerPair = 50
+
+// HTMLClasses is about how many classes RenderHTML lists in all: when
+// the pairs it lists would pass it at HTMLClassesPerPair each (with
+// RenderOptions.All and many policies), each pair lists fewer, down to
+// TextClassesPerPair.
+const HTMLClasses = 4000
+
+// HTMLSplits is how many splits RenderHTML lists, whatever
+// RenderOptions.All says; the rest are counted.
+const HTMLSplits = 50
+
+// htmlCell is the side of a heatmap cell in pixels.
+const htmlCell = 30
+
+// RenderHTML writes r as one self-contained HTML page (inline styles, no
+// script, nothing fetched from the network), the answer first: how each
+// policy differs from the reference, the case shapes that split the
+// policies, the agreement matrix as a heatmap whose cells link to their
+// pair, the classes of each pair with the reference (with opt.All, of
+// every pair), the selection comparison of domains of real histories, and
+// before all of them the drift from a baseline when opt.Drift is set.
+// Every text that comes from the input is escaped.
+func RenderHTML(w io.Writer, r *Report, opt RenderOptions) error {
+	return renderHTML(w, r, opt)
+}
+
+func renderHTML(w io.Writer, r *Report, opt RenderOptions) error {
+	if w == nil || r == nil {
+		return errors.New("compare: render needs a writer and a report")
+	}
+	if len(r.Policies) == 0 {
+		return errors.New("compare: render needs a report of at least one policy")
+	}
+	v := buildHTMLView(r, opt)
+	e := &errWriter{w: w}
+	if err := htmlReport.Execute(e, v); err != nil {
+		return err
+	}
+	return e.err
+}
+
+// htmlView is what the HTML template draws.
+type htmlView struct {
+	Ref, RefNote   string
+	Policies       []string
+	Cases          string
+	Domain         string
+	Drift          *htmlDrift
+	Summary        []SummaryRow
+	SummaryNote    string
+	Splits         []Split
+	SplitSides     []string
+	SplitsLeft     int
+	SplitCasesLeft int64
+	Legend         string
+	Matrix         htmlMatrix
+	Pairs          []htmlPair
+	PairsLeft      int
+	Selection      *SelectionReport
+}
+
+// htmlDrift is the drift from a baseline, in words.
+type htmlDrift struct {
+	Name         string
+	Matches      bool
+	Exact        bool
+	Policies     []PolicyDrift
+	Changes      []Change
+	ChangesLeft  int
+	MaxShapes    int
+	ChangeTotals string
+}
+
+// htmlMatrix is the agreement heatmap.
+type htmlMatrix struct {
+	Width, Height int
+	LabelWidth    int
+	Side          int // of a cell's square, a pixel less than htmlCell
+	Labels        []htmlLabel
+	Cells         []htmlMatrixCell
+}
+
+// htmlLabel is the name of a row or the number of a column.
+type htmlLabel struct {
+	X, Y   int
+	Text   string
+	Anchor string
+}
+
+// htmlMatrixCell is one ordered pair of policies.
+type htmlMatrixCell struct {
+	A, B            string
+	X, Y            int
+	TextX, TextY    int
+	Agree, Diverge  int64
+	Fill            string
+	Text            string
+	Title           string
+	Link            string
+	Diagonal, Known bool
+}
+
+// htmlClass is a class with the timeline of its witness.
+type htmlClass struct {
+	Class
+	Timeline template.HTML
+}
+
+// htmlPair is one pair's section.
+type htmlPair struct {
+	ID        string
+	P         Pair
+	Share     string
+	Causes    string
+	Classes   []htmlClass
+	Total     int
+	Left      int
+	LeftCases int64
+	Listed    bool
+	MaxKept   int
+}
+
+func buildHTMLView(r *Report, opt RenderOptions) htmlView {
+	ref := referenceOf(r.Reference, r.Policies)
+	v := htmlView{
+		Ref: ref, RefNote: referenceNote(ref), Policies: r.Policies,
+		Cases: casesText(r.Domain.Cases), Domain: r.Domain.Description,
+		Summary: r.Summary, Legend: SignatureLegend, Selection: r.Selection,
+		SummaryNote: fmt.Sprintf("admits more: cases a policy allows and %s does not; fewer: the reverse; "+
+			"⊆ (⊇): it admits a subset (superset) of what %s admits here. (n%%): how common the constraint's shape is%s.",
+			ref, ref, relevanceSource(r)),
+	}
+	if d := opt.Drift; d != nil {
+		name := "the baseline"
+		if opt.BaselinePath != "" {
+			name += " " + opt.BaselinePath
+		}
+		shown := d.Changes[:min(len(d.Changes), MarkdownDriftChanges)]
+		v.Drift = &htmlDrift{Name: name, Matches: d.Matches, Exact: d.Exact,
+			Policies: d.Policies, Changes: shown, ChangesLeft: d.ChangeCount() - len(shown), MaxShapes: MaxDriftShapes,
+			ChangeTotals: plural.Of(d.ChangeCount(), "way", "ways")}
+	}
+	v.Splits = r.Splits[:min(len(r.Splits), HTMLSplits)]
+	v.SplitsLeft = len(r.Splits) - len(v.Splits)
+	v.SplitCasesLeft = r.SplitCasesLeftOut
+	for _, s := range v.Splits {
+		v.SplitSides = append(v.SplitSides, sidesText(s, len(r.Policies)))
+	}
+	v.Matrix = buildHTMLMatrix(r, clusterOrder(r, ref))
+	listed := func(p Pair) bool { return p.Diverge > 0 && (opt.All || p.A == ref || p.B == ref) }
+	perPair := HTMLClassesPerPair
+	if n := countFunc(r.Pairs, listed); n > 0 {
+		perPair = max(TextClassesPerPair, min(perPair, HTMLClasses/n))
+	}
+	for _, p := range r.Pairs {
+		classes := r.ClassesOf(p.A, p.B)
+		hp := htmlPair{ID: htmlPairID(p), P: p, Share: percent(p.Agree, p.Agree+p.Diverge), Total: len(classes),
+			MaxKept: ClassesPerPair(len(r.Pairs))}
+		if len(classes) > 0 && listed(p) {
+			hp.Listed = true
+			hp.Causes = causeSummary(classes)
+			shown := classes[:min(len(classes), perPair)]
+			for _, c := range shown {
+				hp.Classes = append(hp.Classes, htmlClass{Class: c, Timeline: witnessTimeline(c)})
+			}
+			hp.Left = len(classes) - len(shown)
+			for _, c := range classes[len(shown):] {
+				hp.LeftCases += c.Count
+			}
+		} else if len(classes) > 0 {
+			v.PairsLeft++
+		}
+		v.Pairs = append(v.Pairs, hp)
+	}
+	return v
+}
+
+// countFunc counts the pairs for which f holds.
+func countFunc(pairs []Pair, f func(Pair) bool) int {
+	n := 0
+	for _, p := range pairs {
+		if f(p) {
+			n++
+		}
+	}
+	return n
+}
+
+// witnessTimeline draws a class's witness: its constraint, its version,
+// and a row for each policy of the pair, the version marked selected
+// where the policy admits it. A witness the timeline cannot draw, as a
+// report read from a file may hold, has none.
+func witnessTimeline(c Class) template.HTML {
+	row := func(policy string, v engine.Verdict, reason string) timeline.Row {
+		sel := -1
+		if v == engine.Allow {
+			sel = 0
+		}
+		return timeline.Row{Policy: policy, Verdicts: []engine.Verdict{v}, Selected: sel, Reasons: []string{reason}}
+	}
+	svg, err := timeline.SVG(timeline.Timeline{Constraint: c.Witness.Constraint, Versions: []string{c.Witness.Version},
+		Rows: []timeline.Row{row(c.A, c.Witness.AVerdict, c.Witness.AReason), row(c.B, c.Witness.BVerdict, c.Witness.BReason)}})
+	if err != nil {
+		return ""
+	}
+	return svg
+}
+
+// buildHTMLMatrix lays out the heatmap: one row and one column per policy
+// in the given order, a cell for every ordered pair of two different
+// policies, the diagonal left empty. The darker a cell, the more cases
+// the pair diverges on, relative to the pair that diverges most.
+func buildHTMLMatrix(r *Report, order []string) htmlMatrix {
+	agree, diverge := agreeMatrix(r), divergeMatrix(r)
+	var most int64
+	for _, p := range r.Pairs {
+		most = max(most, p.Diverge)
+	}
+	longest := 0
+	for _, p := range order {
+		longest = max(longest, len([]rune(p)))
+	}
+	m := htmlMatrix{LabelWidth: 7*longest + 40, Side: htmlCell - 1}
+	top := 24
+	m.Width = m.LabelWidth + htmlCell*len(order) + 4
+	m.Height = top + htmlCell*len(order) + 4
+	for i, p := range order {
+		y := top + i*htmlCell
+		m.Labels = append(m.Labels,
+			htmlLabel{X: m.LabelWidth - 6, Y: y + htmlCell/2 + 4, Text: fmt.Sprintf("%s %d", p, i+1), Anchor: "end"},
+			htmlLabel{X: m.LabelWidth + i*htmlCell + htmlCell/2, Y: top - 8, Text: strconv.Itoa(i + 1), Anchor: "middle"})
+	}
+	for i, a := range order {
+		for j, b := range order {
+			x, y := m.LabelWidth+j*htmlCell, top+i*htmlCell
+			c := htmlMatrixCell{A: a, B: b, X: x, Y: y, TextX: x + htmlCell/2, TextY: y + htmlCell/2 + 4, Diagonal: a == b}
+			if a != b {
+				n, ok := agree[[2]string{a, b}]
+				c.Known = ok
+				c.Agree, c.Diverge = n, diverge[[2]string{a, b}]
+				c.Text = agreeCell(a, b, agree, r.Domain.Cases)
+				c.Link = "#" + htmlPairID(canonicalPair(r, a, b))
+				c.Fill = heatFill(c.Diverge, most)
+				c.Title = fmt.Sprintf("%s vs %s: agree on %s of %s (%s), diverge on %s",
+					a, b, thousands(c.Agree), thousands(c.Agree+c.Diverge), percent(c.Agree, c.Agree+c.Diverge), thousands(c.Diverge))
+			}
+			m.Cells = append(m.Cells, c)
+		}
+	}
+	return m
+}
+
+// canonicalPair returns the report's pair of a and b, in its order.
+func canonicalPair(r *Report, a, b string) Pair {
+	if p, ok := r.PairOf(a, b); ok {
+		return p
+	}
+	return Pair{A: a, B: b}
+}
+
+// heatFill is a cell's colour: white for a pair that agrees on every
+// case, darkening with the diverging cases, a square root making small
+// differences visible.
+func heatFill(diverge, most int64) string {
+	t := 0.0
+	if most > 0 {
+		t = math.Sqrt(float64(diverge) / float64(most))
+	}
+	light := 97 - int(math.Round(57*t))
+	return fmt.Sprintf("hsl(14,75%%,%d%%)", light)
+}
+
+// htmlPairID is the id of a pair's section: "pair-A--B", every byte of a
+// name other than a letter, digit, "." or "_" written as "-" and its hex
+// code, so that ids are unique and need no escaping in a link.
+func htmlPairID(p Pair) string {
+	return "pair-" + idPart(p.A) + "--" + idPart(p.B)
+}
+
+func idPart(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '_':
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "-%02x", c)
+		}
+	}
+	return b.String()
+}
+
+var htmlFuncs = template.FuncMap{
+	"thousands": thousands,
+	"percent":   percent,
+	"quote":     strconv.Quote,
+	"join":      strings.Join,
+	"plural":    func(n int64, one, many string) string { return plural.Of(n, one, many) },
+	"pluralInt": func(n int, one, many string) string { return plural.Of(n, one, many) },
+	"add":       func(a, b int) int { return a + b },
+	"add64":     func(a, b int64) int64 { return a + b },
+	"int64":     func(n int) int64 { return int64(n) },
+	"same":      func(row SummaryRow) bool { return row.Relation == "=" && row.Diverge == 0 },
+}
+
+var htmlReport = template.Must(template.New("report").Funcs(htmlFuncs).Parse(htmlTemplate))
+
+const htmlTemplate = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>prerel compare</title>
+<style>
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;max-width:80em;padding:0 1em;color:#1d1d1f}
+h1{font-size:1.5em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ddd}h3{font-size:1.05em;margin-top:1.6em}
+table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ddd;padding:.25em .5em;vertical-align:top;text-align:left}
+th{background:#f5f5f7}td.n{text-align:right;white-space:nowrap}code{font:12.5px ui-monospace,Menlo,Consolas,monospace;background:#f5f5f7;padding:0 .2em}
+.note{color:#555}.allow{color:#1a7f37}.reject{color:#b42318}.invalid{color:#8250df}
+svg text{font:11px ui-monospace,Menlo,Consolas,monospace}svg a:hover rect{stroke:#000;stroke-width:2}
+section:target{outline:2px solid #f0b429;outline-offset:4px}
+</style>
+</head>
+<body>
+<h1>prerel compare</h1>
+<p><strong>{{len .Policies}} {{if eq (len .Policies) 1}}policy{{else}}policies{{end}}, each compared with <code>{{.Ref}}</code>{{.RefNote}}, on {{.Cases}}.</strong><br>
+Domain: {{.Domain}}<br>
+Policies: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{end}}</p>
+{{with .Drift}}
+<h2 id="drift">Drift from {{.Name}}</h2>
+{{if .Matches}}<p><strong>The run matches {{.Name}}.</strong></p>
+{{else}}<p><strong>The run differs from {{.Name}} in {{.ChangeTotals}}.</strong></p>
+{{if .Exact}}{{if not .Policies}}<p>No verdict of any policy changed.</p>{{end}}
+<ul>{{range .Policies}}<li><code>{{.Policy}}</code>: {{.MovesText}}</li>{{end}}</ul>
+{{range .Policies}}<h3>{{.Policy}}: the changed case shapes, most relevant first</h3>
+<table><tr><th>relevance</th><th>constraint</th><th>version</th><th>shape</th><th>change</th><th>cases</th></tr>
+{{range .Classes}}<tr><td class="n">{{.Relevance}}</td><td><code>{{.Witness.Constraint}}</code></td><td><code>{{.Witness.Version}}</code></td><td><code>{{.Shape}}</code></td><td>{{.From}} → {{.To}}</td><td class="n">{{thousands .Count}}</td></tr>
+{{end}}</table>
+{{if .ClassesLeft}}<p class="note">{{pluralInt .ClassesLeft "more shape" "more shapes"}}.</p>{{end}}
+{{if .CasesLeftOut}}<p class="note">{{plural .CasesLeftOut "changed case" "changed cases"}} of further shapes, past the {{$.Drift.MaxShapes}} told apart.</p>{{end}}
+{{end}}{{else}}<p>The baseline has no per-case verdicts of this domain, so the drift is told by classes; rewrite it with <code>--write-baseline</code> to see the changes per policy.</p>{{end}}
+<ul>{{range .Changes}}<li>{{.Text}}</li>{{end}}{{if .ChangesLeft}}<li>… and {{pluralInt .ChangesLeft "more change" "more changes"}}; <code>--format json</code> lists them</li>{{end}}</ul>
+{{end}}{{end}}
+<h2 id="summary">How each policy differs from <code>{{.Ref}}</code></h2>
+{{if not .Summary}}<p>Every policy agrees with <code>{{.Ref}}</code> on every case.</p>
+{{else}}<table>
+<tr><th>policies</th><th>agree</th><th>admits more</th><th>admits fewer</th><th>refuses</th><th>what it does differently</th></tr>
+{{range .Summary}}<tr><td>{{if .Relation}}{{.Relation}} {{end}}{{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{end}}{{if gt (len .Policies) 1}} (identical){{end}}</td>
+<td class="n">{{percent .Agree (add64 .Agree .Diverge)}}</td><td class="n">{{thousands .AdmitsMore}}</td><td class="n">{{thousands .AdmitsFewer}}</td><td class="n">{{thousands .Refuses}}</td>
+<td>{{if same .}}the same verdict on every case{{end}}{{range $i, $w := .Witnesses}}{{if $i}}<br>{{end}}<code>{{$w.Constraint}}</code> with <code>{{$w.Version}}</code>: {{$w.What}}{{with $w.Relevance}} ({{.}}){{end}}{{end}}</td></tr>
+{{end}}</table>
+<p class="note">{{.SummaryNote}}</p>{{end}}
+{{if .Splits}}<h2 id="splits">Case shapes that split the policies</h2>
+<p>Most relevant first; {{len .Splits}} of {{thousands (int64 (add (len .Splits) .SplitsLeft))}}.</p>
+<table><tr><th>relevance</th><th>constraint</th><th>version</th><th>shape</th><th>cases</th><th>sides</th></tr>
+{{range $i, $s := .Splits}}<tr><td class="n">{{$s.Relevance}}</td><td><code>{{$s.Witness.Constraint}}</code></td><td><code>{{$s.Witness.Version}}</code></td><td><code>{{$s.Shape}}</code></td><td class="n">{{thousands $s.Count}}</td><td>{{index $.SplitSides $i}}</td></tr>
+{{end}}</table>
+{{if .SplitsLeft}}<p class="note">{{thousands (int64 .SplitsLeft)}} more shapes are left out; <code>--format json</code> lists them all.</p>{{end}}
+{{if .SplitCasesLeft}}<p class="note">{{plural .SplitCasesLeft "case" "cases"}} of further shapes, past the shapes a report keeps.</p>{{end}}
+{{end}}
+<p class="note">{{.Legend}}</p>
+<h2 id="agreement">Agreement</h2>
+<p>The % of the {{.Cases}} on which two policies agree, rounded down (= every case), similar policies next to each other; the darker, the more cases diverge. Hover a cell for its counts, click it for the pair's classes.</p>
+{{with .Matrix}}<svg xmlns="http://www.w3.org/2000/svg" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="agreement matrix">
+{{range .Labels}}<text x="{{.X}}" y="{{.Y}}" text-anchor="{{.Anchor}}">{{.Text}}</text>
+{{end}}{{range .Cells}}{{if .Diagonal}}<text x="{{.TextX}}" y="{{.TextY}}" text-anchor="middle" fill="#999">-</text>
+{{else}}<a href="{{.Link}}"><rect x="{{.X}}" y="{{.Y}}" width="{{$.Matrix.Side}}" height="{{$.Matrix.Side}}" fill="{{.Fill}}" data-a="{{.A}}" data-b="{{.B}}" data-agree="{{.Agree}}" data-diverge="{{.Diverge}}"><title>{{.Title}}</title></rect><text x="{{.TextX}}" y="{{.TextY}}" text-anchor="middle" pointer-events="none">{{.Text}}</text></a>
+{{end}}{{end}}</svg>{{end}}
+<h2 id="classes">Divergence classes, most relevant first</h2>
+{{range .Pairs}}<section id="{{.ID}}">
+<h3>{{.P.A}} vs {{.P.B}}: {{thousands .P.Diverge}} diverged ({{.Share}} agree){{if .Total}}, {{pluralInt .Total "class" "classes"}}{{end}}</h3>
+{{if eq .P.Diverge 0}}<p>They agree on every case.</p>
+{{else if not .Listed}}<p class="note">The classes of pairs without <code>{{$.Ref}}</code> are left out; <code>--show-all</code> lists them, <code>--format json</code> has them all.</p>
+{{else}}<p>Causes: {{.Causes}}.</p>
+<table><tr><th>cases</th><th>relevance</th><th>cause</th><th>signature</th><th>constraint</th><th>version</th><th><code>{{.P.A}}</code></th><th><code>{{.P.B}}</code></th><th>timeline</th></tr>
+{{range .Classes}}<tr><td class="n">{{thousands .Count}}</td><td class="n">{{.Relevance}}</td><td>{{.Cause}}</td><td><code>{{.Signature}}</code></td><td><code>{{.Witness.Constraint}}</code></td><td><code>{{.Witness.Version}}</code></td>
+<td><span class="{{.Witness.AVerdict}}">{{.Witness.AVerdict}}</span>: {{.Witness.AReason}}</td><td><span class="{{.Witness.BVerdict}}">{{.Witness.BVerdict}}</span>: {{.Witness.BReason}}</td><td>{{.Timeline}}</td></tr>
+{{end}}</table>
+{{if .Left}}<p class="note left-out">{{pluralInt .Left "more class" "more classes"}} with {{plural .LeftCases "case" "cases"}} are left out; see <code>--format json</code>.</p>{{end}}
+{{if .P.CasesLeftOut}}<p class="note">… and {{plural .P.CasesLeftOut "diverging case" "diverging cases"}} in further classes, past the {{thousands (int64 .MaxKept)}} a pair keeps.</p>{{end}}
+{{end}}</section>
+{{end}}
+{{if .PairsLeft}}<p class="note">The classes of the {{pluralInt .PairsLeft "diverging pair" "diverging pairs"}} without <code>{{.Ref}}</code> are left out; <code>--show-all</code> lists them, <code>--format json</code> has them all.</p>{{end}}
+{{with .Selection}}<h2 id="selection">Selection</h2>
+<p>What each policy would install, over {{thousands .Groups}} constraint and history groups.</p>
+<table><tr><th>a</th><th>b</th><th>agree</th><th>diverge</th><th>constraint</th><th>history</th><th>a installs</th><th>b installs</th></tr>
+{{range .Pairs}}<tr><td><code>{{.A}}</code></td><td><code>{{.B}}</code></td><td class="n">{{thousands .Agree}}</td><td class="n">{{thousands .Diverge}}</td>{{with .Witness}}<td><code>{{.Constraint}}</code></td><td>{{.History}}</td><td><code>{{.ASelected}}</code></td><td><code>{{.BSelected}}</code></td>{{else}}<td></td><td></td><td></td><td></td>{{end}}</tr>
+{{end}}</table>{{end}}
+</body>
+</html>
+`

@@ -1,11 +1,13 @@
 module github.com/prerel/prerel
 
-go 1.24.0
+go 1.25
 
 require (
 	github.com/Masterminds/semver/v3 v3.5.0
 	github.com/agext/levenshtein v1.2.2
 	github.com/apparentlymart/go-versions v1.0.3
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/hashicorp/go-version v1.9.0
 	github.com/hashicorp/hcl v1.0.0
 	github.com/hashicorp/hcl/v2 v2.24.0
@@ -19,6 +21,7 @@ require (
 
 require (
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
 	golang.org/x/mod v0.26.0 // indirect

@@ -184,3 +184,29 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("Resolve(nil) = %d policies", len(all))
 	}
 }
+
+func TestSelectReleasesFirst(t *testing.T) {
+	available := []string{"1.0.0", "2.0.0-beta.1", "1.1.0-rc.1", "1.0.5", "garbage"}
+	tests := []struct {
+		c, want string
+		found   bool
+	}{
+		{">= 1.0.0", "1.0.5", true},          // a release wins over a newer prerelease
+		{">= 2.0.0-0", "2.0.0-beta.1", true}, // no release: the newest prerelease
+		{">= 1.1.0-0, < 1.2.0", "1.1.0-rc.1", true},
+		{">= 3.0.0", "", false},
+	}
+	for _, tt := range tests {
+		m, err := CompileNative(baseOnly{"base"}, tt.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sel := SelectReleasesFirst(m, available)
+		if sel.Found != tt.found || sel.Version != tt.want {
+			t.Errorf("SelectReleasesFirst(%q) = %q (found %v), want %q (found %v)", tt.c, sel.Version, sel.Found, tt.want, tt.found)
+		}
+		if len(sel.Unreadable) != 1 || sel.Unreadable[0].Version != "garbage" {
+			t.Errorf("SelectReleasesFirst(%q): unreadable %v, want garbage", tt.c, sel.Unreadable)
+		}
+	}
+}

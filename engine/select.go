@@ -57,6 +57,20 @@ func Select(p Policy, constraint string, available []string) (Selection, error) 
 // m admits nothing: Found is false and every version is Unreadable, with
 // NilMatcherReason as the reason.
 func SelectNewest(m Matcher, available []string) Selection {
+	return selectNewest(m, available, false)
+}
+
+// SelectReleasesFirst is SelectNewest with releases first: the newest
+// release m admits, and only when it admits none the newest prerelease,
+// as Go's version queries and PEP 440 select. Versions are read and
+// reported unreadable as by SelectNewest.
+func SelectReleasesFirst(m Matcher, available []string) Selection {
+	return selectNewest(m, available, true)
+}
+
+// selectNewest is SelectNewest, with the prereleases kept apart as a
+// last resort when releasesFirst is set.
+func selectNewest(m Matcher, available []string, releasesFirst bool) Selection {
 	var sel Selection
 	if isNil(m) {
 		for _, text := range available {
@@ -64,7 +78,9 @@ func SelectNewest(m Matcher, available []string) Selection {
 		}
 		return sel
 	}
-	var best Version
+	var best, bestPrerelease Version
+	var prereleaseText string
+	foundPrerelease := false
 	for _, text := range available {
 		r := m.Match(text)
 		switch r.Verdict {
@@ -79,9 +95,18 @@ func SelectNewest(m Matcher, available []string) Selection {
 			sel.Unreadable = append(sel.Unreadable, Unreadable{text, "admitted but cannot be ordered: " + ClipReason(err.Error())})
 			continue
 		}
+		if releasesFirst && v.IsPrerelease() {
+			if !foundPrerelease || bestPrerelease.Compare(v) < 0 {
+				foundPrerelease, bestPrerelease, prereleaseText = true, v, text
+			}
+			continue
+		}
 		if !sel.Found || best.Compare(v) < 0 {
 			sel.Found, sel.Version, best = true, text, v
 		}
+	}
+	if !sel.Found && foundPrerelease {
+		sel.Found, sel.Version = true, prereleaseText
 	}
 	return sel
 }

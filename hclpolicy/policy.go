@@ -258,45 +258,5 @@ func (p *Policy) Select(constraint string, available []string) (engine.Selection
 	if !p.fallback {
 		return engine.SelectNewest(m, available), nil
 	}
-	return selectFallback(m, available), nil
-}
-
-// selectFallback selects the newest admitted release, or when there is
-// none the newest admitted prerelease.
-func selectFallback(m engine.Matcher, available []string) engine.Selection {
-	var sel engine.Selection
-	var release, prerelease engine.Version
-	var releaseText, prereleaseText string
-	foundRelease, foundPrerelease := false, false
-	for _, text := range available {
-		r := m.Match(text)
-		switch r.Verdict {
-		case engine.Invalid:
-			sel.Unreadable = append(sel.Unreadable, engine.Unreadable{Version: text, Reason: engine.ClipReason(r.Reason)})
-			continue
-		case engine.Reject:
-			continue
-		}
-		v, err := engine.ParseVersion(text)
-		if err != nil {
-			sel.Unreadable = append(sel.Unreadable, engine.Unreadable{Version: text, Reason: "admitted but cannot be ordered: " + engine.ClipReason(err.Error())})
-			continue
-		}
-		if v.IsPrerelease() {
-			if !foundPrerelease || prerelease.Compare(v) < 0 {
-				foundPrerelease, prerelease, prereleaseText = true, v, text
-			}
-			continue
-		}
-		if !foundRelease || release.Compare(v) < 0 {
-			foundRelease, release, releaseText = true, v, text
-		}
-	}
-	switch {
-	case foundRelease:
-		sel.Found, sel.Version = true, releaseText
-	case foundPrerelease:
-		sel.Found, sel.Version = true, prereleaseText
-	}
-	return sel
+	return engine.SelectReleasesFirst(m, available), nil
 }

@@ -38,6 +38,10 @@ func TestMain(m *testing.M) {
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
+	stopShared()
+	if siteDir != "" {
+		os.RemoveAll(siteDir)
+	}
 	os.Exit(code)
 }
 
@@ -103,24 +107,37 @@ func writeReport(t *testing.T, name string, args ...string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }
 
-// browser starts headless Chromium and returns a tab's context, cancelled
-// when the test ends. Any JavaScript dialog that opens fails the test.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	exe := findChromium(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+// browserOptions are the flags of every Chromium the tests start.
+func browserOptions(exe string) []chromedp.ExecAllocatorOption {
+	return append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
 		chromedp.WindowSize(1280, 900),
 	)
+}
+
+// browser starts headless Chromium and returns a tab's context, cancelled
+// when the test ends. Any JavaScript dialog that opens fails the test.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	exe := findChromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	t.Cleanup(cancel)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	actx, acancel := chromedp.NewExecAllocator(ctx, browserOptions(exe)...)
 	t.Cleanup(acancel)
 	tctx, tcancel := chromedp.NewContext(actx)
 	t.Cleanup(tcancel)
+	failOnDialogs(t, tctx, exe)
+	return tctx
+}
+
+// failOnDialogs starts the tab of tctx, if need be, and fails the test,
+// when it ends, for every JavaScript dialog that opened in the tab,
+// which it dismisses.
+func failOnDialogs(t *testing.T, tctx context.Context, exe string) {
+	t.Helper()
 	var mu sync.Mutex
 	var dialogs []string
 	err := chromedp.Listen(tctx, func(ev any) {
@@ -144,7 +161,6 @@ func browser(t *testing.T) context.Context {
 			t.Errorf("a JavaScript dialog opened: %s", d)
 		}
 	})
-	return tctx
 }
 
 func saveScreenshot(t *testing.T, ctx context.Context, sel, name string) {

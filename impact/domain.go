@@ -222,3 +222,18 @@ func (o *offer) nearby(against, policy string) ([]Nearby, int) {
 // nearbyWidth is how many versions an example shows on each side of a
 // selected one.
 const nearbyWidth = 2
+
+// HistoryOf returns the history a case of a report names, or nil. A case
+// names its history by History.Name; the corpus keys its histories by
+// that name, a directory domain by the kind and the address.
+func (d *Domain) HistoryOf(c *Case) *History {
+	if d == nil || c == nil || c.History == "" {
+		return nil
+	}
+	for _, key := range []string{c.History, string(c.Kind) + " " + c.History} {
+		if h := d.Histories[key]; h != nil && h.Name == c.History {
+			return h
+		}
+	}
+	return nil
+}

@@ -12,6 +12,7 @@
 //	prerel compare                          the differential report over a domain
 //	prerel resolve DIR                      per module and provider: each policy's version next to today's
 //	prerel impact --policy P                what would install differently for real module calls under P
+//	prerel serve [--addr 127.0.0.1:8080]      the playground in the browser, with registry lookups
 //	prerel version                          prerel's version (also: prerel --version)
 //
 // 'prerel --help' and 'prerel COMMAND -h' (or 'prerel help COMMAND') write

@@ -27,6 +27,7 @@ func TestHelpWidth(t *testing.T) {
 		{"prerel compare -h", []string{"compare", "-h"}},
 		{"prerel resolve -h", []string{"resolve", "-h"}},
 		{"prerel impact -h", []string{"impact", "-h"}},
+		{"prerel serve -h", []string{"serve", "-h"}},
 		{"prerel version -h", []string{"version", "-h"}},
 	}
 	covered := map[string]bool{}

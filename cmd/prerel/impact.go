@@ -271,7 +271,7 @@ func writeImpactHTML(e *env, rep *impact.Report, d *impact.Domain, opts impact.O
 	}
 	cases, left := impactCases(rep)
 	for _, c := range cases {
-		h := d.Histories[c.History]
+		h := d.HistoryOf(&c)
 		b := opts.Against
 		if b == nil {
 			name := rep.Against.Module

@@ -42,6 +42,7 @@ func init() {
 		{"compare", "[flags]", "differential report: where policies agree and diverge, with witnesses", runCompare},
 		{"resolve", "[flags] DIR", "each module and provider in DIR: its policy's version next to today's", runResolve},
 		{"impact", "--policy P [flags]", "what would install differently for real module calls under policy P", runImpact},
+		{"serve", "[flags]", "the playground: every policy in the browser, at http://127.0.0.1:8080", runServe},
 		{"version", "", "prerel's version (also: prerel --version)", runVersion},
 	}
 }

@@ -17,7 +17,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // Size limits for the kinds of files prerel reads.
@@ -128,7 +127,7 @@ func Open(path string, pipes bool) (*os.File, error) {
 		// Refuse before opening: opening a device can have effects.
 		return nil, &NotRegularError{Path: path, Mode: fi.Mode()}
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/prerel/prerel/engine"
@@ -57,11 +58,18 @@ func runEval(e *env, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	out := newEvalWriter(e.stdout, format.value, ps)
-	ev := newEvaluator(ps)
-	err = eachBatch(e.stdin, func(batch []evalCase) error {
-		ev.judge(batch)
-		return failure(out.write(batch))
+	return evalStream(e.stdin, e.stdout, ps, format.value == "json", runtime.GOMAXPROCS(0))
+}
+
+// evalStream is eval: it judges the lines of r with every policy of ps,
+// with as many workers, and writes the answers to w, as JSON lines with
+// the reasons when asJSON is set.
+func evalStream(r io.Reader, w io.Writer, ps []engine.Policy, asJSON bool, workers int) error {
+	out := newEvalWriter(w, asJSON, ps)
+	ev := newEvaluator(ps, asJSON, workers)
+	err := eachBatch(r, func(b *lineBatch) error {
+		ev.judge(b)
+		return failure(out.write(b))
 	})
 	if ferr := failure(out.flush()); err == nil {
 		err = ferr
@@ -69,10 +77,67 @@ func runEval(e *env, args []string) (err error) {
 	return err
 }
 
-// evalCase is one input line and its results, one per policy.
+// lineBatch is a batch of input lines. Their texts are interned: each
+// distinct constraint and version of the batch is one string, numbered in
+// the order it first appears, so that the evaluator reads each version
+// once per policy. The evaluator fills in the verdicts, or the results
+// with their reasons, of every line and policy.
+type lineBatch struct {
+	lines       []evalCase
+	constraints []string // the distinct constraints; evalCase.c indexes it
+	versions    []string // the distinct versions; evalCase.v indexes it
+	cindex      map[string]int32
+	vindex      map[string]int32
+
+	// verdicts (without reasons) or results (with them), policy by policy:
+	// policy j's answer for line i is at j*len(lines)+i.
+	verdicts []engine.Verdict
+	results  []engine.Result
+}
+
+// evalCase is one input line.
 type evalCase struct {
 	constraint, version string
-	results             []engine.Result
+	c, v                int32 // indices in lineBatch.constraints and versions
+}
+
+func newLineBatch() *lineBatch {
+	return &lineBatch{
+		lines:  make([]evalCase, 0, evalBatch),
+		cindex: make(map[string]int32),
+		vindex: make(map[string]int32),
+	}
+}
+
+// add appends the line of constraint and version, which it copies unless
+// the batch already holds the same text.
+func (b *lineBatch) add(constraint, version []byte) {
+	c := intern(b.cindex, &b.constraints, constraint)
+	v := intern(b.vindex, &b.versions, version)
+	b.lines = append(b.lines, evalCase{constraint: b.constraints[c], version: b.versions[v], c: c, v: v})
+}
+
+// intern returns the number of text in texts, adding a copy of it when it
+// is new. Looking up a []byte converted to string does not allocate.
+func intern(index map[string]int32, texts *[]string, text []byte) int32 {
+	if i, ok := index[string(text)]; ok {
+		return i
+	}
+	s := string(text)
+	i := int32(len(*texts))
+	*texts = append(*texts, s)
+	index[s] = i
+	return i
+}
+
+// reset empties the batch for the next lines, keeping its memory.
+func (b *lineBatch) reset() {
+	clear(b.lines)
+	clear(b.constraints)
+	clear(b.versions)
+	b.lines, b.constraints, b.versions = b.lines[:0], b.constraints[:0], b.versions[:0]
+	clear(b.cindex)
+	clear(b.vindex)
 }
 
 // eachBatch reads lines from r, splits them into cases and hands them to f
@@ -80,13 +145,14 @@ type evalCase struct {
 // in order. A line ends at "\n"; one "\r" before it, or at the end of the
 // input, is dropped. A malformed or too long line stops the reading with
 // an error naming it, after the lines before it have been handed over.
-func eachBatch(r io.Reader, f func([]evalCase) error) error {
+// The batch is f's until f returns; then it is reused.
+func eachBatch(r io.Reader, f func(*lineBatch) error) error {
 	sc := bufio.NewScanner(r)
 	// Room for the longest line with "\r\n"; longer lines are refused
 	// below or by the scanner, with the same message.
 	sc.Buffer(make([]byte, 64*1024), maxLine+2)
 	sc.Split(lines.Split)
-	batch := make([]evalCase, 0, evalBatch)
+	batch := newLineBatch()
 	size := 0
 	line := 0
 	for sc.Scan() {
@@ -106,13 +172,14 @@ func eachBatch(r io.Reader, f func([]evalCase) error) error {
 			fields := bytes.Count(text, []byte("\t")) + 1
 			return usagef("stdin line %d: expected 2 tab-separated fields (CONSTRAINT<TAB>VERSION), found %d", line, fields)
 		}
-		batch = append(batch, evalCase{constraint: string(text[:tab]), version: string(text[tab+1:])})
+		batch.add(text[:tab], text[tab+1:])
 		size += len(text)
-		if len(batch) == evalBatch || size >= evalBatchBytes {
+		if len(batch.lines) == evalBatch || size >= evalBatchBytes {
 			if err := f(batch); err != nil {
 				return err
 			}
-			batch, size = batch[:0], 0
+			batch.reset()
+			size = 0
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -133,74 +200,378 @@ func stdinError(line int, err error) error {
 	return failure(fmt.Errorf("stdin line %d: %w", line, err))
 }
 
-func flushBatch(batch []evalCase, f func([]evalCase) error) error {
-	if len(batch) == 0 {
+func flushBatch(batch *lineBatch, f func(*lineBatch) error) error {
+	if len(batch.lines) == 0 {
 		return nil
 	}
 	return f(batch)
 }
 
-// evaluator judges cases with every policy, compiling each distinct
-// constraint once per policy and worker.
+// How the evaluator judges a batch. The lines are cut into chunks of at
+// least minChunkLines lines, one chunk unless there are fewer policies
+// than workers, and each (policy, chunk) is a unit of work for one worker.
+// A unit takes the chunk's lines constraint by constraint, and judges
+// each distinct version of a constraint's lines once.
+//
+// A constraint goes through the policy's engine.VersionTable of the chunk
+// when it has at least minTableLines lines and they name at least
+// 1/denseVersions of the chunk's distinct versions: the table holds the
+// distinct versions of such lines, each read once, the constraint is
+// compiled once against it, and its versions are judged with
+// TableMatcher.Judge, or with one Verdicts over the whole table when the
+// reasons are not needed and the policy reads versions its own way
+// (engine.VersionReader). The other constraints, whose compiling against
+// a table would cost more than it saves, go the text path: the constraint
+// compiled by the policy (a compileCache keeps it for the batches to
+// come) and each version matched as text. So do the lines whose version
+// is longer than maxTableVersionLen, which no table holds.
+//
+// Memory: a unit holds one table, of at most evalBatch versions of at
+// most maxTableVersionLen bytes each, and one constraint compiled against
+// it at a time; the compile caches are bounded as their comment says.
+const (
+	minTableLines      = 4
+	denseVersions      = 4
+	maxTableVersionLen = 1 << 10
+	minChunkLines      = 512
+)
+
+// evaluator judges batches of lines with every policy.
 type evaluator struct {
 	policies []engine.Policy
-	workers  []*compileCache
+	reasons  bool          // keep the results with their reasons (JSON)
+	readers  []bool        // policies[j] reads versions its own way
+	scratch  []unitScratch // one per worker
+	// caches[j][k] keeps policies[j]'s compiled constraints for the text
+	// path of chunk k's lines.
+	caches [][]*compileCache
+	chunks []evalChunk
+
+	// Scratch of splitting a batch into chunks, indexed by the batch's
+	// version and constraint numbers.
+	vlocal, group, vstamp []int32
+	cursor                []int32
 }
 
-func newEvaluator(ps []engine.Policy) *evaluator {
-	n := runtime.GOMAXPROCS(0)
-	ev := &evaluator{policies: ps, workers: make([]*compileCache, n)}
-	for i := range ev.workers {
-		ev.workers[i] = &compileCache{policies: ps}
+// evalChunk is a run of a batch's lines, taken constraint by constraint.
+type evalChunk struct {
+	lo, hi   int
+	versions []string // the distinct versions of the lines a table judges
+	local    []int32  // per line lo+i: its version's index in versions, or -1
+	order    []int32  // the lines, those of one constraint after another
+	starts   []int32  // the start in order of each constraint's lines, and len(order)
+	table    []bool   // per constraint: its lines go through the table
+}
+
+// unitScratch is one worker's memory for judging units, kept from batch
+// to batch. Its per-version slices are indexed by the number of a version
+// in the chunk's table, or in the batch for the text path.
+type unitScratch struct {
+	seen     []int32 // the last constraint that needed the version
+	need     []int32 // the versions one constraint needs
+	all      []engine.Verdict
+	verdicts []engine.Verdict // the version's verdict for the constraint
+	results  []engine.Result  // the version's result for the constraint
+}
+
+// newEvaluator returns an evaluator of ps with as many workers (at least
+// one), which keeps the reasons when reasons is set.
+func newEvaluator(ps []engine.Policy, reasons bool, workers int) *evaluator {
+	ev := &evaluator{
+		policies: ps,
+		reasons:  reasons,
+		readers:  make([]bool, len(ps)),
+		scratch:  make([]unitScratch, max(1, workers)),
+		caches:   make([][]*compileCache, len(ps)),
+	}
+	for j, p := range ps {
+		_, ev.readers[j] = p.(engine.VersionReader)
+		ev.caches[j] = make([]*compileCache, ev.maxChunks())
+		for k := range ev.caches[j] {
+			ev.caches[j][k] = &compileCache{policy: p}
+		}
 	}
 	return ev
 }
 
-// judge fills in the results of every case, in parallel. A panic in a
-// worker is raised again in the caller, once every worker has stopped.
-func (ev *evaluator) judge(batch []evalCase) {
-	n := len(ev.workers)
-	chunk := (len(batch) + n - 1) / n
+// maxChunks is how many chunks a batch is split into at most: enough for
+// every worker to have a unit.
+func (ev *evaluator) maxChunks() int {
+	if len(ev.policies) == 0 {
+		return 1
+	}
+	return max(1, (len(ev.scratch)+len(ev.policies)-1)/len(ev.policies))
+}
+
+// judge fills in the verdicts, or results, of every line of b, in
+// parallel. A panic in a worker is raised again in the caller, once every
+// worker has stopped.
+func (ev *evaluator) judge(b *lineBatch) {
+	n := len(b.lines)
+	size := n * len(ev.policies)
+	if ev.reasons {
+		b.results = resize(b.results, size)
+	} else {
+		b.verdicts = resize(b.verdicts, size)
+	}
+	if size == 0 {
+		return
+	}
+	k := min(ev.maxChunks(), max(1, n/minChunkLines))
+	ev.split(b, k)
+	units := len(ev.policies) * k
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	panics := make([]*workerPanic, n)
-	for w := 0; w < n; w++ {
-		lo, hi := w*chunk, min((w+1)*chunk, len(batch))
-		if lo >= hi {
-			break
-		}
+	panics := make([]*workerPanic, len(ev.scratch))
+	for w := range min(len(ev.scratch), units) {
 		wg.Add(1)
-		go func(w int, part []evalCase) {
+		go func(w int) {
 			defer wg.Done()
 			defer recoverWorker(&panics[w])
-			cache := ev.workers[w]
-			for i := range part {
-				part[i].results = cache.judge(part[i].constraint, part[i].version)
+			for {
+				u := int(next.Add(1) - 1)
+				if u >= units {
+					return
+				}
+				j, c := u/k, u%k
+				ev.judgeUnit(b, j, &ev.chunks[c], ev.caches[j][c], &ev.scratch[w])
 			}
-		}(w, batch[lo:hi])
+		}(w)
 	}
 	wg.Wait()
 	raiseWorkerPanics(panics)
 }
 
+// resize returns s with length n, reusing its memory when it has room.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// filled returns s with length n, every element -1.
+func filled(s []int32, n int) []int32 {
+	s = resize(s, n)
+	for i := range s {
+		s[i] = -1
+	}
+	return s
+}
+
+// tableVersion reports whether a table holds version.
+func tableVersion(version string) bool { return len(version) <= maxTableVersionLen }
+
+// split cuts b's lines into k chunks of about the same length, orders
+// each chunk's lines by constraint, chooses the constraints that go
+// through a table and numbers the versions of their lines.
+func (ev *evaluator) split(b *lineBatch, k int) {
+	ev.vlocal = filled(ev.vlocal, len(b.versions))
+	ev.vstamp = filled(ev.vstamp, len(b.versions))
+	ev.group = filled(ev.group, len(b.constraints))
+	for len(ev.chunks) < k {
+		ev.chunks = append(ev.chunks, evalChunk{})
+	}
+	n := len(b.lines)
+	stamp := int32(0) // numbers the constraints of all chunks, for vstamp
+	for c := range k {
+		ch := &ev.chunks[c]
+		ch.lo, ch.hi = c*n/k, (c+1)*n/k
+		// Number the constraints of the chunk, counting the lines of
+		// each in starts, and count the distinct versions.
+		ch.starts = ch.starts[:0]
+		versions := 0
+		for i := ch.lo; i < ch.hi; i++ {
+			l := &b.lines[i]
+			g := ev.group[l.c]
+			if g < 0 {
+				g = int32(len(ch.starts))
+				ev.group[l.c] = g
+				ch.starts = append(ch.starts, 0)
+			}
+			ch.starts[g]++
+			if ev.vstamp[l.v] != stamp && tableVersion(l.version) {
+				ev.vstamp[l.v] = stamp
+				versions++
+			}
+		}
+		stamp++
+		// Turn the counts into starts, and place the lines.
+		ev.cursor = resize(ev.cursor, len(ch.starts))
+		sum := int32(0)
+		for g, count := range ch.starts {
+			ch.starts[g], ev.cursor[g] = sum, sum
+			sum += count
+		}
+		ch.starts = append(ch.starts, sum)
+		ch.order = resize(ch.order, ch.hi-ch.lo)
+		for i := ch.lo; i < ch.hi; i++ {
+			g := ev.group[b.lines[i].c]
+			ch.order[ev.cursor[g]] = int32(i)
+			ev.cursor[g]++
+		}
+		// Choose the constraints of the table, by the distinct versions
+		// of their lines.
+		ch.table = ch.table[:0]
+		for g := 0; g+1 < len(ch.starts); g++ {
+			lines := ch.order[ch.starts[g]:ch.starts[g+1]]
+			distinct := 0
+			for _, i := range lines {
+				if v := b.lines[i].v; ev.vstamp[v] != stamp && tableVersion(b.lines[i].version) {
+					ev.vstamp[v] = stamp
+					distinct++
+				}
+			}
+			stamp++
+			ch.table = append(ch.table, len(lines) >= minTableLines && distinct*denseVersions >= versions)
+		}
+		// Number the versions of the table.
+		clear(ch.versions)
+		ch.versions = ch.versions[:0]
+		ch.local = filled(ch.local, ch.hi-ch.lo)
+		for g := 0; g+1 < len(ch.starts); g++ {
+			if !ch.table[g] {
+				continue
+			}
+			for _, i := range ch.order[ch.starts[g]:ch.starts[g+1]] {
+				l := &b.lines[i]
+				if !tableVersion(l.version) {
+					continue
+				}
+				local := ev.vlocal[l.v]
+				if local < 0 {
+					local = int32(len(ch.versions))
+					ev.vlocal[l.v] = local
+					ch.versions = append(ch.versions, l.version)
+				}
+				ch.local[int(i)-ch.lo] = local
+			}
+		}
+		for i := ch.lo; i < ch.hi; i++ {
+			ev.vlocal[b.lines[i].v], ev.group[b.lines[i].c] = -1, -1
+		}
+	}
+	ev.chunks = ev.chunks[:k]
+}
+
+// judgeUnit judges the lines of chunk ch with policy j, as the comment
+// above evaluator says.
+func (ev *evaluator) judgeUnit(b *lineBatch, j int, ch *evalChunk, cache *compileCache, s *unitScratch) {
+	p := ev.policies[j]
+	col := j * len(b.lines)
+	// keep keeps the answer for version v, give gives it to line i.
+	keep := func(v int32, r engine.Result) {
+		s.verdicts[v] = r.Verdict
+		if ev.reasons {
+			s.results[v] = r
+		}
+	}
+	give := func(i, v int32) {
+		if ev.reasons {
+			b.results[col+int(i)] = s.results[v]
+		} else {
+			b.verdicts[col+int(i)] = s.verdicts[v]
+		}
+	}
+	// s.seen[v] is g when version v, numbered in the batch, was judged
+	// for constraint g on the text path, and -2-g when v, numbered in
+	// the table, was judged on the table path.
+	nv := max(len(ch.versions), len(b.versions))
+	s.seen = filled(s.seen, nv)
+	s.verdicts = resize(s.verdicts, nv)
+	if ev.reasons {
+		s.results = resize(s.results, nv)
+	}
+	var table engine.VersionTable
+	for g := range int32(len(ch.starts) - 1) {
+		lines := ch.order[ch.starts[g]:ch.starts[g+1]]
+		constraint := b.lines[lines[0]].constraint
+		inTable := ch.table[g]
+		// The text path: the lines outside the table.
+		for _, i := range lines {
+			if inTable && ch.local[int(i)-ch.lo] >= 0 {
+				continue
+			}
+			v := b.lines[i].v
+			if s.seen[v] != g {
+				s.seen[v] = g
+				keep(v, cache.judge(constraint, b.lines[i].version))
+			}
+			give(i, v)
+		}
+		if !inTable {
+			continue
+		}
+		// The table path.
+		need := s.need[:0]
+		for _, i := range lines {
+			if v := ch.local[int(i)-ch.lo]; v >= 0 && s.seen[v] != -2-g {
+				s.seen[v] = -2 - g
+				need = append(need, v)
+			}
+		}
+		s.need = need
+		if len(need) == 0 {
+			continue
+		}
+		if table == nil {
+			table = engine.ReadVersions(p, ch.versions)
+		}
+		m, err := table.Compile(constraint)
+		if err == nil && m == nil {
+			err = nilMatcherError(p)
+		}
+		switch {
+		case err != nil:
+			r := engine.InvalidResult(err)
+			for _, v := range need {
+				keep(v, r)
+			}
+		case !ev.reasons && ev.readers[j]:
+			s.all = resize(s.all, len(ch.versions))
+			m.Verdicts(s.all)
+			for _, v := range need {
+				s.verdicts[v] = s.all[v]
+			}
+		default:
+			for _, v := range need {
+				keep(v, m.Judge(int(v)))
+			}
+		}
+		for _, i := range lines {
+			if v := ch.local[int(i)-ch.lo]; v >= 0 {
+				give(i, v)
+			}
+		}
+	}
+}
+
+// nilMatcherError is the refusal of a constraint that p compiled to no
+// matcher and no error.
+func nilMatcherError(p engine.Policy) error {
+	return fmt.Errorf("policy %q %w", p.Name(), engine.ErrNilMatcher)
+}
+
 // Bounds of a compileCache. A compiled constraint takes memory in
-// proportion to its length, many times over, for each policy: the cache
-// is bounded by the length of the constraints it holds, and keeps none
-// longer than maxCachedConstraintLen, which is compiled for its line
-// alone.
+// proportion to its length, many times over: the cache is bounded by the
+// length of the constraints it holds, and keeps none longer than
+// maxCachedConstraintLen, which is compiled for its line alone. An
+// evaluator has one cache per policy and chunk, at most as many as
+// workers and policies together.
 const (
 	maxCachedConstraints   = 8192
 	maxCachedConstraintLen = 1 << 10
 	maxCachedBytes         = 256 << 10
 )
 
-// compileCache keeps the compiled matchers of recent constraints, at most
-// maxCachedConstraints of them and maxCachedBytes of constraint text;
-// when either would be exceeded, it starts over empty. It is used by one
-// goroutine.
+// compileCache keeps one policy's compiled matchers of recent
+// constraints, at most maxCachedConstraints of them and maxCachedBytes of
+// constraint text; when either would be exceeded, it starts over empty.
+// It is used by one goroutine at a time.
 type compileCache struct {
-	policies []engine.Policy
-	entries  map[string][]compiled
-	bytes    int // the total length of the constraints in entries
+	policy  engine.Policy
+	entries map[string]compiled
+	bytes   int // the total length of the constraints in entries
 }
 
 type compiled struct {
@@ -208,65 +579,131 @@ type compiled struct {
 	err error
 }
 
-func (c *compileCache) judge(constraint, version string) []engine.Result {
-	ms, ok := c.entries[constraint]
+// judge matches version against constraint, compiled by the cache's
+// policy or taken from the cache.
+func (c *compileCache) judge(constraint, version string) engine.Result {
+	m, ok := c.entries[constraint]
 	if !ok {
-		ms = c.compile(constraint)
+		m = c.compile(constraint)
 		if len(constraint) <= maxCachedConstraintLen {
 			if c.entries == nil || len(c.entries) >= maxCachedConstraints || c.bytes+len(constraint) > maxCachedBytes {
-				c.entries = make(map[string][]compiled)
+				c.entries = make(map[string]compiled)
 				c.bytes = 0
 			}
-			c.entries[constraint] = ms
+			c.entries[constraint] = m
 			c.bytes += len(constraint)
 		}
 	}
-	results := make([]engine.Result, len(ms))
-	for i, m := range ms {
-		if m.err != nil {
-			results[i] = engine.InvalidResult(m.err)
-		} else {
-			results[i] = m.m.Match(version)
-		}
+	if m.err != nil {
+		return engine.InvalidResult(m.err)
 	}
-	return results
+	return m.m.Match(version)
 }
 
-// compile compiles constraint with every policy. A policy that returns
-// neither a matcher nor an error refuses the constraint with
+// compile compiles constraint with the cache's policy. A policy that
+// returns neither a matcher nor an error refuses the constraint with
 // engine.ErrNilMatcher.
-func (c *compileCache) compile(constraint string) []compiled {
-	ms := make([]compiled, len(c.policies))
-	for i, p := range c.policies {
-		ms[i].m, ms[i].err = p.Compile(constraint)
-		if ms[i].m == nil && ms[i].err == nil {
-			ms[i].err = fmt.Errorf("policy %q %w", p.Name(), engine.ErrNilMatcher)
-		}
+func (c *compileCache) compile(constraint string) compiled {
+	m, err := c.policy.Compile(constraint)
+	if m == nil && err == nil {
+		err = nilMatcherError(c.policy)
 	}
-	return ms
+	return compiled{m, err}
 }
 
-// evalWriter writes judged cases to stdout, buffered, as TSV or as JSON
+// evalWriter writes judged lines to stdout, buffered, as TSV or as JSON
 // lines.
 type evalWriter struct {
 	w        *bufio.Writer
-	enc      *json.Encoder // nil for TSV
 	policies []engine.Policy
+
+	// JSON only. A line is encoded into line by enc. The lines of a
+	// batch with the same constraint and version are the same: the
+	// first is encoded, and kept in encoded (by the numbers of its
+	// constraint and version in the batch) as long as the lines kept add
+	// up to at most maxEncodedBytes; the others are copies.
+	enc          *json.Encoder // nil for TSV
+	line         bytes.Buffer
+	results      []engine.Result // the results of one line
+	encoded      map[uint64][]byte
+	encodedBytes int
 }
 
-func newEvalWriter(w io.Writer, format string, ps []engine.Policy) *evalWriter {
+// maxEncodedBytes bounds the JSON lines that an evalWriter keeps for a
+// batch.
+const maxEncodedBytes = 4 << 20
+
+func newEvalWriter(w io.Writer, asJSON bool, ps []engine.Policy) *evalWriter {
 	out := &evalWriter{w: bufio.NewWriterSize(w, 64*1024), policies: ps}
-	if format == "json" {
-		out.enc = newJSONEncoder(out.w)
+	if asJSON {
+		out.enc = newJSONEncoder(&out.line)
+		out.results = make([]engine.Result, len(ps))
+		out.encoded = make(map[uint64][]byte)
 	}
 	return out
 }
 
-// write writes one line per case, in order.
-func (out *evalWriter) write(batch []evalCase) error {
-	for i := range batch {
-		if err := out.writeLine(&batch[i]); err != nil {
+// verdictColumns are the TSV columns of the verdicts, tab first.
+var verdictColumns = [...]string{
+	engine.Reject:  "\treject",
+	engine.Allow:   "\tallow",
+	engine.Invalid: "\tinvalid",
+}
+
+// write writes one line per line of b, in order.
+func (out *evalWriter) write(b *lineBatch) error {
+	if out.enc != nil {
+		return out.writeJSON(b)
+	}
+	n := len(b.lines)
+	w := out.w
+	for i := range b.lines {
+		l := &b.lines[i]
+		w.WriteString(l.constraint)
+		w.WriteByte('\t')
+		w.WriteString(l.version)
+		for j := range out.policies {
+			if v := b.verdicts[j*n+i]; int(v) < len(verdictColumns) {
+				w.WriteString(verdictColumns[v])
+			} else {
+				w.WriteByte('\t')
+				w.WriteString(v.String())
+			}
+		}
+		if err := w.WriteByte('\n'); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// writeJSON writes the lines of b as JSON lines, in order.
+func (out *evalWriter) writeJSON(b *lineBatch) error {
+	clear(out.encoded)
+	out.encodedBytes = 0
+	n := len(b.lines)
+	for i := range b.lines {
+		l := &b.lines[i]
+		key := uint64(uint32(l.c))<<32 | uint64(uint32(l.v))
+		if line, ok := out.encoded[key]; ok {
+			if _, err := out.w.Write(line); err != nil {
+				return err
+			}
+			continue
+		}
+		for j := range out.results {
+			out.results[j] = b.results[j*n+i]
+		}
+		out.line.Reset()
+		if err := out.enc.Encode(newEvalJSONLine(out.policies, l.constraint, l.version, out.results)); err != nil {
+			return err
+		}
+		if _, err := out.w.Write(out.line.Bytes()); err != nil {
+			return err
+		}
+		if out.encodedBytes+out.line.Len() <= maxEncodedBytes {
+			out.encoded[key] = bytes.Clone(out.line.Bytes())
+			out.encodedBytes += out.line.Len()
 		}
 	}
 	return nil
@@ -282,31 +719,17 @@ type evalJSONLine struct {
 	VersionBase64    string `json:"version_base64,omitempty"`
 }
 
-// newEvalJSONLine is the JSON line of c.
-func newEvalJSONLine(ps []engine.Policy, c *evalCase) evalJSONLine {
-	line := evalJSONLine{EvalLine: engine.NewEvalLine(ps, c.constraint, c.version, c.results)}
-	if !utf8.ValidString(c.constraint) {
-		line.ConstraintBase64 = base64.StdEncoding.EncodeToString([]byte(c.constraint))
+// newEvalJSONLine is the JSON line of a constraint and a version with
+// their results, one per policy of ps.
+func newEvalJSONLine(ps []engine.Policy, constraint, version string, results []engine.Result) evalJSONLine {
+	line := evalJSONLine{EvalLine: engine.NewEvalLine(ps, constraint, version, results)}
+	if !utf8.ValidString(constraint) {
+		line.ConstraintBase64 = base64.StdEncoding.EncodeToString([]byte(constraint))
 	}
-	if !utf8.ValidString(c.version) {
-		line.VersionBase64 = base64.StdEncoding.EncodeToString([]byte(c.version))
+	if !utf8.ValidString(version) {
+		line.VersionBase64 = base64.StdEncoding.EncodeToString([]byte(version))
 	}
 	return line
-}
-
-func (out *evalWriter) writeLine(c *evalCase) error {
-	if out.enc != nil {
-		return out.enc.Encode(newEvalJSONLine(out.policies, c))
-	}
-	w := out.w
-	w.WriteString(c.constraint)
-	w.WriteByte('\t')
-	w.WriteString(c.version)
-	for _, r := range c.results {
-		w.WriteByte('\t')
-		w.WriteString(r.Verdict.String())
-	}
-	return w.WriteByte('\n')
 }
 
 func (out *evalWriter) flush() error { return out.w.Flush() }

@@ -1,15 +1,23 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/lines"
+	"github.com/prerel/prerel/policies"
 )
 
 // TestCompileCacheBoundedByBytes checks the accounting of eval's compile
@@ -21,7 +29,7 @@ func TestCompileCacheBoundedByBytes(t *testing.T) {
 	if !ok {
 		t.Fatal("no strict policy")
 	}
-	c := &compileCache{policies: []engine.Policy{strict}}
+	c := &compileCache{policy: strict}
 	check := func(when string) {
 		t.Helper()
 		sum := 0
@@ -35,8 +43,8 @@ func TestCompileCacheBoundedByBytes(t *testing.T) {
 	}
 
 	long := ">= 1.0.0" + strings.Repeat(", >= 1.0.0", maxCachedConstraintLen/10)
-	if rs := c.judge(long, "1.0.0"); len(rs) != 1 || rs[0].Verdict != engine.Allow {
-		t.Fatalf("a long constraint: %v, want allow", rs)
+	if r := c.judge(long, "1.0.0"); r.Verdict != engine.Allow {
+		t.Fatalf("a long constraint: %v, want allow", r)
 	}
 	if len(c.entries) != 0 || c.bytes != 0 {
 		t.Fatalf("a constraint of %d bytes was cached (%d entries, %d bytes)", len(long), len(c.entries), c.bytes)
@@ -68,8 +76,8 @@ func TestCompileCacheBoundedByBytes(t *testing.T) {
 
 	// A cached constraint answers as a fresh one does.
 	c.judge(">= 1.0.0-beta", "1.0.0-rc.1")
-	if rs := c.judge(">= 1.0.0-beta", "1.0.0-rc.1"); rs[0].Verdict != engine.Reject {
-		t.Errorf("cached constraint: %v, want reject", rs)
+	if r := c.judge(">= 1.0.0-beta", "1.0.0-rc.1"); r.Verdict != engine.Reject {
+		t.Errorf("cached constraint: %v, want reject", r)
 	}
 }
 
@@ -83,15 +91,15 @@ func TestEvalBatchesBoundedByBytes(t *testing.T) {
 		in.WriteString(line)
 	}
 	var batches []int
-	err := eachBatch(strings.NewReader(in.String()), func(batch []evalCase) error {
+	err := eachBatch(strings.NewReader(in.String()), func(batch *lineBatch) error {
 		size := 0
-		for _, c := range batch {
+		for _, c := range batch.lines {
 			size += len(c.constraint) + 1 + len(c.version)
 		}
 		if size > evalBatchBytes+maxLine {
-			t.Errorf("a batch of %d lines and %d bytes, more than %d", len(batch), size, evalBatchBytes+maxLine)
+			t.Errorf("a batch of %d lines and %d bytes, more than %d", len(batch.lines), size, evalBatchBytes+maxLine)
 		}
-		batches = append(batches, len(batch))
+		batches = append(batches, len(batch.lines))
 		return nil
 	})
 	total := 0
@@ -270,3 +278,313 @@ func TestEvalInvalidUTF8InTSV(t *testing.T) {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
 }
+
+// TestEvalTablesMatchTextPath checks that eval's output through the
+// version tables is byte for byte the output of the text path (textEval:
+// Compile and Match for every line), in TSV and in JSON, for every
+// registered policy, for parsedReader versions of the native ones and for
+// a policy that compiles to no matcher (compilesToNil), on a large input
+// (evalInput) that takes every path: constraints with all their versions,
+// a shuffled sample, lines version by version, long texts. With one
+// policy and three workers, a batch is cut into chunks.
+func TestEvalTablesMatchTextPath(t *testing.T) {
+	stride := 30
+	if testing.Short() {
+		stride = 200
+	}
+	in := evalInput(t, stride)
+	all := append(append(catalogue.New().All(), parsedReaders(t)...), compilesToNil{})
+	hashicorp, _ := catalogue.New().Lookup("hashicorp")
+	tests := []struct {
+		name     string
+		policies []engine.Policy
+		workers  int
+	}{
+		{"every policy", all, runtime.GOMAXPROCS(0)},
+		{"one policy that reads versions, three workers", []engine.Policy{parsedReader{policies.Strict{}}}, 3},
+		{"one policy on text, three workers", []engine.Policy{hashicorp}, 3},
+	}
+	for _, tt := range tests {
+		for _, asJSON := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, json %v", tt.name, asJSON), func(t *testing.T) {
+				var want, got bytes.Buffer
+				if err := textEval(strings.NewReader(in), &want, tt.policies, asJSON, tt.workers); err != nil {
+					t.Fatal(err)
+				}
+				if err := evalStream(strings.NewReader(in), &got, tt.policies, asJSON, tt.workers); err != nil {
+					t.Fatal(err)
+				}
+				sameLines(t, got.String(), want.String())
+			})
+		}
+	}
+}
+
+// sameLines fails t at the first line where got and want differ.
+func sameLines(t *testing.T, got, want string) {
+	t.Helper()
+	if got == want {
+		return
+	}
+	g, w := strings.SplitAfter(got, "\n"), strings.SplitAfter(want, "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			t.Fatalf("line %d of %d:\n%.2000q\nwant (text path):\n%.2000q", i+1, len(w), g[i], w[i])
+		}
+	}
+	t.Fatalf("%d lines, want %d (text path)", len(g), len(w))
+}
+
+// exhaustiveLines returns the cases of compare's exhaustive domain of
+// scope as eval lines, constraint by constraint with all its versions,
+// taking every stride-th constraint, at most limit lines (0: all).
+func exhaustiveLines(tb testing.TB, scope, stride, limit int) []string {
+	tb.Helper()
+	d, err := compare.Exhaustive(scope)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	n := 0
+	err = d.Groups(func(g compare.Group) bool {
+		n++
+		if (n-1)%stride != 0 {
+			return true
+		}
+		for _, v := range g.Versions {
+			if limit > 0 && len(out) == limit {
+				return false
+			}
+			out = append(out, g.Constraint+"\t"+v)
+		}
+		return true
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// shuffled returns a copy of lines in an order fixed by seed.
+func shuffled(lines []string, seed uint64) []string {
+	out := append([]string{}, lines...)
+	r := rand.New(rand.NewPCG(seed, seed))
+	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// evalInput is a large eval input: the scope-2 exhaustive cases of every
+// stride-th constraint, by constraint (the table path); a shuffled sample
+// of them (few lines of a constraint in a batch: the text path); a block
+// version by version (the text path, and its compile cache across
+// batches); then lines no table holds or that are odd, by constraint:
+// versions longer than maxTableVersionLen among short ones, constraints
+// longer than maxCachedConstraintLen, refused constraints, invalid UTF-8,
+// "\r" inside a field, empty fields, repeated lines.
+func evalInput(tb testing.TB, stride int) string {
+	tb.Helper()
+	byConstraint := exhaustiveLines(tb, 2, stride, 0)
+	var b strings.Builder
+	for _, l := range byConstraint {
+		b.WriteString(l + "\n")
+	}
+	for _, l := range shuffled(byConstraint, 1)[:len(byConstraint)/3] {
+		b.WriteString(l + "\n")
+	}
+	versions := []string{"1.0.0", "1.0.0-beta", "2.0.0-rc.1", "1.2.3", "0.9.0", "v1.0.0", "1.0", "x"}
+	constraints := exhaustiveLines(tb, 1, 1, 0)
+	for _, v := range versions {
+		for i := 0; i < len(constraints); i += 83 {
+			c, _, _ := strings.Cut(constraints[i], "\t")
+			b.WriteString(c + "\t" + v + "\n")
+		}
+	}
+	longVersion := "1.0.0-" + strings.Repeat("a.", maxTableVersionLen/2) + "z"
+	longConstraint := ">= 1.0.0-alpha" + strings.Repeat(", >= 0.0.1", maxCachedConstraintLen/10)
+	for _, c := range []string{">= 1.0.0-alpha", longConstraint, "=> 1", "", "~> 1.0\x80", ">= 1.0\r"} {
+		for _, v := range []string{"1.0.0", longVersion, "2.0.0-beta", "1.0.0-beta\xff", "1.5.0", longVersion + "+b", "", "1.0.0\r", "1.0.0"} {
+			b.WriteString(c + "\t" + v + "\n")
+		}
+	}
+	return b.String()
+}
+
+// textEval is eval on the text path alone, as eval judged before the
+// version tables: the lines in batches, each batch cut among the workers,
+// each line judged with every policy by Compile (kept in a compile cache
+// per worker and policy) and Match, then written in order. It is the
+// reference of TestEvalTablesMatchTextPath and BenchmarkEval, and reads
+// well-formed input only.
+func textEval(r io.Reader, w io.Writer, ps []engine.Policy, asJSON bool, workers int) error {
+	type line struct {
+		constraint, version string
+		results             []engine.Result
+	}
+	caches := make([][]*compileCache, workers)
+	for i := range caches {
+		for _, p := range ps {
+			caches[i] = append(caches[i], &compileCache{policy: p})
+		}
+	}
+	out := bufio.NewWriterSize(w, 64*1024)
+	enc := newJSONEncoder(out)
+	batch := make([]line, 0, evalBatch)
+	judge := func() error {
+		chunk := (len(batch) + workers - 1) / workers
+		var wg sync.WaitGroup
+		for i := range workers {
+			lo, hi := i*chunk, min((i+1)*chunk, len(batch))
+			if lo >= hi {
+				break
+			}
+			wg.Add(1)
+			go func(caches []*compileCache, part []line) {
+				defer wg.Done()
+				for i := range part {
+					part[i].results = make([]engine.Result, len(caches))
+					for j, c := range caches {
+						part[i].results[j] = c.judge(part[i].constraint, part[i].version)
+					}
+				}
+			}(caches[i], batch[lo:hi])
+		}
+		wg.Wait()
+		for _, l := range batch {
+			if asJSON {
+				if err := enc.Encode(newEvalJSONLine(ps, l.constraint, l.version, l.results)); err != nil {
+					return err
+				}
+				continue
+			}
+			out.WriteString(l.constraint)
+			out.WriteByte('\t')
+			out.WriteString(l.version)
+			for _, r := range l.results {
+				out.WriteByte('\t')
+				out.WriteString(r.Verdict.String())
+			}
+			out.WriteByte('\n')
+		}
+		batch = batch[:0]
+		return nil
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), maxLine+2)
+	sc.Split(lines.Split)
+	for sc.Scan() {
+		text := lines.TrimCR(sc.Bytes())
+		tab := bytes.IndexByte(text, '\t')
+		if tab < 0 {
+			return fmt.Errorf("textEval: no tab in %q", text)
+		}
+		batch = append(batch, line{constraint: string(text[:tab]), version: string(text[tab+1:])})
+		if len(batch) == evalBatch {
+			if err := judge(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if err := judge(); err != nil {
+		return err
+	}
+	return out.Flush()
+}
+
+// nativePolicy is a native policy of package policies: a Policy with the
+// Judge that its Compile and Match apply.
+type nativePolicy interface {
+	engine.Policy
+	engine.Judge
+}
+
+// parsedReader is a native policy that reads versions in the simplest
+// way of an engine.VersionReader: each parsed once by the engine, then
+// judged by the policy's Judge. It refuses a constraint exactly as the
+// policy's Compile does. The tests run eval's and select's table paths
+// with it, whatever the registered policies implement.
+type parsedReader struct{ native nativePolicy }
+
+var _ engine.VersionReader = parsedReader{}
+
+// parsedReaders returns a parsedReader of every native policy of the
+// catalogue.
+func parsedReaders(tb testing.TB) []engine.Policy {
+	tb.Helper()
+	var out []engine.Policy
+	for _, p := range policies.All() {
+		if n, ok := p.(nativePolicy); ok {
+			out = append(out, parsedReader{n})
+		}
+	}
+	if len(out) == 0 {
+		tb.Fatal("no native policy with a Judge")
+	}
+	return out
+}
+
+func (p parsedReader) Name() string { return p.native.Name() + "-parsed" }
+func (p parsedReader) Rule() string { return p.native.Rule() }
+
+// Compile is the native policy's.
+func (p parsedReader) Compile(constraint string) (engine.Matcher, error) {
+	return p.native.Compile(constraint)
+}
+
+// ReadVersions parses each version once.
+func (p parsedReader) ReadVersions(versions []string) engine.VersionTable {
+	t := &parsedTable{p: p, versions: make([]engine.Version, len(versions)), errs: make([]error, len(versions))}
+	for i, v := range versions {
+		t.versions[i], t.errs[i] = engine.ParseVersion(v)
+	}
+	return t
+}
+
+// parsedTable is the VersionTable of a parsedReader.
+type parsedTable struct {
+	p        parsedReader
+	versions []engine.Version
+	errs     []error // the parse errors, nil for the versions read
+}
+
+func (t *parsedTable) Len() int { return len(t.versions) }
+
+func (t *parsedTable) Compile(constraint string) (engine.TableMatcher, error) {
+	if _, err := t.p.native.Compile(constraint); err != nil {
+		return nil, err
+	}
+	c, err := engine.ParseConstraint(constraint)
+	if err != nil {
+		return nil, err
+	}
+	return &parsedMatcher{t: t, c: c}, nil
+}
+
+// parsedMatcher judges a parsedTable's versions against one constraint.
+type parsedMatcher struct {
+	t *parsedTable
+	c engine.Constraint
+}
+
+func (m *parsedMatcher) Judge(i int) engine.Result {
+	if err := m.t.errs[i]; err != nil {
+		return engine.InvalidResult(err)
+	}
+	return m.t.p.native.Judge(&m.c, &m.t.versions[i])
+}
+
+func (m *parsedMatcher) Verdicts(out []engine.Verdict) {
+	for i := range out {
+		out[i] = m.Judge(i).Verdict
+	}
+}
+
+// compilesToNil is a policy whose Compile returns neither a matcher nor an
+// error: eval judges every version Invalid under engine.ErrNilMatcher.
+type compilesToNil struct{}
+
+func (compilesToNil) Name() string                           { return "compiles-to-nil" }
+func (compilesToNil) Rule() string                           { return "no matcher" }
+func (compilesToNil) Compile(string) (engine.Matcher, error) { return nil, nil }

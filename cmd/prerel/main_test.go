@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -305,25 +304,6 @@ func TestSelectUsesEachPolicysOwnSelection(t *testing.T) {
 			t.Errorf("%s selects %v, want %s", p.Policy, p.Selected, want[p.Policy])
 		}
 	}
-}
-
-func BenchmarkEval(b *testing.B) {
-	var in strings.Builder
-	constraints := []string{">= 1.0.0", "~> 1.2", ">= 1.0.0-beta, < 2.0.0", "= 2.0.0-beta.1", "!= 1.5.0-rc.1, >= 1"}
-	versions := []string{"1.0.0", "1.2.5", "2.0.0-beta.1", "1.5.0-rc.2", "0.9.0"}
-	for i := 0; i < 100000; i++ {
-		fmt.Fprintf(&in, "%s\t%s\n", constraints[i%len(constraints)], versions[(i/len(constraints))%len(versions)])
-	}
-	input := in.String()
-	reg := catalogue.New()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e := &env{stdin: strings.NewReader(input), stdout: io.Discard, stderr: io.Discard, registry: reg}
-		if code := run(e, []string{"eval"}); code != exitOK {
-			b.Fatalf("exit %d", code)
-		}
-	}
-	b.ReportMetric(float64(100000*b.N)/b.Elapsed().Seconds(), "lines/s")
 }
 
 // TestResolveGroupsErrors checks that a registry that is down gives one

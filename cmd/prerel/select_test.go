@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
 )
 
@@ -278,5 +281,207 @@ func TestVersionsFileKinds(t *testing.T) {
 			t.Fatalf("a fed pipe: exit %d, stdout %q, stderr %q", code, out, stderr)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// The table path of select, measured against engine.NewSelectReport by
+// BenchmarkSelect and kept equal to it by TestSelectTableMatchesEngine.
+// select does not take it: reading the versions into a table costs more
+// than matching each once as text, and select judges them against one
+// constraint only.
+
+// selectWithTables is engine.NewSelectReport: what each policy of ps
+// would install from available. A policy that reads versions its own way
+// (engine.VersionReader) and leaves the selection to the engine (it is no
+// engine.Selector) judges the versions through its table, which gives
+// their verdicts at once and the reasons of only those it cannot read:
+// selectTable. Every other policy goes through engine.Select.
+func selectWithTables(ps []engine.Policy, constraint string, available []string) engine.SelectReport {
+	rep := engine.NewSelectReport(nil, constraint, available)
+	rep.Policies = make([]engine.SelectRow, len(ps))
+	for i, p := range ps {
+		var sel engine.Selection
+		var err error
+		if selectsByTable(p) {
+			sel, err = selectTable(p, constraint, available)
+		} else {
+			sel, err = engine.Select(p, constraint, available)
+		}
+		rep.Policies[i] = selectRow(p, sel, err)
+	}
+	return rep
+}
+
+// selectsByTable reports whether selectWithTables judges p's versions
+// through p's own table.
+func selectsByTable(p engine.Policy) bool {
+	_, reader := p.(engine.VersionReader)
+	_, selector := p.(engine.Selector)
+	return reader && !selector
+}
+
+// selectRow is the row of p's selection, or of its refusal err, as
+// engine.NewSelectReport writes it.
+func selectRow(p engine.Policy, sel engine.Selection, err error) engine.SelectRow {
+	var row engine.SelectRow
+	if p != nil {
+		row.Policy = p.Name()
+	}
+	switch {
+	case err != nil:
+		row.Error = engine.ClipReason(err.Error())
+	case sel.Found:
+		v := sel.Version
+		row.Selected = &v
+	}
+	row.Unreadable = sel.Unreadable
+	return row
+}
+
+// selectTable is engine.Select for a policy that selects no way of its
+// own (engine.SelectNewest), judging available through p's table: the
+// newest admitted version by SemVer precedence, ties keeping list order;
+// the versions judged Invalid, and those admitted that the engine cannot
+// order, are unreadable.
+func selectTable(p engine.Policy, constraint string, available []string) (engine.Selection, error) {
+	m, err := engine.ReadVersions(p, available).Compile(constraint)
+	if err != nil {
+		return engine.Selection{}, err
+	}
+	if m == nil {
+		return engine.Selection{}, nilMatcherError(p)
+	}
+	verdicts := make([]engine.Verdict, len(available))
+	m.Verdicts(verdicts)
+	var sel engine.Selection
+	var best engine.Version
+	for i, text := range available {
+		switch verdicts[i] {
+		case engine.Invalid:
+			sel.Unreadable = append(sel.Unreadable, engine.Unreadable{Version: text, Reason: engine.ClipReason(m.Judge(i).Reason)})
+			continue
+		case engine.Reject:
+			continue
+		}
+		v, err := engine.ParseVersion(text)
+		if err != nil {
+			sel.Unreadable = append(sel.Unreadable, engine.Unreadable{Version: text, Reason: "admitted but cannot be ordered: " + engine.ClipReason(err.Error())})
+			continue
+		}
+		if !sel.Found || best.Compare(v) < 0 {
+			sel.Found, sel.Version, best = true, text, v
+		}
+	}
+	return sel, nil
+}
+
+// selectVersions are available versions for the select tests: the
+// versions of compare's exhaustive scope 1, and versions some policies
+// cannot read or order.
+func selectVersions(tb testing.TB) []string {
+	tb.Helper()
+	d, err := compare.Exhaustive(1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	if err := d.Groups(func(g compare.Group) bool {
+		out = append(out, g.Versions...)
+		return false
+	}); err != nil {
+		tb.Fatal(err)
+	}
+	return append(out, "v1.0.0", "1.0", "x", "", "1.0.0+build", "01.0.0", "1.0.0-beta\xff", "2.0.0-"+strings.Repeat("a.", 600)+"z")
+}
+
+// TestSelectTableMatchesEngine checks that the report of selectWithTables,
+// which judges the versions of the policies that read them their own way
+// through their tables, is engine.NewSelectReport's, for every registered
+// policy,
+// for parsedReader versions of the native ones and for a policy that
+// compiles to no matcher, on the constraints of compare's exhaustive
+// scope 1 and refused ones.
+func TestSelectTableMatchesEngine(t *testing.T) {
+	ps := append(append(catalogue.New().All(), parsedReaders(t)...), compilesToNil{})
+	byTable := 0
+	for _, p := range ps {
+		if selectsByTable(p) {
+			byTable++
+		}
+	}
+	if byTable < len(parsedReaders(t)) {
+		t.Fatalf("%d policies select through a table, want at least the %d parsedReaders", byTable, len(parsedReaders(t)))
+	}
+	versions := selectVersions(t)
+	constraints := []string{"=> 1", "", ">= 1.0\r", "~> 1.0.0-rc.1, != 1.0.0-rc.2"}
+	for i, l := range exhaustiveLines(t, 1, 1, 0) {
+		if i%(3*27) == 0 {
+			c, _, _ := strings.Cut(l, "\t")
+			constraints = append(constraints, c)
+		}
+	}
+	for _, c := range constraints {
+		got := selectWithTables(ps, c, versions)
+		want := engine.NewSelectReport(ps, c, versions)
+		if reflect.DeepEqual(got, want) {
+			continue
+		}
+		rows := false
+		for i := range want.Policies {
+			if i < len(got.Policies) && !reflect.DeepEqual(got.Policies[i], want.Policies[i]) {
+				t.Errorf("constraint %q, %s:\n%+v\nwant (engine.NewSelectReport):\n%+v", c, want.Policies[i].Policy, got.Policies[i], want.Policies[i])
+				rows = true
+			}
+		}
+		if !rows {
+			t.Errorf("constraint %q: report\n%+v\nwant (engine.NewSelectReport):\n%+v", c, got, want)
+		}
+	}
+}
+
+// BenchmarkSelect times the table path of select's report on 20,000
+// versions (selectWithTables), and in the same run, untimed, the report
+// select makes, engine.NewSelectReport, which matches every version as
+// text. It reports versions/s and x-text, how many times faster the table
+// path is (below 1: slower), for every registered policy and for those
+// that select through their tables.
+func BenchmarkSelect(b *testing.B) {
+	var versions []string
+	for i := 0; len(versions) < 20000; i++ {
+		base := fmt.Sprintf("%d.%d.%d", i/400, i/20%20, i%20)
+		versions = append(versions, base, base+"-rc.1", base+"-beta.2")
+	}
+	all := catalogue.New().All()
+	var byTable []engine.Policy
+	for _, p := range all {
+		if selectsByTable(p) {
+			byTable = append(byTable, p)
+		}
+	}
+	const constraint = ">= 1.2.0-beta, < 40.0.0"
+	for _, bench := range []struct {
+		name string
+		ps   []engine.Policy
+	}{{"every-policy", all}, {"by-table", byTable}} {
+		b.Run(bench.name, func(b *testing.B) {
+			if len(bench.ps) == 0 {
+				b.Skip("no policy selects through a table")
+			}
+			var text time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				start := time.Now()
+				want := engine.NewSelectReport(bench.ps, constraint, versions)
+				text += time.Since(start)
+				b.StartTimer()
+				got := selectWithTables(bench.ps, constraint, versions)
+				if len(got.Policies) != len(want.Policies) {
+					b.Fatal("reports of different lengths")
+				}
+			}
+			n := float64(len(versions) * len(bench.ps) * b.N)
+			b.ReportMetric(n/b.Elapsed().Seconds(), "versions/s")
+			b.ReportMetric(text.Seconds()/b.Elapsed().Seconds(), "x-text")
+		})
 	}
 }

@@ -51,6 +51,11 @@
 // Matcher that judges a list faster than one version at a time (one that
 // asks another process) also implements BatchMatcher.
 //
+// A caller that judges many constraints against the same versions reads
+// them once into a VersionTable (ReadVersions): a policy that implements
+// VersionReader gives its own compiled table, any other the generic one
+// over Compile and Match, and both give the same results.
+//
 // Select picks the newest admitted version from a list; a policy whose
 // rule depends on the whole list implements Selector and decides itself,
 // and answers pairwise as if the version were the only one available.

@@ -167,6 +167,16 @@ func (v *Version) UnmarshalText(text []byte) error {
 	return nil
 }
 
+// ComparePrerelease returns -1, 0 or +1 as the prerelease a has lower,
+// equal or higher precedence than b, by SemVer 2.0.0 section 11, where ""
+// (a release) is highest: Compare of two versions with the same core.
+// The prereleases are written without the '-', as Prerelease returns
+// them. Two prereleases the parser accepts have equal precedence only
+// when they are the same text; for text it refuses (a numeric identifier
+// with a leading zero, an empty identifier) the result is unspecified,
+// but there is one. ComparePrerelease does not allocate.
+func ComparePrerelease(a, b string) int { return comparePrerelease(a, b) }
+
 // comparePrerelease compares two prerelease strings by SemVer precedence,
 // where "" (a release) is highest. It finds the first differing byte, then
 // compares only the identifiers that hold it; it does not allocate.

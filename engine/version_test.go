@@ -264,3 +264,36 @@ func FuzzComparePrerelease(f *testing.F) {
 		}
 	})
 }
+
+// TestComparePrerelease: the SemVer 2.0.0 example order, and agreement
+// with Compare on versions of one core.
+func TestComparePrerelease(t *testing.T) {
+	order := []string{"0", "1", "2", "10", "-", "0a", "A", "alpha", "alpha.1", "alpha.1.1", "alpha.2", "alpha.beta", "alpha0", "beta", "beta.2", "beta.11", "rc.1", ""}
+	for i, a := range order {
+		for j, b := range order {
+			want := 0
+			switch {
+			case i < j:
+				want = -1
+			case i > j:
+				want = 1
+			}
+			if got := ComparePrerelease(a, b); got != want {
+				t.Errorf("ComparePrerelease(%q, %q) = %d, want %d", a, b, got, want)
+			}
+			va, vb := MustParseVersion("1.2.3"), MustParseVersion("1.2.3")
+			if a != "" {
+				va = MustParseVersion("1.2.3-" + a)
+			}
+			if b != "" {
+				vb = MustParseVersion("1.2.3-" + b)
+			}
+			if got := va.Compare(vb); got != want {
+				t.Errorf("%s vs %s: Compare %d, ComparePrerelease %d", va, vb, got, want)
+			}
+		}
+	}
+	for _, junk := range [][2]string{{"01", "1"}, {"a..b", "a.b"}, {".", ""}, {"", "."}} {
+		_ = ComparePrerelease(junk[0], junk[1]) // must not panic
+	}
+}

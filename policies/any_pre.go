@@ -28,10 +28,11 @@ import "github.com/prerel/prerel/engine"
 type AnyPre struct{}
 
 var (
-	_ engine.Policy    = AnyPre{}
-	_ engine.Judge     = AnyPre{}
-	_ engine.Preparer  = AnyPre{}
-	_ engine.Explainer = AnyPre{}
+	_ engine.Policy        = AnyPre{}
+	_ engine.Judge         = AnyPre{}
+	_ engine.Preparer      = AnyPre{}
+	_ engine.VersionReader = AnyPre{}
+	_ engine.Explainer     = AnyPre{}
 )
 
 const (
@@ -54,9 +55,21 @@ func (a AnyPre) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(a, constraint)
 }
 
-// Prepare parses the pair once for repeated checks.
-func (a AnyPre) Prepare(constraint, version string) (func() engine.Result, error) {
-	return engine.PrepareNative(a, constraint, version)
+// Prepare reads the pair once, into the compiled form of the fast path,
+// and returns a check that runs the compiled rule.
+func (AnyPre) Prepare(constraint, version string) (func() engine.Result, error) {
+	m, v, judge, err := anyPreRule.read(constraint, version)
+	if judge != nil || err != nil {
+		return judge, err
+	}
+	return func() engine.Result { return fastAnyPre(m, v) }, nil
+}
+
+// ReadVersions reads versions once for the fast path: each constraint is
+// compiled against the table and judged with integer comparisons, with
+// the results Compile and Match give.
+func (AnyPre) ReadVersions(versions []string) engine.VersionTable {
+	return anyPreRule.readVersions(versions)
 }
 
 // optsIn reports whether cmp opts a constraint into prereleases under
@@ -122,4 +135,28 @@ func (a AnyPre) Explain(constraint, version string) engine.Explanation {
 		x.add("rule", "a release is admitted when every comparator holds by precedence (B)")
 	}
 	return x.verdict(a.Judge(&c, &v))
+}
+
+// anyPreRule is AnyPre's rule for the fast path.
+var anyPreRule = &nativeRule{judge: AnyPre{}, fast: fastAnyPre, parse: parseNative}
+
+// fastAnyPre is Judge on the compiled form: whether the constraint opts
+// prereleases in was decided once.
+func fastAnyPre(m *compiled, v *fastVersion) engine.Result {
+	if !m.admits(v.k) {
+		if i := m.failure(v.k); i >= 0 {
+			return m.precedenceReject(i, v.k)
+		}
+	}
+	switch {
+	case !v.pre:
+		return m.releaseAllow
+	case m.optIn:
+		return engine.Allowed(reasonAnyPreAllow)
+	case len(m.cmps) == 0:
+		return engine.Rejected(reasonAnyPreEmpty)
+	case m.namesPre:
+		return engine.Rejected(reasonAnyPreNotEqual)
+	}
+	return engine.Rejected(reasonAnyPreNone)
 }

@@ -26,10 +26,11 @@ import "github.com/prerel/prerel/engine"
 type Cargo struct{}
 
 var (
-	_ engine.Policy    = Cargo{}
-	_ engine.Judge     = Cargo{}
-	_ engine.Preparer  = Cargo{}
-	_ engine.Explainer = Cargo{}
+	_ engine.Policy        = Cargo{}
+	_ engine.Judge         = Cargo{}
+	_ engine.Preparer      = Cargo{}
+	_ engine.VersionReader = Cargo{}
+	_ engine.Explainer     = Cargo{}
 )
 
 const (
@@ -53,9 +54,21 @@ func (p Cargo) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(p, constraint)
 }
 
-// Prepare parses the pair once for repeated checks.
-func (p Cargo) Prepare(constraint, version string) (func() engine.Result, error) {
-	return engine.PrepareNative(p, constraint, version)
+// Prepare reads the pair once, into the compiled form of the fast path,
+// and returns a check that runs the compiled rule.
+func (Cargo) Prepare(constraint, version string) (func() engine.Result, error) {
+	m, v, judge, err := cargoRule.read(constraint, version)
+	if judge != nil || err != nil {
+		return judge, err
+	}
+	return func() engine.Result { return fastCargo(m, v) }, nil
+}
+
+// ReadVersions reads versions once for the fast path: each constraint is
+// compiled against the table and judged with integer comparisons, with
+// the results Compile and Match give.
+func (Cargo) ReadVersions(versions []string) engine.VersionTable {
+	return cargoRule.readVersions(versions)
 }
 
 // Judge applies the cargo rule to a parsed pair. It does not allocate.
@@ -126,4 +139,30 @@ func (p Cargo) Explain(constraint, version string) engine.Explanation {
 		x.add("rule", "a release is admitted when every comparator holds by precedence (B)")
 	}
 	return x.verdict(p.Judge(&c, &v))
+}
+
+// cargoRule is Cargo's rule for the fast path.
+var cargoRule = &nativeRule{judge: Cargo{}, fast: fastCargo, parse: parseNative}
+
+// fastCargo is Judge on the compiled form: the bases that opt a
+// prerelease in were collected once.
+func fastCargo(m *compiled, v *fastVersion) engine.Result {
+	if !m.admits(v.k) {
+		if i := m.failure(v.k); i >= 0 {
+			return m.precedenceReject(i, v.k)
+		}
+	}
+	switch {
+	case !v.pre:
+		return m.releaseAllow
+	case contains(m.optInBases, v.base()):
+		return engine.Allowed(reasonCargoAllow)
+	case len(m.cmps) == 0:
+		return engine.Rejected(reasonCargoEmpty)
+	case contains(m.neBases, v.base()):
+		return engine.Rejected(reasonCargoNotEqual)
+	case m.namesPre:
+		return engine.Rejected(reasonCargoOtherBase)
+	}
+	return engine.Rejected(reasonCargoNone)
 }

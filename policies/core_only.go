@@ -34,10 +34,11 @@ import (
 type CoreOnly struct{}
 
 var (
-	_ engine.Policy    = CoreOnly{}
-	_ engine.Judge     = CoreOnly{}
-	_ engine.Preparer  = CoreOnly{}
-	_ engine.Explainer = CoreOnly{}
+	_ engine.Policy        = CoreOnly{}
+	_ engine.Judge         = CoreOnly{}
+	_ engine.Preparer      = CoreOnly{}
+	_ engine.VersionReader = CoreOnly{}
+	_ engine.Explainer     = CoreOnly{}
 )
 
 // ErrPrereleaseConstraint is the error CoreOnly's Compile wraps for a
@@ -81,13 +82,23 @@ func (co CoreOnly) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(co, constraint)
 }
 
-// Prepare parses the pair once for repeated checks; a constraint that names
+// Prepare reads the pair once, into the compiled form of the fast path,
+// and returns a check that runs the compiled rule; a constraint that names
 // a prerelease is refused as Compile refuses it.
-func (co CoreOnly) Prepare(constraint, version string) (func() engine.Result, error) {
-	if _, err := parseCoreOnly(constraint); err != nil {
-		return nil, err
+func (CoreOnly) Prepare(constraint, version string) (func() engine.Result, error) {
+	m, v, judge, err := coreOnlyRule.read(constraint, version)
+	if judge != nil || err != nil {
+		return judge, err
 	}
-	return engine.PrepareNative(co, constraint, version)
+	return func() engine.Result { return fastCoreOnly(m, v) }, nil
+}
+
+// ReadVersions reads versions once for the fast path: each constraint is
+// compiled against the table (or refused, as Compile refuses it) and
+// judged with integer comparisons, with the results Compile and Match
+// give.
+func (CoreOnly) ReadVersions(versions []string) engine.VersionTable {
+	return coreOnlyRule.readVersions(versions)
 }
 
 // parseCoreOnly parses constraint and refuses it when a comparator names a
@@ -178,4 +189,32 @@ func (co CoreOnly) Explain(constraint, version string) engine.Explanation {
 	}
 	x.add("rule", "the constraint names no prerelease, so it is accepted; a version is judged by its core, GA(v), so a prerelease passes exactly when its release would")
 	return x.verdict(co.Judge(&c, &v))
+}
+
+// coreOnlyRule is CoreOnly's rule for the fast path.
+var coreOnlyRule = &nativeRule{judge: CoreOnly{}, fast: fastCoreOnly, parse: parseCoreOnly}
+
+// fastCoreOnly is Judge on the compiled form of a constraint that names no
+// prerelease: a prerelease is judged by the key of its core.
+func fastCoreOnly(m *compiled, v *fastVersion) engine.Result {
+	if !v.pre {
+		if m.admits(v.k) {
+			return m.releaseAllow
+		}
+		return m.fastRelease(v)
+	}
+	core := v.ga()
+	if !m.admits(core) {
+		if i := m.failure(core); i >= 0 {
+			c := &m.cmps[i]
+			if c.op == engine.OpPessimistic && !le(c.lo, core) {
+				return engine.Rejected(reasonCoreBelowPessimistic)
+			}
+			return engine.Rejected(byOp(&coreFailure, c.op))
+		}
+	}
+	if len(m.cmps) == 0 {
+		return engine.Allowed(reasonCoreEmpty)
+	}
+	return engine.Allowed(reasonCoreAllow)
 }

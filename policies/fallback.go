@@ -31,11 +31,12 @@ import "github.com/prerel/prerel/engine"
 type Fallback struct{}
 
 var (
-	_ engine.Policy    = Fallback{}
-	_ engine.Judge     = Fallback{}
-	_ engine.Preparer  = Fallback{}
-	_ engine.Selector  = Fallback{}
-	_ engine.Explainer = Fallback{}
+	_ engine.Policy        = Fallback{}
+	_ engine.Judge         = Fallback{}
+	_ engine.Preparer      = Fallback{}
+	_ engine.VersionReader = Fallback{}
+	_ engine.Selector      = Fallback{}
+	_ engine.Explainer     = Fallback{}
 )
 
 const (
@@ -57,9 +58,21 @@ func (f Fallback) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(f, constraint)
 }
 
-// Prepare parses the pair once for repeated checks.
-func (f Fallback) Prepare(constraint, version string) (func() engine.Result, error) {
-	return engine.PrepareNative(f, constraint, version)
+// Prepare reads the pair once, into the compiled form of the fast path,
+// and returns a check that runs the compiled rule.
+func (Fallback) Prepare(constraint, version string) (func() engine.Result, error) {
+	m, v, judge, err := fallbackRule.read(constraint, version)
+	if judge != nil || err != nil {
+		return judge, err
+	}
+	return func() engine.Result { return fastFallback(m, v) }, nil
+}
+
+// ReadVersions reads versions once for the fast path: each constraint is
+// compiled against the table and judged with integer comparisons, with
+// the results Compile and Match give.
+func (Fallback) ReadVersions(versions []string) engine.VersionTable {
+	return fallbackRule.readVersions(versions)
 }
 
 // Judge answers for v as the only version available: B(c, v). It does not
@@ -128,4 +141,12 @@ func (f Fallback) Explain(constraint, version string) engine.Explanation {
 		x.add("rule", "pairwise the version is taken as the only one available: a release in range is admitted (B)")
 	}
 	return x.verdict(f.Judge(&c, &v))
+}
+
+// fallbackRule is Fallback's rule for the fast path.
+var fallbackRule = &nativeRule{judge: Fallback{}, fast: fastFallback, parse: parseNative}
+
+// fastFallback is Judge on the compiled form.
+func fastFallback(m *compiled, v *fastVersion) engine.Result {
+	return fastTimeline(m, v, reasonFallbackAllow, reasonFallbackEmpty)
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // FuzzNative checks every native policy on arbitrary input: no panic, the
-// same result twice, Compile+Match and Explain equal to Prepare's check,
+// same result twice, Compile+Match and Explain equal to Prepare's check
+// and to the policy's own table (engine.ReadVersions),
 // Invalid exactly when the engine's parsers refuse the input (or, for
 // core-only, when the constraint names a prerelease), every admitted
 // version satisfying B (ga-bound: each comparator for the version or its GA
@@ -60,6 +61,9 @@ func FuzzNative(f *testing.F) {
 		{"~> 1.0, = 2.0.0-beta", "2.0.0-beta"},
 		{"= 2.0.0-beta, < 2.0.0", "2.0.0-beta"},
 		{"~> 2.0.0-beta", "2.1.0-rc"},
+		{"~> 16777214", "16777214.0.0-rc"},
+		{">= 1.0.0-abcdefgh, != 1.0.0-abcdefg.1", "1.0.0-abcdefghi"},
+		{"> 1.1048574.1048574-1.2.3.4", "1.1048574.1048574-1.2.3.4.5"},
 	}
 	for _, s := range seeds {
 		f.Add(s[0], s[1])
@@ -99,6 +103,17 @@ func FuzzNative(f *testing.F) {
 			if err == nil {
 				if got := check(); got != r {
 					t.Fatalf("%s: %q | %q: Prepare check %+v, Evaluate %+v", p.Name(), constraint, version, got, r)
+				}
+			}
+			tm, err := engine.ReadVersions(p, []string{version}).Compile(constraint)
+			if (err != nil) != compileRefused {
+				t.Fatalf("%s: table Compile(%q) error %v, want error %v", p.Name(), constraint, err, compileRefused)
+			}
+			if err == nil {
+				out := make([]engine.Verdict, 1)
+				tm.Verdicts(out)
+				if got := tm.Judge(0); got != r || out[0] != r.Verdict {
+					t.Fatalf("%s: %q | %q: table %+v (Verdicts %v), Evaluate %+v", p.Name(), constraint, version, got, out[0], r)
 				}
 			}
 			if x := p.(engine.Explainer).Explain(constraint, version); x.Result != r {

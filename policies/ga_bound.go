@@ -43,10 +43,11 @@ import "github.com/prerel/prerel/engine"
 type GABound struct{}
 
 var (
-	_ engine.Policy    = GABound{}
-	_ engine.Judge     = GABound{}
-	_ engine.Preparer  = GABound{}
-	_ engine.Explainer = GABound{}
+	_ engine.Policy        = GABound{}
+	_ engine.Judge         = GABound{}
+	_ engine.Preparer      = GABound{}
+	_ engine.VersionReader = GABound{}
+	_ engine.Explainer     = GABound{}
 )
 
 const (
@@ -82,9 +83,21 @@ func (g GABound) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(g, constraint)
 }
 
-// Prepare parses the pair once for repeated checks.
-func (g GABound) Prepare(constraint, version string) (func() engine.Result, error) {
-	return engine.PrepareNative(g, constraint, version)
+// Prepare reads the pair once, into the compiled form of the fast path,
+// and returns a check that runs the compiled rule.
+func (GABound) Prepare(constraint, version string) (func() engine.Result, error) {
+	m, v, judge, err := gaBoundRule.read(constraint, version)
+	if judge != nil || err != nil {
+		return judge, err
+	}
+	return func() engine.Result { return fastGABound(m, v) }, nil
+}
+
+// ReadVersions reads versions once for the fast path: each constraint is
+// compiled against the table and judged with integer comparisons, with
+// the results Compile and Match give.
+func (GABound) ReadVersions(versions []string) engine.VersionTable {
+	return gaBoundRule.readVersions(versions)
 }
 
 // judgesGA reports whether cmp judges a prerelease by its GA release:
@@ -203,4 +216,50 @@ func (g GABound) Explain(constraint, version string) engine.Explanation {
 		x.add("rule", "a release is admitted when every comparator holds by precedence (B)")
 	}
 	return x.verdict(g.Judge(&c, &v))
+}
+
+// gaBoundRule is GABound's rule for the fast path.
+var gaBoundRule = &nativeRule{judge: GABound{}, fast: fastGABound, parse: parseNative}
+
+// fastGABound is Judge on the compiled form: comparator by comparator,
+// the version or its GA release.
+func fastGABound(m *compiled, v *fastVersion) engine.Result {
+	if !v.pre {
+		if m.admits(v.k) {
+			return m.releaseAllow
+		}
+		return m.fastRelease(v)
+	}
+	// Every comparator passes when the version lies in the interval of
+	// those that judge it, and its GA release in the interval of those
+	// that judge the GA release, for a constraint with at most one "!=".
+	ga := v.ga()
+	if le(m.gaSelfLo, v.k) && le(v.k, m.gaSelfHi) && le(m.gaLo, ga) && le(ga, m.gaHi) &&
+		v.k != m.ne0 && len(m.ne) <= 1 {
+		return m.gaAllow
+	}
+	for i := range m.cmps {
+		c := &m.cmps[i]
+		switch {
+		case c.op == engine.OpPessimistic && c.namesPre:
+			// A compiled "~>" always has its upper bound: the lower bound
+			// judges the version, the upper bound its GA release.
+			if !le(c.lo, v.k) {
+				return engine.Rejected(reasonBelowPessimistic)
+			}
+			if !le(ga, c.hi) {
+				return engine.Rejected(byOp(&gaFailure, engine.OpPessimistic))
+			}
+		case c.op == engine.OpEqual || c.op == engine.OpNotEqual || c.namesPre:
+			if !c.holds(v.k) {
+				return m.precedenceReject(i, v.k)
+			}
+		case !c.holds(ga):
+			if c.op == engine.OpPessimistic && !le(c.lo, ga) {
+				return engine.Rejected(reasonGABelowPessimistic)
+			}
+			return engine.Rejected(byOp(&gaFailure, c.op))
+		}
+	}
+	return m.gaAllow
 }

@@ -35,10 +35,11 @@ import "github.com/prerel/prerel/engine"
 type Lexical struct{}
 
 var (
-	_ engine.Policy    = Lexical{}
-	_ engine.Judge     = Lexical{}
-	_ engine.Preparer  = Lexical{}
-	_ engine.Explainer = Lexical{}
+	_ engine.Policy        = Lexical{}
+	_ engine.Judge         = Lexical{}
+	_ engine.Preparer      = Lexical{}
+	_ engine.VersionReader = Lexical{}
+	_ engine.Explainer     = Lexical{}
 )
 
 const (
@@ -83,9 +84,21 @@ func (l Lexical) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(l, constraint)
 }
 
-// Prepare parses the pair once for repeated checks.
-func (l Lexical) Prepare(constraint, version string) (func() engine.Result, error) {
-	return engine.PrepareNative(l, constraint, version)
+// Prepare reads the pair once, into the compiled form of the fast path,
+// and returns a check that runs the compiled rule.
+func (Lexical) Prepare(constraint, version string) (func() engine.Result, error) {
+	m, v, judge, err := lexicalRule.read(constraint, version)
+	if judge != nil || err != nil {
+		return judge, err
+	}
+	return func() engine.Result { return fastLexical(m, v) }, nil
+}
+
+// ReadVersions reads versions once for the fast path: each constraint is
+// compiled against the table and judged with integer comparisons, with
+// the results Compile and Match give.
+func (Lexical) ReadVersions(versions []string) engine.VersionTable {
+	return lexicalRule.readVersions(versions)
 }
 
 // Judge applies the lexical rule to a parsed pair. It does not allocate.
@@ -154,4 +167,44 @@ func (l Lexical) Explain(constraint, version string) engine.Explanation {
 	}
 	x.add("rule", "each comparator is checked on its own and the first that refuses decides; > >= < <= ~> pass a prerelease only when they name a prerelease of the same base; = and != compare by precedence")
 	return x.verdict(l.Judge(&c, &v))
+}
+
+// lexicalRule is Lexical's rule for the fast path.
+var lexicalRule = &nativeRule{judge: Lexical{}, fast: fastLexical, parse: parseNative}
+
+// fastLexical is Judge on the compiled form: each comparator on its own,
+// in written order.
+func fastLexical(m *compiled, v *fastVersion) engine.Result {
+	if !v.pre && !m.ranges {
+		// Only = and !=: B decides, as judgeRelease words it.
+		if m.admits(v.k) {
+			return m.releaseAllow
+		}
+		return m.fastRelease(v)
+	}
+	for i := range m.cmps {
+		c := &m.cmps[i]
+		if c.op != engine.OpEqual && c.op != engine.OpNotEqual {
+			switch {
+			case v.pre && !c.namesPre:
+				return engine.Rejected(byOp(&lexicalNoPrerelease, c.op))
+			case v.pre && c.base != v.base():
+				return engine.Rejected(byOp(&lexicalOtherBase, c.op))
+			case !v.pre && c.op == engine.OpPessimistic && c.namesPre:
+				return engine.Rejected(reasonLexicalTildePre)
+			}
+		}
+		if !c.holds(v.k) {
+			return m.precedenceReject(i, v.k)
+		}
+	}
+	switch {
+	case !v.pre:
+		return m.releaseAllow
+	case len(m.cmps) == 0:
+		return engine.Allowed(reasonLexicalEmpty)
+	case m.ranges:
+		return engine.Allowed(reasonLexicalRanges)
+	}
+	return engine.Allowed(reasonLexicalOnlyEquals)
 }

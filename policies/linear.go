@@ -24,10 +24,11 @@ import "github.com/prerel/prerel/engine"
 type Linear struct{}
 
 var (
-	_ engine.Policy    = Linear{}
-	_ engine.Judge     = Linear{}
-	_ engine.Preparer  = Linear{}
-	_ engine.Explainer = Linear{}
+	_ engine.Policy        = Linear{}
+	_ engine.Judge         = Linear{}
+	_ engine.Preparer      = Linear{}
+	_ engine.VersionReader = Linear{}
+	_ engine.Explainer     = Linear{}
 )
 
 const (
@@ -48,9 +49,21 @@ func (l Linear) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(l, constraint)
 }
 
-// Prepare parses the pair once for repeated checks.
-func (l Linear) Prepare(constraint, version string) (func() engine.Result, error) {
-	return engine.PrepareNative(l, constraint, version)
+// Prepare reads the pair once, into the compiled form of the fast path,
+// and returns a check that runs the compiled rule.
+func (Linear) Prepare(constraint, version string) (func() engine.Result, error) {
+	m, v, judge, err := linearRule.read(constraint, version)
+	if judge != nil || err != nil {
+		return judge, err
+	}
+	return func() engine.Result { return fastLinear(m, v) }, nil
+}
+
+// ReadVersions reads versions once for the fast path: each constraint is
+// compiled against the table and judged with integer comparisons, with
+// the results Compile and Match give.
+func (Linear) ReadVersions(versions []string) engine.VersionTable {
+	return linearRule.readVersions(versions)
 }
 
 // Judge applies the linear rule to a parsed pair. It does not allocate.
@@ -87,4 +100,28 @@ func (l Linear) Explain(constraint, version string) engine.Explanation {
 	}
 	x.add("rule", "linear has no prerelease rule: a version is admitted when every comparator holds by precedence (B)")
 	return x.verdict(l.Judge(&c, &v))
+}
+
+// linearRule is Linear's rule for the fast path.
+var linearRule = &nativeRule{judge: Linear{}, fast: fastLinear, parse: parseNative}
+
+// fastLinear is Judge on the compiled form.
+func fastLinear(m *compiled, v *fastVersion) engine.Result {
+	return fastTimeline(m, v, reasonLinearAllow, reasonLinearEmpty)
+}
+
+// fastTimeline is judgeTimeline on the compiled form.
+func fastTimeline(m *compiled, v *fastVersion, allow, empty string) engine.Result {
+	if !m.admits(v.k) {
+		if i := m.failure(v.k); i >= 0 {
+			return m.precedenceReject(i, v.k)
+		}
+	}
+	switch {
+	case !v.pre:
+		return m.releaseAllow
+	case len(m.cmps) == 0:
+		return engine.Allowed(empty)
+	}
+	return engine.Allowed(allow)
 }

@@ -27,10 +27,11 @@ import "github.com/prerel/prerel/engine"
 type LinearTight struct{}
 
 var (
-	_ engine.Policy    = LinearTight{}
-	_ engine.Judge     = LinearTight{}
-	_ engine.Preparer  = LinearTight{}
-	_ engine.Explainer = LinearTight{}
+	_ engine.Policy        = LinearTight{}
+	_ engine.Judge         = LinearTight{}
+	_ engine.Preparer      = LinearTight{}
+	_ engine.VersionReader = LinearTight{}
+	_ engine.Explainer     = LinearTight{}
 )
 
 const (
@@ -52,9 +53,21 @@ func (l LinearTight) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(l, constraint)
 }
 
-// Prepare parses the pair once for repeated checks.
-func (l LinearTight) Prepare(constraint, version string) (func() engine.Result, error) {
-	return engine.PrepareNative(l, constraint, version)
+// Prepare reads the pair once, into the compiled form of the fast path,
+// and returns a check that runs the compiled rule.
+func (LinearTight) Prepare(constraint, version string) (func() engine.Result, error) {
+	m, v, judge, err := linearTightRule.read(constraint, version)
+	if judge != nil || err != nil {
+		return judge, err
+	}
+	return func() engine.Result { return fastLinearTight(m, v) }, nil
+}
+
+// ReadVersions reads versions once for the fast path: each constraint is
+// compiled against the table and judged with integer comparisons, with
+// the results Compile and Match give.
+func (LinearTight) ReadVersions(versions []string) engine.VersionTable {
+	return linearTightRule.readVersions(versions)
 }
 
 // Judge applies the linear-tight rule to a parsed pair. It does not
@@ -111,4 +124,26 @@ func (l LinearTight) Explain(constraint, version string) engine.Explanation {
 	}
 	x.add("rule", "as linear (every comparator by precedence), except that the upper bound implied by ~> excludes the prereleases of the next release; an explicit < or <= stays as written")
 	return x.verdict(l.Judge(&c, &v))
+}
+
+// linearTightRule is LinearTight's rule for the fast path.
+var linearTightRule = &nativeRule{judge: LinearTight{}, fast: fastLinearTight, parse: parseNative}
+
+// fastLinearTight is Judge on the compiled form: the bases of the "~>"
+// upper bounds were collected once.
+func fastLinearTight(m *compiled, v *fastVersion) engine.Result {
+	if !m.admits(v.k) {
+		if i := m.failure(v.k); i >= 0 {
+			return m.precedenceReject(i, v.k)
+		}
+	}
+	switch {
+	case !v.pre:
+		return m.releaseAllow
+	case contains(m.tightBases, v.base()):
+		return engine.Rejected(reasonTightExclude)
+	case len(m.cmps) == 0:
+		return engine.Allowed(reasonTightEmpty)
+	}
+	return engine.Allowed(reasonTightAllow)
 }

@@ -29,10 +29,11 @@ import "github.com/prerel/prerel/engine"
 type Strict struct{}
 
 var (
-	_ engine.Policy    = Strict{}
-	_ engine.Judge     = Strict{}
-	_ engine.Preparer  = Strict{}
-	_ engine.Explainer = Strict{}
+	_ engine.Policy        = Strict{}
+	_ engine.Judge         = Strict{}
+	_ engine.Preparer      = Strict{}
+	_ engine.VersionReader = Strict{}
+	_ engine.Explainer     = Strict{}
 )
 
 const (
@@ -53,9 +54,21 @@ func (s Strict) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(s, constraint)
 }
 
-// Prepare parses the pair once for repeated checks.
-func (s Strict) Prepare(constraint, version string) (func() engine.Result, error) {
-	return engine.PrepareNative(s, constraint, version)
+// Prepare reads the pair once, into the compiled form of the fast path,
+// and returns a check that runs the compiled rule.
+func (Strict) Prepare(constraint, version string) (func() engine.Result, error) {
+	m, v, judge, err := strictRule.read(constraint, version)
+	if judge != nil || err != nil {
+		return judge, err
+	}
+	return func() engine.Result { return fastStrict(m, v) }, nil
+}
+
+// ReadVersions reads versions once for the fast path: each constraint is
+// compiled against the table and judged with integer comparisons, with
+// the results Compile and Match give.
+func (Strict) ReadVersions(versions []string) engine.VersionTable {
+	return strictRule.readVersions(versions)
 }
 
 // Judge applies the strict rule to a parsed pair. It does not allocate.
@@ -100,4 +113,23 @@ func (s Strict) Explain(constraint, version string) engine.Explanation {
 		x.add("rule", "a release is admitted when every comparator holds by precedence (B)")
 	}
 	return x.verdict(s.Judge(&c, &v))
+}
+
+// strictRule is Strict's rule for the fast path.
+var strictRule = &nativeRule{judge: Strict{}, fast: fastStrict, parse: parseNative}
+
+// fastStrict is Judge on the compiled form.
+func fastStrict(m *compiled, v *fastVersion) engine.Result {
+	if !m.admits(v.k) {
+		if i := m.failure(v.k); i >= 0 {
+			return m.precedenceReject(i, v.k)
+		}
+	}
+	switch {
+	case !v.pre:
+		return m.releaseAllow
+	case m.hasEqual:
+		return engine.Allowed(reasonStrictAllow)
+	}
+	return engine.Rejected(reasonStrictNoEqual)
 }

@@ -57,6 +57,9 @@ type measurement struct {
 	ns     float64
 	mean   float64
 	allocs float64
+	// ratio is the time as a ratio to the baseline's, measured in the
+	// same rounds (interleaved); 0 means ns / the baseline's ns.
+	ratio float64
 }
 
 // The loop is timed in slices of sliceChecks checks, at most maxSlices of
@@ -106,13 +109,16 @@ const (
 // Result. The loop's own cost (picking the next check, calling it) is in
 // every row.
 //
-// The table's ns/check, and so the ratio, is the median over slices of
-// 4096 checks of each loop: on a shared machine a slice in which the
-// process was descheduled takes many times longer, and a short loop's
-// mean (testing's ns/op, the table's "mean") moves with it. The median
-// leaves such slices out for every implementation alike; it also leaves
-// out most of the garbage collection an allocating library causes, which
-// the mean keeps.
+// The table's ns/check and ratio come from a second, interleaved
+// measurement after the sub-benchmarks: 301 rounds, each timing one block
+// of 2048 checks of every implementation in turn, so that every
+// implementation is timed in the same few milliseconds as go-versions
+// however the load of a shared machine drifts during the run. ns/check is
+// an implementation's median block over the rounds, and the ratio its
+// median ratio to go-versions' block of the same round. The median leaves
+// out the blocks in which the process was descheduled, for every
+// implementation alike, and most of the garbage collection an allocating
+// library causes, which testing's ns/op (the table's "mean") keeps.
 func BenchmarkVersusLibraries(b *testing.B) {
 	var rows []measurement
 	run := func(p engine.Policy, native bool) {
@@ -138,18 +144,75 @@ func BenchmarkVersusLibraries(b *testing.B) {
 			if ns == 0 {
 				ns = mean
 			}
-			last = measurement{p.Name(), native, ns, mean, float64(after.Mallocs-before.Mallocs) / float64(b.N)}
+			last = measurement{name: p.Name(), native: native, ns: ns, mean: mean, allocs: float64(after.Mallocs-before.Mallocs) / float64(b.N)}
 		})
 		rows = append(rows, last)
 	}
+	var sets [][]func() engine.Result
 	for _, p := range policies.All() {
 		run(p, true)
+		sets = append(sets, preparedChecks(b, p))
 	}
 	for _, p := range adapters.All() {
 		run(p, false)
+		sets = append(sets, preparedChecks(b, p))
+	}
+	if base := slices.IndexFunc(rows, func(r measurement) bool { return r.name == baseline }); base >= 0 && len(rows) == len(sets) {
+		ns, ratios := interleaved(sets, base)
+		for i := range rows {
+			rows[i].ns, rows[i].ratio = ns[i], ratios[i]
+		}
 	}
 	// Printed, not logged: a parent benchmark's log is shown only with -v.
 	fmt.Print(sideBySide(rows))
+}
+
+// The interleaved measurement: rounds of one block of blockChecks checks
+// per implementation, in turn.
+const (
+	rounds      = 301
+	blockChecks = 2048
+)
+
+// interleaved times every set of checks in rounds, one block of each set
+// per round, so that all implementations are timed within the same few
+// milliseconds however the machine's load drifts during the run. It
+// returns each set's median time per check over the rounds, and its
+// median ratio to the set base timed in the same round.
+func interleaved(sets [][]func() engine.Result, base int) (ns, ratios []float64) {
+	times := make([][]float64, len(sets))
+	ratioOf := make([][]float64, len(sets))
+	round := make([]float64, len(sets))
+	for r := 0; r < rounds; r++ {
+		for k, checks := range sets {
+			start := time.Now()
+			for i := 0; i < blockChecks; i++ {
+				_ = checks[i%len(checks)]()
+			}
+			round[k] = float64(time.Since(start).Nanoseconds()) / blockChecks
+		}
+		for k := range sets {
+			times[k] = append(times[k], round[k])
+			if round[base] > 0 {
+				ratioOf[k] = append(ratioOf[k], round[k]/round[base])
+			}
+		}
+	}
+	ns, ratios = make([]float64, len(sets)), make([]float64, len(sets))
+	for k := range sets {
+		ns[k], ratios[k] = middle(times[k]), middle(ratioOf[k])
+	}
+	return ns, ratios
+}
+
+// middle returns the median of xs, or 0 for none.
+func middle(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 // sideBySide formats the measurements with each one's time as a ratio to
@@ -172,6 +235,9 @@ func sideBySide(rows []measurement) string {
 		ratio := "-"
 		if base.ns > 0 {
 			x := r.ns / base.ns
+			if r.ratio > 0 {
+				x = r.ratio
+			}
 			ratio = fmt.Sprintf("%.2f", x)
 			// Allocations are judged as printed: a stray allocation of the
 			// runtime spread over every check is not the check's.
@@ -202,19 +268,24 @@ func TestSideBySide(t *testing.T) {
 	}{
 		{
 			name: "all meet the target",
-			rows: []measurement{{"strict", true, 5, 6, 0}, {baseline, false, 40, 41, 0}, {"hashicorp", false, 100, 120, 2}},
+			rows: []measurement{{"strict", true, 5, 6, 0, 0}, {baseline, false, 40, 41, 0, 0}, {"hashicorp", false, 100, 120, 2, 0}},
 			want: []string{"x go-versions", "strict                 native          5.0        6.0       0.00           0.12",
 				"apparentlymart         library        40.0       41.0       0.00           1.00",
 				"hashicorp              library       100.0      120.0       2.00           2.50", "all meet it"},
 		},
 		{
 			name: "one too slow, one allocating",
-			rows: []measurement{{"strict", true, 12, 12, 0}, {"cargo", true, 5, 5, 1}, {"linear", true, 5, 5, 0.001}, {baseline, false, 40, 40, 0}},
+			rows: []measurement{{"strict", true, 12, 12, 0, 0}, {"cargo", true, 5, 5, 1, 0}, {"linear", true, 5, 5, 0.001, 0}, {baseline, false, 40, 40, 0, 0}},
 			want: []string{"over it: strict (0.30x, 0.00 allocs), cargo (0.12x, 1.00 allocs)\n"},
 		},
 		{
+			name: "the interleaved ratio is the one shown",
+			rows: []measurement{{"strict", true, 5, 6, 0, 0.2}, {baseline, false, 40, 41, 0, 1}},
+			want: []string{"strict                 native          5.0        6.0       0.00           0.20", "all meet it"},
+		},
+		{
 			name: "no baseline",
-			rows: []measurement{{"strict", true, 5, 5, 0}},
+			rows: []measurement{{"strict", true, 5, 5, 0, 0}},
 			want: []string{"strict                 native          5.0        5.0       0.00              -", "was not measured"},
 		},
 	}

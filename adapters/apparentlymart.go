@@ -156,18 +156,23 @@ func (m apparentlymartMatcher) judge(version string) (engine.Result, versions.Ve
 	if err != nil {
 		return engine.InvalidResult(err), v
 	}
+	return m.judgeParsed(v), v
+}
+
+// judgeParsed is judge for a version parseVersionsVersion has read.
+func (m apparentlymartMatcher) judgeParsed(v versions.Version) engine.Result {
 	has, err := setHas(m.set, v)
 	switch {
 	case err != nil:
-		return engine.InvalidResult(err), v
+		return engine.InvalidResult(err)
 	case has:
-		return engine.Allowed(m.call + ": in set"), v
+		return engine.Allowed(m.call + ": in set")
 	case v == versions.Unspecified:
-		return engine.Rejected(m.call + ": not in set (0.0.0 is the library's Unspecified version, a member only of the set of all versions)"), v
+		return engine.Rejected(m.call + ": not in set (0.0.0 is the library's Unspecified version, a member only of the set of all versions)")
 	case v.Prerelease != "" && m.exactSet != nil:
 		if in, _ := setHas(*m.exactSet, v); in {
-			return engine.Rejected(m.call + ": not in set (prerelease not requested exactly)"), v
+			return engine.Rejected(m.call + ": not in set (prerelease not requested exactly)")
 		}
 	}
-	return engine.Rejected(m.call + ": not in set"), v
+	return engine.Rejected(m.call + ": not in set")
 }

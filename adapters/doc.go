@@ -81,4 +81,25 @@
 // library call, with a fixed reason, for benchmarks. Every adapter
 // implements engine.Explainer: each step names a library call and what it
 // answered, and the result is the one Evaluate gives.
+//
+// # Fast path
+//
+// Every adapter implements engine.VersionReader. ReadVersions parses each
+// version once with the library's own parser (go-version's NewVersion,
+// go-versions' ParseVersion, Masterminds' NewVersion), keeping its error
+// for the Invalid result Match gives. Compile reads the constraint as
+// Compile does, one comma-separated piece at a time as the libraries read
+// it (the masterminds adapters: one translated comparator at a time), and
+// the table keeps each piece it has met with the library's answer for
+// every version, computed once with the library's own calls; Verdicts
+// combines the pieces' answers as the library combines its pieces,
+// without allocating. A constraint the go-versions or Masterminds
+// adapters cannot take piece by piece (the empty constraint, blank text,
+// a translation that is too long, a piece the library refuses alone) is
+// compiled whole, as Compile does, and judged with the library's check.
+// Judge gives Match's result, reason included, for the version the table
+// read. Every quirk above holds on the fast path too: the tests prove the
+// tables equal to Compile and Match on the exhaustive domain, on random
+// constraints and on the fuzz seeds, and BenchmarkTable reports the
+// speed-up.
 package adapters

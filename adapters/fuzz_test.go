@@ -59,8 +59,12 @@ func addFuzzSeeds(f *testing.F) {
 // panic, the same verdict from Evaluate twice, from Explain, from Compile
 // and Match, from
 // Prepare (which refuses exactly the Invalid pairs) and from Select on a
-// list holding the version twice, and a reason on every result.
+// list holding the version twice, a reason on every result, and the same
+// refusal or results from the adapter's table (checkTable).
 func checkConsistent(t *testing.T, p engine.Policy, constraint, version string) {
+	versions := []string{version, "1.0.0", version + "-beta", version}
+	checkTable(t, p.(engine.VersionReader).ReadVersions(versions), p, constraint, versions)
+
 	r := engine.Evaluate(p, constraint, version)
 	if again := engine.Evaluate(p, constraint, version); again != r {
 		t.Fatalf("%s: %q | %q: Evaluate gave %v, then %v", p.Name(), constraint, version, r, again)

@@ -270,24 +270,29 @@ func (m goVersionsCargoMatcher) judge(version string) (engine.Result, versions.V
 	if err != nil {
 		return engine.InvalidResult(err), v
 	}
+	return m.judgeParsed(v), v
+}
+
+// judgeParsed is judge for a version parseVersionsVersion has read.
+func (m goVersionsCargoMatcher) judgeParsed(v versions.Version) engine.Result {
 	has, err := setHas(m.set, v)
 	switch {
 	case err != nil:
-		return engine.InvalidResult(err), v
+		return engine.InvalidResult(err)
 	case v == versions.Unspecified && !has:
-		return engine.Rejected(reasonGVCargoUnspec), v
+		return engine.Rejected(reasonGVCargoUnspec)
 	case has && v.Prerelease == "":
-		return engine.Allowed(reasonGVCargoRelease), v
+		return engine.Allowed(reasonGVCargoRelease)
 	case has && m.windows.Has(v):
-		return engine.Allowed(reasonGVCargoWindow), v
+		return engine.Allowed(reasonGVCargoWindow)
 	case has:
-		return engine.Allowed(reasonGVCargoRequested), v
+		return engine.Allowed(reasonGVCargoRequested)
 	case !m.rng.Has(v) && v.Metadata != "" && m.rng.Has(v.Comparable()):
-		return engine.Rejected(reasonGVCargoMetadata), v
+		return engine.Rejected(reasonGVCargoMetadata)
 	case !m.rng.Has(v):
-		return engine.Rejected(reasonGVCargoRange), v
+		return engine.Rejected(reasonGVCargoRange)
 	}
-	return engine.Rejected(reasonGVCargoNoWindow), v
+	return engine.Rejected(reasonGVCargoNoWindow)
 }
 
 // Explain shows the spec walked comparator by comparator, the range, the

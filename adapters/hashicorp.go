@@ -104,3 +104,9 @@ func (m hashicorpMatcher) judge(version string) (r engine.Result, v *goversion.V
 	}
 	return checkGoVersion(m.cs, v), v
 }
+
+// judgeParsed is judge for a version parseGoVersion has read.
+func (m hashicorpMatcher) judgeParsed(v *goversion.Version) (r engine.Result) {
+	defer guard("go-version Check", &r)
+	return checkGoVersion(m.cs, v)
+}

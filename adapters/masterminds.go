@@ -84,14 +84,31 @@ func (m Masterminds) Rule() string {
 // is "*". A "~>" whose upper bound would overflow uint64 has none and
 // becomes its lower bound alone.
 func MastermindsConstraint(constraint string) (string, error) {
+	text, _, err := mastermindsPieces(constraint, nil)
+	return text, err
+}
+
+// mastermindsPiece is the translation of one comparator, and whether its
+// versions name a prerelease (a "~>" names one in its lower bound only).
+type mastermindsPiece struct {
+	text       string
+	prerelease bool
+}
+
+// mastermindsPieces is MastermindsConstraint that also appends each
+// comparator's translation to pieces; the text is the pieces joined by
+// ", ", or "*" when there are none.
+func mastermindsPieces(constraint string, pieces []mastermindsPiece) (string, []mastermindsPiece, error) {
 	c, err := engine.ParseConstraint(constraint)
 	if err != nil {
-		return "", err
+		return "", pieces, err
 	}
 	if c.Len() == 0 {
-		return "*", nil
+		return "*", pieces, nil
 	}
+	first := len(pieces)
 	var b []byte
+	var ends []int // where each piece ends in b
 	for i, cmp := range c.Comparators() {
 		if i > 0 {
 			b = append(b, ", "...)
@@ -103,12 +120,20 @@ func MastermindsConstraint(constraint string) (string, error) {
 				b = append(b, ", <"...)
 				b = appendVersion(b, upper)
 			}
-			continue
+		} else {
+			b = append(b, cmp.Op.String()...)
+			b = appendVersion(b, cmp.Version)
 		}
-		b = append(b, cmp.Op.String()...)
-		b = appendVersion(b, cmp.Version)
+		pieces = append(pieces, mastermindsPiece{prerelease: cmp.Version.Prerelease() != ""})
+		ends = append(ends, len(b))
 	}
-	return string(b), nil
+	text := string(b)
+	start := 0
+	for i, end := range ends {
+		pieces[first+i].text = text[start:end]
+		start = end + len(", ")
+	}
+	return text, pieces, nil
 }
 
 // appendVersion appends MAJOR.MINOR.PATCH[-PRE][+BUILD], without "v".
@@ -211,13 +236,24 @@ func (m mastermindsMatcher) judge(version string) (r engine.Result, v *semver.Ve
 	if err != nil {
 		return engine.InvalidResult(err), nil
 	}
+	return m.check(v), v
+}
+
+// judgeParsed is judge for a version parseMastermindsVersion has read.
+func (m mastermindsMatcher) judgeParsed(v *semver.Version) (r engine.Result) {
+	defer guard("Masterminds Check", &r)
+	return m.check(v)
+}
+
+// check runs Constraints.Check and explains the answer.
+func (m mastermindsMatcher) check(v *semver.Version) engine.Result {
 	if m.cs.Check(v) {
-		return engine.Allowed(fmt.Sprintf("Masterminds Check(%q): true", m.text)), v
+		return engine.Allowed(fmt.Sprintf("Masterminds Check(%q): true", m.text))
 	}
 	// Validate walks the same groups as Check and says why each failed.
 	why := ""
 	if _, errs := m.cs.Validate(v); len(errs) > 0 {
 		why = ": " + errs[0].Error()
 	}
-	return engine.Rejected(fmt.Sprintf("Masterminds Check(%q): false%s", m.text, why)), v
+	return engine.Rejected(fmt.Sprintf("Masterminds Check(%q): false%s", m.text, why))
 }

@@ -180,35 +180,75 @@ func (mi ModuleInstaller) compile(constraint string) (*moduleFilter, error) {
 		}
 	}
 	f := &moduleFilter{required: required}
-	text := required.String()
+	f.prereleases(mi.prereleaseRule(required.String()))
+	return f, nil
+}
+
+// prereleaseRule is how the installer treats prereleases for a
+// constraint whose go-version rendering is text: the npm-style set, or
+// the parser's refusal (every prerelease is excluded), or its panic
+// (broken).
+type prereleaseRule struct {
+	acceptable versions.Set
+	broken     error
+	refused    bool
+	// text is the text parsed and err the parser's refusal; retryErr is
+	// the refusal of OpenTofu's retry on stripped, when there was one.
+	text, stripped string
+	err, retryErr  error
+}
+
+// prereleases sets f's prerelease rule.
+func (f *moduleFilter) prereleases(r prereleaseRule) {
+	f.acceptable, f.broken = r.acceptable, r.broken
+	if r.refused {
+		f.refused = r.reason()
+	} else {
+		f.stripped = r.stripped
+	}
+}
+
+// reason says why every prerelease is excluded, for a refused rule.
+func (r prereleaseRule) reason() string {
+	if r.retryErr != nil {
+		return fmt.Sprintf("the npm-style parser (go-versions MeetingConstraintsString) refused %q: %v, and with v prefixes stripped %q: %v", r.text, r.err, r.stripped, r.retryErr)
+	}
+	return fmt.Sprintf("the npm-style parser (go-versions MeetingConstraintsString) refused %q: %v", r.text, r.err)
+}
+
+// prereleaseRule parses text with the npm-style parser, and for OpenTofu
+// again with v prefixes stripped when the first parse fails.
+func (mi ModuleInstaller) prereleaseRule(text string) prereleaseRule {
+	return mi.prereleaseRuleStripping(text, stripVPrefixes)
+}
+
+// prereleaseRuleStripping is prereleaseRule with strip in place of
+// stripVPrefixes.
+func (mi ModuleInstaller) prereleaseRuleStripping(text string, strip func(string) string) prereleaseRule {
 	set, err := meetingConstraintsString(text)
 	if err == nil {
-		f.acceptable = set
-		return f, nil
+		return prereleaseRule{acceptable: set}
 	}
 	if isPanic(err) {
-		f.broken = err
-		return f, nil
+		return prereleaseRule{broken: err}
 	}
-	f.refused = fmt.Sprintf("the npm-style parser (go-versions MeetingConstraintsString) refused %q: %v", text, err)
+	refused := prereleaseRule{refused: true, text: text, err: err}
 	if !mi.OpenTofu {
-		return f, nil
+		return refused
 	}
-	stripped := stripVPrefixes(text)
+	stripped := strip(text)
 	if stripped == text {
-		return f, nil
+		return refused
 	}
 	set, err2 := meetingConstraintsString(stripped)
 	if err2 == nil {
-		f.acceptable, f.refused, f.stripped = set, "", stripped
-		return f, nil
+		return prereleaseRule{acceptable: set, stripped: stripped}
 	}
 	if isPanic(err2) {
-		f.broken, f.refused = err2, ""
-		return f, nil
+		return prereleaseRule{broken: err2}
 	}
-	f.refused = fmt.Sprintf("the npm-style parser (go-versions MeetingConstraintsString) refused %q: %v, and with v prefixes stripped %q: %v", text, err, stripped, err2)
-	return f, nil
+	refused.stripped, refused.retryErr = stripped, err2
+	return refused
 }
 
 func (f *moduleFilter) Match(version string) engine.Result {
@@ -222,32 +262,43 @@ func (f *moduleFilter) judge(version string) (r engine.Result, v *goversion.Vers
 	if err != nil {
 		return engine.InvalidResult(err), nil
 	}
+	return f.filter(v), v
+}
+
+// judgeParsed is judge for a version parseGoVersion has read.
+func (f *moduleFilter) judgeParsed(v *goversion.Version) (r engine.Result) {
+	defer guard("module installer filter", &r)
+	return f.filter(v)
+}
+
+// filter is the installer's filter for one candidate go-version has read.
+func (f *moduleFilter) filter(v *goversion.Version) engine.Result {
 	if v.Prerelease() == "" {
-		return checkGoVersion(f.required, v), v
+		return checkGoVersion(f.required, v)
 	}
 	if f.broken != nil {
-		return engine.InvalidResult(f.broken), v
+		return engine.InvalidResult(f.broken)
 	}
 	if f.refused != "" {
-		return engine.Rejected(prereleaseExcluded + f.refused), v
+		return engine.Rejected(prereleaseExcluded + f.refused)
 	}
 	av, err := parseVersionsVersion(v.String())
 	if isPanic(err) {
-		return engine.InvalidResult(err), v
+		return engine.InvalidResult(err)
 	}
 	if err != nil {
-		return engine.Rejected(fmt.Sprintf("%s%v (reading go-version's String() %q)", prereleaseExcluded, err, v.String())), v
+		return engine.Rejected(fmt.Sprintf("%s%v (reading go-version's String() %q)", prereleaseExcluded, err, v.String()))
 	}
 	has, err := setHas(f.acceptable, av)
 	if err != nil {
-		return engine.InvalidResult(err), v
+		return engine.InvalidResult(err)
 	}
 	if !has {
-		return engine.Rejected(prereleaseExcluded + "not in the go-versions MeetingConstraints set (not requested exactly)"), v
+		return engine.Rejected(prereleaseExcluded + "not in the go-versions MeetingConstraints set (not requested exactly)")
 	}
-	r = checkGoVersion(f.required, v)
+	r := checkGoVersion(f.required, v)
 	r.Reason = "prerelease in the go-versions MeetingConstraints set; " + r.Reason
-	return r, v
+	return r
 }
 
 // meetingConstraintsString calls versions.MeetingConstraintsString, turning

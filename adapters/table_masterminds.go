@@ -1,0 +1,208 @@
+package adapters
+
+import (
+	semver "github.com/Masterminds/semver/v3"
+
+	"github.com/prerel/prerel/engine"
+)
+
+// The tables of masterminds and masterminds-pre. The translation writes
+// each comparator as a piece (two comparators for a "~>") and joins the
+// pieces with ", ", which semver.NewConstraint reads as one AND group of
+// the pieces' comparators; Constraints.Check admits a version that every
+// comparator admits, each checked with prereleases included when
+// IncludePrerelease is set or some comparator of the group names a
+// prerelease. So the table keeps, for each piece, its column with
+// IncludePrerelease set and, for masterminds, without it (the piece's
+// own comparators then decide, and a piece that names no prerelease
+// leaves them out); a constraint takes the first columns when it
+// includes prereleases and the second otherwise, and its verdict is
+// every piece's. A constraint that translates to "*" or to more than
+// semver.MaxConstraintLen bytes, or whose pieces Masterminds refuses or
+// panics on, is compiled whole as Compile does and judged with Check.
+
+var _ engine.VersionReader = Masterminds{}
+
+// ReadVersions reads versions with Masterminds' NewVersion, once.
+func (m Masterminds) ReadVersions(texts []string) engine.VersionTable {
+	t := &mastermindsTable{
+		m:        m,
+		versions: make([]*semver.Version, len(texts)),
+		errs:     make([]error, len(texts)),
+		pieces:   newMemo[mastermindsColumns](len(texts)),
+	}
+	for i, text := range texts {
+		t.versions[i], t.errs[i] = parseMastermindsVersion(text)
+	}
+	t.read = t.readPiece
+	return t
+}
+
+type mastermindsTable struct {
+	m        Masterminds
+	versions []*semver.Version // nil where NewVersion refused the text
+	errs     []error
+	pieces   *memo[mastermindsColumns]
+	read     func(string) *mastermindsColumns
+}
+
+// mastermindsColumns are one translated piece's columns: with
+// IncludePrerelease set, and without it (for masterminds only). ok is
+// false when Masterminds refused the piece or panicked on it.
+type mastermindsColumns struct {
+	ok                    bool
+	included, notIncluded column
+}
+
+// Len is the number of versions.
+func (t *mastermindsTable) Len() int { return len(t.versions) }
+
+// readPiece parses one translated piece with semver.NewConstraint and
+// checks every version.
+func (t *mastermindsTable) readPiece(text string) *mastermindsColumns {
+	p := &mastermindsColumns{}
+	cs, err := newMastermindsConstraint(text)
+	if err != nil {
+		return p
+	}
+	included := *cs
+	included.IncludePrerelease = true
+	if p.included = t.checkColumn(&included); p.included.panicked {
+		return p
+	}
+	if !t.m.IncludePrerelease {
+		notIncluded := *cs
+		notIncluded.IncludePrerelease = false
+		if p.notIncluded = t.checkColumn(&notIncluded); p.notIncluded.panicked {
+			return p
+		}
+	}
+	p.ok = true
+	return p
+}
+
+// newMastermindsConstraint is semver.NewConstraint, turning a panic into
+// an error.
+func newMastermindsConstraint(text string) (cs *semver.Constraints, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			cs, err = nil, panicError("Masterminds NewConstraint", p)
+		}
+	}()
+	return semver.NewConstraint(text)
+}
+
+// checkColumn is the column of cs.Check over the table's versions.
+func (t *mastermindsTable) checkColumn(cs *semver.Constraints) column {
+	return newColumn(len(t.versions), func(i int) engine.Verdict {
+		if t.errs[i] != nil {
+			return engine.Invalid
+		}
+		return mastermindsCheck(cs, t.versions[i])
+	})
+}
+
+// mastermindsCheck is Constraints.Check as a verdict, verdictPanicked when
+// it panics.
+func mastermindsCheck(cs *semver.Constraints, v *semver.Version) (verdict engine.Verdict) {
+	defer func() {
+		if recover() != nil {
+			verdict = verdictPanicked
+		}
+	}()
+	if cs.Check(v) {
+		return engine.Allow
+	}
+	return engine.Reject
+}
+
+// Compile translates constraint and reads it piece by piece, or whole.
+func (t *mastermindsTable) Compile(constraint string) (engine.TableMatcher, error) {
+	var buf [4]mastermindsPiece
+	text, pieces, err := mastermindsPieces(constraint, buf[:0])
+	if err != nil {
+		// Compile's error.
+		_, err := t.m.compile(constraint)
+		return nil, err
+	}
+	if len(pieces) == 0 || len(text) > semver.MaxConstraintLen {
+		return t.whole(constraint)
+	}
+	includePre := t.m.IncludePrerelease
+	for _, p := range pieces {
+		includePre = includePre || p.prerelease
+	}
+	m := &mastermindsTableMatcher{t: t, constraint: constraint}
+	m.cols = m.colBuf[:0]
+	for _, p := range pieces {
+		c := t.pieces.get(p.text, t.read)
+		if !c.ok {
+			return t.whole(constraint)
+		}
+		if includePre {
+			m.cols = append(m.cols, &c.included)
+		} else {
+			m.cols = append(m.cols, &c.notIncluded)
+		}
+	}
+	return m, nil
+}
+
+// whole compiles constraint as Compile does, for a matcher that calls
+// Check on every version.
+func (t *mastermindsTable) whole(constraint string) (engine.TableMatcher, error) {
+	mm, err := t.m.compile(constraint)
+	if err != nil {
+		return nil, err
+	}
+	return &mastermindsWholeMatcher{t: t, m: mm}, nil
+}
+
+type mastermindsTableMatcher struct {
+	t          *mastermindsTable
+	constraint string
+	cols       []*column
+	colBuf     [4]*column
+	text       lazyResult[mastermindsMatcher]
+}
+
+// Judge is Match on version i.
+func (m *mastermindsTableMatcher) Judge(i int) engine.Result {
+	if err := m.t.errs[i]; err != nil {
+		return engine.InvalidResult(err)
+	}
+	mm, err := m.text.get(func() (mastermindsMatcher, error) { return m.t.m.compile(m.constraint) })
+	if err != nil {
+		return engine.InvalidResult(err)
+	}
+	return mm.judgeParsed(m.t.versions[i])
+}
+
+// Verdicts: every piece's column admits the version.
+func (m *mastermindsTableMatcher) Verdicts(out []engine.Verdict) { and(out, m.cols) }
+
+type mastermindsWholeMatcher struct {
+	t *mastermindsTable
+	m mastermindsMatcher
+}
+
+// Judge is Match on version i.
+func (m *mastermindsWholeMatcher) Judge(i int) engine.Result {
+	if err := m.t.errs[i]; err != nil {
+		return engine.InvalidResult(err)
+	}
+	return m.m.judgeParsed(m.t.versions[i])
+}
+
+// Verdicts is Check on every version; a panic is Invalid, as in Match.
+func (m *mastermindsWholeMatcher) Verdicts(out []engine.Verdict) {
+	for i := range out {
+		if m.t.errs[i] != nil {
+			out[i] = engine.Invalid
+			continue
+		}
+		if out[i] = mastermindsCheck(m.m.cs, m.t.versions[i]); out[i] == verdictPanicked {
+			out[i] = engine.Invalid
+		}
+	}
+}

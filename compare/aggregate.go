@@ -65,18 +65,20 @@ type splitAgg struct {
 	key   caseKey
 }
 
-// addSplit counts one case in the split (shape, verdicts).
-func (a *aggregate) addSplit(shape string, verdicts []byte, key caseKey) {
-	a.splitCases++
-	s := a.splits.get(splitKey{shape, string(verdicts)})
+// addSplit counts n cases in the split (shape, verdicts), the smallest
+// of them key.
+func (a *aggregate) addSplit(shape, verdicts string, n int64, key caseKey) {
+	a.splitCases += n
+	k := splitKey{shape, verdicts}
+	s := a.splits.get(k)
 	if s == nil {
-		if s = a.splits.add(splitKey{shape, string(verdicts)}); s == nil {
+		if s = a.splits.add(k); s == nil {
 			return
 		}
-		*s = splitAgg{count: 1, key: key}
+		*s = splitAgg{count: n, key: key}
 		return
 	}
-	s.count++
+	s.count += n
 	if key.less(s.key) {
 		s.key = key
 	}
@@ -122,23 +124,6 @@ func newAggregate(pairs int) *aggregate {
 		a.pairs[i].classes = newCapped[classKey, classAgg](ClassesPerPair(pairs), classKey.less)
 	}
 	return a
-}
-
-// add counts one diverging case in its class and keeps it as the witness
-// when it is the smallest so far. A class the pair has no room for is
-// counted only in diverge.
-func (p *pairAgg) add(k classKey, key caseKey, ra, rb engine.Result) {
-	c := p.classes.get(k)
-	if c == nil {
-		if c = p.classes.add(k); c != nil {
-			*c = classAgg{count: 1, key: key, ra: ra, rb: rb}
-		}
-		return
-	}
-	c.count++
-	if key.less(c.key) {
-		c.key, c.ra, c.rb = key, ra, rb
-	}
 }
 
 // join adds o into c.

@@ -2,7 +2,11 @@ package compare_test
 
 import (
 	"context"
+	"flag"
+	"runtime"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
@@ -22,14 +26,88 @@ func BenchmarkRun(b *testing.B) {
 		{"test-policies", []engine.Policy{linear, sameBase, exact, tilde, countFirst, buildEq}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			d := mustExhaustive(b, 1)
-			cases := d.Info().Cases
-			for b.Loop() {
-				if _, err := compare.Run(context.Background(), d, bc.policies, compare.Options{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(cases)*float64(len(bc.policies))*float64(b.N)/b.Elapsed().Seconds(), "verdicts/s")
+			benchmarkRun(b, mustExhaustive(b, 1), bc.policies)
 		})
+	}
+}
+
+// benchRandomCount is the count of BenchmarkRunLarge's random domain.
+var benchRandomCount = flag.Int("bench.random", 200_000, "the count of BenchmarkRunLarge's random domain, 1 to compare.MaxRandomCount")
+
+// BenchmarkRunLarge runs every registered policy on the exhaustive domain
+// of scope 3 and on the random domain of -bench.random cases, and reports
+// the throughput in verdicts per second, the peak of the heap in use
+// while a run lasts (sampled: peak-heap-MB) and the bytes allocated per
+// run (alloc-MB/op). Memory does not grow with the number of cases: the
+// peak heap of the random domain stays the same for a larger count.
+func BenchmarkRunLarge(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		domain func() (compare.Domain, error)
+	}{
+		{"exhaustive-scope-3", func() (compare.Domain, error) { return compare.Exhaustive(3) }},
+		{"random", func() (compare.Domain, error) { return compare.Random(1, *benchRandomCount) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			d, err := bc.domain()
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchmarkRun(b, d, catalogue.New().All())
+		})
+	}
+}
+
+// benchmarkRun runs d with policies, reporting verdicts/s, the peak heap
+// in use and the bytes allocated per run.
+func benchmarkRun(b *testing.B, d compare.Domain, policies []engine.Policy) {
+	cases := d.Info().Cases
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	peak, stop := samplePeakHeap()
+	for b.Loop() {
+		if _, err := compare.Run(context.Background(), d, policies, compare.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	stop()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(cases)*float64(len(policies))*float64(b.N)/b.Elapsed().Seconds(), "verdicts/s")
+	b.ReportMetric(float64(*peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "alloc-MB/op")
+}
+
+// samplePeakHeap samples runtime.MemStats.HeapInuse until stop is called,
+// and keeps the largest value seen.
+func samplePeakHeap() (peak *uint64, stop func()) {
+	peak = new(uint64)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	sample := func() {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		*peak = max(*peak, ms.HeapInuse)
+	}
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				sample()
+			}
+		}
+	}()
+	return peak, func() {
+		close(done)
+		wg.Wait()
+		sample()
 	}
 }

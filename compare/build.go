@@ -2,6 +2,7 @@ package compare
 
 import (
 	"cmp"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -12,6 +13,17 @@ import (
 // buildReport turns the merged aggregate into a Report, deciding the cause
 // of each class on its witness with the given number of goroutines.
 func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg *aggregate, workers int, opt Options) *Report {
+	return buildReportFrom(info, policies, pairs, agg, workers, opt, false)
+}
+
+// maxSharedSignatures bounds the signatures buildReport keeps to share
+// among the classes of several pairs.
+const maxSharedSignatures = 1 << 16
+
+// buildReportFrom is buildReport; with consume, it lets go of each pair's
+// classes in agg once they are in the report, so that the two are not
+// both in memory whole.
+func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg *aggregate, workers int, opt Options, consume bool) *Report {
 	r := &Report{Schema: SchemaVersion, Domain: info, Pairs: []Pair{}, Classes: []Class{}, Rank: opt.Rank}
 	if r.Rank == "" {
 		r.Rank = RankRelevance
@@ -22,6 +34,23 @@ func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg 
 		byName[p.Name()] = p
 	}
 	r.Reference = referenceOf(opt.Reference, r.Policies)
+	relevance := newRelevanceMemo(opt.Relevance)
+	signatures := map[classKey]string{} // classes of many pairs share one
+	signature := func(ck classKey) string {
+		s, ok := signatures[ck]
+		if !ok {
+			s = joinSignature(ck.shape, ck.a, ck.b)
+			if len(signatures) >= maxSharedSignatures {
+				clear(signatures)
+			}
+			signatures[ck] = s
+		}
+		return s
+	}
+	// Each pair's classes on their own first, so that with consume a
+	// pair's aggregate can go before the report's classes are all made.
+	byPair := make([][]Class, len(pairs))
+	total := 0
 	for k, pr := range pairs {
 		pa, pb := policies[pr[0]], policies[pr[1]]
 		agg := &agg.pairs[k]
@@ -32,9 +61,9 @@ func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg 
 			classes = append(classes, Class{
 				A:         pa.Name(),
 				B:         pb.Name(),
-				Signature: joinSignature(ck.shape, ck.a, ck.b),
+				Signature: signature(ck),
 				Count:     c.count,
-				Relevance: opt.Relevance.Of(c.key.constraint),
+				Relevance: relevance.Of(c.key.constraint),
 				Witness: Witness{
 					Constraint: c.key.constraint,
 					Version:    c.key.version,
@@ -45,16 +74,25 @@ func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg 
 				},
 			})
 		})
+		if consume {
+			agg.classes = newCapped[classKey, classAgg](1, classKey.less)
+		}
 		r.Pairs = append(r.Pairs, Pair{A: pa.Name(), B: pb.Name(), Agree: agg.agree, Diverge: agg.diverge, CasesLeftOut: left})
 		slices.SortFunc(classes, func(x, y Class) int {
 			return cmp.Or(relevanceOrder(x.Relevance, x.Count, y.Relevance, y.Count, r.Rank == RankCount),
 				strings.Compare(x.Signature, y.Signature))
 		})
-		r.Classes = append(r.Classes, classes...)
+		byPair[k] = classes
+		total += len(classes)
+	}
+	r.Classes = make([]Class, 0, total)
+	for k := range byPair {
+		r.Classes = append(r.Classes, byPair[k]...)
+		byPair[k] = nil
 	}
 	decideCauses(r.Classes, policies, workers)
 	r.Summary = buildSummary(r, byName)
-	r.Splits, r.SplitCasesLeftOut = buildSplits(r.Policies, agg, opt.Relevance, r.Rank)
+	r.Splits, r.SplitCasesLeftOut = buildSplits(r.Policies, agg, relevance, r.Rank)
 	if agg.selection != nil {
 		s := &SelectionReport{Groups: agg.selGroups, Pairs: []SelectionPair{}}
 		for k, pr := range pairs {
@@ -72,72 +110,191 @@ func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg 
 
 // decideCauses sets the cause of every class. Classes of different pairs
 // often share a witness, and the counterfactual cases of CauseOf depend on
-// the witness alone, so the classes are taken witness by witness, each
-// (policy, case) judged once, spread over workers goroutines.
+// the witness alone, so the classes are taken witness by witness, and the
+// witnesses constraint by constraint, spread over workers goroutines: a
+// goroutine judges each (policy, case) of a witness's steps once, and the
+// goroutines share the constraints the steps need, compiled once per
+// policy for as many witnesses as they can keep them. The verdicts of the
+// witness itself are the class's.
 func decideCauses(classes []Class, policies []engine.Policy, workers int) {
-	byName := make(map[string]engine.Policy, len(policies))
-	for _, p := range policies {
-		byName[p.Name()] = p
+	index := make(map[string]int, len(policies))
+	for i, p := range policies {
+		index[p.Name()] = i
 	}
-	byWitness := map[[2]string][]int{}
-	var order [][2]string
-	for i, c := range classes {
-		k := [2]string{c.Witness.Constraint, c.Witness.Version}
-		if _, ok := byWitness[k]; !ok {
-			order = append(order, k)
+	// The classes of each witness constraint, in the order they come.
+	groups := map[string]int32{}
+	var byConstraint [][]int32
+	for i := range classes {
+		c := classes[i].Witness.Constraint
+		g, ok := groups[c]
+		if !ok {
+			g = int32(len(byConstraint))
+			groups[c] = g
+			byConstraint = append(byConstraint, nil)
 		}
-		byWitness[k] = append(byWitness[k], i)
+		byConstraint[g] = append(byConstraint[g], int32(i))
 	}
-	next := make(chan [2]string)
+	groups = nil
+	matchers := &matcherCache{m: map[matcherKey]engine.Matcher{}}
+	next := make(chan []int32)
 	var wg sync.WaitGroup
-	for range workers {
+	for range max(workers, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for k := range next {
-				decideWitness(classes, byWitness[k], byName, k[0], k[1])
+			j := causeJudge{policies: policies, index: index, matchers: matchers}
+			for run := range next {
+				slices.SortFunc(run, func(x, y int32) int {
+					return cmp.Or(cmp.Compare(classes[x].Witness.Version, classes[y].Witness.Version), cmp.Compare(x, y))
+				})
+				for len(run) > 0 {
+					w := &classes[run[0]].Witness
+					n := 1
+					for n < len(run) && classes[run[n]].Witness.Version == w.Version {
+						n++
+					}
+					j.decide(classes, run[:n], w.Constraint, w.Version)
+					run = run[n:]
+				}
 			}
 		}()
 	}
-	for _, k := range order {
-		next <- k
+	for _, run := range byConstraint {
+		next <- run
 	}
 	close(next)
 	wg.Wait()
 }
 
-// decideWitness sets the cause of the classes (indexes into classes) that
-// share the witness (constraint, version).
-func decideWitness(classes []Class, indexes []int, byName map[string]engine.Policy, constraint, version string) {
-	steps := counterfactuals(constraint, version)
-	memo := map[verdictKey]engine.Verdict{}
-	verdict := func(p engine.Policy, c, v string) engine.Verdict {
-		k := verdictKey{p.Name(), c, v}
-		if got, ok := memo[k]; ok {
-			return got
-		}
-		got := engine.Evaluate(p, c, v).Verdict
-		memo[k] = got
-		return got
+// causeJudge decides the causes of the classes of one witness after
+// another, judging the cases of CauseOf's steps as engine.Evaluate does.
+type causeJudge struct {
+	policies []engine.Policy
+	index    map[string]int // policy name -> index in policies
+
+	matchers *matcherCache
+
+	// the witness being decided
+	steps    []counterfactual
+	cases    [][2]string // the cases of the steps, in order
+	stepOf   []int       // the step of each case
+	verdicts []int8      // [case*len(policies)+policy]; -1 until judged
+}
+
+// matcherKey is a policy (its index) and a constraint.
+type matcherKey struct {
+	policy     int
+	constraint string
+}
+
+// matcherCache keeps the constraints the steps of the witnesses need,
+// compiled, for the goroutines of decideCauses: the constraints of one
+// witness's steps recur in many others. A Matcher is safe for concurrent
+// use. A nil Matcher is a constraint the policy refuses.
+type matcherCache struct {
+	mu sync.RWMutex
+	m  map[matcherKey]engine.Matcher
+}
+
+// maxCauseMatchers bounds the compiled constraints a matcherCache keeps.
+const maxCauseMatchers = 1 << 12
+
+// get returns policy p's Matcher for constraint c, compiling it the first
+// time.
+func (mc *matcherCache) get(policies []engine.Policy, k matcherKey) engine.Matcher {
+	mc.mu.RLock()
+	m, ok := mc.m[k]
+	mc.mu.RUnlock()
+	if ok {
+		return m
 	}
+	var err error
+	if m, err = policies[k.policy].Compile(k.constraint); err != nil || isNilMatcher(m) {
+		m = nil
+	}
+	mc.mu.Lock()
+	if len(mc.m) >= maxCauseMatchers {
+		clear(mc.m)
+	}
+	mc.m[k] = m
+	mc.mu.Unlock()
+	return m
+}
+
+// decide sets the cause of the classes (indexes into classes) that share
+// the witness (constraint, version), as CauseOf would.
+func (j *causeJudge) decide(classes []Class, indexes []int32, constraint, version string) {
+	j.steps = counterfactuals(constraint, version)
+	j.cases, j.stepOf = j.cases[:0], j.stepOf[:0]
+	for s, step := range j.steps {
+		for _, cv := range step.cases {
+			j.cases = append(j.cases, cv)
+			j.stepOf = append(j.stepOf, s)
+		}
+	}
+	j.verdicts = resetSlice(j.verdicts, len(j.cases)*len(j.policies), -1)
 	for _, i := range indexes {
 		c := &classes[i]
-		c.Cause = safeDecide(byName[c.A], byName[c.B], constraint, version, steps, verdict)
+		a, aok := j.index[c.A]
+		b, bok := j.index[c.B]
+		if !aok || !bok {
+			c.Cause = CauseUnknown
+			continue
+		}
+		c.Cause = j.safeDecide(a, b, c.Witness.AVerdict, c.Witness.BVerdict)
 	}
 }
 
-type verdictKey struct{ policy, constraint, version string }
-
-// safeDecide is decideCause that answers CauseUnknown when a policy panics
-// on a rewritten case or, answering differently this time, agrees.
-func safeDecide(a, b engine.Policy, constraint, version string, steps []counterfactual, verdict func(p engine.Policy, c, v string) engine.Verdict) (cause Cause) {
+// safeDecide is decideCause for policies a and b, whose verdicts on the
+// witness are va and vb, on the steps of the witness being decided. It
+// answers CauseUnknown when a policy panics on a rewritten case, or when
+// the two agree on the witness.
+func (j *causeJudge) safeDecide(a, b int, va, vb engine.Verdict) (cause Cause) {
 	defer func() {
 		if recover() != nil {
 			cause = CauseUnknown
 		}
 	}()
-	if cause = decideCause(a, b, constraint, version, steps, verdict); cause == "" {
-		cause = CauseUnknown
+	switch {
+	case va == vb:
+		return CauseUnknown
+	case va == engine.Invalid || vb == engine.Invalid:
+		return CauseSyntax
 	}
-	return cause
+	for i := range j.cases {
+		if j.verdict(a, i) == j.verdict(b, i) {
+			return j.steps[j.stepOf[i]].cause
+		}
+	}
+	return CauseUnknown
+}
+
+// verdict is engine.Evaluate's verdict of policy p on case i of the
+// witness's steps.
+func (j *causeJudge) verdict(p, i int) engine.Verdict {
+	at := i*len(j.policies) + p
+	if v := j.verdicts[at]; v >= 0 {
+		return engine.Verdict(v)
+	}
+	c, v := j.cases[i][0], j.cases[i][1]
+	m := j.matchers.get(j.policies, matcherKey{p, c})
+	got := engine.Invalid
+	if m != nil {
+		got = m.Match(v).Verdict
+	}
+	j.verdicts[at] = int8(got)
+	return got
+}
+
+// isNilMatcher reports whether m is nil or holds a nil pointer or
+// function, which engine.Evaluate judges Invalid.
+func isNilMatcher(m engine.Matcher) bool {
+	if m == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(m); v.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.UnsafePointer:
+		return v.IsNil()
+	}
+	return false
 }

@@ -9,18 +9,27 @@ import "container/heap"
 // keeps does not depend on the order they were offered in: merging the
 // capped maps of several workers keeps the same keys as one worker would
 // have.
+//
+// The heap that finds the largest kept key is built only once the map
+// first runs over its limit: a map that never does pays nothing for it.
 type capped[K comparable, V any] struct {
-	limit int
-	less  func(a, b K) bool
-	items map[K]*cappedItem[K, V]
-	heap  cappedHeap[K, V] // the kept items, largest key on top
-	full  bool             // a key was turned away; bound is the smallest
-	bound K
+	limit  int
+	less   func(a, b K) bool
+	items  map[K]*cappedItem[K, V]
+	heap   cappedHeap[K, V] // the kept items, largest key on top, once heaped
+	heaped bool
+	full   bool // a key was turned away; bound is the smallest
+	bound  K
+	// pushedOut counts the items pushed out (gone) so far.
+	pushedOut int
 }
 
 type cappedItem[K comparable, V any] struct {
 	key K
 	val V
+	// gone is set when the item is pushed out: its key is turned away
+	// from then on.
+	gone bool
 }
 
 func newCapped[K comparable, V any](limit int, less func(a, b K) bool) *capped[K, V] {
@@ -40,25 +49,66 @@ func (c *capped[K, V]) get(k K) *V {
 // among the smallest keys, or nil when k is turned away. Adding a key can
 // push out the largest kept one.
 func (c *capped[K, V]) add(k K) *V {
-	if it := c.items[k]; it != nil {
+	if it := c.addItem(k); it != nil {
 		return &it.val
+	}
+	return nil
+}
+
+// addItem is add returning the item that holds the value. An item stays
+// where it is until it is pushed out (gone).
+func (c *capped[K, V]) addItem(k K) *cappedItem[K, V] {
+	if it := c.items[k]; it != nil {
+		return it
 	}
 	if c.full && !c.less(k, c.bound) {
 		return nil
 	}
+	return c.insert(k)
+}
+
+// insert keeps a new key, pushing out the largest kept one when there is
+// no room; it returns nil when that is k itself.
+func (c *capped[K, V]) insert(k K) *cappedItem[K, V] {
 	it := &cappedItem[K, V]{key: k}
 	c.items[k] = it
-	heap.Push(&c.heap, it)
-	if len(c.items) <= c.limit {
-		return &it.val
+	if c.heaped {
+		heap.Push(&c.heap, it)
 	}
+	if len(c.items) <= c.limit {
+		return it
+	}
+	c.buildHeap()
 	top := heap.Pop(&c.heap).(*cappedItem[K, V])
 	delete(c.items, top.key)
+	c.pushOut(top)
 	c.full, c.bound = true, top.key
 	if top == it {
 		return nil
 	}
-	return &it.val
+	return it
+}
+
+// pushOut marks an item no longer kept as gone, and lets go of its value,
+// which a caller that still holds the item no longer needs.
+func (c *capped[K, V]) pushOut(it *cappedItem[K, V]) {
+	var zero V
+	it.val, it.gone = zero, true
+	c.pushedOut++
+}
+
+// buildHeap puts every kept item on the heap, the first time it is
+// needed.
+func (c *capped[K, V]) buildHeap() {
+	if c.heaped {
+		return
+	}
+	c.heaped = true
+	c.heap.items = make([]*cappedItem[K, V], 0, len(c.items))
+	for _, it := range c.items {
+		c.heap.items = append(c.heap.items, it)
+	}
+	heap.Init(&c.heap)
 }
 
 // turnAwayFrom turns away k and every larger key, dropping those kept.
@@ -66,9 +116,19 @@ func (c *capped[K, V]) turnAwayFrom(k K) {
 	if !c.full || c.less(k, c.bound) {
 		c.full, c.bound = true, k
 	}
+	if !c.heaped {
+		for key, it := range c.items {
+			if !c.less(key, c.bound) {
+				delete(c.items, key)
+				c.pushOut(it)
+			}
+		}
+		return
+	}
 	for c.heap.Len() > 0 && !c.less(c.heap.items[0].key, c.bound) {
 		top := heap.Pop(&c.heap).(*cappedItem[K, V])
 		delete(c.items, top.key)
+		c.pushOut(top)
 	}
 }
 

@@ -36,6 +36,7 @@ type versionInfo struct {
 	text   string
 	parsed engine.Version
 	ok     bool
+	marks  uint8 // versionMarks of parsed, when ok
 	nums   uint64
 }
 
@@ -43,7 +44,7 @@ func newVersionInfo(text string) versionInfo {
 	vi := versionInfo{text: text, nums: sumNumbers(text)}
 	v, err := engine.ParseVersion(text)
 	if err == nil {
-		vi.parsed, vi.ok = v, true
+		vi.parsed, vi.ok, vi.marks = v, true, versionMarks(v)
 	}
 	return vi
 }

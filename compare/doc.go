@@ -23,14 +23,42 @@
 //
 // # Running
 //
-// Run compiles each group's constraint once per policy, judges every
-// version, and aggregates as it goes on runtime.GOMAXPROCS(0) workers:
-// memory holds counts and one witness per class, never the cases, and
-// each worker keeps at most MaxClasses classes (ClassesPerPair per pair)
-// and MaxSplits splits, those of the shortest signatures; the report
+// Run reads each list of versions once per policy (engine.ReadVersions),
+// compiles each group's constraint once per policy against it, judges the
+// whole list at once into vectors of verdicts, and aggregates as it goes
+// on runtime.GOMAXPROCS(0) workers: the agreement of a pair on a group is
+// a few word operations on the vectors, and only the cases where the
+// policies do not all agree are classed, once per case shape and verdict
+// vector of the group. Memory holds counts and one witness per class,
+// never the cases, and at most MaxClasses classes (ClassesPerPair per
+// pair) and MaxSplits splits, those of the shortest signatures; the report
 // counts the cases of the others (Pair.CasesLeftOut,
 // Report.SplitCasesLeftOut). The Report it returns does not depend on the
 // number of workers or the order in which groups finish.
+//
+// # Sharding
+//
+// A domain too large for one machine runs in shards: RunPartial with
+// Options.Shard K of N judges the groups whose index (in the order the
+// domain yields them) modulo N is K-1, every case keeping its offset in
+// the whole domain, and returns a Partial: the aggregate Run would keep of
+// those cases (counts per pair, every kept class with its count and
+// smallest witness, the smallest class key each cap turned away, the
+// splits, the selection, every verdict by offset), with the whole
+// domain's DomainInfo, the policies in order, the reference, rank,
+// relevance table and caps. MergePartials combines partial reports of
+// disjoint shards, in any number, order and grouping, into the same
+// partial report, and refuses parts of another run (another domain,
+// policies, order of policies, reference, rank, relevance table, caps or
+// number of shards) or a shard given twice, naming the files. Since the
+// caps keep the smallest keys whatever the order, the merged aggregate is
+// the one Run keeps, and Partial.Report builds the report from it as Run
+// does, once every shard is there: the same report, byte for byte, as
+// Run on the whole domain, baseline and drift included. It needs the
+// policies the shards ran: a partial report records a fingerprint of each
+// (its verdicts on a sample of the exhaustive domain of MinScope), and
+// MergePartials and Report refuse a policy of the same name with another
+// fingerprint, or one that judges a kept witness otherwise.
 //
 // # Report
 //

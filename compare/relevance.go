@@ -108,6 +108,30 @@ func (t *RelevanceTable) Of(constraint string) *Relevance {
 	return r
 }
 
+// relevanceMemo is RelevanceTable.Of remembered per constraint: the
+// classes and splits that share a witness constraint share its Relevance.
+type relevanceMemo struct {
+	t  *RelevanceTable
+	of map[string]*Relevance
+}
+
+func newRelevanceMemo(t *RelevanceTable) *relevanceMemo {
+	return &relevanceMemo{t: t, of: map[string]*Relevance{}}
+}
+
+// Of is t.Of(constraint).
+func (m *relevanceMemo) Of(constraint string) *Relevance {
+	if m.t == nil {
+		return nil
+	}
+	r, ok := m.of[constraint]
+	if !ok {
+		r = m.t.Of(constraint)
+		m.of[constraint] = r
+	}
+	return r
+}
+
 // Total is the number of constraints counted.
 func (t *RelevanceTable) Total() int {
 	if t == nil {

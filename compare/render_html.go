@@ -173,8 +173,9 @@ func buildHTMLView(r *Report, opt RenderOptions) htmlView {
 	if n := countFunc(r.Pairs, listed); n > 0 {
 		perPair = max(TextClassesPerPair, min(perPair, HTMLClasses/n))
 	}
+	byPair := newPairClasses(r)
 	for _, p := range r.Pairs {
-		classes := r.ClassesOf(p.A, p.B)
+		classes := byPair.of(p.A, p.B)
 		hp := htmlPair{ID: htmlPairID(p), P: p, Share: percent(p.Agree, p.Agree+p.Diverge), Total: len(classes),
 			MaxKept: ClassesPerPair(len(r.Pairs))}
 		if len(classes) > 0 && listed(p) {

@@ -103,8 +103,9 @@ func renderMarkdown(w io.Writer, r *Report, opt RenderOptions) error {
 	slices.SortStableFunc(pairs, func(x, y Pair) int {
 		return cmp.Compare(boolInt(x.A != ref && x.B != ref), boolInt(y.A != ref && y.B != ref))
 	})
+	byPair := newPairClasses(r)
 	for _, p := range pairs {
-		classes := r.ClassesOf(p.A, p.B)
+		classes := byPair.of(p.A, p.B)
 		if len(classes) == 0 {
 			continue
 		}

@@ -298,8 +298,9 @@ func writeTextClasses(e *errWriter, r *Report, ref string, opt RenderOptions) {
 		return
 	}
 	left := 0
+	byPair := newPairClasses(r)
 	for _, p := range r.Pairs {
-		classes := r.ClassesOf(p.A, p.B)
+		classes := byPair.of(p.A, p.B)
 		if len(classes) == 0 {
 			continue
 		}

@@ -155,3 +155,40 @@ func (r *Report) ClassesOf(a, b string) []Class {
 	}
 	return out
 }
+
+// pairClasses finds the classes of each pair of a report as ClassesOf
+// does, with one pass over the report for all the pairs.
+type pairClasses struct {
+	r     *Report
+	index map[[2]string][]int
+}
+
+func newPairClasses(r *Report) pairClasses {
+	pc := pairClasses{r: r, index: map[[2]string][]int{}}
+	for i, c := range r.Classes {
+		k := pairClassesKey(c.A, c.B)
+		pc.index[k] = append(pc.index[k], i)
+	}
+	return pc
+}
+
+// of is r.ClassesOf(a, b).
+func (pc pairClasses) of(a, b string) []Class {
+	at := pc.index[pairClassesKey(a, b)]
+	if len(at) == 0 {
+		return nil
+	}
+	out := make([]Class, 0, len(at))
+	for _, i := range at {
+		out = append(out, pc.r.Classes[i])
+	}
+	return out
+}
+
+// pairClassesKey names a pair whichever its order.
+func pairClassesKey(a, b string) [2]string {
+	if b < a {
+		a, b = b, a
+	}
+	return [2]string{a, b}
+}

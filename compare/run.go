@@ -33,6 +33,11 @@ type Options struct {
 	// Rank orders the classes of each pair and the splits; "" means
 	// RankRelevance.
 	Rank Rank
+	// Shard, when set, is the part of the domain RunPartial runs (see
+	// Shard); Run refuses it.
+	Shard Shard
+
+	shard *shardRun // RunPartial's sharded run (shard.go)
 }
 
 // progressInterval is how often Progress is called.
@@ -40,21 +45,24 @@ const progressInterval = 100 * time.Millisecond
 
 // Run judges every case of d with every policy and returns the report.
 //
-// Each group's constraint is compiled once per policy (Policy.Compile) and
-// its versions are judged with the resulting Matcher; a constraint a policy
-// refuses makes every version of the group Invalid for that policy. Groups
-// are handed to Options.Workers goroutines as the domain yields them, and
-// each worker keeps counts and the smallest witness of each class, never
-// the cases. The causes of the classes are decided at the end, on the
-// witnesses, with CauseOf.
+// Each group's constraint is compiled once per policy against the
+// policy's reading of the group's versions (engine.ReadVersions, read
+// once per list of versions and kept while groups hand the same list
+// over; a short list handed over once is judged on text, with
+// engine.TextTable), and the whole list is judged at once
+// (TableMatcher.Verdicts); a constraint a policy refuses makes every
+// version of the group Invalid for that policy. Groups are handed to
+// Options.Workers goroutines as the domain yields them; the workers add
+// what they see to one aggregate of counts and the smallest witness of
+// each class, never the cases. The policies' reasons on the witnesses
+// that remain are fetched at the end, and the causes of the classes are
+// decided on them with CauseOf.
 //
-// Memory does not grow with the number of cases, but it grows with the
-// number of classes and splits, which a domain of many different
-// constraints (the random domain, a large file) keeps adding to: each
-// worker keeps at most ClassesPerPair classes per pair and MaxSplits
-// splits, and the report counts the cases of those it left out
-// (Pair.CasesLeftOut, Report.SplitCasesLeftOut). For a baseline, the run
-// also keeps one byte per case and policy up to MaxRecordedVerdicts.
+// Memory does not grow with the number of cases: the aggregate keeps at
+// most ClassesPerPair classes per pair and MaxSplits splits, and the
+// report counts the cases of those it left out (Pair.CasesLeftOut,
+// Report.SplitCasesLeftOut). For a baseline, the run also keeps two bits
+// per case and policy up to MaxRecordedVerdicts.
 //
 // Run fails when d is nil, when fewer than two policies are given or two
 // share a name, when the domain reports an error or yields another
@@ -72,6 +80,9 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	}
 	if _, err := ParseRank(string(opt.Rank)); err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
+	}
+	if err := opt.checkShard(); err != nil {
+		return nil, err
 	}
 	info := d.Info()
 	n := opt.Workers
@@ -92,6 +103,9 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 		domainErr = d.Groups(func(g Group) bool {
 			pg := placedGroup{g, offset}
 			offset += int64(len(g.Versions))
+			if !opt.shard.owns(pg.offset, len(g.Versions)) { // a shard judges its own groups only (shard.go)
+				return true
+			}
 			select {
 			case groups <- pg:
 				return true
@@ -108,12 +122,11 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 		errOnce.Do(func() { firstErr = err; cancel() })
 	}
 	pairs := pairIndexes(len(policies))
-	workers := make([]*worker, n)
+	shared := newSharedAggregate(len(pairs), n)
 	var wg sync.WaitGroup
-	for i := range workers {
-		w := newWorker(policies, pairs)
+	for i := range n {
+		w := newWorker(i, policies, pairs, shared)
 		w.log = log
-		workers[i] = w
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -143,15 +156,18 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	agg := workers[0].agg
-	for _, w := range workers[1:] {
-		agg.merge(w.agg)
+	agg := shared.agg
+	if err := fillReasons(agg, policies, pairs, n); err != nil {
+		return nil, err
+	}
+	if opt.shard != nil { // a shard keeps its aggregate as a partial report (shard.go)
+		return nil, opt.shard.finish(agg, log)
 	}
 	if agg.cases != info.Cases {
 		return nil, fmt.Errorf("compare: the domain %s yielded %s, but announced %d", info.Description,
 			plural.Of(agg.cases, "case", "cases"), info.Cases)
 	}
-	r := buildReport(info, policies, pairs, agg, n, opt)
+	r := buildReportFrom(info, policies, pairs, agg, n, opt, true)
 	r.verdicts = log.verdicts(r.Policies, info.Cases)
 	return r, nil
 }

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"encoding/binary"
 	"strings"
 
 	"github.com/prerel/prerel/engine"
@@ -60,22 +61,28 @@ func (s *selectionAgg) merge(o *selectionAgg) {
 	}
 }
 
-// aggregateSelection works out what each policy would install from the
-// group's versions and compares the picks pair by pair. A policy that
-// implements engine.Selector decides itself (engine.Select); for the others
-// the verdicts already judged are replayed through engine.SelectNewest, so
-// that the versions are not judged twice.
+// pickAll works out what each policy would install from the group's
+// versions, into w.picks. A policy that implements engine.Selector decides
+// itself (as engine.Select) among the versions it allows; for the others
+// the verdicts already judged decide, with the list's versions in the
+// order engine.SelectNewest prefers them, so that the versions are not
+// judged twice.
+func (w *worker) pickAll(g Group) {
+	for p, pol := range w.policies {
+		w.policy, w.version = p, ""
+		w.picks[p] = w.pick(p, pol, g)
+	}
+}
+
+// aggregateSelection compares the picks of pickAll pair by pair. The
+// caller holds the aggregate's lock.
 func (w *worker) aggregateSelection(ci *constraintInfo, g Group) {
-	a := w.agg
+	a := w.shared.agg
 	if a.selection == nil {
 		a.selection = make([]selectionAgg, len(w.pairs))
 	}
 	a.selGroups++
-	picks := make([]string, len(w.policies))
-	for p, pol := range w.policies {
-		w.policy, w.version = p, ""
-		picks[p] = w.pick(p, pol, g)
-	}
+	picks := w.picks
 	var key *selectionKey
 	for k, pr := range w.pairs {
 		pa, pb := picks[pr[0]], picks[pr[1]]
@@ -87,47 +94,63 @@ func (w *worker) aggregateSelection(ci *constraintInfo, g Group) {
 		if key == nil {
 			key = &selectionKey{comps: ci.comps, nums: ci.nums, length: len(ci.text), constraint: ci.text, history: g.History}
 		}
-		a.selection[k].offer(&selectionCandidate{key: *key, a: pa, b: pb, history: g.History})
+		if s := &a.selection[k]; s.witness == nil || key.less(s.witness.key) {
+			s.offer(&selectionCandidate{key: *key, a: pa, b: pb, history: g.History})
+		}
 	}
 }
 
 // pick is what policy p would install from the group's versions, as a
 // selection witness shows it.
+//
+// A policy that refuses the constraint installs nothing (engine.Select
+// fails with the policy's refusal). A Selector picks the newest version
+// it admits, by its own order, and answers pairwise as if each version
+// were the only one available (engine.Selector): its pick is among the
+// versions it allows, so it is handed only those, in list order; when it
+// allows none it installs nothing, and when it allows one, that one. Its
+// pick then depends on the versions it allows alone, not on the
+// constraint that allowed them, so it is kept per list and set of allowed
+// versions (versionList.picks): constraints of one shape often allow the
+// same versions of a history.
 func (w *worker) pick(p int, pol engine.Policy, g Group) string {
-	var sel engine.Selection
+	if w.errs[p] != nil {
+		return InvalidSelected
+	}
+	verdicts := w.verdicts[p]
 	if s, ok := pol.(engine.Selector); ok {
-		var err error
-		sel, err = s.Select(g.Constraint, g.Versions)
+		w.admitted = w.admitted[:0]
+		w.key = binary.AppendUvarint(w.key[:0], uint64(p))
+		for i, v := range verdicts {
+			if v == engine.Allow {
+				w.admitted = append(w.admitted, g.Versions[i])
+				w.key = binary.AppendUvarint(w.key, uint64(i))
+			}
+		}
+		switch len(w.admitted) {
+		case 0:
+			return NoneSelected
+		case 1:
+			return w.admitted[0]
+		}
+		if picked, ok := w.list.picks[string(w.key)]; ok {
+			return picked
+		}
+		sel, err := s.Select(g.Constraint, w.admitted)
 		if err != nil {
-			return InvalidSelected
+			return InvalidSelected // the constraint's, not the versions'
 		}
-	} else {
-		if w.errs[p] != nil {
-			return InvalidSelected
+		picked := NoneSelected
+		if sel.Found {
+			picked = sel.Version
 		}
-		sel = engine.SelectNewest(&replayMatcher{results: w.results[p], versions: g.Versions, m: w.matchers[p]}, g.Versions)
+		w.list.keepPick(string(w.key), picked)
+		return picked
 	}
-	if !sel.Found {
-		return NoneSelected
+	for _, i := range w.list.newestOrder() {
+		if verdicts[i] == engine.Allow {
+			return g.Versions[i]
+		}
 	}
-	return sel.Version
-}
-
-// replayMatcher answers engine.SelectNewest with the results already
-// judged for the same versions, in order; should it be asked about another
-// version, it judges that one with the policy's matcher.
-type replayMatcher struct {
-	results  []engine.Result
-	versions []string
-	next     int
-	m        engine.Matcher
-}
-
-func (r *replayMatcher) Match(version string) engine.Result {
-	i := r.next
-	r.next++
-	if i < len(r.versions) && r.versions[i] == version {
-		return r.results[i]
-	}
-	return r.m.Match(version)
+	return NoneSelected
 }

@@ -61,35 +61,58 @@ const (
 const maxKeyedComparators = 32
 
 // shapeOf returns the case part of the signature (constraint and version
-// parts) for vi against the group's constraint, caching it per group by
-// shapeKey.
+// parts) for vi against the group's constraint.
 func (g *groupShapes) shapeOf(vi *versionInfo) string {
+	return g.shapes[g.shapeID(vi)]
+}
+
+// shapeID returns the number of the case shape of vi within the group
+// (an index into g.shapes), caching the shape per group by shapeKey:
+// versions of one shapeKey have one shape.
+func (g *groupShapes) shapeID(vi *versionInfo) int32 {
 	ci := g.ci
-	if !ci.ok || !vi.ok || ci.parsed.Len() > maxKeyedComparators {
-		return constraintShape(ci, g.spaced, vi) + "; " + versionShape(vi)
+	if !ci.ok || !vi.ok || len(g.cores) > maxKeyedComparators {
+		return g.intern(constraintShape(ci, g.spaced, vi) + "; " + versionShape(vi))
 	}
-	k := shapeKey{marks: versionMarks(vi.parsed)}
+	k := shapeKey{marks: vi.marks}
 	core := vi.parsed.Core()
-	for i, cmp := range ci.parsed.Comparators() {
-		k.relations |= uint64(core.Compare(cmp.Version.Core())+1) << (2 * i)
-		if u, ok := cmp.Upper(); ok {
-			k.upper |= uint64(core.Compare(u)+1) << (2 * i)
+	for i := range g.cores {
+		k.relations |= uint64(core.Compare(g.cores[i])+1) << (2 * i)
+		if g.hasUpper[i] {
+			k.upper |= uint64(core.Compare(g.uppers[i])+1) << (2 * i)
 		}
 	}
-	if s, ok := g.cache[k]; ok {
-		return s
+	if id, ok := g.cache[k]; ok {
+		return id
 	}
-	s := constraintShape(ci, g.spaced, vi) + "; " + versionShape(vi)
-	g.cache[k] = s
-	return s
+	id := g.intern(constraintShape(ci, g.spaced, vi) + "; " + versionShape(vi))
+	g.cache[k] = id
+	return id
+}
+
+// intern returns the number of shape s within the group.
+func (g *groupShapes) intern(s string) int32 {
+	if id, ok := g.ids[s]; ok {
+		return id
+	}
+	id := int32(len(g.shapes))
+	g.ids[s] = id
+	g.shapes = append(g.shapes, s)
+	return id
 }
 
 // groupShapes holds what the signatures of one group share.
 type groupShapes struct {
-	ci      *constraintInfo
-	spaced  []bool // per comparator: a space follows the operator
-	cache   map[shapeKey]string
-	refused map[string]string // policy name -> shape of its refusal of the constraint
+	ci     *constraintInfo
+	spaced []bool // per comparator: a space follows the operator
+	// per comparator of a constraint the engine parses: the base of its
+	// version, and the bound a "~>" implies (hasUpper)
+	cores, uppers []engine.Version
+	hasUpper      []bool
+	cache         map[shapeKey]int32 // shape of the versions of a key
+	ids           map[string]int32   // number of each shape
+	shapes        []string           // the shapes by number
+	refused       map[string]string  // policy name -> shape of its refusal of the constraint
 }
 
 // refusal returns the case part of the signature for a case that policy
@@ -97,13 +120,7 @@ type groupShapes struct {
 // constraintRefused, p.Compile failed on it) or the version.
 func (g *groupShapes) refusal(p engine.Policy, constraintRefused bool, vi *versionInfo) string {
 	if !constraintRefused {
-		if !vi.ok {
-			return "version refused: syntax " + strconv.Quote(syntaxShape(vi.text))
-		}
-		var b strings.Builder
-		b.WriteString("version refused: ")
-		writeTemplate(&b, vi.parsed, 0)
-		return b.String()
+		return versionRefusal(vi)
 	}
 	if s, ok := g.refused[p.Name()]; ok {
 		return s
@@ -111,6 +128,19 @@ func (g *groupShapes) refusal(p engine.Policy, constraintRefused bool, vi *versi
 	s := refusedConstraint(p, g.ci, g.spaced)
 	g.refused[p.Name()] = s
 	return s
+}
+
+// versionRefusal is the case part of the signature of a case whose
+// version a policy refused. It is a function of the version part of the
+// case's shape.
+func versionRefusal(vi *versionInfo) string {
+	if !vi.ok {
+		return "version refused: syntax " + strconv.Quote(syntaxShape(vi.text))
+	}
+	var b strings.Builder
+	b.WriteString("version refused: ")
+	writeTemplate(&b, vi.parsed, 0)
+	return b.String()
 }
 
 // refusedConstraint names the comparators of a constraint that p refuses
@@ -150,14 +180,28 @@ func refusedConstraint(p engine.Policy, ci *constraintInfo, spaced []bool) strin
 	return b.String()
 }
 
+// reset prepares g for the group of constraint ci.
 func (g *groupShapes) reset(ci *constraintInfo) {
 	g.ci = ci
 	g.spaced = operatorSpacing(ci, g.spaced[:0])
+	g.cores, g.uppers, g.hasUpper = g.cores[:0], g.uppers[:0], g.hasUpper[:0]
+	if ci.ok {
+		for _, cmp := range ci.parsed.Comparators() {
+			u, ok := cmp.Upper()
+			g.cores = append(g.cores, cmp.Version.Core())
+			g.uppers = append(g.uppers, u)
+			g.hasUpper = append(g.hasUpper, ok)
+		}
+	}
 	if g.cache == nil {
-		g.cache = map[shapeKey]string{}
+		g.cache = map[shapeKey]int32{}
+		g.ids = map[string]int32{}
 		g.refused = map[string]string{}
 	}
 	clear(g.cache)
+	clear(g.ids)
+	clear(g.shapes)
+	g.shapes = g.shapes[:0]
 	clear(g.refused)
 }
 

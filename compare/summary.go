@@ -134,6 +134,7 @@ func identicalGroups(r *Report) [][]string {
 func buildSummary(r *Report, byName map[string]engine.Policy) []SummaryRow {
 	ref := r.Reference
 	var rows []SummaryRow
+	byPair := newPairClasses(r)
 	for _, g := range identicalGroups(r) {
 		if slices.Contains(g, ref) {
 			if len(g) > 1 {
@@ -142,7 +143,7 @@ func buildSummary(r *Report, byName map[string]engine.Policy) []SummaryRow {
 			}
 			continue
 		}
-		rows = append(rows, summaryRow(r, g, byName))
+		rows = append(rows, summaryRow(r, byPair, g, byName))
 	}
 	slices.SortStableFunc(rows, func(x, y SummaryRow) int {
 		return cmp.Or(cmp.Compare(x.Diverge, y.Diverge), strings.Compare(x.Policies[0], y.Policies[0]))
@@ -152,13 +153,13 @@ func buildSummary(r *Report, byName map[string]engine.Policy) []SummaryRow {
 
 // summaryRow compares the group g (its first policy stands for it) with
 // the reference.
-func summaryRow(r *Report, g []string, byName map[string]engine.Policy) SummaryRow {
+func summaryRow(r *Report, byPair pairClasses, g []string, byName map[string]engine.Policy) SummaryRow {
 	name, ref := g[0], r.Reference
 	row := SummaryRow{Policies: g}
 	if p, ok := r.PairOf(name, ref); ok {
 		row.Agree, row.Diverge = p.Agree, p.Diverge
 	}
-	classes := r.ClassesOf(name, ref)
+	classes := byPair.of(name, ref)
 	for _, c := range classes {
 		mine, theirs := sides(c, name)
 		switch {
@@ -222,8 +223,8 @@ func sides(c Class, name string) (mine, theirs engine.Verdict) {
 
 // buildSplits turns the aggregated splits into Splits in rank order, and
 // counts the cases of the splits the aggregate had no room for.
-func buildSplits(names []string, agg *aggregate, table *RelevanceTable, rank Rank) ([]Split, int64) {
-	out := []Split{}
+func buildSplits(names []string, agg *aggregate, table *relevanceMemo, rank Rank) ([]Split, int64) {
+	out := make([]Split, 0, agg.splits.len())
 	var kept int64
 	agg.splits.each(func(k splitKey, s *splitAgg) {
 		kept += s.count
@@ -242,13 +243,26 @@ func buildSplits(names []string, agg *aggregate, table *RelevanceTable, rank Ran
 		}
 		out = append(out, sp)
 	})
-	slices.SortFunc(out, func(x, y Split) int {
-		return cmp.Or(relevanceOrder(x.Relevance, x.Count, y.Relevance, y.Count, rank == RankCount),
-			strings.Compare(x.Shape, y.Shape),
-			strings.Compare(strings.Join(x.Allow, ","), strings.Join(y.Allow, ",")),
-			strings.Compare(strings.Join(x.Reject, ","), strings.Join(y.Reject, ",")))
+	// Sort with the lists joined once, not at every comparison.
+	type sortable struct {
+		split         *Split
+		allow, reject string
+	}
+	keys := make([]sortable, len(out))
+	for i := range out {
+		keys[i] = sortable{&out[i], strings.Join(out[i].Allow, ","), strings.Join(out[i].Reject, ",")}
+	}
+	slices.SortFunc(keys, func(x, y sortable) int {
+		return cmp.Or(relevanceOrder(x.split.Relevance, x.split.Count, y.split.Relevance, y.split.Count, rank == RankCount),
+			strings.Compare(x.split.Shape, y.split.Shape),
+			strings.Compare(x.allow, y.allow),
+			strings.Compare(x.reject, y.reject))
 	})
-	return out, agg.splitCases - kept
+	sorted := make([]Split, len(out))
+	for i, k := range keys {
+		sorted[i] = *k.split
+	}
+	return sorted, agg.splitCases - kept
 }
 
 // whatDiffers says in words what a policy that gave mine (where the

@@ -12,17 +12,20 @@ import (
 )
 
 // MaxRecordedVerdicts bounds the verdicts a run keeps for its baseline
-// (cases times policies, one byte each while the run lasts): a larger run
-// keeps none, and a drift from its baseline is told by classes alone.
+// (cases times policies, a quarter of a byte each while the run lasts and
+// one byte each in the report): a larger run keeps none, and a drift from
+// its baseline is told by classes alone.
 const MaxRecordedVerdicts = 64 << 20
 
 // verdictLog keeps the verdict of every policy on every case, by the
 // case's position in the domain's order, so that a baseline can tell
-// exactly which verdicts of which policy changed. Workers write distinct
-// bytes, so they need no lock.
+// exactly which verdicts of which policy changed. It packs sixteen
+// verdicts into a word, two bits each (a verdict's two low bits, as a
+// baseline keeps it); workers set the bits of distinct cases with atomic
+// ors, so they need no lock.
 type verdictLog struct {
 	cases    int64
-	byPolicy [][]byte
+	byPolicy [][]uint32
 	overflow atomic.Bool // the domain yielded more cases than it announced
 }
 
@@ -30,37 +33,52 @@ func newVerdictLog(cases int64, policies int) *verdictLog {
 	if cases <= 0 || cases*int64(policies) > MaxRecordedVerdicts {
 		return nil
 	}
-	l := &verdictLog{cases: cases, byPolicy: make([][]byte, policies)}
+	l := &verdictLog{cases: cases, byPolicy: make([][]uint32, policies)}
 	for i := range l.byPolicy {
-		l.byPolicy[i] = make([]byte, cases)
+		l.byPolicy[i] = make([]uint32, (cases+15)/16)
 	}
 	return l
 }
 
 // record keeps the verdicts of policy p on the versions of a group that
 // starts at offset.
-func (l *verdictLog) record(p int, offset int64, results []engine.Result) {
+func (l *verdictLog) record(p int, offset int64, verdicts []engine.Verdict) {
 	if l == nil {
 		return
 	}
-	if offset+int64(len(results)) > l.cases {
+	if offset+int64(len(verdicts)) > l.cases {
 		l.overflow.Store(true)
 		return
 	}
-	dst := l.byPolicy[p][offset:]
-	for i, r := range results {
-		dst[i] = byte(r.Verdict)
+	words := l.byPolicy[p]
+	var word uint32
+	at := offset / 16
+	for i, v := range verdicts {
+		c := offset + int64(i)
+		if c/16 != at {
+			atomic.OrUint32(&words[at], word)
+			word, at = 0, c/16
+		}
+		word |= uint32(v&3) << (2 * (c % 16))
+	}
+	if len(verdicts) > 0 {
+		atomic.OrUint32(&words[at], word)
 	}
 }
 
-// verdicts returns the log by policy name, or nil when it is incomplete.
+// verdicts returns the log by policy name, one byte per case, or nil when
+// it is incomplete.
 func (l *verdictLog) verdicts(names []string, cases int64) map[string][]byte {
 	if l == nil || l.overflow.Load() || cases != l.cases {
 		return nil
 	}
 	out := make(map[string][]byte, len(names))
 	for i, n := range names {
-		out[n] = l.byPolicy[i]
+		v := make([]byte, cases)
+		for c := range v {
+			v[c] = byte(l.byPolicy[i][c/16] >> (2 * (c % 16)) & 3)
+		}
+		out[n] = v
 	}
 	return out
 }

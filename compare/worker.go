@@ -1,39 +1,101 @@
 package compare
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"runtime/debug"
+	"sync"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/elide"
 )
 
-// worker judges groups and aggregates what it sees. Each worker of a run
-// has its own, merged at the end.
+// worker judges groups and adds what it sees to the run's aggregate,
+// which the workers of a run share.
+//
+// A group is judged policy by policy on the fast path of engine/table.go:
+// the worker reads each list of versions once per policy
+// (engine.ReadVersions, cached per list), compiles the group's constraint
+// once per policy against it, and has the whole list judged into a vector
+// of verdicts. Each vector is kept as two bit planes (bit 0 and bit 1 of
+// every verdict), so that the agreement of a pair on the whole group is a
+// few word operations: an exclusive or and a population count. Only the
+// versions where the policies do not all agree go on: each is filed under
+// its local split, the pair of its case shape and its verdict vector, and
+// every pair's class, the splits and their witnesses are then updated once
+// per local split, not once per case. A class keeps its witness's
+// verdicts; the policies' reasons are fetched once the run is over, for
+// the witnesses that remain (fillReasons).
+//
+// Judging and filing need no lock. The worker then holds the aggregate's
+// lock to add the group's cases, splits and selections, and the lock of
+// each stripe of pairs in turn, starting from a stripe of its own, to add
+// the pairs' counts and classes, so that the workers seldom wait for one
+// another.
 type worker struct {
+	id       int // the worker's number in the run
 	policies []engine.Policy
 	pairs    [][2]int
-	matchers []engine.Matcher
-	errs     []error
-	results  [][]engine.Result // [policy][version of the group]
-	agg      *aggregate
-	shapes   groupShapes
-	verdicts []byte // the verdict of each policy on one case
+	shared   *sharedAggregate
 	log      *verdictLog
+	lists    listCache
+	shapes   groupShapes
+
+	// the group being judged
+	list     *versionList
+	errs     []error
+	verdicts [][]engine.Verdict // [policy][version]
+	lo, hi   [][]uint64         // [policy][word]: bit 0 and bit 1 of each verdict
+	diverged []uint64           // the versions where the policies do not all agree
+	diverge  []int64            // per pair: the versions where it diverges
+	splits   map[string]int32   // local split key -> index in local
+	local    []localSplit
+	refused  []string // per policy: its refusal of the constraint, "" until needed
+	vrefused []string // per shape number: the refusal of its version, "" until needed
+	key      []byte
+	picks    []string
+	admitted []string // the versions a Selector allows, for pick
+	// numbers of sharedAggregate.ids of generation gen: of each shape, of
+	// the refusal of its version, of each policy's refusal of the
+	// constraint (0 when it has none), and of the set of those refusals
+	shapeIDs, vrefIDs, refIDs []uint32
+	refusedID                 uint32
+	gen                       int
 
 	// where the worker is, for the error when a policy panics
 	policy  int
 	version string
+	stack   []byte
 }
 
-func newWorker(policies []engine.Policy, pairs [][2]int) *worker {
+// localSplit is the diverging versions of one group that share a case
+// shape and the verdict of every policy: every pair's class of each of
+// them is the same.
+type localSplit struct {
+	shape    int32  // number within the group (groupShapes.shapes)
+	verdicts string // one byte per policy
+	count    int64
+	witness  int     // the version of the smallest case
+	key      caseKey // the smallest case's, once filed
+}
+
+func newWorker(id int, policies []engine.Policy, pairs [][2]int, shared *sharedAggregate) *worker {
 	return &worker{
+		id:       id,
 		policies: policies,
 		pairs:    pairs,
-		matchers: make([]engine.Matcher, len(policies)),
+		shared:   shared,
+		lists:    listCache{policies: len(policies)},
 		errs:     make([]error, len(policies)),
-		results:  make([][]engine.Result, len(policies)),
-		agg:      newAggregate(len(pairs)),
+		verdicts: make([][]engine.Verdict, len(policies)),
+		lo:       make([][]uint64, len(policies)),
+		hi:       make([][]uint64, len(policies)),
+		diverge:  make([]int64, len(pairs)),
+		refused:  make([]string, len(policies)),
+		refIDs:   make([]uint32, len(policies)),
+		picks:    make([]string, len(policies)),
+		splits:   map[string]int32{},
 	}
 }
 
@@ -55,107 +117,551 @@ func (e *PanicError) Error() string {
 // run judges one group with every policy and aggregates it. A panic in a
 // policy becomes an error naming the policy and the case.
 func (w *worker) run(g Group, offset int64) (err error) {
+	w.stack = nil
 	defer func() {
 		if r := recover(); r != nil {
-			err = &PanicError{Policy: w.policies[w.policy].Name(), Constraint: g.Constraint, Version: w.version, Value: r, Stack: debug.Stack()}
+			stack := w.stack
+			if stack == nil {
+				stack = debug.Stack()
+			}
+			err = &PanicError{Policy: w.policies[w.policy].Name(), Constraint: g.Constraint, Version: w.version, Value: r, Stack: stack}
 		}
 	}()
-	w.judge(g)
+	w.list = w.lists.get(g.Versions)
+	odd := w.judge(g)
 	for p := range w.policies {
-		w.log.record(p, offset, w.results[p])
+		w.log.record(p, offset, w.verdicts[p])
 	}
 	ci := newConstraintInfo(g.Constraint)
-	w.aggregatePairs(&ci, g.Versions)
+	w.countPairs(len(g.Versions), odd)
+	w.fileLocalSplits(&ci)
+	w.prepareRefusals()
 	if g.History != "" {
-		w.aggregateSelection(&ci, g)
+		w.pickAll(g)
+	}
+	for j := range w.local {
+		ls := &w.local[j]
+		ls.key = makeCaseKey(&ci, w.list.info(ls.witness))
+	}
+	w.aggregateGroup(&ci, g)
+	stripes := w.shared.stripes
+	for i := range stripes {
+		w.aggregateClasses(stripes[(w.id+i)%len(stripes)], len(g.Versions))
 	}
 	return nil
 }
 
-// judge fills w.results for the group, with one MatchAll call for a
-// Matcher that is an engine.BatchMatcher.
-func (w *worker) judge(g Group) {
+// aggregateGroup adds the group's cases, local splits and selections to
+// the aggregate, and numbers the case parts of the group's classes for
+// the stripes' indexes.
+func (w *worker) aggregateGroup(ci *constraintInfo, g Group) {
+	s := w.shared
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.agg
+	a.cases += int64(len(g.Versions))
+	for j := range w.local {
+		ls := &w.local[j]
+		a.addSplit(w.shapes.shapes[ls.shape], ls.verdicts, ls.count, ls.key)
+	}
+	if g.History != "" {
+		w.aggregateSelection(ci, g)
+	}
+	if len(w.local) == 0 {
+		return
+	}
+	if s.ids == nil || len(s.ids) > maxIDs {
+		s.ids = map[string]uint32{}
+		s.gen++
+	}
+	w.gen = s.gen
+	shapes := len(w.shapes.shapes)
+	w.shapeIDs = resetSlice(w.shapeIDs, shapes, 0)
+	w.vrefIDs = resetSlice(w.vrefIDs, shapes, 0)
+	w.key = w.key[:0]
+	for p, err := range w.errs {
+		w.refIDs[p] = 0
+		if err != nil {
+			w.refIDs[p] = s.id(w.refusal(p, nil))
+			w.key = binary.AppendUvarint(w.key, uint64(p))
+			w.key = binary.AppendUvarint(w.key, uint64(w.refIDs[p]))
+		}
+	}
+	w.refusedID = 0
+	if len(w.key) > 0 {
+		w.refusedID = s.id(string(w.key))
+	}
+	for j := range w.local {
+		ls := &w.local[j]
+		if w.shapeIDs[ls.shape] != 0 {
+			continue
+		}
+		w.shapeIDs[ls.shape] = s.id(w.shapes.shapes[ls.shape])
+		if r := w.vrefused[ls.shape]; r != "" {
+			w.vrefIDs[ls.shape] = s.id(r)
+		}
+	}
+}
+
+// judge fills the verdicts and bit planes of every policy for the group.
+// It reports whether some verdict is not one of engine's three, which the
+// bit planes cannot tell apart.
+func (w *worker) judge(g Group) (odd bool) {
+	n := len(g.Versions)
+	words := (n + 63) / 64
 	for p, pol := range w.policies {
 		w.policy, w.version = p, ""
-		if cap(w.results[p]) < len(g.Versions) {
-			w.results[p] = make([]engine.Result, len(g.Versions))
+		if cap(w.verdicts[p]) < n {
+			w.verdicts[p] = make([]engine.Verdict, n)
+			w.lo[p] = make([]uint64, words)
+			w.hi[p] = make([]uint64, words)
 		}
-		res := w.results[p][:len(g.Versions)]
-		w.results[p] = res
-		m, err := pol.Compile(g.Constraint)
-		w.matchers[p], w.errs[p] = m, err
+		out := w.verdicts[p][:n]
+		w.verdicts[p] = out
+		m, err := w.list.table(p, pol).Compile(g.Constraint)
+		w.errs[p] = err
 		if err != nil {
-			r := engine.InvalidResult(err)
-			for i := range res {
-				res[i] = r
+			for i := range out {
+				out[i] = engine.Invalid
 			}
-			continue
+		} else {
+			w.verdictsOf(m, out, g)
 		}
-		if bm, ok := m.(engine.BatchMatcher); ok {
-			bm.MatchAll(g.Versions, res)
-			continue
+		lo, hi := w.lo[p][:words], w.hi[p][:words]
+		clear(lo)
+		clear(hi)
+		for i, v := range out {
+			lo[i>>6] |= uint64(v&1) << (i & 63)
+			hi[i>>6] |= uint64(v>>1&1) << (i & 63)
+			odd = odd || v > engine.Invalid
 		}
-		for i, v := range g.Versions {
-			w.version = v
-			res[i] = m.Match(v)
+		w.lo[p], w.hi[p] = lo, hi
+	}
+	return odd
+}
+
+// verdictsOf has m judge every version of the group into out. When the
+// policy panics, it finds the version it panics on before the panic goes
+// on to run's recovery.
+func (w *worker) verdictsOf(m engine.TableMatcher, out []engine.Verdict, g Group) {
+	defer func() {
+		if r := recover(); r != nil {
+			w.stack = debug.Stack()
+			w.version = panickingVersion(w.policies[w.policy], g)
+			panic(r)
 		}
+	}()
+	m.Verdicts(out)
+}
+
+// panickingVersion is the first version of the group that p panics on
+// when it judges the versions one at a time on text, or "" when it panics
+// on none of them alone.
+func panickingVersion(p engine.Policy, g Group) string {
+	var m engine.Matcher
+	if panics(func() {
+		var err error
+		if m, err = p.Compile(g.Constraint); err != nil {
+			m = nil
+		}
+	}) || isNilMatcher(m) {
+		return ""
+	}
+	for _, v := range g.Versions {
+		if panics(func() { m.Match(v) }) {
+			return v
+		}
+	}
+	return ""
+}
+
+// panics reports whether f panics.
+func panics(f func()) (panicked bool) {
+	defer func() {
+		if recover() != nil {
+			panicked = true
+		}
+	}()
+	f()
+	return false
+}
+
+// countPairs counts, per pair, the versions of the group where it
+// diverges, and marks the versions where the policies do not all agree.
+func (w *worker) countPairs(n int, odd bool) {
+	words := (n + 63) / 64
+	if cap(w.diverged) < words {
+		w.diverged = make([]uint64, words)
+	}
+	w.diverged = w.diverged[:words]
+	clear(w.diverged)
+	if odd {
+		w.countPairsByByte(n)
+		return
+	}
+	for k, pr := range w.pairs {
+		alo, ahi, blo, bhi := w.lo[pr[0]], w.hi[pr[0]], w.lo[pr[1]], w.hi[pr[1]]
+		d := 0
+		for i := range w.diverged {
+			x := (alo[i] ^ blo[i]) | (ahi[i] ^ bhi[i])
+			d += bits.OnesCount64(x)
+			w.diverged[i] |= x
+		}
+		w.diverge[k] = int64(d)
 	}
 }
 
-// aggregatePairs counts agreement per pair and classes the divergences.
-func (w *worker) aggregatePairs(ci *constraintInfo, versions []string) {
-	a := w.agg
-	a.cases += int64(len(versions))
+// countPairsByByte is countPairs verdict by verdict, for a group where
+// some verdict is none of engine's three.
+func (w *worker) countPairsByByte(n int) {
+	for k, pr := range w.pairs {
+		va, vb := w.verdicts[pr[0]], w.verdicts[pr[1]]
+		d := 0
+		for i := range n {
+			if va[i] != vb[i] {
+				d++
+				w.diverged[i>>6] |= 1 << (i & 63)
+			}
+		}
+		w.diverge[k] = int64(d)
+	}
+}
+
+// fileLocalSplits files every version where the policies do not all
+// agree under its local split.
+func (w *worker) fileLocalSplits(ci *constraintInfo) {
 	w.shapes.reset(ci)
-	for i, text := range versions {
-		var vi versionInfo
-		var key caseKey
-		var shape string
-		known := false
-		diverged := false
-		for k, pr := range w.pairs {
-			ra, rb := w.results[pr[0]][i], w.results[pr[1]][i]
-			if ra.Verdict == rb.Verdict {
-				a.pairs[k].agree++
+	clear(w.splits)
+	clear(w.local)
+	w.local = w.local[:0]
+	for wi, x := range w.diverged {
+		for x != 0 {
+			i := wi<<6 | bits.TrailingZeros64(x)
+			x &= x - 1
+			vi := w.list.info(i)
+			shape := w.shapes.shapeID(vi)
+			w.key = binary.LittleEndian.AppendUint32(w.key[:0], uint32(shape))
+			for p := range w.verdicts {
+				w.key = append(w.key, byte(w.verdicts[p][i]))
+			}
+			if j, ok := w.splits[string(w.key)]; ok {
+				s := &w.local[j]
+				s.count++
+				if makeCaseKey(ci, vi).less(makeCaseKey(ci, w.list.info(s.witness))) {
+					s.witness = i
+				}
 				continue
 			}
-			a.pairs[k].diverge++
-			diverged = true
-			if !known {
-				vi = newVersionInfo(text)
-				key = makeCaseKey(ci, &vi)
-				known = true
-			}
-			var s string
-			switch {
-			case ra.Verdict == engine.Invalid:
-				s = w.refusal(pr[0], &vi)
-			case rb.Verdict == engine.Invalid:
-				s = w.refusal(pr[1], &vi)
-			default:
-				if shape == "" {
-					shape = w.shapes.shapeOf(&vi)
-				}
-				s = shape
-			}
-			a.pairs[k].add(classKey{s, ra.Verdict, rb.Verdict}, key, ra, rb)
-		}
-		if diverged {
-			if shape == "" {
-				shape = w.shapes.shapeOf(&vi)
-			}
-			w.verdicts = w.verdicts[:0]
-			for p := range w.policies {
-				w.verdicts = append(w.verdicts, byte(w.results[p][i].Verdict))
-			}
-			a.addSplit(shape, w.verdicts, key)
+			key := string(w.key)
+			w.splits[key] = int32(len(w.local))
+			w.local = append(w.local, localSplit{shape: shape, verdicts: key[4:], count: 1, witness: i})
 		}
 	}
 }
 
-// refusal is the case part of the signature of a case that policy p
-// judged Invalid.
-func (w *worker) refusal(p int, vi *versionInfo) string {
-	w.policy = p
-	return w.shapes.refusal(w.policies[p], w.errs[p] != nil, vi)
+// prepareRefusals works out, before the aggregate is locked, the
+// refusals the group's classes are signed with: for each local split and
+// each policy that judged it Invalid while another did not, what that
+// policy refused.
+func (w *worker) prepareRefusals() {
+	w.vrefused = resetSlice(w.vrefused, len(w.shapes.shapes), "")
+	clear(w.refused)
+	for j := range w.local {
+		s := &w.local[j]
+		for p := range w.policies {
+			if engine.Verdict(s.verdicts[p]) == engine.Invalid {
+				w.refusal(p, s)
+			}
+		}
+	}
+}
+
+// refusal is the case part of the signature of the cases of local split
+// s that policy p judged Invalid.
+func (w *worker) refusal(p int, s *localSplit) string {
+	if w.errs[p] == nil {
+		// The version part of a shape decides the refusal of its version.
+		r := w.vrefused[s.shape]
+		if r == "" {
+			r = versionRefusal(w.list.info(s.witness))
+			w.vrefused[s.shape] = r
+		}
+		return r
+	}
+	r := w.refused[p]
+	if r == "" {
+		w.policy, w.version = p, ""
+		r = refusedConstraint(w.policies[p], w.shapes.ci, w.shapes.spaced)
+		w.refused[p] = r
+	}
+	return r
+}
+
+// resetSlice returns s with n elements, each v.
+func resetSlice[T any](s []T, n int, v T) []T {
+	s = s[:0]
+	for range n {
+		s = append(s, v)
+	}
+	return s
+}
+
+// sharedAggregate is the aggregate the workers of a run share: a lock for
+// its counts of cases, splits and selection, and the pairs in stripes,
+// each with a lock of its own and a class index.
+type sharedAggregate struct {
+	mu      sync.Mutex
+	agg     *aggregate
+	stripes []*classStripe
+
+	// ids numbers the case parts of signatures (shapes and refusals) and
+	// the sets of refusals of a constraint, from 1, for the stripes'
+	// indexes; when it grows past maxIDs it starts again with the next
+	// generation, and an index of another generation is emptied.
+	ids map[string]uint32
+	gen int
+}
+
+// maxIDs bounds the numbers of sharedAggregate.ids.
+const maxIDs = 1 << 17
+
+// id returns the number of s, the caller holding the lock.
+func (s *sharedAggregate) id(str string) uint32 {
+	id, ok := s.ids[str]
+	if !ok {
+		id = uint32(len(s.ids) + 1)
+		s.ids[str] = id
+	}
+	return id
+}
+
+// classStripe is the pairs [from, to) of a run's aggregate, their lock,
+// and their class index, which finds the classes a local split adds to
+// with one lookup.
+type classStripe struct {
+	mu       sync.Mutex
+	from, to int
+
+	// The classes a local split adds to depend on its case shape, its
+	// verdict vector and, for a policy that refused the group's
+	// constraint, what it refused (the shape decides what a policy that
+	// refused the version refused). vectors maps the number of a shape,
+	// of a set of refusals of the constraint (sharedAggregate.ids of
+	// generation gen) and a verdict vector to the items of the classes of
+	// the stripe's pairs that diverge on it, in pair order, nil for a
+	// class the pair turned away (an item pushed out later is marked
+	// gone). The index is a cache, emptied when it takes more than its
+	// budget or the numbers start again.
+	gen     int
+	vectors map[string][]*cappedItem[classKey, classAgg]
+	// classes maps classIndexKey(the number of a class's case part, its
+	// pair, its verdicts) to its item, or nil, for the vectors not yet
+	// in the index.
+	classes map[uint64]*cappedItem[classKey, classAgg]
+	indexed int
+	// budget is the units the index may take before it is emptied: from
+	// minIndexed to the stripe's share of maxIndexed, halved when the
+	// index found fewer local splits than it missed (the random domain,
+	// whose cases are nearly all different), doubled when it found more.
+	budget       int
+	hits, misses int
+}
+
+// maxIndexed bounds the memory of the class indexes of a run, in units of
+// about 16 bytes: a vector is indexedVector units and one for each class
+// it holds, a class indexedClass units, and an item pushed out of a pair's
+// capped map, which the index keeps in memory until it is emptied,
+// indexedGone units.
+const maxIndexed = 1 << 20
+
+// minIndexed is the least budget of a stripe's index.
+const minIndexed = 1 << 12
+
+// The units of maxIndexed of a vector, of a class and of a pushed-out
+// item.
+const (
+	indexedVector = 6
+	indexedClass  = 2
+	indexedGone   = 9
+)
+
+// newSharedAggregate makes the aggregate of pairs pairs for workers
+// workers, the pairs in two stripes per worker.
+func newSharedAggregate(pairs, workers int) *sharedAggregate {
+	s := &sharedAggregate{agg: newAggregate(pairs)}
+	n := min(max(pairs, 1), 2*max(workers, 1))
+	for i := range n {
+		s.stripes = append(s.stripes, &classStripe{from: i * pairs / n, to: (i + 1) * pairs / n})
+	}
+	return s
+}
+
+// aggregateClasses adds the group's counts and local splits to the pairs
+// of stripe st, to the classes of every pair that diverges on them.
+func (w *worker) aggregateClasses(st *classStripe, n int) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	a := w.shared.agg
+	for k := st.from; k < st.to; k++ {
+		a.pairs[k].diverge += w.diverge[k]
+		a.pairs[k].agree += int64(n) - w.diverge[k]
+	}
+	if len(w.local) == 0 {
+		return
+	}
+	switch {
+	case w.gen < st.gen:
+		// The group's numbers are of a generation the index is past.
+		for j := range w.local {
+			w.addUnindexed(st, &w.local[j])
+		}
+		return
+	case w.gen > st.gen || st.vectors == nil || st.indexed > st.budget:
+		most := max(maxIndexed/len(w.shared.stripes), minIndexed)
+		switch {
+		case st.vectors == nil:
+			st.budget = most
+		case st.hits < st.misses:
+			st.budget = max(st.budget/2, minIndexed)
+		default:
+			st.budget = min(st.budget*2, most)
+		}
+		st.gen, st.indexed, st.hits, st.misses = w.gen, 0, 0, 0
+		st.vectors = map[string][]*cappedItem[classKey, classAgg]{}
+		st.classes = map[uint64]*cappedItem[classKey, classAgg]{}
+	}
+	for j := range w.local {
+		ls := &w.local[j]
+		w.key = binary.LittleEndian.AppendUint32(w.key[:0], w.shapeIDs[ls.shape])
+		w.key = binary.LittleEndian.AppendUint32(w.key, w.refusedID)
+		w.key = append(w.key, ls.verdicts...)
+		if items, ok := st.vectors[string(w.key)]; ok {
+			st.hits++
+			w.addToVector(st, ls, items)
+			continue
+		}
+		st.misses++
+		items := w.newVector(st, ls)
+		st.vectors[string(w.key)] = items
+		st.indexed += indexedVector + len(items)
+	}
+}
+
+// addUnindexed adds local split ls to the classes of the stripe's pairs
+// that diverge on it, finding each by its key.
+func (w *worker) addUnindexed(st *classStripe, ls *localSplit) {
+	a := w.shared.agg
+	for k := st.from; k < st.to; k++ {
+		pr := w.pairs[k]
+		va, vb := engine.Verdict(ls.verdicts[pr[0]]), engine.Verdict(ls.verdicts[pr[1]])
+		if va != vb {
+			addToClass(a.pairs[k].classes.addItem(w.classKey(ls, pr, va, vb)), ls, va, vb)
+		}
+	}
+}
+
+// classKey is the key of pair pr's class of local split ls, on which the
+// pair's verdicts are va and vb.
+func (w *worker) classKey(ls *localSplit, pr [2]int, va, vb engine.Verdict) classKey {
+	switch {
+	case va == engine.Invalid:
+		return classKey{w.refusal(pr[0], ls), va, vb}
+	case vb == engine.Invalid:
+		return classKey{w.refusal(pr[1], ls), va, vb}
+	}
+	return classKey{w.shapes.shapes[ls.shape], va, vb}
+}
+
+// addToClass adds local split ls to the class of item it, unless the pair
+// turned the class away (it is nil or gone).
+func addToClass(it *cappedItem[classKey, classAgg], ls *localSplit, va, vb engine.Verdict) {
+	if it == nil || it.gone {
+		return
+	}
+	c := &it.val
+	if c.count == 0 {
+		*c = classAgg{count: ls.count, key: ls.key, ra: engine.Result{Verdict: va}, rb: engine.Result{Verdict: vb}}
+		return
+	}
+	c.count += ls.count
+	if ls.key.less(c.key) {
+		c.key = ls.key
+	}
+}
+
+// addToVector adds local split ls to the classes of items, those of the
+// stripe's pairs that diverge on it, in pair order.
+func (w *worker) addToVector(st *classStripe, ls *localSplit, items []*cappedItem[classKey, classAgg]) {
+	j := 0
+	for k := st.from; k < st.to; k++ {
+		pr := w.pairs[k]
+		if ls.verdicts[pr[0]] == ls.verdicts[pr[1]] {
+			continue
+		}
+		it := items[j]
+		j++
+		if it == nil || it.gone {
+			continue
+		}
+		it.val.count += ls.count
+		if ls.key.less(it.val.key) {
+			it.val.key = ls.key
+		}
+	}
+}
+
+// newVector adds local split ls to the classes of the stripe's pairs
+// that diverge on it, and returns their items in pair order. It finds
+// each class by the number of its case part (st.classes), and the first
+// time by its key.
+func (w *worker) newVector(st *classStripe, ls *localSplit) []*cappedItem[classKey, classAgg] {
+	var items []*cappedItem[classKey, classAgg]
+	a := w.shared.agg
+	for k := st.from; k < st.to; k++ {
+		pr := w.pairs[k]
+		va, vb := engine.Verdict(ls.verdicts[pr[0]]), engine.Verdict(ls.verdicts[pr[1]])
+		if va == vb {
+			continue
+		}
+		id := w.shapeIDs[ls.shape]
+		switch {
+		case va == engine.Invalid:
+			id = w.refusalID(pr[0], ls)
+		case vb == engine.Invalid:
+			id = w.refusalID(pr[1], ls)
+		}
+		ik, indexed := classIndexKey(id, k, va, vb)
+		it, found := st.classes[ik]
+		if !indexed || !found {
+			classes := a.pairs[k].classes
+			pushedOut := classes.pushedOut
+			it = classes.addItem(w.classKey(ls, pr, va, vb))
+			// An item pushed out stays in memory while the index has it.
+			st.indexed += indexedGone * (classes.pushedOut - pushedOut)
+			if indexed {
+				st.classes[ik] = it
+				st.indexed += indexedClass
+			}
+		}
+		items = append(items, it)
+		addToClass(it, ls, va, vb)
+	}
+	return items
+}
+
+// refusalID is the number of refusal(p, ls).
+func (w *worker) refusalID(p int, ls *localSplit) uint32 {
+	if w.errs[p] != nil {
+		return w.refIDs[p]
+	}
+	return w.vrefIDs[ls.shape]
+}
+
+// classIndexKey is the key of a pair's class in classStripe.classes, or
+// false when the index cannot hold it.
+func classIndexKey(id uint32, pair int, va, vb engine.Verdict) (uint64, bool) {
+	if pair >= 1<<24 || va >= 16 || vb >= 16 {
+		return 0, false
+	}
+	return uint64(id)<<32 | uint64(pair)<<8 | uint64(va)<<4 | uint64(vb), true
 }

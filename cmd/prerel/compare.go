@@ -30,7 +30,10 @@ func runCompare(e *env, args []string) (err error) {
 			"would install. With --baseline, the report begins with the drift per policy\n"+
 			"and the command exits 1 when the run differs from the baseline. When\n"+
 			"GITHUB_STEP_SUMMARY is set, the Markdown report is appended to it; if that\n"+
-			"fails, the baseline is still written and checked, and the exit status is 3.")
+			"fails, the baseline is still written and checked, and the exit status is 3.\n"+
+			"With --shard K/N, it runs the K-th of N disjoint parts of the domain and\n"+
+			"writes a partial report for 'prerel merge', which makes the report of the\n"+
+			"whole run from the partial reports of every shard.")
 	sources := addPolicySources(fs)
 	var names policyList
 	fs.Var(&names, "policies", "comma-separated policies to compare (default: all, the native policies\nand the adapters)")
@@ -46,6 +49,8 @@ func runCompare(e *env, args []string) (err error) {
 	reference := fs.String("reference", "", "the `POLICY` the summary compares the others with (default:\n"+compare.DefaultReference+", today's Terraform and OpenTofu rule)")
 	showAll := fs.Bool("show-all", false, "list every case shape, class and pair instead of the first ones")
 	rank := fs.String("rank", string(compare.RankRelevance), "order of classes and case shapes: relevance (how common\nthe constraint shape is in real configurations, then count)\nor count")
+	var shard shardFlag // --shard: a partial report for prerel merge (merge.go)
+	fs.Var(&shard, "shard", shardUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -62,6 +67,9 @@ func runCompare(e *env, args []string) (err error) {
 		return err
 	}
 	if err := checkDomainFlags(fs, kind); err != nil {
+		return err
+	}
+	if err := checkShardFlags(fs, &shard); err != nil {
 		return err
 	}
 	ps, err := comparePolicies(e, names)
@@ -98,6 +106,10 @@ func runCompare(e *env, args []string) (err error) {
 	if e.stderrIsTTY {
 		opt.Progress = progressPrinter(e, time.Now)
 	}
+	if shard.set { // a shard writes its partial report (merge.go)
+		opt.Shard = shard.shard
+		return writeShard(e, d, ps, opt, shardDomainArgs(kind, *domain, *scope, *seed, *count, *pairing))
+	}
 	report, err := compare.Run(context.Background(), d, ps, opt)
 	var panicked *compare.PanicError
 	if errors.As(err, &panicked) {
@@ -113,7 +125,7 @@ func runCompare(e *env, args []string) (err error) {
 			return inputError(fmt.Errorf("%s: %w", *baseline, err))
 		}
 	}
-	return writeCompareOutputs(e, format.format, report, ropt, *writeBaseline)
+	return writeCompareOutputs(e, "compare", format.format, report, ropt, *writeBaseline)
 }
 
 // The kinds of domain --domain names.
@@ -186,8 +198,9 @@ func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
 // checked all the same. The exit status is then that of the failure (3,
 // an outside failure; 2 for a baseline path that is not a regular file),
 // even when the run also differs from the baseline, whose drift stderr
-// still tells.
-func writeCompareOutputs(e *env, format compare.Format, report *compare.Report, ropt compare.RenderOptions, baselinePath string) error {
+// still tells. cmd names the command (compare or merge) in stderr's
+// messages.
+func writeCompareOutputs(e *env, cmd string, format compare.Format, report *compare.Report, ropt compare.RenderOptions, baselinePath string) error {
 	var failed []error
 	if err := compare.Render(e.stdout, format, report, ropt); err != nil {
 		failed = append(failed, failure(fmt.Errorf("write the report: %w", err)))
@@ -196,24 +209,24 @@ func writeCompareOutputs(e *env, format compare.Format, report *compare.Report, 
 		if err := compare.WriteBaseline(baselinePath, report); err != nil {
 			failed = append(failed, baselineWriteError(err))
 		} else {
-			fmt.Fprintf(e.stderr, "prerel compare: wrote the baseline to %s\n", printable.String(baselinePath))
+			fmt.Fprintf(e.stderr, "prerel %s: wrote the baseline to %s\n", cmd, printable.String(baselinePath))
 		}
 	}
 	if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
 		if err := appendStepSummary(path, report, ropt); err != nil {
-			fmt.Fprintf(e.stderr, "prerel compare: warning: %v\n", err)
+			fmt.Fprintf(e.stderr, "prerel %s: warning: %v\n", cmd, err)
 			failed = append(failed, failure(errors.New("the report was not appended to GITHUB_STEP_SUMMARY (see the warning above)")))
 		}
 	}
 	var drift error
 	if ropt.Drift != nil {
-		drift = checkBaseline(e, ropt.BaselinePath, ropt.Drift)
+		drift = checkBaseline(e, cmd, ropt.BaselinePath, ropt.Drift)
 	}
 	if len(failed) == 0 {
 		return drift
 	}
 	if drift != nil {
-		fmt.Fprintf(e.stderr, "prerel compare: %v\n", drift)
+		fmt.Fprintf(e.stderr, "prerel %s: %v\n", cmd, drift)
 	}
 	code, msgs := exitUsage, make([]string, len(failed))
 	for i, err := range failed {
@@ -245,9 +258,9 @@ const stderrChanges = 20
 // checkBaseline reports the drift from the baseline read from path: a
 // difference is a finding, told on stderr in short: the changed verdicts
 // per policy, then the first changes in words.
-func checkBaseline(e *env, path string, d *compare.Drift) error {
+func checkBaseline(e *env, cmd, path string, d *compare.Drift) error {
 	if d.Matches {
-		fmt.Fprintf(e.stderr, "prerel compare: the run matches the baseline %s\n", printable.String(path))
+		fmt.Fprintf(e.stderr, "prerel %s: the run matches the baseline %s\n", cmd, printable.String(path))
 		return nil
 	}
 	var b strings.Builder

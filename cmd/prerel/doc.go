@@ -10,6 +10,7 @@
 //	prerel explain --policy P CONSTRAINT VERSION
 //	                                        one policy's reasoning, comparator by comparator
 //	prerel compare                          the differential report over a domain
+//	prerel merge PARTIAL...                 the report of a sharded compare run (compare --shard K/N)
 //	prerel resolve DIR                      per module and provider: each policy's version next to today's
 //	prerel impact --policy P                what would install differently for real module calls under P
 //	prerel serve [--addr 127.0.0.1:8080]      the playground in the browser, with registry lookups
@@ -51,9 +52,10 @@
 // Exit status:
 //
 //	0  success
-//	1  a finding: the run differs from the baseline (compare --baseline),
-//	   or a module or provider has no admissible version (resolve),
-//	   or a call falls in a class --fail-on names (impact)
+//	1  a finding: the run differs from the baseline (compare --baseline,
+//	   merge --baseline), or a module or provider has no admissible
+//	   version (resolve), or a call falls in a class --fail-on names
+//	   (impact)
 //	2  bad usage or bad input: a flag, an argument, a constraint or version
 //	   the engine cannot parse, a file that does not exist or is malformed,
 //	   a configuration error

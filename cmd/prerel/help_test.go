@@ -25,6 +25,7 @@ func TestHelpWidth(t *testing.T) {
 		{"prerel select -h", []string{"select", "-h"}},
 		{"prerel explain -h", []string{"explain", "-h"}},
 		{"prerel compare -h", []string{"compare", "-h"}},
+		{"prerel merge -h", []string{"merge", "-h"}},
 		{"prerel resolve -h", []string{"resolve", "-h"}},
 		{"prerel impact -h", []string{"impact", "-h"}},
 		{"prerel serve -h", []string{"serve", "-h"}},

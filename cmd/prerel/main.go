@@ -40,6 +40,7 @@ func init() {
 		{"select", "[flags] CONSTRAINT [VERSION...]", "the version each policy would install", runSelect},
 		{"explain", "--policy P [flags] CONSTRAINT VERSION", "one policy's reasoning, comparator by comparator", runExplain},
 		{"compare", "[flags]", "differential report: where policies agree and diverge, with witnesses", runCompare},
+		{"merge", "[flags] PARTIAL...", "the whole run's report from the partial reports of compare --shard", runMerge},
 		{"resolve", "[flags] DIR", "each module and provider in DIR: its policy's version next to today's", runResolve},
 		{"impact", "--policy P [flags]", "what would install differently for real module calls under policy P", runImpact},
 		{"serve", "[flags]", "the playground: every policy in the browser, at http://127.0.0.1:8080", runServe},

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/printable"
+)
+
+// mergeSummary is the help text of prerel merge.
+const mergeSummary = "Merge the partial reports of a sharded compare run into the report of the\n" +
+	"whole run. 'prerel compare --shard K/N --format json' runs the K-th of N\n" +
+	"disjoint parts of the domain (the groups of cases whose index modulo N is\n" +
+	"K-1) and writes its partial report; merge reads any number of them and\n" +
+	"writes exactly the report compare writes without --shard, in any format.\n" +
+	"\n" +
+	"The parts must be shards of one run: the same domain (scope, seed, count,\n" +
+	"pairing or file cases), the same policies in the same order, the same\n" +
+	"--reference and --rank, the same number of shards, each shard once; a\n" +
+	"part that is not one, or is truncated, is refused (exit 2), and so is a\n" +
+	"missing shard. With --partial, any of the shards merge into one partial\n" +
+	"report instead, to be merged again later: merging does not depend on\n" +
+	"the order or grouping of the parts.\n" +
+	"\n" +
+	"The policies are those of the shards, by name: give merge the same\n" +
+	"--policy-file and --policy-cmd. A policy that judges a sample of cases\n" +
+	"or a kept witness otherwise than the shards' is refused.\n" +
+	"\n" +
+	"--baseline, --write-baseline, --show-all, GITHUB_STEP_SUMMARY and the exit\n" +
+	"statuses are those of compare; --baseline makes the domain again from the\n" +
+	"shards' flags to describe changed verdicts."
+
+func runMerge(e *env, args []string) (err error) {
+	fs := newFlags(e, "merge", "[flags] PARTIAL...", mergeSummary)
+	sources := addPolicySources(fs)
+	format := compareFormat{compare.FormatText}
+	fs.Var(&format, "format", "output format: "+compareFormatNames())
+	baseline := fs.String("baseline", "", "compare the merged run with the baseline in `FILE`; exit 1 when they\ndiffer")
+	writeBaseline := fs.String("write-baseline", "", "write the merged run's baseline to `FILE` (as compare does)")
+	showAll := fs.Bool("show-all", false, "list every case shape, class and pair instead of the first ones")
+	partial := fs.Bool("partial", false, "write the merged partial report (JSON) instead of the report; the\nparts may then be any of the shards")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	finish, err := sources.load(e)
+	defer func() { err = finish(err) }()
+	if err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("merge needs the partial reports to merge, written by prerel compare --shard K/N --format json")
+	}
+	if *partial {
+		var given error
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "format", "baseline", "write-baseline", "show-all":
+				if given == nil {
+					given = usagef("--%s applies to the report, and --partial writes a partial report", f.Name)
+				}
+			}
+		})
+		if given != nil {
+			return given
+		}
+	}
+	var base *compare.Report
+	if *baseline != "" {
+		if base, err = compare.ReadBaseline(*baseline); err != nil {
+			return inputError(err)
+		}
+	}
+	if *writeBaseline != "" {
+		if _, err := compare.CheckBaselineTarget(*writeBaseline); err != nil {
+			return baselineWriteError(err)
+		}
+	}
+	parts := make([]*compare.Partial, fs.NArg())
+	for i, path := range fs.Args() {
+		if parts[i], err = compare.ReadPartial(path); err != nil {
+			return inputError(err)
+		}
+	}
+	merged, err := compare.MergePartials(parts...)
+	if err != nil {
+		return usage(trimCompare(err))
+	}
+	if *partial {
+		if err := merged.WriteJSON(e.stdout); err != nil {
+			return failure(fmt.Errorf("write the partial report: %w", err))
+		}
+		return nil
+	}
+	if !merged.Complete() {
+		_, err := merged.Report(context.Background(), nil) // names the missing shards
+		return usage(trimCompare(err))
+	}
+	names := policyList(merged.Policies())
+	ps, err := e.resolve(names)
+	if err != nil {
+		return usagef("the partial reports compare %s: %v; give merge the --policy-file and --policy-cmd the shards had",
+			strings.Join(names, ", "), err)
+	}
+	report, err := merged.Report(context.Background(), ps)
+	var panicked *compare.PanicError
+	if errors.As(err, &panicked) {
+		panic(&workerPanic{value: err, stack: panicked.Stack})
+	}
+	if err != nil {
+		return usage(trimCompare(err))
+	}
+	ropt := compare.RenderOptions{All: *showAll, BaselinePath: *baseline}
+	if base != nil {
+		d, why := partialDomain(merged)
+		if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, merged.Relevance()); err != nil {
+			if d == nil {
+				err = fmt.Errorf("%w: %v", err, why)
+			}
+			return inputError(fmt.Errorf("%s: %w", *baseline, err))
+		}
+	}
+	return writeCompareOutputs(e, "merge", format.format, report, ropt, *writeBaseline)
+}
+
+// trimCompare drops the package's "compare: " from an error of package
+// compare, which merge's own prefix replaces.
+func trimCompare(err error) error {
+	if msg, ok := strings.CutPrefix(err.Error(), "compare: "); ok {
+		return errors.New(msg)
+	}
+	return err
+}
+
+// shardFlag is compare's --shard K/N.
+type shardFlag struct {
+	shard compare.Shard
+	set   bool
+}
+
+// shardUsage is the help of --shard.
+const shardUsage = "run only shard `K/N`, the K-th of N disjoint parts of the domain, and\n" +
+	"write its partial report (JSON) for prerel merge"
+
+func (f *shardFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return f.shard.String()
+}
+
+func (f *shardFlag) Set(s string) error {
+	sh, err := compare.ParseShard(s)
+	if err != nil {
+		return err
+	}
+	f.shard, f.set = sh, true
+	return nil
+}
+
+// checkShardFlags refuses, with --shard, the flags that apply to a
+// report: a shard writes a partial report, in JSON, and the report is
+// merge's.
+func checkShardFlags(fs *flag.FlagSet, shard *shardFlag) error {
+	if !shard.set {
+		return nil
+	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err != nil {
+			return
+		}
+		switch f.Name {
+		case "format":
+			if f.Value.String() != string(compare.FormatJSON) {
+				err = usagef("--shard writes a partial report, which is JSON: give --format json or leave --format out (prerel merge writes the report in any format)")
+			}
+		case "baseline", "write-baseline", "show-all":
+			err = usagef("--%s applies to the report of the whole run: give it to prerel merge, not to compare --shard", f.Name)
+		}
+	})
+	return err
+}
+
+// writeShard runs one shard and writes its partial report to stdout,
+// with the flags that make its domain again (for merge --baseline).
+func writeShard(e *env, d compare.Domain, ps []engine.Policy, opt compare.Options, domainArgs []string) error {
+	p, err := compare.RunPartial(context.Background(), d, ps, opt)
+	var panicked *compare.PanicError
+	if errors.As(err, &panicked) {
+		panic(&workerPanic{value: err, stack: panicked.Stack})
+	}
+	if err != nil {
+		return failure(err)
+	}
+	p.DomainArgs = domainArgs
+	if err := p.WriteJSON(e.stdout); err != nil {
+		return failure(fmt.Errorf("write the partial report: %w", err))
+	}
+	return nil
+}
+
+// shardDomainArgs are the compare flags that make the domain of kind, for
+// a partial report.
+func shardDomainArgs(kind, name string, scope int, seed int64, count int, pairing string) []string {
+	switch kind {
+	case domainExhaustive:
+		return []string{"--domain", kind, "--scope", strconv.Itoa(scope)}
+	case domainRandom:
+		return []string{"--domain", kind, "--seed", strconv.FormatInt(seed, 10), "--count", strconv.Itoa(count)}
+	case domainCorpus:
+		return []string{"--domain", kind, "--pairing", pairing}
+	}
+	return []string{"--domain", name}
+}
+
+// partialDomain makes the domain of a partial report again from the flags
+// it records, and checks that it is the domain the shards ran; when it
+// cannot, it returns nil and why.
+func partialDomain(p *compare.Partial) (compare.Domain, error) {
+	args := p.DomainArgs
+	if len(args) == 0 {
+		return nil, errors.New("the partial reports do not record how their domain was made")
+	}
+	fs := flag.NewFlagSet("domain", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	domain := fs.String("domain", "", "")
+	scope := fs.Int("scope", compare.DefaultScope, "")
+	seed := fs.Int64("seed", 1, "")
+	count := fs.Int("count", 100000, "")
+	pairing := fs.String("pairing", string(compare.PairByContext), "")
+	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
+		return nil, fmt.Errorf("the partial reports record the domain as %q, which this prerel does not read", strings.Join(args, " "))
+	}
+	kind, err := domainKind(*domain)
+	if err != nil {
+		return nil, err
+	}
+	d, err := openDomain(kind, *domain, *scope, *seed, *count, *pairing)
+	if err != nil {
+		return nil, fmt.Errorf("the domain of the partial reports (%s) cannot be made again: %w", strings.Join(args, " "), err)
+	}
+	if got, want := d.Info(), p.Info(); got != want {
+		return nil, fmt.Errorf("the domain %s made again is %s, not %s as in the partial reports",
+			strings.Join(args, " "), printable.String(got.Description), printable.String(want.Description))
+	}
+	return d, nil
+}

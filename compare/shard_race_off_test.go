@@ -1,0 +1,6 @@
+//go:build !race
+
+package compare
+
+// shardRaceEnabled is set when the tests run under the race detector.
+const shardRaceEnabled = false

@@ -412,25 +412,10 @@ func decodeReport(data []byte) (*Report, error) {
 	dec.DisallowUnknownFields()
 	var r Report
 	if err := dec.Decode(&r); err != nil {
-		var syn *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &syn):
-			return nil, at(syn.Offset-1, "malformed JSON: %v", syn)
-		case errors.As(err, &typ):
-			what := "the value"
-			if typ.Field != "" {
-				what = strconv.Quote(typ.Field)
-			}
-			return nil, at(typ.Offset, "%s is a JSON %s, expected %s", what, typ.Value, typ.Type)
-		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-			return nil, at(int64(len(data)), "the file ends in the middle of the report")
-		}
-		return nil, at(dec.InputOffset(), "%s", strings.TrimPrefix(err.Error(), "json: "))
+		return nil, jsonError(err, dec, data, "report", at)
 	}
-	if off := dec.InputOffset(); len(bytes.TrimSpace(data[off:])) > 0 {
-		rest := int64(len(data[off:]) - len(bytes.TrimLeft(data[off:], " \t\r\n")))
-		return nil, at(off+rest, "data after the end of the report")
+	if err := trailingData(dec, data, "report", at); err != nil {
+		return nil, err
 	}
 	if r.Schema == 0 {
 		return nil, &decodeError{msg: "no schema: " + notReport}
@@ -464,4 +449,34 @@ func lineCol(data []byte, off int64) (line, col int) {
 	line = bytes.Count(before, []byte{'\n'}) + 1
 	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
 	return line, col
+}
+
+// jsonError describes err, dec's error decoding data as a what ("report",
+// "partial report"), at its place in data with at.
+func jsonError(err error, dec *json.Decoder, data []byte, what string, at func(off int64, format string, args ...any) error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return at(syn.Offset-1, "malformed JSON: %v", syn)
+	case errors.As(err, &typ):
+		field := "the value"
+		if typ.Field != "" {
+			field = strconv.Quote(typ.Field)
+		}
+		return at(typ.Offset, "%s is a JSON %s, expected %s", field, typ.Value, typ.Type)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return at(int64(len(data)), "the file ends in the middle of the %s", what)
+	}
+	return at(dec.InputOffset(), "%s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// trailingData fails, with at, when data holds more than white space
+// after the value dec decoded, a what.
+func trailingData(dec *json.Decoder, data []byte, what string, at func(off int64, format string, args ...any) error) error {
+	if off := dec.InputOffset(); len(bytes.TrimSpace(data[off:])) > 0 {
+		rest := int64(len(data[off:]) - len(bytes.TrimLeft(data[off:], " \t\r\n")))
+		return at(off+rest, "data after the end of the %s", what)
+	}
+	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/prerel/prerel/engine"
@@ -419,25 +418,10 @@ func decodePartial(data []byte) (*Partial, error) {
 		}
 	}
 	if err != nil {
-		var syn *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &syn):
-			return nil, at(syn.Offset-1, "malformed JSON: %v", syn)
-		case errors.As(err, &typ):
-			what := "the value"
-			if typ.Field != "" {
-				what = strconv.Quote(typ.Field)
-			}
-			return nil, at(typ.Offset, "%s is a JSON %s, expected %s", what, typ.Value, typ.Type)
-		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-			return nil, at(int64(len(data)), "the file ends in the middle of the partial report")
-		}
-		return nil, at(dec.InputOffset(), "%s", strings.TrimPrefix(err.Error(), "json: "))
+		return nil, jsonError(err, dec, data, "partial report", at)
 	}
-	if off := dec.InputOffset(); len(bytes.TrimSpace(data[off:])) > 0 {
-		rest := int64(len(data[off:]) - len(bytes.TrimLeft(data[off:], " \t\r\n")))
-		return nil, at(off+rest, "data after the end of the partial report")
+	if err := trailingData(dec, data, "partial report", at); err != nil {
+		return nil, err
 	}
 	if j.Partial != PartialVersion {
 		return nil, &decodeError{msg: fmt.Sprintf("partial report version %d, this prerel merges version %d: run every shard with the same prerel", j.Partial, PartialVersion)}

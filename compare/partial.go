@@ -643,7 +643,7 @@ func (j *partialJSON) partial() (*Partial, error) {
 			if !ok {
 				return nil, bad("no verdicts for the policy %s", name)
 			}
-			v, err := decodePartialVerdicts(enc, j.Domain.Cases)
+			v, err := unpackVerdicts(enc, j.Domain.Cases)
 			if err != nil {
 				return nil, bad("the verdicts of %s: %v", name, err)
 			}
@@ -686,9 +686,11 @@ func newSizedAggregate(pairs, classLimit, splitLimit int) *aggregate {
 	return a
 }
 
-// decodePartialVerdicts is decodeVerdicts for a partial report, whose
-// verdicts may be verdictAbsent.
-func decodePartialVerdicts(s string, cases int64) ([]byte, error) {
+// unpackVerdicts reverses encodeVerdicts for a domain of cases cases,
+// with any 2-bit value: a partial report's verdicts may be verdictAbsent.
+// It reads no more than the cases need, so that a hostile file cannot make
+// it inflate without bound.
+func unpackVerdicts(s string, cases int64) ([]byte, error) {
 	raw, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
 		return nil, err

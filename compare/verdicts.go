@@ -5,7 +5,6 @@ import (
 	"compress/flate"
 	"encoding/base64"
 	"fmt"
-	"io"
 	"sync/atomic"
 
 	"github.com/prerel/prerel/engine"
@@ -108,25 +107,14 @@ func encodeVerdicts(v []byte) (string, error) {
 // reads no more than the cases need, so that a hostile baseline cannot
 // make it inflate without bound.
 func decodeVerdicts(s string, cases int64) ([]byte, error) {
-	raw, err := base64.StdEncoding.DecodeString(s)
+	out, err := unpackVerdicts(s, cases)
 	if err != nil {
 		return nil, err
 	}
-	want := (cases + 3) / 4
-	packed, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), want+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(packed)) != want {
-		return nil, fmt.Errorf("%d bytes of verdicts for %d cases, want %d", len(packed), cases, want)
-	}
-	out := make([]byte, cases)
-	for i := range out {
-		x := packed[i/4] >> (2 * (i % 4)) & 3
+	for i, x := range out {
 		if x > byte(engine.Invalid) {
 			return nil, fmt.Errorf("verdict %d of case %d is not a verdict", x, i)
 		}
-		out[i] = x
 	}
 	return out, nil
 }

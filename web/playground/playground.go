@@ -507,26 +507,13 @@ const svgNamespace = `<svg xmlns="http://www.w3.org/2000/svg" `
 // timelineSVG draws the verdicts of check, each policy's selection of
 // sel outlined, in precedence order.
 func timelineSVG(check engine.CheckReport, sel engine.SelectReport) (string, error) {
-	t := timeline.Timeline{Constraint: check.Constraint, Versions: make([]string, len(check.Versions))}
-	for i, row := range check.Versions {
-		t.Versions[i] = row.Version
+	selected := make([]string, len(sel.Policies))
+	for j, p := range sel.Policies {
+		if p.Selected != nil {
+			selected[j] = *p.Selected
+		}
 	}
-	for j, name := range check.Policies {
-		r := timeline.Row{
-			Policy:   name,
-			Verdicts: make([]engine.Verdict, len(check.Versions)),
-			Reasons:  make([]string, len(check.Versions)),
-			Selected: -1,
-		}
-		for i, row := range check.Versions {
-			r.Verdicts[i] = row.Results[j].Verdict
-			r.Reasons[i] = row.Results[j].Reason
-		}
-		if j < len(sel.Policies) && sel.Policies[j].Selected != nil {
-			r.Selected = slices.Index(t.Versions, *sel.Policies[j].Selected)
-		}
-		t.Rows = append(t.Rows, r)
-	}
+	t := timeline.FromCheck(check, selected)
 	svg, err := timeline.SVG(timeline.Sort(t))
 	if err != nil {
 		return "", err

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/prerel/prerel/engine"
 )
@@ -23,6 +24,9 @@ const maxSharedSignatures = 1 << 16
 // buildReportFrom is buildReport; with consume, it lets go of each pair's
 // classes in agg once they are in the report, so that the two are not
 // both in memory whole.
+//
+// The pairs' classes are made and sorted, and the causes decided, by
+// workers goroutines; the splits are made meanwhile.
 func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg *aggregate, workers int, opt Options, consume bool) *Report {
 	r := &Report{Schema: SchemaVersion, Domain: info, Pairs: []Pair{}, Classes: []Class{}, Rank: opt.Rank}
 	if r.Rank == "" {
@@ -35,64 +39,69 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 	}
 	r.Reference = referenceOf(opt.Reference, r.Policies)
 	relevance := newRelevanceMemo(opt.Relevance)
-	signatures := map[classKey]string{} // classes of many pairs share one
-	signature := func(ck classKey) string {
-		s, ok := signatures[ck]
-		if !ok {
-			s = joinSignature(ck.shape, ck.a, ck.b)
-			if len(signatures) >= maxSharedSignatures {
-				clear(signatures)
+	// Each pair's classes go straight to their place in r.Classes, the
+	// pairs spread over workers goroutines, each pair sorted in place;
+	// with consume a pair's aggregate goes once its classes are made.
+	r.Pairs = make([]Pair, len(pairs))
+	at := make([]int, len(pairs)+1) // pair k's classes are r.Classes[at[k]:at[k+1]]
+	for k := range pairs {
+		at[k+1] = at[k] + agg.pairs[k].classes.len()
+	}
+	r.Classes = make([]Class, at[len(pairs)])
+	parallel(len(pairs), workers, func() func(k int) {
+		signatures := map[classKey]string{} // classes of many pairs share one
+		signature := func(ck classKey) string {
+			s, ok := signatures[ck]
+			if !ok {
+				s = joinSignature(ck.shape, ck.a, ck.b)
+				if len(signatures) >= maxSharedSignatures {
+					clear(signatures)
+				}
+				signatures[ck] = s
 			}
-			signatures[ck] = s
+			return s
 		}
-		return s
-	}
-	// Each pair's classes on their own first, so that with consume a
-	// pair's aggregate can go before the report's classes are all made.
-	byPair := make([][]Class, len(pairs))
-	total := 0
-	for k, pr := range pairs {
-		pa, pb := policies[pr[0]], policies[pr[1]]
-		agg := &agg.pairs[k]
-		classes := make([]Class, 0, agg.classes.len())
-		left := agg.diverge
-		agg.classes.each(func(ck classKey, c *classAgg) {
-			left -= c.count
-			classes = append(classes, Class{
-				A:         pa.Name(),
-				B:         pb.Name(),
-				Signature: signature(ck),
-				Count:     c.count,
-				Relevance: relevance.Of(c.key.constraint),
-				Witness: Witness{
-					Constraint: c.key.constraint,
-					Version:    c.key.version,
-					AVerdict:   c.ra.Verdict,
-					BVerdict:   c.rb.Verdict,
-					AReason:    c.ra.Reason,
-					BReason:    c.rb.Reason,
-				},
+		return func(k int) {
+			pa, pb := policies[pairs[k][0]], policies[pairs[k][1]]
+			agg := &agg.pairs[k]
+			classes := r.Classes[at[k]:at[k]:at[k+1]]
+			left := agg.diverge
+			agg.classes.each(func(ck classKey, c *classAgg) {
+				left -= c.count
+				classes = append(classes, Class{
+					A:         pa.Name(),
+					B:         pb.Name(),
+					Signature: signature(ck),
+					Count:     c.count,
+					Relevance: relevance.Of(c.key.constraint),
+					Witness: Witness{
+						Constraint: c.key.constraint,
+						Version:    c.key.version,
+						AVerdict:   c.ra.Verdict,
+						BVerdict:   c.rb.Verdict,
+						AReason:    c.ra.Reason,
+						BReason:    c.rb.Reason,
+					},
+				})
 			})
-		})
-		if consume {
-			agg.classes = newCapped[classKey, classAgg](1, classKey.less)
+			if consume {
+				agg.classes = newCapped[classKey, classAgg](1, classKey.less)
+			}
+			r.Pairs[k] = Pair{A: pa.Name(), B: pb.Name(), Agree: agg.agree, Diverge: agg.diverge, CasesLeftOut: left}
+			slices.SortFunc(classes, func(x, y Class) int {
+				return cmp.Or(relevanceOrder(x.Relevance, x.Count, y.Relevance, y.Count, r.Rank == RankCount),
+					strings.Compare(x.Signature, y.Signature))
+			})
 		}
-		r.Pairs = append(r.Pairs, Pair{A: pa.Name(), B: pb.Name(), Agree: agg.agree, Diverge: agg.diverge, CasesLeftOut: left})
-		slices.SortFunc(classes, func(x, y Class) int {
-			return cmp.Or(relevanceOrder(x.Relevance, x.Count, y.Relevance, y.Count, r.Rank == RankCount),
-				strings.Compare(x.Signature, y.Signature))
-		})
-		byPair[k] = classes
-		total += len(classes)
-	}
-	r.Classes = make([]Class, 0, total)
-	for k := range byPair {
-		r.Classes = append(r.Classes, byPair[k]...)
-		byPair[k] = nil
-	}
+	})
+	splitsDone := make(chan struct{})
+	go func() {
+		defer close(splitsDone)
+		r.Splits, r.SplitCasesLeftOut = buildSplits(r.Policies, agg, relevance, r.Rank)
+	}()
 	decideCauses(r.Classes, policies, workers)
+	<-splitsDone
 	r.Summary = buildSummary(r, byName)
-	r.Splits, r.SplitCasesLeftOut = buildSplits(r.Policies, agg, relevance, r.Rank)
 	if agg.selection != nil {
 		s := &SelectionReport{Groups: agg.selGroups, Pairs: []SelectionPair{}}
 		for k, pr := range pairs {
@@ -110,60 +119,43 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 
 // decideCauses sets the cause of every class. Classes of different pairs
 // often share a witness, and the counterfactual cases of CauseOf depend on
-// the witness alone, so the classes are taken witness by witness, and the
-// witnesses constraint by constraint, spread over workers goroutines: a
-// goroutine judges each (policy, case) of a witness's steps once, and the
-// goroutines share the constraints the steps need, compiled once per
-// policy for as many witnesses as they can keep them. The verdicts of the
-// witness itself are the class's.
+// the witness alone, so the classes are taken witness by witness, spread
+// over workers goroutines: a goroutine judges each (policy, case) of a
+// witness's steps once, and the goroutines share the constraints the
+// steps need, compiled once per policy for as many witnesses as they can
+// keep them. The verdicts of the
+// witness itself are the class's. When the witnesses name few enough
+// versions, the policies judge them on the fast path (causeTables).
 func decideCauses(classes []Class, policies []engine.Policy, workers int) {
 	index := make(map[string]int, len(policies))
 	for i, p := range policies {
 		index[p.Name()] = i
 	}
-	// The classes of each witness constraint, in the order they come.
-	groups := map[string]int32{}
-	var byConstraint [][]int32
+	// The classes of each witness, in the order they come.
+	byWitness := map[[2]string]int32{}
+	var witnesses [][2]string
+	var classesOf [][]int32
 	for i := range classes {
-		c := classes[i].Witness.Constraint
-		g, ok := groups[c]
+		w := &classes[i].Witness
+		k := [2]string{w.Constraint, w.Version}
+		g, ok := byWitness[k]
 		if !ok {
-			g = int32(len(byConstraint))
-			groups[c] = g
-			byConstraint = append(byConstraint, nil)
+			g = int32(len(witnesses))
+			byWitness[k] = g
+			witnesses = append(witnesses, k)
+			classesOf = append(classesOf, nil)
 		}
-		byConstraint[g] = append(byConstraint[g], int32(i))
+		classesOf[g] = append(classesOf[g], int32(i))
 	}
-	groups = nil
+	byWitness = nil
+	tables := newCauseTables(witnesses, policies, workers)
 	matchers := &matcherCache{m: map[matcherKey]engine.Matcher{}}
-	next := make(chan []int32)
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			j := causeJudge{policies: policies, index: index, matchers: matchers}
-			for run := range next {
-				slices.SortFunc(run, func(x, y int32) int {
-					return cmp.Or(cmp.Compare(classes[x].Witness.Version, classes[y].Witness.Version), cmp.Compare(x, y))
-				})
-				for len(run) > 0 {
-					w := &classes[run[0]].Witness
-					n := 1
-					for n < len(run) && classes[run[n]].Witness.Version == w.Version {
-						n++
-					}
-					j.decide(classes, run[:n], w.Constraint, w.Version)
-					run = run[n:]
-				}
-			}
-		}()
-	}
-	for _, run := range byConstraint {
-		next <- run
-	}
-	close(next)
-	wg.Wait()
+	parallel(len(witnesses), workers, func() func(int) {
+		j := causeJudge{policies: policies, index: index, matchers: matchers, tables: tables}
+		return func(w int) {
+			j.decide(classes, classesOf[w], witnesses[w][0], witnesses[w][1])
+		}
+	})
 }
 
 // causeJudge decides the causes of the classes of one witness after
@@ -173,6 +165,7 @@ type causeJudge struct {
 	index    map[string]int // policy name -> index in policies
 
 	matchers *matcherCache
+	tables   *causeTables // nil: every case on text
 
 	// the witness being decided
 	steps    []counterfactual
@@ -277,6 +270,10 @@ func (j *causeJudge) verdict(p, i int) engine.Verdict {
 		return engine.Verdict(v)
 	}
 	c, v := j.cases[i][0], j.cases[i][1]
+	if got, ok := j.tables.verdict(p, c, v); ok {
+		j.verdicts[at] = int8(got)
+		return got
+	}
 	m := j.matchers.get(j.policies, matcherKey{p, c})
 	got := engine.Invalid
 	if m != nil {
@@ -289,12 +286,40 @@ func (j *causeJudge) verdict(p, i int) engine.Verdict {
 // isNilMatcher reports whether m is nil or holds a nil pointer or
 // function, which engine.Evaluate judges Invalid.
 func isNilMatcher(m engine.Matcher) bool {
-	if m == nil {
+	return isNilValue(m)
+}
+
+// isNilValue reports whether x is nil or holds a nil pointer or function.
+func isNilValue(x any) bool {
+	if x == nil {
 		return true
 	}
-	switch v := reflect.ValueOf(m); v.Kind() {
+	switch v := reflect.ValueOf(x); v.Kind() {
 	case reflect.Pointer, reflect.Func, reflect.UnsafePointer:
 		return v.IsNil()
 	}
 	return false
+}
+
+// parallel calls the function newWorker returns for each of 0 to n-1,
+// from workers goroutines that each call newWorker once, and returns when
+// every call has.
+func parallel(n, workers int, newWorker func() func(int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(max(workers, 1), max(n, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			do := newWorker()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				do(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

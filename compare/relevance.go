@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Relevance says how common the constraint shape of a class (or of a
@@ -110,8 +111,10 @@ func (t *RelevanceTable) Of(constraint string) *Relevance {
 
 // relevanceMemo is RelevanceTable.Of remembered per constraint: the
 // classes and splits that share a witness constraint share its Relevance.
+// It is safe for concurrent use.
 type relevanceMemo struct {
 	t  *RelevanceTable
+	mu sync.Mutex
 	of map[string]*Relevance
 }
 
@@ -124,6 +127,8 @@ func (m *relevanceMemo) Of(constraint string) *Relevance {
 	if m.t == nil {
 		return nil
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	r, ok := m.of[constraint]
 	if !ok {
 		r = m.t.Of(constraint)

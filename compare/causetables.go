@@ -1,0 +1,166 @@
+package compare
+
+import (
+	"sync"
+
+	"github.com/prerel/prerel/engine"
+)
+
+// causeTables judge the cases of the steps of CauseOf on the fast path:
+// for each policy that is an engine.VersionReader, one table over every
+// version the steps of the report's witnesses name, against which each
+// rewritten constraint is compiled once and judged into a vector of
+// verdicts. The verdicts are those of Compile and Match (VersionTable's
+// contract); a case whose version is not in the tables, a policy that is
+// not a VersionReader, and a constraint a table panicked on are judged on
+// text as before.
+//
+// They are made only when the witnesses are few enough
+// (maxCauseWitnesses) and name few enough versions (maxCauseVersions):
+// in a domain whose cases are nearly all different, such as the random
+// domain, every rewritten constraint is met with a handful of versions,
+// and judging them one at a time on text is cheaper.
+type causeTables struct {
+	index  map[string]int32      // version -> its position in the tables
+	tables []engine.VersionTable // per policy; nil: on text
+
+	mu      sync.RWMutex
+	vectors map[matcherKey]*causeVector
+	limit   int
+}
+
+// causeVector is one policy's verdicts of one constraint on every version
+// of the tables; text is set when the table panicked, and the constraint
+// is judged on text.
+type causeVector struct {
+	v    []engine.Verdict
+	text bool
+}
+
+// Bounds of causeTables.
+const (
+	maxCauseWitnesses = 1 << 15
+	maxCauseVersions  = 1 << 11
+	// causeVectorBytes bounds the verdicts the vectors keep; past it the
+	// vectors are dropped and computed again when needed.
+	causeVectorBytes = 32 << 20
+)
+
+// newCauseTables reads the versions the steps of witnesses name, or
+// returns nil when there are too many of either. The steps are worked
+// out by workers goroutines.
+func newCauseTables(witnesses [][2]string, policies []engine.Policy, workers int) *causeTables {
+	if len(witnesses) > maxCauseWitnesses {
+		return nil
+	}
+	readers := false
+	for _, p := range policies {
+		if _, ok := p.(engine.VersionReader); ok {
+			readers = true
+		}
+	}
+	if !readers {
+		return nil
+	}
+	var mu sync.Mutex
+	index := map[string]int32{}
+	var versions []string
+	parallel(len(witnesses), workers, func() func(int) {
+		return func(i int) {
+			w := witnesses[i]
+			steps := counterfactuals(w[0], w[1])
+			mu.Lock()
+			defer mu.Unlock()
+			if len(versions) > maxCauseVersions {
+				return
+			}
+			for _, s := range steps {
+				for _, c := range s.cases {
+					if _, ok := index[c[1]]; !ok {
+						index[c[1]] = int32(len(versions))
+						versions = append(versions, c[1])
+					}
+				}
+			}
+		}
+	})
+	if len(versions) == 0 || len(versions) > maxCauseVersions {
+		return nil
+	}
+	t := &causeTables{index: index, tables: make([]engine.VersionTable, len(policies)),
+		vectors: map[matcherKey]*causeVector{}, limit: max(causeVectorBytes/len(versions), 1)}
+	parallel(len(policies), workers, func() func(int) {
+		return func(p int) {
+			if r, ok := policies[p].(engine.VersionReader); ok {
+				t.tables[p] = readCauseTable(r, versions)
+			}
+		}
+	})
+	return t
+}
+
+// readCauseTable is r's table of versions, or nil when r panics or gives
+// none.
+func readCauseTable(r engine.VersionReader, versions []string) (t engine.VersionTable) {
+	defer func() {
+		if recover() != nil {
+			t = nil
+		}
+	}()
+	if t = r.ReadVersions(versions); isNilValue(t) {
+		return nil
+	}
+	return t
+}
+
+// verdict is policy p's verdict on (constraint, version), and true, when
+// the tables can give it; false when the case is to be judged on text.
+func (t *causeTables) verdict(p int, constraint, version string) (engine.Verdict, bool) {
+	if t == nil || t.tables[p] == nil {
+		return 0, false
+	}
+	i, ok := t.index[version]
+	if !ok {
+		return 0, false
+	}
+	k := matcherKey{p, constraint}
+	t.mu.RLock()
+	vec, ok := t.vectors[k]
+	t.mu.RUnlock()
+	if !ok {
+		vec = t.judge(p, constraint)
+		t.mu.Lock()
+		if len(t.vectors) >= t.limit {
+			clear(t.vectors)
+		}
+		t.vectors[k] = vec
+		t.mu.Unlock()
+	}
+	if vec.text {
+		return 0, false
+	}
+	return vec.v[i], true
+}
+
+// judge compiles constraint against policy p's table and judges every
+// version.
+func (t *causeTables) judge(p int, constraint string) (vec *causeVector) {
+	defer func() {
+		if recover() != nil {
+			vec = &causeVector{text: true}
+		}
+	}()
+	vec = &causeVector{v: make([]engine.Verdict, len(t.index))}
+	m, err := t.tables[p].Compile(constraint)
+	if err != nil {
+		for i := range vec.v {
+			vec.v[i] = engine.Invalid
+		}
+		return vec
+	}
+	if isNilValue(m) {
+		return &causeVector{text: true}
+	}
+	m.Verdicts(vec.v)
+	return vec
+}

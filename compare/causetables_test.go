@@ -1,0 +1,113 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/policies"
+)
+
+// panickyTable is a native policy whose table panics when it compiles a
+// constraint naming a prerelease, and whose Verdicts panic on every
+// constraint with a "~>": the causes must then come from the text path,
+// and be CauseOf's.
+type panickyTable struct{ policies.Cargo }
+
+func (panickyTable) Name() string { return "panicky-table" }
+
+func (p panickyTable) ReadVersions(versions []string) engine.VersionTable {
+	return panickyVersionTable{p.Cargo.ReadVersions(versions)}
+}
+
+type panickyVersionTable struct{ engine.VersionTable }
+
+func (t panickyVersionTable) Compile(c string) (engine.TableMatcher, error) {
+	if strings.Contains(c, "-") {
+		panic("compile")
+	}
+	m, err := t.VersionTable.Compile(c)
+	if err != nil {
+		return nil, err
+	}
+	return panickyMatcher{m, strings.Contains(c, "~>")}, nil
+}
+
+type panickyMatcher struct {
+	engine.TableMatcher
+	panics bool
+}
+
+func (m panickyMatcher) Verdicts(out []engine.Verdict) {
+	if m.panics {
+		panic("verdicts")
+	}
+	m.TableMatcher.Verdicts(out)
+}
+
+// With every registered policy and one whose table panics,
+// decideCauses gives every class CauseOf's cause on its witness, whether
+// the steps are judged on the tables, on text for a table that panics,
+// or on text for a version the tables did not read.
+func TestDecideCausesEqualsCauseOf(t *testing.T) {
+	pols := append(catalogue.New().All(), panickyTable{})
+	witnesses := [][2]string{
+		{">= 1.0.0-beta, < 1.0.0", "1.0.0-beta.2"},
+		{"~> 1.2", "1.3.0-rc.1"},
+		{"~> v1.2.0", "v1.2.5-alpha+build.1"},
+		{">= 1.0", "2.0.0-beta"},
+		{"= 1.2.3-rc.1", "1.2.3-rc.1"},
+		{"< 2.0.0-alpha.10", "2.0.0-alpha.9"},
+	}
+	var classes []Class
+	for _, w := range witnesses {
+		for a := range pols {
+			for b := a + 1; b < len(pols); b++ {
+				va := engine.Evaluate(pols[a], w[0], w[1]).Verdict
+				vb := engine.Evaluate(pols[b], w[0], w[1]).Verdict
+				if va == vb {
+					continue // no class
+				}
+				classes = append(classes, Class{A: pols[a].Name(), B: pols[b].Name(),
+					Witness: Witness{Constraint: w[0], Version: w[1], AVerdict: va, BVerdict: vb}})
+			}
+		}
+	}
+	if len(classes) < 100 {
+		t.Fatalf("only %d classes", len(classes))
+	}
+	if newCauseTables(witnesses, pols, 2) == nil {
+		t.Fatal("no cause tables for a handful of witnesses")
+	}
+	for _, workers := range []int{1, 2} {
+		got := append([]Class(nil), classes...)
+		decideCauses(got, pols, workers)
+		byName := map[string]engine.Policy{}
+		for _, p := range pols {
+			byName[p.Name()] = p
+		}
+		for _, c := range got {
+			w := c.Witness
+			want := CauseOf(byName[c.A], byName[c.B], w.Constraint, w.Version)
+			if c.Cause != want {
+				t.Errorf("workers %d: %s vs %s on (%q, %q): cause %q, CauseOf %q", workers, c.A, c.B, w.Constraint, w.Version, c.Cause, want)
+			}
+		}
+	}
+}
+
+// A cause table judges a version it did not read on text.
+func TestCauseTablesVersionNotRead(t *testing.T) {
+	// The prerelease step judges ">= 1.0.0" on "1.2.0".
+	tables := newCauseTables([][2]string{{">= 1.0.0-beta", "1.2.0-rc.1"}}, []engine.Policy{policies.Cargo{}}, 1)
+	if tables == nil {
+		t.Fatal("no cause tables")
+	}
+	if v, ok := tables.verdict(0, ">= 1.0.0", "1.2.0"); !ok || v != engine.Allow {
+		t.Errorf("verdict on a version read = %v, %v; want allow, true", v, ok)
+	}
+	if _, ok := tables.verdict(0, ">= 1.0.0", "9.9.9"); ok {
+		t.Error("a version not read was judged on the table")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -359,6 +360,31 @@ func mustContain(t *testing.T, name, out string, want []string) {
 	for _, w := range want {
 		if !strings.Contains(out, w) {
 			t.Errorf("%s lacks %q:\n%s", name, w, out)
+		}
+	}
+}
+
+// prerel runs with a soft memory limit of its own unless GOMEMLIMIT is
+// set, which then decides.
+func TestLimitMemory(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	for _, tt := range []struct {
+		gomemlimit string
+		want       int64
+	}{
+		{"", defaultMemoryLimit},
+		{"1GiB", 12345},
+		{"off", 12345},
+	} {
+		debug.SetMemoryLimit(12345)
+		limitMemory(func(k string) string {
+			if k == "GOMEMLIMIT" {
+				return tt.gomemlimit
+			}
+			return ""
+		})
+		if got := debug.SetMemoryLimit(-1); got != tt.want {
+			t.Errorf("GOMEMLIMIT=%q: memory limit %d, want %d", tt.gomemlimit, got, tt.want)
 		}
 	}
 }

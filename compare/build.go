@@ -38,7 +38,6 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 		byName[p.Name()] = p
 	}
 	r.Reference = referenceOf(opt.Reference, r.Policies)
-	relevance := newRelevanceMemo(opt.Relevance)
 	// Each pair's classes go straight to their place in r.Classes, the
 	// pairs spread over workers goroutines, each pair sorted in place;
 	// with consume a pair's aggregate goes once its classes are made.
@@ -49,6 +48,7 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 	}
 	r.Classes = make([]Class, at[len(pairs)])
 	parallel(len(pairs), workers, func() func(k int) {
+		relevance := newRelevanceMemo(opt.Relevance)
 		signatures := map[classKey]string{} // classes of many pairs share one
 		signature := func(ck classKey) string {
 			s, ok := signatures[ck]
@@ -97,7 +97,7 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 	splitsDone := make(chan struct{})
 	go func() {
 		defer close(splitsDone)
-		r.Splits, r.SplitCasesLeftOut = buildSplits(r.Policies, agg, relevance, r.Rank)
+		r.Splits, r.SplitCasesLeftOut = buildSplits(r.Policies, agg, newRelevanceMemo(opt.Relevance), r.Rank)
 	}()
 	decideCauses(r.Classes, policies, workers)
 	<-splitsDone

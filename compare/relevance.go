@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Relevance says how common the constraint shape of a class (or of a
@@ -111,10 +110,8 @@ func (t *RelevanceTable) Of(constraint string) *Relevance {
 
 // relevanceMemo is RelevanceTable.Of remembered per constraint: the
 // classes and splits that share a witness constraint share its Relevance.
-// It is safe for concurrent use.
 type relevanceMemo struct {
 	t  *RelevanceTable
-	mu sync.Mutex
 	of map[string]*Relevance
 }
 
@@ -127,8 +124,6 @@ func (m *relevanceMemo) Of(constraint string) *Relevance {
 	if m.t == nil {
 		return nil
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, ok := m.of[constraint]
 	if !ok {
 		r = m.t.Of(constraint)

@@ -1,6 +1,8 @@
 package adapters
 
 import (
+	"sync"
+
 	semver "github.com/Masterminds/semver/v3"
 
 	"github.com/prerel/prerel/engine"
@@ -17,7 +19,8 @@ import (
 // own comparators then decide, and a piece that names no prerelease
 // leaves them out); a constraint takes the first columns when it
 // includes prereleases and the second otherwise, and its verdict is
-// every piece's. A constraint that translates to "*" or to more than
+// every piece's. For masterminds the first column of a piece is checked
+// only when a constraint needs it. A constraint that translates to "*" or to more than
 // semver.MaxConstraintLen bytes, or whose pieces Masterminds refuses or
 // panics on, is compiled whole as Compile does and judged with Check.
 
@@ -48,10 +51,16 @@ type mastermindsTable struct {
 
 // mastermindsColumns are one translated piece's columns: with
 // IncludePrerelease set, and without it (for masterminds only). ok is
-// false when Masterminds refused the piece or panicked on it.
+// false when Masterminds refused the piece or panicked on the first
+// column it needs: included for masterminds-pre, notIncluded for
+// masterminds, whose included column is checked only when a constraint
+// that includes prereleases first needs it (includedColumn), as most
+// constraints do not.
 type mastermindsColumns struct {
 	ok                    bool
+	cs                    *semver.Constraints // the piece as Masterminds read it
 	included, notIncluded column
+	includedOnce          sync.Once
 }
 
 // Len is the number of versions.
@@ -65,12 +74,12 @@ func (t *mastermindsTable) readPiece(text string) *mastermindsColumns {
 	if err != nil {
 		return p
 	}
-	included := *cs
-	included.IncludePrerelease = true
-	if p.included = t.checkColumn(&included); p.included.panicked {
-		return p
-	}
-	if !t.m.IncludePrerelease {
+	p.cs = cs
+	if t.m.IncludePrerelease {
+		if t.includedColumn(p).panicked {
+			return p
+		}
+	} else {
 		notIncluded := *cs
 		notIncluded.IncludePrerelease = false
 		if p.notIncluded = t.checkColumn(&notIncluded); p.notIncluded.panicked {
@@ -79,6 +88,17 @@ func (t *mastermindsTable) readPiece(text string) *mastermindsColumns {
 	}
 	p.ok = true
 	return p
+}
+
+// includedColumn is the piece's column with IncludePrerelease set,
+// checked the first time it is needed.
+func (t *mastermindsTable) includedColumn(p *mastermindsColumns) *column {
+	p.includedOnce.Do(func() {
+		included := *p.cs
+		included.IncludePrerelease = true
+		p.included = t.checkColumn(&included)
+	})
+	return &p.included
 }
 
 // newMastermindsConstraint is semver.NewConstraint, turning a panic into
@@ -139,11 +159,13 @@ func (t *mastermindsTable) Compile(constraint string) (engine.TableMatcher, erro
 		if !c.ok {
 			return t.whole(constraint)
 		}
+		col := &c.notIncluded
 		if includePre {
-			m.cols = append(m.cols, &c.included)
-		} else {
-			m.cols = append(m.cols, &c.notIncluded)
+			if col = t.includedColumn(c); col.panicked {
+				return t.whole(constraint)
+			}
 		}
+		m.cols = append(m.cols, col)
 	}
 	return m, nil
 }

@@ -143,14 +143,10 @@ var anyPreRule = &nativeRule{judge: AnyPre{}, fast: fastAnyPre, parse: parseNati
 // fastAnyPre is Judge on the compiled form: whether the constraint opts
 // prereleases in was decided once.
 func fastAnyPre(m *compiled, v *fastVersion) engine.Result {
-	if !m.admits(v.k) {
-		if i := m.failure(v.k); i >= 0 {
-			return m.precedenceReject(i, v.k)
-		}
+	if r, done := m.byPrecedence(v); done {
+		return r
 	}
 	switch {
-	case !v.pre:
-		return m.releaseAllow
 	case m.optIn:
 		return engine.Allowed(reasonAnyPreAllow)
 	case len(m.cmps) == 0:

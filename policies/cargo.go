@@ -147,14 +147,10 @@ var cargoRule = &nativeRule{judge: Cargo{}, fast: fastCargo, parse: parseNative}
 // fastCargo is Judge on the compiled form: the bases that opt a
 // prerelease in were collected once.
 func fastCargo(m *compiled, v *fastVersion) engine.Result {
-	if !m.admits(v.k) {
-		if i := m.failure(v.k); i >= 0 {
-			return m.precedenceReject(i, v.k)
-		}
+	if r, done := m.byPrecedence(v); done {
+		return r
 	}
 	switch {
-	case !v.pre:
-		return m.releaseAllow
 	case contains(m.optInBases, v.base()):
 		return engine.Allowed(reasonCargoAllow)
 	case len(m.cmps) == 0:

@@ -254,6 +254,23 @@ func (m *compiled) fastRelease(v *fastVersion) engine.Result {
 	return m.releaseAllow
 }
 
+// byPrecedence is the first step of every native rule that judges a
+// prerelease by the precedence of its whole key: a version a comparator
+// fails by precedence is rejected, and a release that none fails is
+// admitted. It reports false for a prerelease that every comparator
+// admits, which the rule's own step then decides.
+func (m *compiled) byPrecedence(v *fastVersion) (engine.Result, bool) {
+	if !m.admits(v.k) {
+		if i := m.failure(v.k); i >= 0 {
+			return m.precedenceReject(i, v.k), true
+		}
+	}
+	if !v.pre {
+		return m.releaseAllow, true
+	}
+	return engine.Result{}, false
+}
+
 // contains reports whether bases holds b.
 func contains(bases []uint64, b uint64) bool {
 	for _, x := range bases {

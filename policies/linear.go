@@ -112,14 +112,10 @@ func fastLinear(m *compiled, v *fastVersion) engine.Result {
 
 // fastTimeline is judgeTimeline on the compiled form.
 func fastTimeline(m *compiled, v *fastVersion, allow, empty string) engine.Result {
-	if !m.admits(v.k) {
-		if i := m.failure(v.k); i >= 0 {
-			return m.precedenceReject(i, v.k)
-		}
+	if r, done := m.byPrecedence(v); done {
+		return r
 	}
 	switch {
-	case !v.pre:
-		return m.releaseAllow
 	case len(m.cmps) == 0:
 		return engine.Allowed(empty)
 	}

@@ -132,14 +132,10 @@ var linearTightRule = &nativeRule{judge: LinearTight{}, fast: fastLinearTight, p
 // fastLinearTight is Judge on the compiled form: the bases of the "~>"
 // upper bounds were collected once.
 func fastLinearTight(m *compiled, v *fastVersion) engine.Result {
-	if !m.admits(v.k) {
-		if i := m.failure(v.k); i >= 0 {
-			return m.precedenceReject(i, v.k)
-		}
+	if r, done := m.byPrecedence(v); done {
+		return r
 	}
 	switch {
-	case !v.pre:
-		return m.releaseAllow
 	case contains(m.tightBases, v.base()):
 		return engine.Rejected(reasonTightExclude)
 	case len(m.cmps) == 0:

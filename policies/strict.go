@@ -120,14 +120,10 @@ var strictRule = &nativeRule{judge: Strict{}, fast: fastStrict, parse: parseNati
 
 // fastStrict is Judge on the compiled form.
 func fastStrict(m *compiled, v *fastVersion) engine.Result {
-	if !m.admits(v.k) {
-		if i := m.failure(v.k); i >= 0 {
-			return m.precedenceReject(i, v.k)
-		}
+	if r, done := m.byPrecedence(v); done {
+		return r
 	}
 	switch {
-	case !v.pre:
-		return m.releaseAllow
 	case m.hasEqual:
 		return engine.Allowed(reasonStrictAllow)
 	}

@@ -354,16 +354,22 @@ func ReadBaseline(path string) (*Report, error) {
 	}
 	r, err := decodeReport(data)
 	if err != nil {
-		var de *decodeError
-		if errors.As(err, &de) {
-			if de.line == 0 {
-				return nil, fmt.Errorf("%s: %s", path, de.msg)
-			}
-			return nil, fmt.Errorf("%s:%d:%d: %s", path, de.line, de.col, de.msg)
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, inFile(path, err)
 	}
 	return r, nil
+}
+
+// inFile names path in err, a decoding error of the file's content: a
+// mistake in its JSON as path:LINE:COLUMN.
+func inFile(path string, err error) error {
+	var de *decodeError
+	if errors.As(err, &de) {
+		if de.line == 0 {
+			return fmt.Errorf("%s: %s", path, de.msg)
+		}
+		return fmt.Errorf("%s:%d:%d: %s", path, de.line, de.col, de.msg)
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // DecodeReport reads a JSON report or baseline, of at most

@@ -355,14 +355,7 @@ func ReadPartial(path string) (*Partial, error) {
 	}
 	p, err := decodePartial(data)
 	if err != nil {
-		var de *decodeError
-		if errors.As(err, &de) {
-			if de.line == 0 {
-				return nil, fmt.Errorf("%s: %s", path, de.msg)
-			}
-			return nil, fmt.Errorf("%s:%d:%d: %s", path, de.line, de.col, de.msg)
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, inFile(path, err)
 	}
 	p.source = path
 	return p, nil

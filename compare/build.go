@@ -148,12 +148,25 @@ func decideCauses(classes []Class, policies []engine.Policy, workers int) {
 		classesOf[g] = append(classesOf[g], int32(i))
 	}
 	byWitness = nil
-	tables := newCauseTables(witnesses, policies, workers)
+	// The steps of each witness, worked out once when there are few
+	// enough witnesses to keep them all; else each as it is decided.
+	var steps [][]counterfactual
+	if len(witnesses) <= maxCauseWitnesses {
+		steps = make([][]counterfactual, len(witnesses))
+		parallel(len(witnesses), workers, func() func(int) {
+			return func(w int) { steps[w] = counterfactuals(witnesses[w][0], witnesses[w][1]) }
+		})
+	}
+	tables := newCauseTables(steps, policies, workers)
 	matchers := &matcherCache{m: map[matcherKey]engine.Matcher{}}
 	parallel(len(witnesses), workers, func() func(int) {
 		j := causeJudge{policies: policies, index: index, matchers: matchers, tables: tables}
 		return func(w int) {
-			j.decide(classes, classesOf[w], witnesses[w][0], witnesses[w][1])
+			if steps != nil {
+				j.decide(classes, classesOf[w], steps[w])
+			} else {
+				j.decide(classes, classesOf[w], counterfactuals(witnesses[w][0], witnesses[w][1]))
+			}
 		}
 	})
 }
@@ -215,9 +228,9 @@ func (mc *matcherCache) get(policies []engine.Policy, k matcherKey) engine.Match
 }
 
 // decide sets the cause of the classes (indexes into classes) that share
-// the witness (constraint, version), as CauseOf would.
-func (j *causeJudge) decide(classes []Class, indexes []int32, constraint, version string) {
-	j.steps = counterfactuals(constraint, version)
+// a witness, as CauseOf would; steps are the witness's counterfactuals.
+func (j *causeJudge) decide(classes []Class, indexes []int32, steps []counterfactual) {
+	j.steps = steps
 	j.cases, j.stepOf = j.cases[:0], j.stepOf[:0]
 	for s, step := range j.steps {
 		for _, cv := range step.cases {

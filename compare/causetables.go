@@ -46,45 +46,35 @@ const (
 	causeVectorBytes = 32 << 20
 )
 
-// newCauseTables reads the versions the steps of witnesses name, or
-// returns nil when there are too many of either. The steps are worked
-// out by workers goroutines.
-func newCauseTables(witnesses [][2]string, policies []engine.Policy, workers int) *causeTables {
-	if len(witnesses) > maxCauseWitnesses {
-		return nil
-	}
+// newCauseTables reads the versions the steps of the witnesses name, or
+// returns nil when there are none, or too many, or when steps is nil (too
+// many witnesses).
+func newCauseTables(steps [][]counterfactual, policies []engine.Policy, workers int) *causeTables {
 	readers := false
 	for _, p := range policies {
 		if _, ok := p.(engine.VersionReader); ok {
 			readers = true
 		}
 	}
-	if !readers {
+	if steps == nil || !readers {
 		return nil
 	}
-	var mu sync.Mutex
 	index := map[string]int32{}
 	var versions []string
-	parallel(len(witnesses), workers, func() func(int) {
-		return func(i int) {
-			w := witnesses[i]
-			steps := counterfactuals(w[0], w[1])
-			mu.Lock()
-			defer mu.Unlock()
-			if len(versions) > maxCauseVersions {
-				return
-			}
-			for _, s := range steps {
-				for _, c := range s.cases {
-					if _, ok := index[c[1]]; !ok {
-						index[c[1]] = int32(len(versions))
-						versions = append(versions, c[1])
+	for _, ws := range steps {
+		for _, s := range ws {
+			for _, c := range s.cases {
+				if _, ok := index[c[1]]; !ok {
+					if len(versions) == maxCauseVersions {
+						return nil
 					}
+					index[c[1]] = int32(len(versions))
+					versions = append(versions, c[1])
 				}
 			}
 		}
-	})
-	if len(versions) == 0 || len(versions) > maxCauseVersions {
+	}
+	if len(versions) == 0 {
 		return nil
 	}
 	t := &causeTables{index: index, tables: make([]engine.VersionTable, len(policies)),

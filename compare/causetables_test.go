@@ -77,7 +77,7 @@ func TestDecideCausesEqualsCauseOf(t *testing.T) {
 	if len(classes) < 100 {
 		t.Fatalf("only %d classes", len(classes))
 	}
-	if newCauseTables(witnesses, pols, 2) == nil {
+	if newCauseTables(stepsOf(witnesses), pols, 2) == nil {
 		t.Fatal("no cause tables for a handful of witnesses")
 	}
 	for _, workers := range []int{1, 2} {
@@ -100,7 +100,7 @@ func TestDecideCausesEqualsCauseOf(t *testing.T) {
 // A cause table judges a version it did not read on text.
 func TestCauseTablesVersionNotRead(t *testing.T) {
 	// The prerelease step judges ">= 1.0.0" on "1.2.0".
-	tables := newCauseTables([][2]string{{">= 1.0.0-beta", "1.2.0-rc.1"}}, []engine.Policy{policies.Cargo{}}, 1)
+	tables := newCauseTables(stepsOf([][2]string{{">= 1.0.0-beta", "1.2.0-rc.1"}}), []engine.Policy{policies.Cargo{}}, 1)
 	if tables == nil {
 		t.Fatal("no cause tables")
 	}
@@ -110,4 +110,13 @@ func TestCauseTablesVersionNotRead(t *testing.T) {
 	if _, ok := tables.verdict(0, ">= 1.0.0", "9.9.9"); ok {
 		t.Error("a version not read was judged on the table")
 	}
+}
+
+// stepsOf is the counterfactuals of each witness.
+func stepsOf(witnesses [][2]string) [][]counterfactual {
+	out := make([][]counterfactual, len(witnesses))
+	for i, w := range witnesses {
+		out[i] = counterfactuals(w[0], w[1])
+	}
+	return out
 }

@@ -82,16 +82,16 @@ func newCauseTables(steps [][]counterfactual, policies []engine.Policy, workers 
 	parallel(len(policies), workers, func() func(int) {
 		return func(p int) {
 			if r, ok := policies[p].(engine.VersionReader); ok {
-				t.tables[p] = readCauseTable(r, versions)
+				t.tables[p] = readTable(r, versions)
 			}
 		}
 	})
 	return t
 }
 
-// readCauseTable is r's table of versions, or nil when r panics or gives
+// readTable is r's table of versions, or nil when r panics or gives
 // none.
-func readCauseTable(r engine.VersionReader, versions []string) (t engine.VersionTable) {
+func readTable(r engine.VersionReader, versions []string) (t engine.VersionTable) {
 	defer func() {
 		if recover() != nil {
 			t = nil

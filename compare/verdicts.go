@@ -74,8 +74,10 @@ func (l *verdictLog) verdicts(names []string, cases int64) map[string][]byte {
 	out := make(map[string][]byte, len(names))
 	for i, n := range names {
 		v := make([]byte, cases)
-		for c := range v {
-			v[c] = byte(l.byPolicy[i][c/16] >> (2 * (c % 16)) & 3)
+		for w, word := range l.byPolicy[i] {
+			for c := range v[w*16 : min(w*16+16, len(v))] {
+				v[w*16+c] = byte(word >> (2 * c) & 3)
+			}
 		}
 		out[n] = v
 	}

@@ -12,11 +12,15 @@ import (
 // fillReasons sets the policies' reasons on the witness of every class of
 // agg, which the workers keep with their verdicts only: a class's witness
 // changes many times while a run lasts, and only the last one is shown.
-// The witnesses are taken constraint by constraint: each policy reads the
-// constraint's witness versions once (engine.ReadVersions, or for a few
-// versions engine.TextTable, as a run judges a short list) and compiles
-// the constraint once, spread over workers goroutines. A policy that
-// panics makes it return a PanicError.
+// The witnesses are taken constraint by constraint, spread over workers
+// goroutines, and each policy compiles each constraint once. When the
+// witnesses name at most maxCauseVersions versions, each policy that is an
+// engine.VersionReader reads them all once (reasonTables) and compiles
+// every constraint against that table; otherwise, and for the other
+// policies, each constraint is compiled against its own witness versions
+// (engine.ReadVersions, or for a few versions engine.TextTable, as a run
+// judges a short list). A policy that panics makes it return a
+// PanicError.
 func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, workers int) error {
 	// The sides of each constraint, in the order the constraints come.
 	groups := map[string]int32{}
@@ -33,6 +37,7 @@ func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, worke
 		})
 	}
 	groups = nil
+	tables := newReasonTables(byConstraint, policies, workers)
 	next := make(chan []reasonSide)
 	var wg sync.WaitGroup
 	var firstErr error
@@ -41,7 +46,7 @@ func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, worke
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			f := reasonFiller{policies: policies, matchers: make([]engine.TableMatcher, len(policies)),
+			f := reasonFiller{policies: policies, tables: tables, matchers: make([]engine.TableMatcher, len(policies)),
 				errs: make([]error, len(policies)), done: make([]bool, len(policies))}
 			for run := range next {
 				slices.SortFunc(run, func(x, y reasonSide) int {
@@ -81,10 +86,12 @@ func (s reasonSide) result() *engine.Result {
 // another; matchers, errs and done are per policy.
 type reasonFiller struct {
 	policies []engine.Policy
+	tables   *reasonTables // nil: each constraint on its own versions
 	matchers []engine.TableMatcher
 	errs     []error
 	done     []bool
-	versions []string
+	versions []string // the witness versions of the constraint
+	at       []int32  // with tables, the position of each in them
 }
 
 // fill sets the reason of every side of run, the sides of one constraint
@@ -98,9 +105,13 @@ func (f *reasonFiller) fill(run []reasonSide) (err error) {
 		}
 	}()
 	f.versions = f.versions[:0]
+	f.at = f.at[:0]
 	for i, s := range run {
 		if i == 0 || s.class.key.version != run[i-1].class.key.version {
 			f.versions = append(f.versions, s.class.key.version)
+			if f.tables != nil {
+				f.at = append(f.at, f.tables.index[s.class.key.version])
+			}
 		}
 	}
 	clear(f.done)
@@ -117,11 +128,15 @@ func (f *reasonFiller) fill(run []reasonSide) (err error) {
 		}
 		p := int(s.policy)
 		policy, version = p, ""
+		onTable := f.tables != nil && f.tables.tables[p] != nil
 		if !f.done[p] {
 			var t engine.VersionTable
-			if len(f.versions) < minReadVersions {
+			switch {
+			case onTable:
+				t = f.tables.tables[p]
+			case len(f.versions) < minReadVersions:
 				t = engine.TextTable(f.policies[p], f.versions) // as a short list is judged in the run
-			} else {
+			default:
 				t = engine.ReadVersions(f.policies[p], f.versions)
 			}
 			f.matchers[p], f.errs[p] = t.Compile(constraint)
@@ -131,9 +146,59 @@ func (f *reasonFiller) fill(run []reasonSide) (err error) {
 			last = engine.InvalidResult(err)
 		} else {
 			version = f.versions[at]
-			last = f.matchers[p].Judge(at)
+			i := at
+			if onTable {
+				i = int(f.at[at])
+			}
+			last = f.matchers[p].Judge(i)
 		}
 		s.result().Reason = last.Reason
 	}
 	return nil
+}
+
+// reasonTables are the tables the reasons are judged on: for each policy
+// that is an engine.VersionReader, its reading of every witness version
+// of the run, so that the versions are read once and not once per
+// constraint.
+type reasonTables struct {
+	index  map[string]int32      // version -> its position in the tables
+	tables []engine.VersionTable // per policy; nil: per constraint
+}
+
+// newReasonTables reads the witness versions of the constraints'
+// sides, or returns nil when no policy is a VersionReader or the
+// witnesses name more than maxCauseVersions versions.
+func newReasonTables(byConstraint [][]reasonSide, policies []engine.Policy, workers int) *reasonTables {
+	readers := false
+	for _, p := range policies {
+		if _, ok := p.(engine.VersionReader); ok {
+			readers = true
+		}
+	}
+	if !readers {
+		return nil
+	}
+	index := map[string]int32{}
+	var versions []string
+	for _, run := range byConstraint {
+		for _, s := range run {
+			if _, ok := index[s.class.key.version]; !ok {
+				if len(versions) == maxCauseVersions {
+					return nil
+				}
+				index[s.class.key.version] = int32(len(versions))
+				versions = append(versions, s.class.key.version)
+			}
+		}
+	}
+	t := &reasonTables{index: index, tables: make([]engine.VersionTable, len(policies))}
+	parallel(len(policies), workers, func() func(int) {
+		return func(p int) {
+			if r, ok := policies[p].(engine.VersionReader); ok {
+				t.tables[p] = readTable(r, versions)
+			}
+		}
+	})
+	return t
 }

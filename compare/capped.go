@@ -1,7 +1,5 @@
 package compare
 
-import "container/heap"
-
 // capped keeps the entries of at most limit keys: those of the smallest
 // keys it was offered, in the order less gives. Once it has turned a key
 // away it turns away every key not less than that one, so the entries it
@@ -68,24 +66,29 @@ func (c *capped[K, V]) addItem(k K) *cappedItem[K, V] {
 }
 
 // insert keeps a new key, pushing out the largest kept one when there is
-// no room; it returns nil when that is k itself.
+// no room; it returns nil, and keeps nothing, when that is k itself.
 func (c *capped[K, V]) insert(k K) *cappedItem[K, V] {
-	it := &cappedItem[K, V]{key: k}
-	c.items[k] = it
-	if c.heaped {
-		heap.Push(&c.heap, it)
-	}
-	if len(c.items) <= c.limit {
+	if len(c.items) < c.limit {
+		it := &cappedItem[K, V]{key: k}
+		c.items[k] = it
+		if c.heaped {
+			c.heap.push(it)
+		}
 		return it
 	}
 	c.buildHeap()
-	top := heap.Pop(&c.heap).(*cappedItem[K, V])
+	top := c.heap.items[0]
+	if !c.less(k, top.key) {
+		c.full, c.bound = true, k
+		return nil
+	}
 	delete(c.items, top.key)
 	c.pushOut(top)
 	c.full, c.bound = true, top.key
-	if top == it {
-		return nil
-	}
+	it := &cappedItem[K, V]{key: k}
+	c.items[k] = it
+	c.heap.items[0] = it
+	c.heap.down(0)
 	return it
 }
 
@@ -108,7 +111,9 @@ func (c *capped[K, V]) buildHeap() {
 	for _, it := range c.items {
 		c.heap.items = append(c.heap.items, it)
 	}
-	heap.Init(&c.heap)
+	for i := len(c.heap.items)/2 - 1; i >= 0; i-- {
+		c.heap.down(i)
+	}
 }
 
 // turnAwayFrom turns away k and every larger key, dropping those kept.
@@ -125,8 +130,8 @@ func (c *capped[K, V]) turnAwayFrom(k K) {
 		}
 		return
 	}
-	for c.heap.Len() > 0 && !c.less(c.heap.items[0].key, c.bound) {
-		top := heap.Pop(&c.heap).(*cappedItem[K, V])
+	for len(c.heap.items) > 0 && !c.less(c.heap.items[0].key, c.bound) {
+		top := c.heap.pop()
 		delete(c.items, top.key)
 		c.pushOut(top)
 	}
@@ -165,22 +170,55 @@ type cappedHeap[K comparable, V any] struct {
 	less  func(a, b K) bool
 }
 
-func (h *cappedHeap[K, V]) Len() int { return len(h.items) }
-
-func (h *cappedHeap[K, V]) Less(i, j int) bool { return h.less(h.items[j].key, h.items[i].key) }
-
-func (h *cappedHeap[K, V]) Swap(i, j int) {
-	h.items[i], h.items[j] = h.items[j], h.items[i]
+// push adds it to the heap.
+func (h *cappedHeap[K, V]) push(it *cappedItem[K, V]) {
+	h.items = append(h.items, it)
+	h.up(len(h.items) - 1)
 }
 
-func (h *cappedHeap[K, V]) Push(x any) {
-	h.items = append(h.items, x.(*cappedItem[K, V]))
+// pop removes and returns the item of the largest key.
+func (h *cappedHeap[K, V]) pop() *cappedItem[K, V] {
+	n := len(h.items) - 1
+	top := h.items[0]
+	h.items[0] = h.items[n]
+	h.items[n] = nil
+	h.items = h.items[:n]
+	if n > 0 {
+		h.down(0)
+	}
+	return top
 }
 
-func (h *cappedHeap[K, V]) Pop() any {
-	old := h.items
-	it := old[len(old)-1]
-	old[len(old)-1] = nil
-	h.items = old[:len(old)-1]
-	return it
+// up moves item i towards the top while its key is larger than its
+// parent's.
+func (h *cappedHeap[K, V]) up(i int) {
+	items := h.items
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !h.less(items[parent].key, items[i].key) {
+			return
+		}
+		items[parent], items[i] = items[i], items[parent]
+		i = parent
+	}
+}
+
+// down moves item i away from the top while a child's key is larger.
+func (h *cappedHeap[K, V]) down(i int) {
+	items := h.items
+	n := len(items)
+	for {
+		child := 2*i + 1
+		if child >= n {
+			return
+		}
+		if r := child + 1; r < n && h.less(items[child].key, items[r].key) {
+			child = r
+		}
+		if !h.less(items[i].key, items[child].key) {
+			return
+		}
+		items[i], items[child] = items[child], items[i]
+		i = child
+	}
 }

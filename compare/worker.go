@@ -3,6 +3,7 @@ package compare
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"math/bits"
 	"runtime/debug"
 	"sync"
@@ -54,6 +55,7 @@ type worker struct {
 	refused  []string // per policy: its refusal of the constraint, "" until needed
 	vrefused []string // per shape number: the refusal of its version, "" until needed
 	key      []byte
+	vkeys    []byte // the local splits' keys in the stripes' indexes
 	picks    []string
 	admitted []string // the versions a Selector allows, for pick
 	// numbers of sharedAggregate.ids of generation gen: of each shape, of
@@ -78,6 +80,10 @@ type localSplit struct {
 	count    int64
 	witness  int     // the version of the smallest case
 	key      caseKey // the smallest case's, once filed
+	// the split's key in the stripes' indexes (worker.vkeys[vkey[0]:vkey[1]])
+	// and its hash
+	vkey  [2]int32
+	vhash uint64
 }
 
 func newWorker(id int, policies []engine.Policy, pairs [][2]int, shared *sharedAggregate) *worker {
@@ -144,6 +150,7 @@ func (w *worker) run(g Group, offset int64) (err error) {
 		ls.key = makeCaseKey(&ci, w.list.info(ls.witness))
 	}
 	w.aggregateGroup(&ci, g)
+	w.indexKeys()
 	stripes := w.shared.stripes
 	for i := range stripes {
 		w.aggregateClasses(stripes[(w.id+i)%len(stripes)], len(g.Versions))
@@ -200,6 +207,22 @@ func (w *worker) aggregateGroup(ci *constraintInfo, g Group) {
 		if r := w.vrefused[ls.shape]; r != "" {
 			w.vrefIDs[ls.shape] = s.id(r)
 		}
+	}
+}
+
+// indexKeys works out the key of each local split in the stripes'
+// indexes, and its hash: the number of its shape, the number of the set of
+// refusals of the constraint, and its verdicts.
+func (w *worker) indexKeys() {
+	w.vkeys = w.vkeys[:0]
+	for j := range w.local {
+		ls := &w.local[j]
+		from := len(w.vkeys)
+		w.vkeys = binary.LittleEndian.AppendUint32(w.vkeys, w.shapeIDs[ls.shape])
+		w.vkeys = binary.LittleEndian.AppendUint32(w.vkeys, w.refusedID)
+		w.vkeys = append(w.vkeys, ls.verdicts...)
+		ls.vkey = [2]int32{int32(from), int32(len(w.vkeys))}
+		ls.vhash = maphash.Bytes(w.shared.seed, w.vkeys[from:])
 	}
 }
 
@@ -420,6 +443,8 @@ type sharedAggregate struct {
 	// generation, and an index of another generation is emptied.
 	ids map[string]uint32
 	gen int
+	// seed hashes the keys of the stripes' indexes.
+	seed maphash.Seed
 }
 
 // maxIDs bounds the numbers of sharedAggregate.ids.
@@ -447,13 +472,14 @@ type classStripe struct {
 	// constraint, what it refused (the shape decides what a policy that
 	// refused the version refused). vectors maps the number of a shape,
 	// of a set of refusals of the constraint (sharedAggregate.ids of
-	// generation gen) and a verdict vector to the items of the classes of
-	// the stripe's pairs that diverge on it, in pair order, nil for a
+	// generation gen) and a verdict vector, by the hash of the three
+	// (vectorEntry), to the items of the classes of the stripe's pairs
+	// that diverge on it, in pair order, nil for a
 	// class the pair turned away (an item pushed out later is marked
 	// gone). The index is a cache, emptied when it takes more than its
 	// budget or the numbers start again.
 	gen     int
-	vectors map[string][]*cappedItem[classKey, classAgg]
+	vectors map[uint64]*vectorEntry
 	// classes maps classIndexKey(the number of a class's case part, its
 	// pair, its verdicts) to its item, or nil, for the vectors not yet
 	// in the index.
@@ -465,6 +491,15 @@ type classStripe struct {
 	// whose cases are nearly all different), doubled when it found more.
 	budget       int
 	hits, misses int
+}
+
+// vectorEntry is an entry of a stripe's index: the key of a local split
+// (worker.indexKeys), the items of the classes of the stripe's pairs that
+// diverge on it, and the next entry of the same hash.
+type vectorEntry struct {
+	key   string
+	items []*cappedItem[classKey, classAgg]
+	next  *vectorEntry
 }
 
 // maxIndexed bounds the memory of the class indexes of a run, in units of
@@ -488,7 +523,7 @@ const (
 // newSharedAggregate makes the aggregate of pairs pairs for workers
 // workers, the pairs in two stripes per worker.
 func newSharedAggregate(pairs, workers int) *sharedAggregate {
-	s := &sharedAggregate{agg: newAggregate(pairs)}
+	s := &sharedAggregate{agg: newAggregate(pairs), seed: maphash.MakeSeed()}
 	n := min(max(pairs, 1), 2*max(workers, 1))
 	for i := range n {
 		s.stripes = append(s.stripes, &classStripe{from: i * pairs / n, to: (i + 1) * pairs / n})
@@ -527,22 +562,24 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 			st.budget = min(st.budget*2, most)
 		}
 		st.gen, st.indexed, st.hits, st.misses = w.gen, 0, 0, 0
-		st.vectors = map[string][]*cappedItem[classKey, classAgg]{}
+		st.vectors = map[uint64]*vectorEntry{}
 		st.classes = map[uint64]*cappedItem[classKey, classAgg]{}
 	}
 	for j := range w.local {
 		ls := &w.local[j]
-		w.key = binary.LittleEndian.AppendUint32(w.key[:0], w.shapeIDs[ls.shape])
-		w.key = binary.LittleEndian.AppendUint32(w.key, w.refusedID)
-		w.key = append(w.key, ls.verdicts...)
-		if items, ok := st.vectors[string(w.key)]; ok {
+		key := w.vkeys[ls.vkey[0]:ls.vkey[1]]
+		v := st.vectors[ls.vhash]
+		for v != nil && v.key != string(key) {
+			v = v.next
+		}
+		if v != nil {
 			st.hits++
-			w.addToVector(st, ls, items)
+			w.addToVector(st, ls, v.items)
 			continue
 		}
 		st.misses++
 		items := w.newVector(st, ls)
-		st.vectors[string(w.key)] = items
+		st.vectors[ls.vhash] = &vectorEntry{key: string(key), items: items, next: st.vectors[ls.vhash]}
 		st.indexed += indexedVector + len(items)
 	}
 }

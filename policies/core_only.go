@@ -104,7 +104,7 @@ func (CoreOnly) ReadVersions(versions []string) engine.VersionTable {
 // parseCoreOnly parses constraint and refuses it when a comparator names a
 // prerelease.
 func parseCoreOnly(constraint string) (engine.Constraint, error) {
-	c, err := engine.ParseConstraint(constraint)
+	c, err := parseNative(constraint)
 	if err != nil {
 		return c, err
 	}

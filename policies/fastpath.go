@@ -406,9 +406,3 @@ func (tm *nativeTableMatcher) Verdicts(out []engine.Verdict) {
 		}
 	}
 }
-
-// parseNative is the constraint reading of every native policy but
-// core-only: the engine's parser.
-func parseNative(constraint string) (engine.Constraint, error) {
-	return engine.ParseConstraint(constraint)
-}

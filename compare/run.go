@@ -156,6 +156,7 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	shared.flush()
 	agg := shared.agg
 	if err := fillReasons(agg, policies, pairs, n); err != nil {
 		return nil, err

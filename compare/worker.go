@@ -25,7 +25,10 @@ import (
 // versions where the policies do not all agree go on: each is filed under
 // its local split, the pair of its case shape and its verdict vector, and
 // every pair's class, the splits and their witnesses are then updated once
-// per local split, not once per case. A class keeps its witness's
+// per local split, not once per case; a local split whose vector the
+// stripes' indexes have met before is added to the vector's entry, and
+// the entry to its classes when the index is emptied or the run is over
+// (vectorEntry). A class keeps its witness's
 // verdicts; the policies' reasons are fetched once the run is over, for
 // the witnesses that remain (fillReasons).
 //
@@ -496,10 +499,64 @@ type classStripe struct {
 // vectorEntry is an entry of a stripe's index: the key of a local split
 // (worker.indexKeys), the items of the classes of the stripe's pairs that
 // diverge on it, and the next entry of the same hash.
+//
+// The local splits found in the index are added to the entry, and the
+// entry to its classes only when the index is emptied or the workers are
+// done (flush): a class an item has left (gone) is never kept again, so
+// what it misses of the entry is never shown.
 type vectorEntry struct {
 	key   string
 	items []*cappedItem[classKey, classAgg]
 	next  *vectorEntry
+	// the cases of the local splits added to the entry since the last
+	// flush, and the smallest of them when count > 0
+	count int64
+	least caseKey
+}
+
+// add adds local split ls to the entry.
+func (v *vectorEntry) add(ls *localSplit) {
+	if v.count == 0 || ls.key.less(v.least) {
+		v.least = ls.key
+	}
+	v.count += ls.count
+}
+
+// flush adds what was added to the entry to the classes it holds.
+func (v *vectorEntry) flush() {
+	if v.count == 0 {
+		return
+	}
+	for _, it := range v.items {
+		if it == nil || it.gone {
+			continue
+		}
+		it.val.count += v.count
+		if v.least.less(it.val.key) {
+			it.val.key = v.least
+		}
+	}
+	v.count, v.least = 0, caseKey{}
+}
+
+// flush adds every entry of the stripe's index to its classes, the
+// caller holding the stripe's lock.
+func (st *classStripe) flush() {
+	for _, v := range st.vectors {
+		for ; v != nil; v = v.next {
+			v.flush()
+		}
+	}
+}
+
+// flush adds every entry of the stripes' indexes to its classes, once the
+// workers are done.
+func (s *sharedAggregate) flush() {
+	for _, st := range s.stripes {
+		st.mu.Lock()
+		st.flush()
+		st.mu.Unlock()
+	}
 }
 
 // maxIndexed bounds the memory of the class indexes of a run, in units of
@@ -515,7 +572,7 @@ const minIndexed = 1 << 12
 // The units of maxIndexed of a vector, of a class and of a pushed-out
 // item.
 const (
-	indexedVector = 6
+	indexedVector = 10
 	indexedClass  = 2
 	indexedGone   = 9
 )
@@ -561,6 +618,7 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 		default:
 			st.budget = min(st.budget*2, most)
 		}
+		st.flush()
 		st.gen, st.indexed, st.hits, st.misses = w.gen, 0, 0, 0
 		st.vectors = map[uint64]*vectorEntry{}
 		st.classes = map[uint64]*cappedItem[classKey, classAgg]{}
@@ -574,7 +632,7 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 		}
 		if v != nil {
 			st.hits++
-			w.addToVector(st, ls, v.items)
+			v.add(ls)
 			continue
 		}
 		st.misses++
@@ -623,27 +681,6 @@ func addToClass(it *cappedItem[classKey, classAgg], ls *localSplit, va, vb engin
 	c.count += ls.count
 	if ls.key.less(c.key) {
 		c.key = ls.key
-	}
-}
-
-// addToVector adds local split ls to the classes of items, those of the
-// stripe's pairs that diverge on it, in pair order.
-func (w *worker) addToVector(st *classStripe, ls *localSplit, items []*cappedItem[classKey, classAgg]) {
-	j := 0
-	for k := st.from; k < st.to; k++ {
-		pr := w.pairs[k]
-		if ls.verdicts[pr[0]] == ls.verdicts[pr[1]] {
-			continue
-		}
-		it := items[j]
-		j++
-		if it == nil || it.gone {
-			continue
-		}
-		it.val.count += ls.count
-		if ls.key.less(it.val.key) {
-			it.val.key = ls.key
-		}
 	}
 }
 

@@ -85,10 +85,31 @@ func (g *groupShapes) shapeID(vi *versionInfo) int32 {
 	if id, ok := g.cache[k]; ok {
 		return id
 	}
-	id := g.intern(constraintShape(ci, g.spaced, vi) + "; " + versionShape(vi))
+	known := knownShape{g.template, g.upperMask, k}
+	shape, ok := g.known[known]
+	if !ok {
+		shape = constraintShape(ci, g.spaced, vi) + "; " + versionShape(vi)
+		if len(g.known) >= maxKnownShapes {
+			clear(g.known)
+		}
+		g.known[known] = shape
+	}
+	id := g.intern(shape)
 	g.cache[k] = id
 	return id
 }
+
+// knownShape identifies a case shape across groups: the comparators of
+// the constraint as the shape writes them (groupShapes.template), which
+// of them imply an upper bound, and the version's shapeKey.
+type knownShape struct {
+	template  string
+	upperMask uint64
+	k         shapeKey
+}
+
+// maxKnownShapes bounds groupShapes.known.
+const maxKnownShapes = 1 << 14
 
 // intern returns the number of shape s within the group.
 func (g *groupShapes) intern(s string) int32 {
@@ -110,9 +131,16 @@ type groupShapes struct {
 	cores, uppers []engine.Version
 	hasUpper      []bool
 	cache         map[shapeKey]int32 // shape of the versions of a key
-	ids           map[string]int32   // number of each shape
-	shapes        []string           // the shapes by number
-	refused       map[string]string  // policy name -> shape of its refusal of the constraint
+	// template is the comparators as the shape writes them, without the
+	// relations, and upperMask has bit i set when comparator i implies an
+	// upper bound: with a shapeKey they decide the shape, which known
+	// keeps from group to group.
+	template  string
+	upperMask uint64
+	known     map[knownShape]string
+	ids       map[string]int32  // number of each shape
+	shapes    []string          // the shapes by number
+	refused   map[string]string // policy name -> shape of its refusal of the constraint
 }
 
 // refusal returns the case part of the signature for a case that policy
@@ -185,16 +213,29 @@ func (g *groupShapes) reset(ci *constraintInfo) {
 	g.ci = ci
 	g.spaced = operatorSpacing(ci, g.spaced[:0])
 	g.cores, g.uppers, g.hasUpper = g.cores[:0], g.uppers[:0], g.hasUpper[:0]
+	g.template, g.upperMask = "", 0
 	if ci.ok {
-		for _, cmp := range ci.parsed.Comparators() {
+		cs := ci.parsed.Comparators()
+		var b strings.Builder
+		for i := range cs {
+			cmp := &cs[i]
 			u, ok := cmp.Upper()
 			g.cores = append(g.cores, cmp.Version.Core())
 			g.uppers = append(g.uppers, u)
 			g.hasUpper = append(g.hasUpper, ok)
+			if ok && i < maxKeyedComparators {
+				g.upperMask |= 1 << i
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeComparator(&b, cmp, g.spaced[i])
 		}
+		g.template = b.String()
 	}
 	if g.cache == nil {
 		g.cache = map[shapeKey]int32{}
+		g.known = map[knownShape]string{}
 		g.ids = map[string]int32{}
 		g.refused = map[string]string{}
 	}

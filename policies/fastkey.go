@@ -68,7 +68,7 @@ func rank(versions []engine.Version) *ranked {
 		}
 	}
 	slices.SortFunc(pre, engine.ComparePrerelease)
-	return &ranked{slices.Compact(pre)}
+	return sharedRank(slices.Compact(pre))
 }
 
 func (r *ranked) key(v *engine.Version) (key, bool) {

@@ -367,7 +367,7 @@ func (t *nativeTable) Compile(constraint string) (engine.TableMatcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &nativeTableMatcher{t: t, m: compile(c, t.keys)}, nil
+	return &nativeTableMatcher{t: t, m: compileRanked(c, t.keys)}, nil
 }
 
 // nativeTableMatcher judges a nativeTable's versions against one compiled

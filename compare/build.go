@@ -131,23 +131,20 @@ func decideCauses(classes []Class, policies []engine.Policy, workers int) {
 	for i, p := range policies {
 		index[p.Name()] = i
 	}
-	// The classes of each witness, in the order they come.
-	byWitness := map[[2]string]int32{}
-	var witnesses [][2]string
-	var classesOf [][]int32
-	for i := range classes {
-		w := &classes[i].Witness
-		k := [2]string{w.Constraint, w.Version}
-		g, ok := byWitness[k]
-		if !ok {
-			g = int32(len(witnesses))
-			byWitness[k] = g
-			witnesses = append(witnesses, k)
-			classesOf = append(classesOf, nil)
+	// The classes of each witness, found in blocks of classes in
+	// parallel.
+	const block = 1024
+	classesOf := groupParallel((len(classes)+block-1)/block, workers, func(b int, add func([2]string, int32)) {
+		for i := b * block; i < min(len(classes), (b+1)*block); i++ {
+			w := &classes[i].Witness
+			add([2]string{w.Constraint, w.Version}, int32(i))
 		}
-		classesOf[g] = append(classesOf[g], int32(i))
+	})
+	witnesses := make([][2]string, len(classesOf))
+	for g, cs := range classesOf {
+		w := &classes[cs[0]].Witness
+		witnesses[g] = [2]string{w.Constraint, w.Version}
 	}
-	byWitness = nil
 	// The steps of each witness, worked out once when there are few
 	// enough witnesses to keep them all; else each as it is decided.
 	var steps [][]counterfactual
@@ -335,4 +332,53 @@ func parallel(n, workers int, newWorker func() func(int)) {
 		}()
 	}
 	wg.Wait()
+}
+
+// groupParallel calls visit(i, add) for every i in [0, n), spread over
+// workers goroutines as parallel does; visit files values under keys with
+// add. It returns the values filed under each key, the keys in no
+// particular order and the values of a key in no particular order either.
+// Each goroutine files under keys of its own, and the groups are joined
+// at the end, key by key.
+func groupParallel[K comparable, V any](n, workers int, visit func(i int, add func(K, V))) [][]V {
+	type part struct {
+		index  map[K]int32
+		keys   []K
+		groups [][]V
+	}
+	var mu sync.Mutex
+	var parts []*part
+	parallel(n, workers, func() func(int) {
+		p := &part{index: map[K]int32{}}
+		mu.Lock()
+		parts = append(parts, p)
+		mu.Unlock()
+		add := func(k K, v V) {
+			g, ok := p.index[k]
+			if !ok {
+				g = int32(len(p.groups))
+				p.index[k] = g
+				p.keys = append(p.keys, k)
+				p.groups = append(p.groups, nil)
+			}
+			p.groups[g] = append(p.groups[g], v)
+		}
+		return func(i int) { visit(i, add) }
+	})
+	if len(parts) == 1 {
+		return parts[0].groups
+	}
+	index := map[K]int32{}
+	var out [][]V
+	for _, p := range parts {
+		for j, k := range p.keys {
+			if g, ok := index[k]; ok {
+				out[g] = append(out[g], p.groups[j]...)
+				continue
+			}
+			index[k] = int32(len(out))
+			out = append(out, p.groups[j])
+		}
+	}
+	return out
 }

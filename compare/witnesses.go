@@ -22,21 +22,14 @@ import (
 // judges a short list). A policy that panics makes it return a
 // PanicError.
 func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, workers int) error {
-	// The sides of each constraint, in the order the constraints come.
-	groups := map[string]int32{}
-	var byConstraint [][]reasonSide
-	for k, pr := range pairs {
+	// The sides of each constraint, found pair by pair in parallel.
+	byConstraint := groupParallel(len(pairs), workers, func(k int, add func(string, reasonSide)) {
+		pr := pairs[k]
 		agg.pairs[k].classes.each(func(_ classKey, c *classAgg) {
-			g, ok := groups[c.key.constraint]
-			if !ok {
-				g = int32(len(byConstraint))
-				groups[c.key.constraint] = g
-				byConstraint = append(byConstraint, nil)
-			}
-			byConstraint[g] = append(byConstraint[g], reasonSide{c, int32(pr[0]), false}, reasonSide{c, int32(pr[1]), true})
+			add(c.key.constraint, reasonSide{c, int32(pr[0]), false})
+			add(c.key.constraint, reasonSide{c, int32(pr[1]), true})
 		})
-	}
-	groups = nil
+	})
 	tables := newReasonTables(byConstraint, policies, workers)
 	next := make(chan []reasonSide)
 	var wg sync.WaitGroup

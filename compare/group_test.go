@@ -1,0 +1,42 @@
+package compare
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// groupParallel files every value under its key once, whatever the
+// number of goroutines: the groups are those of a map filled in order,
+// up to the order of the groups and of their values.
+func TestGroupParallel(t *testing.T) {
+	for _, tc := range []struct {
+		n, workers int
+	}{
+		{0, 2}, {1, 1}, {10, 1}, {10, 2}, {1000, 2}, {1000, 3}, {1000, 7},
+	} {
+		t.Run(fmt.Sprintf("%d items, %d workers", tc.n, tc.workers), func(t *testing.T) {
+			key := func(i int) string { return fmt.Sprint(i*i%17, "-", i%3) }
+			want := map[string][]int{}
+			for i := range tc.n {
+				want[key(i)] = append(want[key(i)], i, -i)
+			}
+			got := groupParallel(tc.n, tc.workers, func(i int, add func(string, int)) {
+				add(key(i), i)
+				add(key(i), -i)
+			})
+			if len(got) != len(want) {
+				t.Fatalf("%d groups, want %d", len(got), len(want))
+			}
+			for _, g := range got {
+				k := key(g[0])
+				slices.Sort(g)
+				w := slices.Clone(want[k])
+				slices.Sort(w)
+				if !slices.Equal(g, w) {
+					t.Errorf("group of %q = %v, want %v", k, g, w)
+				}
+			}
+		})
+	}
+}

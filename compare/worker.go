@@ -689,7 +689,13 @@ func addToClass(it *cappedItem[classKey, classAgg], ls *localSplit, va, vb engin
 // each class by the number of its case part (st.classes), and the first
 // time by its key.
 func (w *worker) newVector(st *classStripe, ls *localSplit) []*cappedItem[classKey, classAgg] {
-	var items []*cappedItem[classKey, classAgg]
+	n := 0
+	for k := st.from; k < st.to; k++ {
+		if pr := w.pairs[k]; ls.verdicts[pr[0]] != ls.verdicts[pr[1]] {
+			n++
+		}
+	}
+	items := make([]*cappedItem[classKey, classAgg], 0, n)
 	a := w.shared.agg
 	for k := st.from; k < st.to; k++ {
 		pr := w.pairs[k]

@@ -48,9 +48,9 @@ func (r *Report) Baseline() *Report {
 		return cmp.Or(cmp.Compare(pairAt[[2]string{x.A, x.B}], pairAt[[2]string{y.A, y.B}]),
 			cmp.Compare(y.Count, x.Count), strings.Compare(x.Signature, y.Signature))
 	})
-	if r.verdicts != nil {
-		b.Verdicts = make(map[string]string, len(r.verdicts))
-		for name, v := range r.verdicts {
+	if vs := r.verdicts.get(); vs != nil {
+		b.Verdicts = make(map[string]string, len(vs))
+		for name, v := range vs {
 			if s, err := encodeVerdicts(v); err == nil {
 				b.Verdicts[name] = s
 			}

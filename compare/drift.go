@@ -103,7 +103,7 @@ func ComputeDrift(ctx context.Context, d Domain, baseline, run *Report, table *R
 	dr.Changes, total = diff(baseline, run, MaxDriftChanges)
 	dr.ChangesLeft = total - len(dr.Changes)
 	dr.Matches = total == 0
-	if run.verdicts == nil || baseline.Verdicts == nil || !SameCases(baseline.Domain, run.Domain) {
+	if run.verdicts.get() == nil || baseline.Verdicts == nil || !SameCases(baseline.Domain, run.Domain) {
 		return dr, nil
 	}
 	olds := map[string][]byte{}
@@ -117,7 +117,7 @@ func ComputeDrift(ctx context.Context, d Domain, baseline, run *Report, table *R
 		if err != nil {
 			return nil, fmt.Errorf("baseline verdicts of %s: %w", name, err)
 		}
-		cur := run.verdicts[name]
+		cur := run.verdicts.get()[name]
 		if len(cur) != len(old) {
 			continue
 		}
@@ -195,7 +195,7 @@ func driftClasses(ctx context.Context, d Domain, run *Report, names []string,
 	curs := make([][]byte, len(names))
 	for i, n := range names {
 		byPolicy[i] = newCapped[driftKey, driftAgg](MaxDriftShapes, driftKey.less)
-		curs[i] = run.verdicts[n]
+		curs[i] = run.verdicts.get()[n]
 	}
 	cases := run.Domain.Cases
 	var offset int64

@@ -228,13 +228,14 @@ func (p *Partial) Report(ctx context.Context, policies []engine.Policy) (*Report
 	opt := Options{Reference: p.reference, Rank: p.rank, Relevance: p.relevance}
 	r := buildReport(p.info, policies, pairIndexes(len(policies)), p.agg, runtime.GOMAXPROCS(0), opt)
 	if p.verdicts != nil {
-		r.verdicts = make(map[string][]byte, len(names))
+		vs := make(map[string][]byte, len(names))
 		for i, name := range names {
 			if slices.Contains(p.verdicts[i], verdictAbsent) {
 				return nil, fmt.Errorf("compare: %s lacks the verdicts of some cases", p.name())
 			}
-			r.verdicts[name] = p.verdicts[i]
+			vs[name] = p.verdicts[i]
 		}
+		r.verdicts = &runVerdicts{byName: vs}
 	}
 	return r, ctx.Err()
 }

@@ -50,8 +50,9 @@ type Report struct {
 	// changed. A run keeps them only up to MaxRecordedVerdicts.
 	Verdicts map[string]string `json:"verdicts,omitempty"`
 
-	// verdicts are the run's verdicts by policy, one byte per case.
-	verdicts map[string][]byte
+	// verdicts are the run's verdicts by policy, one byte per case, made
+	// from the run's log when first asked for.
+	verdicts *runVerdicts
 }
 
 // Pair is one cell of the agreement matrix.

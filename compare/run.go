@@ -169,7 +169,7 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 			plural.Of(agg.cases, "case", "cases"), info.Cases)
 	}
 	r := buildReportFrom(info, policies, pairs, agg, n, opt, true)
-	r.verdicts = log.verdicts(r.Policies, info.Cases)
+	r.verdicts = &runVerdicts{log: log, names: r.Policies, cases: info.Cases}
 	return r, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"encoding/base64"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/prerel/prerel/engine"
@@ -63,6 +64,32 @@ func (l *verdictLog) record(p int, offset int64, verdicts []engine.Verdict) {
 	if len(verdicts) > 0 {
 		atomic.OrUint32(&words[at], word)
 	}
+}
+
+// runVerdicts is a report's verdicts by policy name: those of a merged
+// report, or a run's log, unpacked the first time they are asked for (a
+// run that no baseline is written from or compared with never needs
+// them).
+type runVerdicts struct {
+	once   sync.Once
+	log    *verdictLog
+	names  []string
+	cases  int64
+	byName map[string][]byte
+}
+
+// get returns the verdicts by policy name, one byte per case, or nil when
+// there are none or the log is incomplete.
+func (v *runVerdicts) get() map[string][]byte {
+	if v == nil {
+		return nil
+	}
+	v.once.Do(func() {
+		if v.log != nil {
+			v.byName, v.log = v.log.verdicts(v.names, v.cases), nil
+		}
+	})
+	return v.byName
 }
 
 // verdicts returns the log by policy name, one byte per case, or nil when

@@ -14,20 +14,23 @@ import (
 // buildReport turns the merged aggregate into a Report, deciding the cause
 // of each class on its witness with the given number of goroutines.
 func buildReport(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg *aggregate, workers int, opt Options) *Report {
-	return buildReportFrom(info, policies, pairs, agg, workers, opt, false)
+	r, _ := buildReportFrom(info, policies, pairs, agg, workers, opt, false)
+	return r
 }
 
 // maxSharedSignatures bounds the signatures buildReport keeps to share
 // among the classes of several pairs.
 const maxSharedSignatures = 1 << 16
 
-// buildReportFrom is buildReport; with consume, it lets go of each pair's
-// classes in agg once they are in the report, so that the two are not
-// both in memory whole.
+// buildReportFrom is buildReport; with fromRun, the aggregate is a run's,
+// whose classes have no reasons yet: it fills them (fillClassReasons)
+// while the causes are decided, and lets go of each pair's classes in agg
+// once they are in the report, so that the two are not both in memory
+// whole. The error is fillClassReasons'.
 //
 // The pairs' classes are made and sorted, and the causes decided, by
 // workers goroutines; the splits are made meanwhile.
-func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg *aggregate, workers int, opt Options, consume bool) *Report {
+func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, agg *aggregate, workers int, opt Options, fromRun bool) (*Report, error) {
 	r := &Report{Schema: SchemaVersion, Domain: info, Pairs: []Pair{}, Classes: []Class{}, Rank: opt.Rank}
 	if r.Rank == "" {
 		r.Rank = RankRelevance
@@ -84,7 +87,7 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 					},
 				})
 			})
-			if consume {
+			if fromRun {
 				agg.classes = newCapped[classKey, classAgg](1, classKey.less)
 			}
 			r.Pairs[k] = Pair{A: pa.Name(), B: pb.Name(), Agree: agg.agree, Diverge: agg.diverge, CasesLeftOut: left}
@@ -99,8 +102,20 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 		defer close(splitsDone)
 		r.Splits, r.SplitCasesLeftOut = buildSplits(r.Policies, agg, newRelevanceMemo(opt.Relevance), r.Rank)
 	}()
+	var reasonsErr error
+	reasonsDone := make(chan struct{})
+	go func() {
+		defer close(reasonsDone)
+		if fromRun {
+			reasonsErr = fillClassReasons(r.Classes, policies, workers)
+		}
+	}()
 	decideCauses(r.Classes, policies, workers)
 	<-splitsDone
+	<-reasonsDone
+	if reasonsErr != nil {
+		return nil, reasonsErr
+	}
 	r.Summary = buildSummary(r, byName)
 	if agg.selection != nil {
 		s := &SelectionReport{Groups: agg.selGroups, Pairs: []SelectionPair{}}
@@ -114,7 +129,7 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 		}
 		r.Selection = s
 	}
-	return r
+	return r, nil
 }
 
 // decideCauses sets the cause of every class. Classes of different pairs
@@ -134,17 +149,12 @@ func decideCauses(classes []Class, policies []engine.Policy, workers int) {
 	// The classes of each witness, found in blocks of classes in
 	// parallel.
 	const block = 1024
-	classesOf := groupParallel((len(classes)+block-1)/block, workers, func(b int, add func([2]string, int32)) {
+	witnesses, classesOf := groupParallel((len(classes)+block-1)/block, workers, func(b int, add func([2]string, int32)) {
 		for i := b * block; i < min(len(classes), (b+1)*block); i++ {
 			w := &classes[i].Witness
 			add([2]string{w.Constraint, w.Version}, int32(i))
 		}
 	})
-	witnesses := make([][2]string, len(classesOf))
-	for g, cs := range classesOf {
-		w := &classes[cs[0]].Witness
-		witnesses[g] = [2]string{w.Constraint, w.Version}
-	}
 	// The steps of each witness, worked out once when there are few
 	// enough witnesses to keep them all; else each as it is decided.
 	var steps [][]counterfactual
@@ -336,11 +346,11 @@ func parallel(n, workers int, newWorker func() func(int)) {
 
 // groupParallel calls visit(i, add) for every i in [0, n), spread over
 // workers goroutines as parallel does; visit files values under keys with
-// add. It returns the values filed under each key, the keys in no
-// particular order and the values of a key in no particular order either.
-// Each goroutine files under keys of its own, and the groups are joined
-// at the end, key by key.
-func groupParallel[K comparable, V any](n, workers int, visit func(i int, add func(K, V))) [][]V {
+// add. It returns each key and the values filed under it (groups[j] are
+// those of keys[j]), the keys in no particular order and the values of a
+// key in no particular order either. Each goroutine files under keys of
+// its own, and the groups are joined at the end, key by key.
+func groupParallel[K comparable, V any](n, workers int, visit func(i int, add func(K, V))) (keys []K, groups [][]V) {
 	type part struct {
 		index  map[K]int32
 		keys   []K
@@ -366,19 +376,19 @@ func groupParallel[K comparable, V any](n, workers int, visit func(i int, add fu
 		return func(i int) { visit(i, add) }
 	})
 	if len(parts) == 1 {
-		return parts[0].groups
+		return parts[0].keys, parts[0].groups
 	}
 	index := map[K]int32{}
-	var out [][]V
 	for _, p := range parts {
 		for j, k := range p.keys {
 			if g, ok := index[k]; ok {
-				out[g] = append(out[g], p.groups[j]...)
+				groups[g] = append(groups[g], p.groups[j]...)
 				continue
 			}
-			index[k] = int32(len(out))
-			out = append(out, p.groups[j])
+			index[k] = int32(len(groups))
+			keys = append(keys, k)
+			groups = append(groups, p.groups[j])
 		}
 	}
-	return out
+	return keys, groups
 }

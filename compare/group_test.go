@@ -7,8 +7,8 @@ import (
 )
 
 // groupParallel files every value under its key once, whatever the
-// number of goroutines: the groups are those of a map filled in order,
-// up to the order of the groups and of their values.
+// number of goroutines: the keys and groups are those of a map filled in
+// order, up to the order of the keys and of the values of each.
 func TestGroupParallel(t *testing.T) {
 	for _, tc := range []struct {
 		n, workers int
@@ -21,15 +21,15 @@ func TestGroupParallel(t *testing.T) {
 			for i := range tc.n {
 				want[key(i)] = append(want[key(i)], i, -i)
 			}
-			got := groupParallel(tc.n, tc.workers, func(i int, add func(string, int)) {
+			keys, got := groupParallel(tc.n, tc.workers, func(i int, add func(string, int)) {
 				add(key(i), i)
 				add(key(i), -i)
 			})
-			if len(got) != len(want) {
-				t.Fatalf("%d groups, want %d", len(got), len(want))
+			if len(got) != len(want) || len(keys) != len(want) {
+				t.Fatalf("%d keys, %d groups, want %d", len(keys), len(got), len(want))
 			}
-			for _, g := range got {
-				k := key(g[0])
+			for j, g := range got {
+				k := keys[j]
 				slices.Sort(g)
 				w := slices.Clone(want[k])
 				slices.Sort(w)

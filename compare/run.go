@@ -55,7 +55,7 @@ const progressInterval = 100 * time.Millisecond
 // Options.Workers goroutines as the domain yields them; the workers add
 // what they see to one aggregate of counts and the smallest witness of
 // each class, never the cases. The policies' reasons on the witnesses
-// that remain are fetched at the end, and the causes of the classes are
+// that remain are fetched at the end, while the causes of the classes are
 // decided on them with CauseOf.
 //
 // Memory does not grow with the number of cases: the aggregate keeps at
@@ -158,17 +158,20 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	}
 	shared.flush()
 	agg := shared.agg
-	if err := fillReasons(agg, policies, pairs, n); err != nil {
-		return nil, err
-	}
 	if opt.shard != nil { // a shard keeps its aggregate as a partial report (shard.go)
+		if err := fillReasons(agg, policies, pairs, n); err != nil {
+			return nil, err
+		}
 		return nil, opt.shard.finish(agg, log)
 	}
 	if agg.cases != info.Cases {
 		return nil, fmt.Errorf("compare: the domain %s yielded %s, but announced %d", info.Description,
 			plural.Of(agg.cases, "case", "cases"), info.Cases)
 	}
-	r := buildReportFrom(info, policies, pairs, agg, n, opt, true)
+	r, err := buildReportFrom(info, policies, pairs, agg, n, opt, true)
+	if err != nil {
+		return nil, err
+	}
 	r.verdicts = &runVerdicts{log: log, names: r.Policies, cases: info.Cases}
 	return r, nil
 }

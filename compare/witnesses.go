@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/prerel/prerel/engine"
@@ -12,67 +13,80 @@ import (
 // fillReasons sets the policies' reasons on the witness of every class of
 // agg, which the workers keep with their verdicts only: a class's witness
 // changes many times while a run lasts, and only the last one is shown.
-// The witnesses are taken constraint by constraint, spread over workers
-// goroutines, and each policy compiles each constraint once. When the
-// witnesses name at most maxCauseVersions versions, each policy that is an
-// engine.VersionReader reads them all once (reasonTables) and compiles
-// every constraint against that table; otherwise, and for the other
-// policies, each constraint is compiled against its own witness versions
-// (engine.ReadVersions, or for a few versions engine.TextTable, as a run
-// judges a short list). A policy that panics makes it return a
-// PanicError.
+// A shard does so before it writes its partial report; a whole run fills
+// the reasons of its report's classes instead (fillClassReasons). A
+// policy that panics makes it return a PanicError.
 func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, workers int) error {
 	// The sides of each constraint, found pair by pair in parallel.
-	byConstraint := groupParallel(len(pairs), workers, func(k int, add func(string, reasonSide)) {
+	constraints, sides := groupParallel(len(pairs), workers, func(k int, add func(string, reasonSide)) {
 		pr := pairs[k]
 		agg.pairs[k].classes.each(func(_ classKey, c *classAgg) {
-			add(c.key.constraint, reasonSide{c, int32(pr[0]), false})
-			add(c.key.constraint, reasonSide{c, int32(pr[1]), true})
+			add(c.key.constraint, reasonSide{c.key.version, &c.ra.Reason, int32(pr[0])})
+			add(c.key.constraint, reasonSide{c.key.version, &c.rb.Reason, int32(pr[1])})
 		})
 	})
-	tables := newReasonTables(byConstraint, policies, workers)
-	next := make(chan []reasonSide)
-	var wg sync.WaitGroup
+	return fillSides(constraints, sides, policies, workers)
+}
+
+// fillClassReasons sets the policies' reasons on the witness of every
+// class, as fillReasons does on an aggregate. A class of a policy not
+// among policies keeps its reasons.
+func fillClassReasons(classes []Class, policies []engine.Policy, workers int) error {
+	index := make(map[string]int32, len(policies))
+	for i, p := range policies {
+		index[p.Name()] = int32(i)
+	}
+	const block = 1024
+	constraints, sides := groupParallel((len(classes)+block-1)/block, workers, func(b int, add func(string, reasonSide)) {
+		for i := b * block; i < min(len(classes), (b+1)*block); i++ {
+			w := &classes[i].Witness
+			a, aok := index[classes[i].A]
+			b, bok := index[classes[i].B]
+			if !aok || !bok {
+				continue
+			}
+			add(w.Constraint, reasonSide{w.Version, &w.AReason, a})
+			add(w.Constraint, reasonSide{w.Version, &w.BReason, b})
+		}
+	})
+	return fillSides(constraints, sides, policies, workers)
+}
+
+// fillSides sets the reason of every side of each constraint's witnesses
+// (sides[i] are those of constraints[i]). The constraints are taken one
+// by one, spread over workers goroutines, and each policy compiles each
+// constraint once. When the witnesses name at most maxCauseVersions
+// versions, each policy that is an engine.VersionReader reads them all
+// once (reasonTables) and compiles every constraint against that table;
+// otherwise, and for the other policies, each constraint is compiled
+// against its own witness versions (engine.ReadVersions, or for a few
+// versions engine.TextTable, as a run judges a short list).
+func fillSides(constraints []string, sides [][]reasonSide, policies []engine.Policy, workers int) error {
+	tables := newReasonTables(sides, policies, workers)
 	var firstErr error
 	var once sync.Once
-	for range max(workers, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f := reasonFiller{policies: policies, tables: tables, matchers: make([]engine.TableMatcher, len(policies)),
-				errs: make([]error, len(policies)), done: make([]bool, len(policies))}
-			for run := range next {
-				slices.SortFunc(run, func(x, y reasonSide) int {
-					return cmp.Or(cmp.Compare(x.class.key.version, y.class.key.version), cmp.Compare(x.policy, y.policy))
-				})
-				if err := f.fill(run); err != nil {
-					once.Do(func() { firstErr = err })
-				}
+	parallel(len(constraints), workers, func() func(int) {
+		f := reasonFiller{policies: policies, tables: tables, matchers: make([]engine.TableMatcher, len(policies)),
+			errs: make([]error, len(policies)), done: make([]bool, len(policies))}
+		return func(i int) {
+			run := sides[i]
+			slices.SortFunc(run, func(x, y reasonSide) int {
+				return cmp.Or(strings.Compare(x.version, y.version), cmp.Compare(x.policy, y.policy))
+			})
+			if err := f.fill(constraints[i], run); err != nil {
+				once.Do(func() { firstErr = err })
 			}
-		}()
-	}
-	for _, run := range byConstraint {
-		next <- run
-	}
-	close(next)
-	wg.Wait()
+		}
+	})
 	return firstErr
 }
 
-// reasonSide is one side of a class witness: the class, the policy (its
-// index) and whether it is the class's b side.
+// reasonSide is one side of a class witness: its version, where its
+// reason goes, and its policy (the index).
 type reasonSide struct {
-	class  *classAgg
-	policy int32
-	b      bool
-}
-
-// result is the result of the witness that s completes.
-func (s reasonSide) result() *engine.Result {
-	if s.b {
-		return &s.class.rb
-	}
-	return &s.class.ra
+	version string
+	reason  *string
+	policy  int32
 }
 
 // reasonFiller fills the reasons of the witnesses of one constraint after
@@ -87,10 +101,9 @@ type reasonFiller struct {
 	at       []int32  // with tables, the position of each in them
 }
 
-// fill sets the reason of every side of run, the sides of one constraint
-// in the order of their versions, then policies.
-func (f *reasonFiller) fill(run []reasonSide) (err error) {
-	constraint := run[0].class.key.constraint
+// fill sets the reason of every side of run, the sides of constraint in
+// the order of their versions, then policies.
+func (f *reasonFiller) fill(constraint string, run []reasonSide) (err error) {
 	policy, version := 0, ""
 	defer func() {
 		if r := recover(); r != nil {
@@ -100,10 +113,10 @@ func (f *reasonFiller) fill(run []reasonSide) (err error) {
 	f.versions = f.versions[:0]
 	f.at = f.at[:0]
 	for i, s := range run {
-		if i == 0 || s.class.key.version != run[i-1].class.key.version {
-			f.versions = append(f.versions, s.class.key.version)
+		if i == 0 || s.version != run[i-1].version {
+			f.versions = append(f.versions, s.version)
 			if f.tables != nil {
-				f.at = append(f.at, f.tables.index[s.class.key.version])
+				f.at = append(f.at, f.tables.index[s.version])
 			}
 		}
 	}
@@ -113,10 +126,10 @@ func (f *reasonFiller) fill(run []reasonSide) (err error) {
 	at := -1
 	var last engine.Result
 	for i, s := range run {
-		if i == 0 || s.class.key.version != run[i-1].class.key.version {
+		if i == 0 || s.version != run[i-1].version {
 			at++
 		} else if s.policy == run[i-1].policy {
-			s.result().Reason = last.Reason // the same policy on the same case
+			*s.reason = last.Reason // the same policy on the same case
 			continue
 		}
 		p := int(s.policy)
@@ -145,7 +158,7 @@ func (f *reasonFiller) fill(run []reasonSide) (err error) {
 			}
 			last = f.matchers[p].Judge(i)
 		}
-		s.result().Reason = last.Reason
+		*s.reason = last.Reason
 	}
 	return nil
 }
@@ -176,12 +189,12 @@ func newReasonTables(byConstraint [][]reasonSide, policies []engine.Policy, work
 	var versions []string
 	for _, run := range byConstraint {
 		for _, s := range run {
-			if _, ok := index[s.class.key.version]; !ok {
+			if _, ok := index[s.version]; !ok {
 				if len(versions) == maxCauseVersions {
 					return nil
 				}
-				index[s.class.key.version] = int32(len(versions))
-				versions = append(versions, s.class.key.version)
+				index[s.version] = int32(len(versions))
+				versions = append(versions, s.version)
 			}
 		}
 	}

@@ -109,7 +109,7 @@ type knownShape struct {
 }
 
 // maxKnownShapes bounds groupShapes.known.
-const maxKnownShapes = 1 << 14
+const maxKnownShapes = 1 << 16
 
 // intern returns the number of shape s within the group.
 func (g *groupShapes) intern(s string) int32 {

@@ -34,9 +34,9 @@ import (
 //
 // Judging and filing need no lock. The worker then holds the aggregate's
 // lock to add the group's cases, splits and selections, and the lock of
-// each stripe of pairs in turn, starting from a stripe of its own, to add
-// the pairs' counts and classes, so that the workers seldom wait for one
-// another.
+// each stripe of pairs in turn, starting from a stripe of its own and
+// leaving a stripe another worker holds for last, to add the pairs'
+// counts and classes, so that the workers seldom wait for one another.
 type worker struct {
 	id       int // the worker's number in the run
 	policies []engine.Policy
@@ -58,7 +58,8 @@ type worker struct {
 	refused  []string // per policy: its refusal of the constraint, "" until needed
 	vrefused []string // per shape number: the refusal of its version, "" until needed
 	key      []byte
-	vkeys    []byte // the local splits' keys in the stripes' indexes
+	vkeys    []byte         // the local splits' keys in the stripes' indexes
+	busy     []*classStripe // stripes whose lock another worker held
 	picks    []string
 	admitted []string // the versions a Selector allows, for pick
 	// numbers of sharedAggregate.ids of generation gen: of each shape, of
@@ -154,11 +155,35 @@ func (w *worker) run(g Group, offset int64) (err error) {
 	}
 	w.aggregateGroup(&ci, g)
 	w.indexKeys()
-	stripes := w.shared.stripes
-	for i := range stripes {
-		w.aggregateClasses(stripes[(w.id+i)%len(stripes)], len(g.Versions))
-	}
+	w.aggregateStripes(len(g.Versions))
 	return nil
+}
+
+// aggregateStripes adds the group to the pairs of every stripe: first to
+// each stripe whose lock is free, starting from a stripe of its own, then
+// to the others, waiting for their locks.
+func (w *worker) aggregateStripes(n int) {
+	stripes := w.shared.stripes
+	w.busy = w.busy[:0]
+	for i := range stripes {
+		st := stripes[(2*w.id+i)%len(stripes)]
+		if !st.mu.TryLock() {
+			w.busy = append(w.busy, st)
+			continue
+		}
+		w.aggregateLocked(st, n)
+	}
+	for _, st := range w.busy {
+		st.mu.Lock()
+		w.aggregateLocked(st, n)
+	}
+}
+
+// aggregateLocked is aggregateClasses on stripe st, whose lock the caller
+// has taken; it lets the lock go, also when a policy panics.
+func (w *worker) aggregateLocked(st *classStripe, n int) {
+	defer st.mu.Unlock()
+	w.aggregateClasses(st, n)
 }
 
 // aggregateGroup adds the group's cases, local splits and selections to
@@ -589,10 +614,9 @@ func newSharedAggregate(pairs, workers int) *sharedAggregate {
 }
 
 // aggregateClasses adds the group's counts and local splits to the pairs
-// of stripe st, to the classes of every pair that diverges on them.
+// of stripe st, to the classes of every pair that diverges on them, the
+// caller holding the stripe's lock.
 func (w *worker) aggregateClasses(st *classStripe, n int) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	a := w.shared.agg
 	for k := st.from; k < st.to; k++ {
 		a.pairs[k].diverge += w.diverge[k]

@@ -34,36 +34,18 @@ func TestParseNativeIsTheEnginesParse(t *testing.T) {
 			want[i].err = err.Error()
 		}
 	}
-	var wg sync.WaitGroup
-	errs := make(chan string, 8)
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for round := range 20 {
-				for j := range constraints {
-					i := (j + g*7 + round) % len(constraints)
-					c, err := parseNative(constraints[i])
-					got := parse{c: c}
-					if err != nil {
-						got.err = err.Error()
-					}
-					if !reflect.DeepEqual(got, want[i]) {
-						select {
-						case errs <- fmt.Sprintf("parseNative(%q) = %+v, want %+v", constraints[i], got, want[i]):
-						default:
-						}
-						return
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
-	}
+	inParallel(t, 20, len(constraints), func(g, round, j int) string {
+		i := (j + g*7 + round) % len(constraints)
+		c, err := parseNative(constraints[i])
+		got := parse{c: c}
+		if err != nil {
+			got.err = err.Error()
+		}
+		if !reflect.DeepEqual(got, want[i]) {
+			return fmt.Sprintf("parseNative(%q) = %+v, want %+v", constraints[i], got, want[i])
+		}
+		return ""
+	})
 }
 
 // compileRanked gives what compile gives for the same constraint and
@@ -94,21 +76,31 @@ func TestCompileRankedIsCompile(t *testing.T) {
 			engine.MustParseConstraint(fmt.Sprintf("~> %d.%d, != 2.0.0-alpha", i, i)),
 		)
 	}
+	inParallel(t, 10, len(constraints), func(g, round, j int) string {
+		i := (j + g*5 + round) % len(constraints)
+		keys := spaces[(i+g)%len(spaces)]
+		if got, want := compileRanked(constraints[i], keys), compile(constraints[i], keys); !reflect.DeepEqual(got, want) {
+			return fmt.Sprintf("compileRanked(%q) = %+v, want %+v", constraints[i].Text(), got, want)
+		}
+		return ""
+	})
+}
+
+// inParallel runs check(g, round, j) on 8 goroutines g, for every round
+// and every j in [0, n), and reports the first failure of each goroutine
+// (a non-empty message), which ends that goroutine.
+func inParallel(t *testing.T, rounds, n int, check func(g, round, j int) string) {
+	t.Helper()
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
 	for g := range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for round := range 10 {
-				for j := range constraints {
-					i := (j + g*5 + round) % len(constraints)
-					keys := spaces[(i+g)%len(spaces)]
-					if got, want := compileRanked(constraints[i], keys), compile(constraints[i], keys); !reflect.DeepEqual(got, want) {
-						select {
-						case errs <- fmt.Sprintf("compileRanked(%q) = %+v, want %+v", constraints[i].Text(), got, want):
-						default:
-						}
+			for round := range rounds {
+				for j := range n {
+					if msg := check(g, round, j); msg != "" {
+						errs <- msg
 						return
 					}
 				}

@@ -41,9 +41,9 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 		byName[p.Name()] = p
 	}
 	r.Reference = referenceOf(opt.Reference, r.Policies)
-	// Each pair's classes go straight to their place in r.Classes, the
-	// pairs spread over workers goroutines, each pair sorted in place;
-	// with consume a pair's aggregate goes once its classes are made.
+	// Each pair's classes are sorted, then made straight in their place in
+	// r.Classes, the pairs spread over workers goroutines; fromRun, a
+	// pair's aggregate goes once its classes are made.
 	r.Pairs = make([]Pair, len(pairs))
 	at := make([]int, len(pairs)+1) // pair k's classes are r.Classes[at[k]:at[k+1]]
 	for k := range pairs {
@@ -64,19 +64,29 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 			}
 			return s
 		}
+		var order []classOrder // a pair's classes, sorted before they are made
 		return func(k int) {
 			pa, pb := policies[pairs[k][0]], policies[pairs[k][1]]
 			agg := &agg.pairs[k]
-			classes := r.Classes[at[k]:at[k]:at[k+1]]
 			left := agg.diverge
+			order = order[:0]
 			agg.classes.each(func(ck classKey, c *classAgg) {
 				left -= c.count
-				classes = append(classes, Class{
+				order = append(order, classOrder{signature: signature(ck), relevance: relevance.Of(c.key.constraint), agg: c})
+			})
+			slices.SortFunc(order, func(x, y classOrder) int {
+				return cmp.Or(relevanceOrder(x.relevance, x.agg.count, y.relevance, y.agg.count, r.Rank == RankCount),
+					strings.Compare(x.signature, y.signature))
+			})
+			classes := r.Classes[at[k]:at[k+1]]
+			for i, o := range order {
+				c := o.agg
+				classes[i] = Class{
 					A:         pa.Name(),
 					B:         pb.Name(),
-					Signature: signature(ck),
+					Signature: o.signature,
 					Count:     c.count,
-					Relevance: relevance.Of(c.key.constraint),
+					Relevance: o.relevance,
 					Witness: Witness{
 						Constraint: c.key.constraint,
 						Version:    c.key.version,
@@ -85,16 +95,13 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 						AReason:    c.ra.Reason,
 						BReason:    c.rb.Reason,
 					},
-				})
-			})
+				}
+			}
+			clear(order) // let go of the pair's aggregate
 			if fromRun {
 				agg.classes = newCapped[classKey, classAgg](1, classKey.less)
 			}
 			r.Pairs[k] = Pair{A: pa.Name(), B: pb.Name(), Agree: agg.agree, Diverge: agg.diverge, CasesLeftOut: left}
-			slices.SortFunc(classes, func(x, y Class) int {
-				return cmp.Or(relevanceOrder(x.Relevance, x.Count, y.Relevance, y.Count, r.Rank == RankCount),
-					strings.Compare(x.Signature, y.Signature))
-			})
 		}
 	})
 	splitsDone := make(chan struct{})
@@ -130,6 +137,14 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 		r.Selection = s
 	}
 	return r, nil
+}
+
+// classOrder is a class of one pair with what orders it, sorted before
+// the class is made so that the sort moves a few words, not the class.
+type classOrder struct {
+	signature string
+	relevance *Relevance
+	agg       *classAgg
 }
 
 // decideCauses sets the cause of every class. Classes of different pairs

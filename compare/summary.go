@@ -199,6 +199,9 @@ func summaryRow(r *Report, byPair pairClasses, g []string, byName map[string]eng
 		}
 	}
 	for _, c := range classes {
+		if len(row.Witnesses) == SummaryWitnesses {
+			break // full: no other class is described
+		}
 		add(c)
 	}
 	switch {

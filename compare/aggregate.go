@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"cmp"
 	"strings"
 
 	"github.com/prerel/prerel/engine"
@@ -55,8 +54,13 @@ type splitKey struct {
 }
 
 func (k splitKey) less(o splitKey) bool {
-	return cmp.Or(cmp.Compare(len(k.shape), len(o.shape)), strings.Compare(k.shape, o.shape),
-		strings.Compare(k.verdicts, o.verdicts)) < 0
+	if len(k.shape) != len(o.shape) {
+		return len(k.shape) < len(o.shape)
+	}
+	if c := strings.Compare(k.shape, o.shape); c != 0 {
+		return c < 0
+	}
+	return k.verdicts < o.verdicts
 }
 
 // splitAgg counts the cases of one split with their smallest witness.
@@ -108,8 +112,13 @@ type classKey struct {
 // the classes a capped pair keeps are those of the shortest, simplest
 // signatures.
 func (k classKey) less(o classKey) bool {
-	return cmp.Or(cmp.Compare(len(k.shape), len(o.shape)), strings.Compare(k.shape, o.shape),
-		cmp.Compare(k.a, o.a), cmp.Compare(k.b, o.b)) < 0
+	if len(k.shape) != len(o.shape) {
+		return len(k.shape) < len(o.shape)
+	}
+	if c := strings.Compare(k.shape, o.shape); c != 0 {
+		return c < 0
+	}
+	return k.a < o.a || k.a == o.a && k.b < o.b
 }
 
 type classAgg struct {

@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"cmp"
 	"reflect"
 	"slices"
 	"strings"
@@ -75,8 +74,10 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 				order = append(order, classOrder{signature: signature(ck), relevance: relevance.Of(c.key.constraint), agg: c})
 			})
 			slices.SortFunc(order, func(x, y classOrder) int {
-				return cmp.Or(relevanceOrder(x.relevance, x.agg.count, y.relevance, y.agg.count, r.Rank == RankCount),
-					strings.Compare(x.signature, y.signature))
+				if c := relevanceOrder(x.relevance, x.agg.count, y.relevance, y.agg.count, r.Rank == RankCount); c != 0 {
+					return c
+				}
+				return strings.Compare(x.signature, y.signature)
 			})
 			classes := r.Classes[at[k]:at[k+1]]
 			for i, o := range order {

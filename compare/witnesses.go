@@ -21,8 +21,8 @@ func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, worke
 	constraints, sides := groupParallel(len(pairs), workers, func(k int, add func(string, reasonSide)) {
 		pr := pairs[k]
 		agg.pairs[k].classes.each(func(_ classKey, c *classAgg) {
-			add(c.key.constraint, reasonSide{c.key.version, &c.ra.Reason, int32(pr[0])})
-			add(c.key.constraint, reasonSide{c.key.version, &c.rb.Reason, int32(pr[1])})
+			add(c.key.constraint, reasonSide{version: c.key.version, reason: &c.ra.Reason, policy: int32(pr[0])})
+			add(c.key.constraint, reasonSide{version: c.key.version, reason: &c.rb.Reason, policy: int32(pr[1])})
 		})
 	})
 	return fillSides(constraints, sides, policies, workers)
@@ -45,8 +45,8 @@ func fillClassReasons(classes []Class, policies []engine.Policy, workers int) er
 			if !aok || !bok {
 				continue
 			}
-			add(w.Constraint, reasonSide{w.Version, &w.AReason, a})
-			add(w.Constraint, reasonSide{w.Version, &w.BReason, b})
+			add(w.Constraint, reasonSide{version: w.Version, reason: &w.AReason, policy: a})
+			add(w.Constraint, reasonSide{version: w.Version, reason: &w.BReason, policy: b})
 		}
 	})
 	return fillSides(constraints, sides, policies, workers)
@@ -70,9 +70,24 @@ func fillSides(constraints []string, sides [][]reasonSide, policies []engine.Pol
 			errs: make([]error, len(policies)), done: make([]bool, len(policies))}
 		return func(i int) {
 			run := sides[i]
-			slices.SortFunc(run, func(x, y reasonSide) int {
-				return cmp.Or(strings.Compare(x.version, y.version), cmp.Compare(x.policy, y.policy))
-			})
+			if tables != nil { // the versions' positions in the tables order them as their text does not need to
+				for j := range run {
+					run[j].at = tables.index[run[j].version]
+				}
+				slices.SortFunc(run, func(x, y reasonSide) int {
+					if x.at != y.at {
+						return cmp.Compare(x.at, y.at)
+					}
+					return cmp.Compare(x.policy, y.policy)
+				})
+			} else {
+				slices.SortFunc(run, func(x, y reasonSide) int {
+					if c := strings.Compare(x.version, y.version); c != 0 {
+						return c
+					}
+					return cmp.Compare(x.policy, y.policy)
+				})
+			}
 			if err := f.fill(constraints[i], run); err != nil {
 				once.Do(func() { firstErr = err })
 			}
@@ -82,11 +97,13 @@ func fillSides(constraints []string, sides [][]reasonSide, policies []engine.Pol
 }
 
 // reasonSide is one side of a class witness: its version, where its
-// reason goes, and its policy (the index).
+// reason goes, and its policy (the index); at is the version's position
+// in the reasonTables, when there are tables.
 type reasonSide struct {
 	version string
 	reason  *string
 	policy  int32
+	at      int32
 }
 
 // reasonFiller fills the reasons of the witnesses of one constraint after
@@ -101,8 +118,9 @@ type reasonFiller struct {
 	at       []int32  // with tables, the position of each in them
 }
 
-// fill sets the reason of every side of run, the sides of constraint in
-// the order of their versions, then policies.
+// fill sets the reason of every side of run, the sides of constraint
+// sorted by version (their text, or with tables their position in them),
+// then policy.
 func (f *reasonFiller) fill(constraint string, run []reasonSide) (err error) {
 	policy, version := 0, ""
 	defer func() {
@@ -116,7 +134,7 @@ func (f *reasonFiller) fill(constraint string, run []reasonSide) (err error) {
 		if i == 0 || s.version != run[i-1].version {
 			f.versions = append(f.versions, s.version)
 			if f.tables != nil {
-				f.at = append(f.at, f.tables.index[s.version])
+				f.at = append(f.at, s.at)
 			}
 		}
 	}

@@ -50,18 +50,21 @@ func (l *verdictLog) record(p int, offset int64, verdicts []engine.Verdict) {
 		l.overflow.Store(true)
 		return
 	}
+	// Sixteen cases to a word; the words at either end may be shared with
+	// a neighbouring group, hence the atomic or.
 	words := l.byPolicy[p]
+	at, shift := offset/16, uint(offset%16)*2
 	var word uint32
-	at := offset / 16
-	for i, v := range verdicts {
-		c := offset + int64(i)
-		if c/16 != at {
-			atomic.OrUint32(&words[at], word)
-			word, at = 0, c/16
+	for _, v := range verdicts {
+		word |= uint32(v&3) << shift
+		if shift += 2; shift == 32 {
+			if word != 0 {
+				atomic.OrUint32(&words[at], word)
+			}
+			at, shift, word = at+1, 0, 0
 		}
-		word |= uint32(v&3) << (2 * (c % 16))
 	}
-	if len(verdicts) > 0 {
+	if word != 0 {
 		atomic.OrUint32(&words[at], word)
 	}
 }

@@ -1,8 +1,12 @@
 package compare
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/engine"
 )
 
 func TestVerdictsRoundTrip(t *testing.T) {
@@ -29,5 +33,48 @@ func TestVerdictsRoundTrip(t *testing.T) {
 	three, _ := encodeVerdicts([]byte{3})
 	if _, err := decodeVerdicts(three, 1); err == nil {
 		t.Error("verdict 3 accepted")
+	}
+}
+
+// A run's log holds every policy's verdict on every case, in the domain's
+// order, as engine.Evaluate gives it, whatever the number of workers: the
+// groups of exhaustive scope 1 start and end inside the log's words.
+func TestRunLogsEveryVerdict(t *testing.T) {
+	policies, err := catalogue.New().Resolve([]string{"strict", "lexical", "cargo", "core-only", "hashicorp", "masterminds"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Exhaustive(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]byte{}
+	if err := d.Groups(func(g Group) bool {
+		for _, v := range g.Versions {
+			for _, p := range policies {
+				want[p.Name()] = append(want[p.Name()], byte(engine.Evaluate(p, g.Constraint, v).Verdict))
+			}
+		}
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2, 3} {
+		r, err := Run(context.Background(), d, policies, Options{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := r.verdicts.get()
+		for _, p := range policies {
+			w, g := want[p.Name()], got[p.Name()]
+			if len(g) != len(w) {
+				t.Fatalf("%d workers: %s has %d verdicts, want %d", workers, p.Name(), len(g), len(w))
+			}
+			for i := range w {
+				if g[i] != w[i] {
+					t.Fatalf("%d workers: %s on case %d: %d, want %d", workers, p.Name(), i, g[i], w[i])
+				}
+			}
+		}
 	}
 }

@@ -183,7 +183,8 @@ func decideCauses(classes []Class, policies []engine.Policy, workers int) {
 	tables := newCauseTables(steps, policies, workers)
 	matchers := &matcherCache{m: map[matcherKey]engine.Matcher{}}
 	parallel(len(witnesses), workers, func() func(int) {
-		j := causeJudge{policies: policies, index: index, matchers: matchers, tables: tables}
+		j := causeJudge{policies: policies, index: index, matchers: matchers, tables: tables,
+			vectors: map[matcherKey]*causeVector{}}
 		return func(w int) {
 			if steps != nil {
 				j.decide(classes, classesOf[w], steps[w])
@@ -202,11 +203,15 @@ type causeJudge struct {
 
 	matchers *matcherCache
 	tables   *causeTables // nil: every case on text
+	// vectors are the tables' vectors this goroutine has used, so that it
+	// seldom takes the tables' lock; at most tables.limit/8 of them
+	vectors map[matcherKey]*causeVector
 
 	// the witness being decided
 	steps    []counterfactual
 	cases    [][2]string // the cases of the steps, in order
 	stepOf   []int       // the step of each case
+	at       []int32     // the position of each case's version in the tables, or -1
 	verdicts []int8      // [case*len(policies)+policy]; -1 until judged
 }
 
@@ -254,11 +259,12 @@ func (mc *matcherCache) get(policies []engine.Policy, k matcherKey) engine.Match
 // a witness, as CauseOf would; steps are the witness's counterfactuals.
 func (j *causeJudge) decide(classes []Class, indexes []int32, steps []counterfactual) {
 	j.steps = steps
-	j.cases, j.stepOf = j.cases[:0], j.stepOf[:0]
+	j.cases, j.stepOf, j.at = j.cases[:0], j.stepOf[:0], j.at[:0]
 	for s, step := range j.steps {
 		for _, cv := range step.cases {
 			j.cases = append(j.cases, cv)
 			j.stepOf = append(j.stepOf, s)
+			j.at = append(j.at, j.tables.at(cv[1]))
 		}
 	}
 	j.verdicts = resetSlice(j.verdicts, len(j.cases)*len(j.policies), -1)
@@ -306,7 +312,7 @@ func (j *causeJudge) verdict(p, i int) engine.Verdict {
 		return engine.Verdict(v)
 	}
 	c, v := j.cases[i][0], j.cases[i][1]
-	if got, ok := j.tables.verdict(p, c, v); ok {
+	if got, ok := j.tableVerdict(p, i); ok {
 		j.verdicts[at] = int8(got)
 		return got
 	}
@@ -317,6 +323,28 @@ func (j *causeJudge) verdict(p, i int) engine.Verdict {
 	}
 	j.verdicts[at] = int8(got)
 	return got
+}
+
+// tableVerdict is causeTables.verdict of policy p on case i of the
+// witness's steps, through the goroutine's own vectors.
+func (j *causeJudge) tableVerdict(p, i int) (engine.Verdict, bool) {
+	t := j.tables
+	if t == nil || t.tables[p] == nil || j.at[i] < 0 {
+		return 0, false
+	}
+	k := matcherKey{p, j.cases[i][0]}
+	vec, ok := j.vectors[k]
+	if !ok {
+		vec = t.vector(k)
+		if len(j.vectors) >= max(t.limit/8, 1) {
+			clear(j.vectors)
+		}
+		j.vectors[k] = vec
+	}
+	if vec.text {
+		return 0, false
+	}
+	return vec.v[j.at[i]], true
 }
 
 // isNilMatcher reports whether m is nil or holds a nil pointer or

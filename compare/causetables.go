@@ -113,12 +113,33 @@ func (t *causeTables) verdict(p int, constraint, version string) (engine.Verdict
 	if !ok {
 		return 0, false
 	}
-	k := matcherKey{p, constraint}
+	vec := t.vector(matcherKey{p, constraint})
+	if vec.text {
+		return 0, false
+	}
+	return vec.v[i], true
+}
+
+// at is the position of version in the tables, or -1 when it is not in
+// them or there are no tables.
+func (t *causeTables) at(version string) int32 {
+	if t == nil {
+		return -1
+	}
+	if i, ok := t.index[version]; ok {
+		return i
+	}
+	return -1
+}
+
+// vector is the verdicts of policy k.policy, whose table is not nil, on
+// constraint k.constraint, judged the first time.
+func (t *causeTables) vector(k matcherKey) *causeVector {
 	t.mu.RLock()
 	vec, ok := t.vectors[k]
 	t.mu.RUnlock()
 	if !ok {
-		vec = t.judge(p, constraint)
+		vec = t.judge(k.policy, k.constraint)
 		t.mu.Lock()
 		if len(t.vectors) >= t.limit {
 			clear(t.vectors)
@@ -126,10 +147,7 @@ func (t *causeTables) verdict(p int, constraint, version string) (engine.Verdict
 		t.vectors[k] = vec
 		t.mu.Unlock()
 	}
-	if vec.text {
-		return 0, false
-	}
-	return vec.v[i], true
+	return vec
 }
 
 // judge compiles constraint against policy p's table and judges every

@@ -519,6 +519,38 @@ type classStripe struct {
 	// whose cases are nearly all different), doubled when it found more.
 	budget       int
 	hits, misses int
+	// the rest of the arrays the index's entries and their item lists
+	// are taken from, so that a miss allocates seldom; dropped with the
+	// index
+	entrySlab []vectorEntry
+	itemSlab  []*cappedItem[classKey, classAgg]
+}
+
+// slabSize is how many entries, or item pointers, a stripe allocates at
+// a time for its index.
+const slabSize = 1024
+
+// newEntry returns a new entry of the stripe's index.
+func (st *classStripe) newEntry() *vectorEntry {
+	if len(st.entrySlab) == 0 {
+		st.entrySlab = make([]vectorEntry, slabSize)
+	}
+	v := &st.entrySlab[0]
+	st.entrySlab = st.entrySlab[1:]
+	return v
+}
+
+// newItems returns an empty item list with room for n items.
+func (st *classStripe) newItems(n int) []*cappedItem[classKey, classAgg] {
+	if n > len(st.itemSlab) {
+		if n > slabSize/4 {
+			return make([]*cappedItem[classKey, classAgg], 0, n)
+		}
+		st.itemSlab = make([]*cappedItem[classKey, classAgg], slabSize)
+	}
+	items := st.itemSlab[:0:n]
+	st.itemSlab = st.itemSlab[n:]
+	return items
 }
 
 // vectorEntry is an entry of a stripe's index: the key of a local split
@@ -646,6 +678,7 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 		st.gen, st.indexed, st.hits, st.misses = w.gen, 0, 0, 0
 		st.vectors = map[uint64]*vectorEntry{}
 		st.classes = map[uint64]*cappedItem[classKey, classAgg]{}
+		st.entrySlab, st.itemSlab = nil, nil
 	}
 	for j := range w.local {
 		ls := &w.local[j]
@@ -661,7 +694,9 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 		}
 		st.misses++
 		items := w.newVector(st, ls)
-		st.vectors[ls.vhash] = &vectorEntry{key: string(key), items: items, next: st.vectors[ls.vhash]}
+		v = st.newEntry()
+		*v = vectorEntry{key: string(key), items: items, next: st.vectors[ls.vhash]}
+		st.vectors[ls.vhash] = v
 		st.indexed += indexedVector + len(items)
 	}
 }
@@ -719,7 +754,7 @@ func (w *worker) newVector(st *classStripe, ls *localSplit) []*cappedItem[classK
 			n++
 		}
 	}
-	items := make([]*cappedItem[classKey, classAgg], 0, n)
+	items := st.newItems(n)
 	a := w.shared.agg
 	for k := st.from; k < st.to; k++ {
 		pr := w.pairs[k]

@@ -59,21 +59,27 @@ func ParseProvider(source string) (tfaddr.Provider, error) {
 		return fail("expected [HOST/]NAMESPACE/TYPE, but a part is empty")
 	}
 	typ := parts[len(parts)-1]
-	if _, err := tfaddr.ParseProviderPart(typ); err != nil {
+	if t, err := tfaddr.ParseProviderPart(typ); err != nil {
 		return fail("invalid provider type %q: %s", typ, err)
+	} else if t == "" {
+		return fail("invalid provider type %q: nothing is left of it once normalized", typ)
 	}
 	if len(parts) > 1 {
 		ns := parts[len(parts)-2]
 		if ns == tfaddr.LegacyProviderNamespace {
 			return fail("the legacy namespace \"-\" names no installable provider")
 		}
-		if _, err := tfaddr.ParseProviderPart(ns); err != nil {
+		if n, err := tfaddr.ParseProviderPart(ns); err != nil {
 			return fail("invalid namespace %q: %s", ns, err)
+		} else if n == "" {
+			return fail("invalid namespace %q: nothing is left of it once normalized", ns)
 		}
 	}
 	if len(parts) == 3 {
-		if _, err := svchost.ForComparison(parts[0]); err != nil {
+		if h, err := svchost.ForComparison(parts[0]); err != nil {
 			return fail("invalid registry host name %q: %s", parts[0], err)
+		} else if h == "" {
+			return fail("invalid registry host name %q: nothing is left of it once normalized", parts[0])
 		}
 	}
 	p, err := tfaddr.ParseProviderSource(source)

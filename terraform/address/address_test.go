@@ -135,6 +135,10 @@ func TestParseProvider(t *testing.T) {
 		{"hashicorp/a.b", "", `provider source "hashicorp/a.b": invalid provider type "a.b": dots are not allowed`},
 		{"hashicorp/terraform-provider-aws", "", "Did you mean"},
 		{"-/aws", "", "legacy"},
+		// A soft hyphen is mapped away: nothing is left of the part.
+		{"\u00ad", "", `invalid provider type "\u00ad": nothing is left of it once normalized`},
+		{"\u00ad/aws", "", `invalid namespace "\u00ad": nothing is left of it once normalized`},
+		{"\u00ad/ns/aws", "", `invalid registry host name "\u00ad": `},
 	}
 	for _, tt := range tests {
 		got, err := ParseProvider(tt.source)

@@ -312,7 +312,7 @@ func (j *causeJudge) verdict(p, i int) engine.Verdict {
 		return engine.Verdict(v)
 	}
 	c, v := j.cases[i][0], j.cases[i][1]
-	if got, ok := j.tableVerdict(p, i); ok {
+	if got, ok := j.tables.verdict(p, c, j.at[i], j.vectors); ok {
 		j.verdicts[at] = int8(got)
 		return got
 	}
@@ -323,28 +323,6 @@ func (j *causeJudge) verdict(p, i int) engine.Verdict {
 	}
 	j.verdicts[at] = int8(got)
 	return got
-}
-
-// tableVerdict is causeTables.verdict of policy p on case i of the
-// witness's steps, through the goroutine's own vectors.
-func (j *causeJudge) tableVerdict(p, i int) (engine.Verdict, bool) {
-	t := j.tables
-	if t == nil || t.tables[p] == nil || j.at[i] < 0 {
-		return 0, false
-	}
-	k := matcherKey{p, j.cases[i][0]}
-	vec, ok := j.vectors[k]
-	if !ok {
-		vec = t.vector(k)
-		if len(j.vectors) >= max(t.limit/8, 1) {
-			clear(j.vectors)
-		}
-		j.vectors[k] = vec
-	}
-	if vec.text {
-		return 0, false
-	}
-	return vec.v[j.at[i]], true
 }
 
 // isNilMatcher reports whether m is nil or holds a nil pointer or

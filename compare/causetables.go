@@ -103,21 +103,30 @@ func readTable(r engine.VersionReader, versions []string) (t engine.VersionTable
 	return t
 }
 
-// verdict is policy p's verdict on (constraint, version), and true, when
-// the tables can give it; false when the case is to be judged on text.
-func (t *causeTables) verdict(p int, constraint, version string) (engine.Verdict, bool) {
-	if t == nil || t.tables[p] == nil {
+// verdict is policy p's verdict on constraint and the version at
+// position at of the tables (causeTables.at), and true, when the tables
+// can give it; false when the case is to be judged on text. seen, when not
+// nil, keeps the vectors its caller has used, at most limit/8 of them, so
+// that the caller seldom takes the lock.
+func (t *causeTables) verdict(p int, constraint string, at int32, seen map[matcherKey]*causeVector) (engine.Verdict, bool) {
+	if t == nil || t.tables[p] == nil || at < 0 {
 		return 0, false
 	}
-	i, ok := t.index[version]
+	k := matcherKey{p, constraint}
+	vec, ok := seen[k]
 	if !ok {
-		return 0, false
+		vec = t.vector(k)
+		if seen != nil {
+			if len(seen) >= max(t.limit/8, 1) {
+				clear(seen)
+			}
+			seen[k] = vec
+		}
 	}
-	vec := t.vector(matcherKey{p, constraint})
 	if vec.text {
 		return 0, false
 	}
-	return vec.v[i], true
+	return vec.v[at], true
 }
 
 // at is the position of version in the tables, or -1 when it is not in

@@ -70,7 +70,9 @@ func fillSides(constraints []string, sides [][]reasonSide, policies []engine.Pol
 			errs: make([]error, len(policies)), done: make([]bool, len(policies))}
 		return func(i int) {
 			run := sides[i]
-			if tables != nil { // the versions' positions in the tables order them as their text does not need to
+			// Either order puts the sides of one version together; the
+			// versions' positions in the tables are cheaper to compare.
+			if tables != nil {
 				for j := range run {
 					run[j].at = tables.index[run[j].version]
 				}

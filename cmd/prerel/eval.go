@@ -213,25 +213,36 @@ func flushBatch(batch *lineBatch, f func(*lineBatch) error) error {
 // A unit takes the chunk's lines constraint by constraint, and judges
 // each distinct version of a constraint's lines once.
 //
-// A constraint goes through the policy's engine.VersionTable of the chunk
-// when it has at least minTableLines lines and they name at least
-// 1/denseVersions of the chunk's distinct versions: the table holds the
-// distinct versions of such lines, each read once, the constraint is
-// compiled once against it, and its versions are judged with
-// TableMatcher.Judge, or with one Verdicts over the whole table when the
-// reasons are not needed and the policy reads versions its own way
-// (engine.VersionReader). The other constraints, whose compiling against
-// a table would cost more than it saves, go the text path: the constraint
-// compiled by the policy (a compileCache keeps it for the batches to
-// come) and each version matched as text. So do the lines whose version
-// is longer than maxTableVersionLen, which no table holds.
+// The evaluator numbers the versions the tables hold (streamVersions):
+// the distinct versions, each at most maxTableVersionLen bytes long, of
+// the last batch that brought one the tables did not hold. A unit reads
+// them into its policy's engine.VersionTable when a constraint first
+// needs it, and keeps the table and the constraints compiled against it
+// (a tableCache) from batch to batch while the versions stay the same,
+// so that a constraint whose lines come a few at a time, over many
+// batches, is compiled once, and each version is read once.
 //
-// Memory: a unit holds one table, of at most evalBatch versions of at
-// most maxTableVersionLen bytes each, and one constraint compiled against
-// it at a time; the compile caches are bounded as their comment says.
+// A constraint goes through the table when its lines since the table's
+// versions were set (counted by lineCounts, this batch's included) are at
+// least minTableLines and at least 1/denseVersions of the table's
+// versions. Compiling a constraint against a table of the scope-2
+// domain's 83 versions costs as much as judging 3 to 9 of them as text,
+// each policy reading a comparator once per table; one whose comparators
+// the table has not met costs up to judging every version. The table
+// judges the versions with TableMatcher.Judge, or with one Verdicts over
+// the whole table, kept with the compiled constraint, when the reasons
+// are not needed and the policy reads versions its own way
+// (engine.VersionReader). The other constraints go the text path: the
+// constraint compiled by the policy (a compileCache keeps it for the
+// batches to come) and each version matched as text. So do the lines
+// whose version is longer than maxTableVersionLen, which no table holds.
+//
+// Memory: the versions of the tables take at most evalBatch times
+// maxTableVersionLen bytes; a unit holds one table of them, and a
+// tableCache and a compileCache bounded as their comments say.
 const (
 	minTableLines      = 4
-	denseVersions      = 4
+	denseVersions      = 8
 	maxTableVersionLen = 1 << 10
 	minChunkLines      = 512
 )
@@ -240,36 +251,38 @@ const (
 type evaluator struct {
 	policies []engine.Policy
 	reasons  bool          // keep the results with their reasons (JSON)
-	readers  []bool        // policies[j] reads versions its own way
 	scratch  []unitScratch // one per worker
 	// caches[j][k] keeps policies[j]'s compiled constraints for the text
-	// path of chunk k's lines.
+	// path of chunk k's lines, tables[j][k] its table of the stream's
+	// versions with the constraints compiled against it.
 	caches [][]*compileCache
+	tables [][]*tableCache
 	chunks []evalChunk
+	stream streamVersions
+	counts lineCounts
 
 	// Scratch of splitting a batch into chunks, indexed by the batch's
 	// version and constraint numbers.
-	vlocal, group, vstamp []int32
-	cursor                []int32
+	vstream       []int32 // the version's number in the stream, or -1
+	inTable       []bool  // the constraint's lines go through the table
+	group, cursor []int32
 }
 
 // evalChunk is a run of a batch's lines, taken constraint by constraint.
 type evalChunk struct {
-	lo, hi   int
-	versions []string // the distinct versions of the lines a table judges
-	local    []int32  // per line lo+i: its version's index in versions, or -1
-	order    []int32  // the lines, those of one constraint after another
-	starts   []int32  // the start in order of each constraint's lines, and len(order)
-	table    []bool   // per constraint: its lines go through the table
+	lo, hi int
+	local  []int32 // per line lo+i: its version's number in the stream when a table judges it, or -1
+	order  []int32 // the lines, those of one constraint after another
+	starts []int32 // the start in order of each constraint's lines, and len(order)
+	table  []bool  // per constraint: its lines go through the table
 }
 
 // unitScratch is one worker's memory for judging units, kept from batch
 // to batch. Its per-version slices are indexed by the number of a version
-// in the chunk's table, or in the batch for the text path.
+// in the stream for the table path, or in the batch for the text path.
 type unitScratch struct {
-	seen     []int32 // the last constraint that needed the version
-	need     []int32 // the versions one constraint needs
-	all      []engine.Verdict
+	seen     []int32          // the last constraint that needed the version
+	need     []int32          // the versions one constraint needs
 	verdicts []engine.Verdict // the version's verdict for the constraint
 	results  []engine.Result  // the version's result for the constraint
 }
@@ -280,15 +293,17 @@ func newEvaluator(ps []engine.Policy, reasons bool, workers int) *evaluator {
 	ev := &evaluator{
 		policies: ps,
 		reasons:  reasons,
-		readers:  make([]bool, len(ps)),
 		scratch:  make([]unitScratch, max(1, workers)),
 		caches:   make([][]*compileCache, len(ps)),
+		tables:   make([][]*tableCache, len(ps)),
 	}
 	for j, p := range ps {
-		_, ev.readers[j] = p.(engine.VersionReader)
+		_, reader := p.(engine.VersionReader)
 		ev.caches[j] = make([]*compileCache, ev.maxChunks())
+		ev.tables[j] = make([]*tableCache, ev.maxChunks())
 		for k := range ev.caches[j] {
 			ev.caches[j][k] = &compileCache{policy: p}
+			ev.tables[j][k] = &tableCache{policy: p, verdicts: reader && !reasons}
 		}
 	}
 	return ev
@@ -334,7 +349,7 @@ func (ev *evaluator) judge(b *lineBatch) {
 					return
 				}
 				j, c := u/k, u%k
-				ev.judgeUnit(b, j, &ev.chunks[c], ev.caches[j][c], &ev.scratch[w])
+				ev.judgeUnit(b, j, &ev.chunks[c], ev.caches[j][c], ev.tables[j][c], &ev.scratch[w])
 			}
 		}(w)
 	}
@@ -362,25 +377,41 @@ func filled(s []int32, n int) []int32 {
 // tableVersion reports whether a table holds version.
 func tableVersion(version string) bool { return len(version) <= maxTableVersionLen }
 
-// split cuts b's lines into k chunks of about the same length, orders
-// each chunk's lines by constraint, chooses the constraints that go
-// through a table and numbers the versions of their lines.
+// split numbers b's versions in the stream, chooses the constraints that
+// go through a table, and cuts b's lines into k chunks of about the same
+// length, each ordered by constraint.
 func (ev *evaluator) split(b *lineBatch, k int) {
-	ev.vlocal = filled(ev.vlocal, len(b.versions))
-	ev.vstamp = filled(ev.vstamp, len(b.versions))
-	ev.group = filled(ev.group, len(b.constraints))
+	ev.vstream = resize(ev.vstream, len(b.versions))
+	gen := ev.stream.gen
+	ev.stream.add(b.versions, ev.vstream)
+	if ev.stream.gen != gen {
+		ev.counts.reset()
+	}
+	// Count each constraint's lines since the tables' versions were
+	// set, in group.
+	ev.group = resize(ev.group, len(b.constraints))
+	clear(ev.group)
+	for i := range b.lines {
+		ev.group[b.lines[i].c]++
+	}
+	ev.inTable = resize(ev.inTable, len(b.constraints))
+	versions := len(ev.stream.texts)
+	for c, constraint := range b.constraints {
+		lines := ev.counts.add(constraint, ev.group[c])
+		ev.inTable[c] = lines >= minTableLines && int(lines)*denseVersions >= versions
+		ev.group[c] = -1
+	}
 	for len(ev.chunks) < k {
 		ev.chunks = append(ev.chunks, evalChunk{})
 	}
 	n := len(b.lines)
-	stamp := int32(0) // numbers the constraints of all chunks, for vstamp
 	for c := range k {
 		ch := &ev.chunks[c]
 		ch.lo, ch.hi = c*n/k, (c+1)*n/k
 		// Number the constraints of the chunk, counting the lines of
-		// each in starts, and count the distinct versions.
+		// each in starts.
 		ch.starts = ch.starts[:0]
-		versions := 0
+		ch.table = ch.table[:0]
 		for i := ch.lo; i < ch.hi; i++ {
 			l := &b.lines[i]
 			g := ev.group[l.c]
@@ -388,14 +419,10 @@ func (ev *evaluator) split(b *lineBatch, k int) {
 				g = int32(len(ch.starts))
 				ev.group[l.c] = g
 				ch.starts = append(ch.starts, 0)
+				ch.table = append(ch.table, ev.inTable[l.c])
 			}
 			ch.starts[g]++
-			if ev.vstamp[l.v] != stamp && tableVersion(l.version) {
-				ev.vstamp[l.v] = stamp
-				versions++
-			}
 		}
-		stamp++
 		// Turn the counts into starts, and place the lines.
 		ev.cursor = resize(ev.cursor, len(ch.starts))
 		sum := int32(0)
@@ -405,50 +432,19 @@ func (ev *evaluator) split(b *lineBatch, k int) {
 		}
 		ch.starts = append(ch.starts, sum)
 		ch.order = resize(ch.order, ch.hi-ch.lo)
+		ch.local = resize(ch.local, ch.hi-ch.lo)
 		for i := ch.lo; i < ch.hi; i++ {
-			g := ev.group[b.lines[i].c]
+			l := &b.lines[i]
+			g := ev.group[l.c]
 			ch.order[ev.cursor[g]] = int32(i)
 			ev.cursor[g]++
-		}
-		// Choose the constraints of the table, by the distinct versions
-		// of their lines.
-		ch.table = ch.table[:0]
-		for g := 0; g+1 < len(ch.starts); g++ {
-			lines := ch.order[ch.starts[g]:ch.starts[g+1]]
-			distinct := 0
-			for _, i := range lines {
-				if v := b.lines[i].v; ev.vstamp[v] != stamp && tableVersion(b.lines[i].version) {
-					ev.vstamp[v] = stamp
-					distinct++
-				}
-			}
-			stamp++
-			ch.table = append(ch.table, len(lines) >= minTableLines && distinct*denseVersions >= versions)
-		}
-		// Number the versions of the table.
-		clear(ch.versions)
-		ch.versions = ch.versions[:0]
-		ch.local = filled(ch.local, ch.hi-ch.lo)
-		for g := 0; g+1 < len(ch.starts); g++ {
-			if !ch.table[g] {
-				continue
-			}
-			for _, i := range ch.order[ch.starts[g]:ch.starts[g+1]] {
-				l := &b.lines[i]
-				if !tableVersion(l.version) {
-					continue
-				}
-				local := ev.vlocal[l.v]
-				if local < 0 {
-					local = int32(len(ch.versions))
-					ev.vlocal[l.v] = local
-					ch.versions = append(ch.versions, l.version)
-				}
-				ch.local[int(i)-ch.lo] = local
+			ch.local[i-ch.lo] = -1
+			if ch.table[g] {
+				ch.local[i-ch.lo] = ev.vstream[l.v]
 			}
 		}
 		for i := ch.lo; i < ch.hi; i++ {
-			ev.vlocal[b.lines[i].v], ev.group[b.lines[i].c] = -1, -1
+			ev.group[b.lines[i].c] = -1
 		}
 	}
 	ev.chunks = ev.chunks[:k]
@@ -456,8 +452,7 @@ func (ev *evaluator) split(b *lineBatch, k int) {
 
 // judgeUnit judges the lines of chunk ch with policy j, as the comment
 // above evaluator says.
-func (ev *evaluator) judgeUnit(b *lineBatch, j int, ch *evalChunk, cache *compileCache, s *unitScratch) {
-	p := ev.policies[j]
+func (ev *evaluator) judgeUnit(b *lineBatch, j int, ch *evalChunk, cache *compileCache, tables *tableCache, s *unitScratch) {
 	col := j * len(b.lines)
 	// keep keeps the answer for version v, give gives it to line i.
 	keep := func(v int32, r engine.Result) {
@@ -475,14 +470,13 @@ func (ev *evaluator) judgeUnit(b *lineBatch, j int, ch *evalChunk, cache *compil
 	}
 	// s.seen[v] is g when version v, numbered in the batch, was judged
 	// for constraint g on the text path, and -2-g when v, numbered in
-	// the table, was judged on the table path.
-	nv := max(len(ch.versions), len(b.versions))
+	// the stream, was judged on the table path.
+	nv := max(len(ev.stream.texts), len(b.versions))
 	s.seen = filled(s.seen, nv)
 	s.verdicts = resize(s.verdicts, nv)
 	if ev.reasons {
 		s.results = resize(s.results, nv)
 	}
-	var table engine.VersionTable
 	for g := range int32(len(ch.starts) - 1) {
 		lines := ch.order[ch.starts[g]:ch.starts[g+1]]
 		constraint := b.lines[lines[0]].constraint
@@ -514,28 +508,20 @@ func (ev *evaluator) judgeUnit(b *lineBatch, j int, ch *evalChunk, cache *compil
 		if len(need) == 0 {
 			continue
 		}
-		if table == nil {
-			table = engine.ReadVersions(p, ch.versions)
-		}
-		m, err := table.Compile(constraint)
-		if err == nil && m == nil {
-			err = nilMatcherError(p)
-		}
+		e := tables.compile(&ev.stream, constraint)
 		switch {
-		case err != nil:
-			r := engine.InvalidResult(err)
+		case e.err != nil:
+			r := engine.InvalidResult(e.err)
 			for _, v := range need {
 				keep(v, r)
 			}
-		case !ev.reasons && ev.readers[j]:
-			s.all = resize(s.all, len(ch.versions))
-			m.Verdicts(s.all)
+		case e.verdicts != nil:
 			for _, v := range need {
-				s.verdicts[v] = s.all[v]
+				s.verdicts[v] = e.verdicts[v]
 			}
 		default:
 			for _, v := range need {
-				keep(v, m.Judge(int(v)))
+				keep(v, e.m.Judge(int(v)))
 			}
 		}
 		for _, i := range lines {
@@ -544,6 +530,144 @@ func (ev *evaluator) judgeUnit(b *lineBatch, j int, ch *evalChunk, cache *compil
 			}
 		}
 	}
+}
+
+// streamVersions are the versions a stream's tables hold: the distinct
+// versions, numbered in the order they first came, of the last batch
+// that brought a version they did not hold, leaving out those no table
+// holds. gen changes whenever they do.
+type streamVersions struct {
+	texts []string
+	index map[string]int32
+	gen   int
+}
+
+// add numbers versions, a batch's distinct versions, in the stream:
+// number[v] becomes the stream's number of versions[v], or -1 when no
+// table holds it. When the stream does not hold one of them, it starts
+// over with them.
+func (s *streamVersions) add(versions []string, number []int32) {
+	fresh := false
+	for v, text := range versions {
+		i, ok := s.index[text]
+		if !ok {
+			i = -1
+			fresh = fresh || tableVersion(text)
+		}
+		number[v] = i
+	}
+	if !fresh {
+		return
+	}
+	// New memory: the tables read from the old texts keep them.
+	s.gen++
+	s.texts, s.index = nil, make(map[string]int32, len(versions))
+	for v, text := range versions {
+		number[v] = -1
+		if tableVersion(text) {
+			number[v] = int32(len(s.texts))
+			s.index[text] = number[v]
+			s.texts = append(s.texts, text)
+		}
+	}
+}
+
+// lineCounts counts the lines of each constraint in the batches since
+// the tables' versions were set, for at most maxCachedConstraints
+// constraints of at most maxCachedConstraintLen bytes each,
+// maxCachedBytes in all; when either would be exceeded, it starts over
+// empty. A longer constraint is counted in its batch alone.
+type lineCounts struct {
+	lines map[string]int32
+	bytes int
+}
+
+// reset forgets every count.
+func (c *lineCounts) reset() {
+	clear(c.lines)
+	c.bytes = 0
+}
+
+// add adds n lines of constraint, and returns its lines so far.
+func (c *lineCounts) add(constraint string, n int32) int32 {
+	if len(constraint) > maxCachedConstraintLen {
+		return n
+	}
+	if total, ok := c.lines[constraint]; ok {
+		c.lines[constraint] = total + n
+		return total + n
+	}
+	if c.lines == nil || len(c.lines) >= maxCachedConstraints || c.bytes+len(constraint) > maxCachedBytes {
+		c.lines = make(map[string]int32)
+		c.bytes = 0
+	}
+	c.lines[constraint] = n
+	c.bytes += len(constraint)
+	return n
+}
+
+// maxTableCacheBytes bounds a tableCache: the length of its constraints
+// and of the verdicts kept with them.
+const maxTableCacheBytes = 1 << 20
+
+// tableCache is one policy's table of a stream's versions, read when a
+// constraint first needs it, and the constraints compiled against it
+// (at most maxCachedConstraints of them, of at most
+// maxCachedConstraintLen bytes each, and maxTableCacheBytes of text and
+// verdicts in all; when either would be exceeded, it starts over empty).
+// Both are dropped when the stream's versions change. It is used by one
+// goroutine at a time.
+type tableCache struct {
+	policy   engine.Policy
+	verdicts bool // keep each constraint's Verdicts
+	gen      int  // the stream's gen that table and entries belong to
+	table    engine.VersionTable
+	entries  map[string]*tableEntry
+	bytes    int
+	compiles int // constraints compiled, for tests
+}
+
+// tableEntry is a constraint compiled against a table: the matcher, or
+// the error, and with the matcher the verdict of every version of the
+// table when they are kept.
+type tableEntry struct {
+	m        engine.TableMatcher
+	err      error
+	verdicts []engine.Verdict
+}
+
+// compile returns constraint compiled against the table of stream's
+// versions, compiled now or taken from the cache.
+func (c *tableCache) compile(stream *streamVersions, constraint string) *tableEntry {
+	if c.gen != stream.gen {
+		c.gen, c.table, c.entries, c.bytes = stream.gen, nil, nil, 0
+	}
+	if e, ok := c.entries[constraint]; ok {
+		return e
+	}
+	if c.table == nil {
+		c.table = engine.ReadVersions(c.policy, stream.texts)
+	}
+	c.compiles++
+	e := &tableEntry{}
+	e.m, e.err = c.table.Compile(constraint)
+	if e.err == nil && e.m == nil {
+		e.err = nilMatcherError(c.policy)
+	}
+	if e.err == nil && c.verdicts {
+		e.verdicts = make([]engine.Verdict, c.table.Len())
+		e.m.Verdicts(e.verdicts)
+	}
+	if len(constraint) <= maxCachedConstraintLen {
+		size := len(constraint) + len(e.verdicts)
+		if c.entries == nil || len(c.entries) >= maxCachedConstraints || c.bytes+size > maxTableCacheBytes {
+			c.entries = make(map[string]*tableEntry)
+			c.bytes = 0
+		}
+		c.entries[constraint] = e
+		c.bytes += size
+	}
+	return e
 }
 
 // nilMatcherError is the refusal of a constraint that p compiled to no

@@ -320,6 +320,72 @@ func TestEvalTablesMatchTextPath(t *testing.T) {
 	}
 }
 
+// TestEvalKeepsTablesAcrossBatches checks that a constraint whose lines
+// come a few per batch is compiled against its policy's table once while
+// the batches bring no version the table lacks, and once more after a
+// batch brings one, and that the answers are the text path's: a shuffled
+// sample of the scope-2 domain (every batch holds its 83 versions, and a
+// constraint about 3 lines of each batch), a batch that adds a version,
+// then the sample again.
+func TestEvalKeepsTablesAcrossBatches(t *testing.T) {
+	sample := shuffled(exhaustiveLines(t, 2, 1, 100000), 1)
+	constraints := map[string]bool{}
+	var added strings.Builder
+	for _, l := range sample {
+		c, _, _ := strings.Cut(l, "\t")
+		if !constraints[c] {
+			constraints[c] = true
+			added.WriteString(c + "\t9.9.9\n")
+		}
+	}
+	part := strings.Join(sample, "\n") + "\n"
+	in := part + added.String() + part
+	// The reasons of the adapters' tables are checked on every path by
+	// TestEvalTablesMatchTextPath; their text path is slow.
+	tests := []struct {
+		policy string
+		asJSON bool
+	}{
+		{"strict", false}, {"strict", true}, {"hashicorp", false}, {"masterminds", false},
+	}
+	for _, tt := range tests {
+		p, ok := catalogue.New().Lookup(tt.policy)
+		if !ok {
+			t.Fatalf("no policy %q", tt.policy)
+		}
+		asJSON := tt.asJSON
+		t.Run(fmt.Sprintf("%s, json %v", tt.policy, asJSON), func(t *testing.T) {
+			ps := []engine.Policy{p}
+			var want, got bytes.Buffer
+			if err := textEval(strings.NewReader(in), &want, ps, asJSON, 1); err != nil {
+				t.Fatal(err)
+			}
+			ev := newEvaluator(ps, asJSON, 1)
+			out := newEvalWriter(&got, asJSON, ps)
+			err := eachBatch(strings.NewReader(in), func(b *lineBatch) error {
+				ev.judge(b)
+				return out.write(b)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := out.flush(); err != nil {
+				t.Fatal(err)
+			}
+			sameLines(t, got.String(), want.String())
+			if ev.stream.gen != 2 {
+				t.Errorf("the tables' versions were set %d times, want 2 (the first batch, the one that adds 9.9.9)", ev.stream.gen)
+			}
+			// A constraint reaches the table after about 11 of its
+			// 83 lines, within each of the two samples.
+			compiles := ev.tables[0][0].compiles
+			if n := len(constraints); compiles < n || compiles > 2*n {
+				t.Errorf("%d constraints compiled against the tables, want %d to %d: once per table", compiles, n, 2*n)
+			}
+		})
+	}
+}
+
 // sameLines fails t at the first line where got and want differ.
 func sameLines(t *testing.T, got, want string) {
 	t.Helper()

@@ -606,17 +606,24 @@ func (c *lineCounts) add(constraint string, n int32) int32 {
 	return n
 }
 
-// maxTableCacheBytes bounds a tableCache: the length of its constraints
-// and of the verdicts kept with them.
-const maxTableCacheBytes = 1 << 20
+// Bounds of a tableCache: the bytes its entries may take, each counted as
+// tableEntryBytes for its matcher and the length of its constraint and
+// of its verdicts. A compiled matcher takes a few hundred bytes to a few
+// kilobytes; the table keeps what its policy read of the constraints'
+// comparators besides.
+const (
+	maxTableCacheBytes = 2 << 20
+	tableEntryBytes    = 1 << 10
+)
 
 // tableCache is one policy's table of a stream's versions, read when a
-// constraint first needs it, and the constraints compiled against it
-// (at most maxCachedConstraints of them, of at most
-// maxCachedConstraintLen bytes each, and maxTableCacheBytes of text and
-// verdicts in all; when either would be exceeded, it starts over empty).
-// Both are dropped when the stream's versions change. It is used by one
-// goroutine at a time.
+// constraint first needs it, and the constraints compiled against it, of
+// at most maxCachedConstraintLen bytes each: at most
+// maxCachedConstraints of them, and maxTableCacheBytes as counted above.
+// When either would be exceeded it starts over, the table read again, so
+// that what the table keeps of the constraints goes too. Both are dropped
+// when the stream's versions change. It is used by one goroutine at a
+// time.
 type tableCache struct {
 	policy   engine.Policy
 	verdicts bool // keep each constraint's Verdicts
@@ -659,10 +666,15 @@ func (c *tableCache) compile(stream *streamVersions, constraint string) *tableEn
 		e.m.Verdicts(e.verdicts)
 	}
 	if len(constraint) <= maxCachedConstraintLen {
-		size := len(constraint) + len(e.verdicts)
-		if c.entries == nil || len(c.entries) >= maxCachedConstraints || c.bytes+size > maxTableCacheBytes {
+		size := tableEntryBytes + len(constraint) + len(e.verdicts)
+		switch {
+		case c.entries == nil:
+			c.entries = make(map[string]*tableEntry)
+		case len(c.entries) >= maxCachedConstraints || c.bytes+size > maxTableCacheBytes:
+			// e keeps the old table; the next constraint reads a new one.
 			c.entries = make(map[string]*tableEntry)
 			c.bytes = 0
+			c.table = nil
 		}
 		c.entries[constraint] = e
 		c.bytes += size

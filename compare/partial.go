@@ -243,7 +243,7 @@ func splitVerdictsBytes(s string, policies int) (string, error) {
 
 // WriteJSON writes the partial report as one line of JSON, the classes
 // and splits of each pair in key order, so that the same shards give the
-// same bytes.
+// same bytes. It is written as it is encoded, not held whole in memory.
 func (p *Partial) WriteJSON(w io.Writer) error {
 	if w == nil || p == nil {
 		return errors.New("compare: writing a partial report needs a writer and a partial report")
@@ -252,14 +252,7 @@ func (p *Partial) WriteJSON(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(j); err != nil {
-		return err
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return streamJSON(w, j, false)
 }
 
 func (p *Partial) toJSON() (*partialJSON, error) {

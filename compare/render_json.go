@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 )
@@ -11,13 +10,11 @@ import (
 // diverge), "classes" (a, b, signature, cause, count, witness with
 // constraint, version, a_verdict, b_verdict, a_reason, b_reason) and, for
 // domains of real histories, "selection". The characters < > & are written
-// as they are.
+// as they are. The report is written as it is encoded, a class at a time,
+// not held whole in memory.
 func RenderJSON(w io.Writer, r *Report) error {
 	if w == nil || r == nil {
 		return errors.New("compare: render needs a writer and a report")
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return streamJSON(w, r, true)
 }

@@ -1,0 +1,54 @@
+package compare_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/compare"
+)
+
+// TestRenderJSONAsEncoder checks that RenderJSON, which writes a report a
+// class at a time, writes what json.Encoder writes of the whole report,
+// on runs of every registered policy over exhaustive scope 1, a small
+// corpus (with a selection) and a random sample, their baselines, and an
+// empty report.
+func TestRenderJSONAsEncoder(t *testing.T) {
+	exhaustive := mustExhaustive(t, 1)
+	corpus, err := compare.Corpus(smallCorpus, compare.PairAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	random, err := compare.Random(1, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports := map[string]*compare.Report{"empty": {}}
+	for name, d := range map[string]compare.Domain{"exhaustive": exhaustive, "corpus": corpus, "random": random} {
+		r, err := compare.Run(context.Background(), d, catalogue.New().All(), compare.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports[name] = r
+		reports[name+" baseline"] = r.Baseline()
+	}
+	for name, r := range reports {
+		t.Run(name, func(t *testing.T) {
+			var got, want bytes.Buffer
+			if err := compare.RenderJSON(&got, r); err != nil {
+				t.Fatal(err)
+			}
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(r); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Fatalf("RenderJSON wrote %d bytes that differ from json.Encoder's %d", got.Len(), want.Len())
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -38,7 +39,8 @@ func Merge(ctx context.Context, policies []engine.Policy, parts ...*Partial) (*R
 // parts of different runs: another domain (DomainInfo, so another scope,
 // seed, count, pairing or file), other policies or another order of them,
 // another reference, rank or relevance table, other caps, another number
-// of shards; and a shard given twice.
+// of shards; and a shard given twice. A Merger merges the same parts one
+// at a time.
 func MergePartials(parts ...*Partial) (*Partial, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("compare: no partial reports to merge")
@@ -56,62 +58,142 @@ func MergePartials(parts ...*Partial) (*Partial, error) {
 			return nil, err
 		}
 	}
-	owner := map[int]*Partial{}
+	var m Merger
 	for _, p := range sorted {
-		for _, k := range p.shards {
-			if q := owner[k]; q != nil {
-				return nil, fmt.Errorf("compare: shard %s is given twice: in %s and in %s", Shard{k, p.n}, q.name(), p.name())
-			}
-			owner[k] = p
+		if err := m.checkShards(p); err != nil {
+			return nil, err
 		}
+		m.noteShards(p)
 	}
 	if len(parts) == 1 {
 		only := *first
 		return &only, nil
 	}
-	out := &Partial{
-		DomainArgs: first.DomainArgs,
-		info:       first.info,
-		policies:   first.policies,
-		prints:     first.prints,
-		n:          first.n,
-		reference:  first.reference,
-		rank:       first.rank,
-		relevance:  first.relevance,
-		classLimit: first.classLimit,
-		splitLimit: first.splitLimit,
-		agg:        newSizedAggregate(len(first.agg.pairs), first.classLimit, first.splitLimit),
-	}
+	m = Merger{}
 	for _, p := range sorted {
-		out.agg.merge(p.agg)
-	}
-	out.shards = slices.Sorted(maps.Keys(owner))
-	if out.agg.cases > out.info.Cases {
-		return nil, fmt.Errorf("compare: %s count %d cases together, more than the %d of the domain", shardList(out.Shards()), out.agg.cases, out.info.Cases)
-	}
-	if first.verdicts != nil {
-		cases := out.info.Cases
-		out.verdicts = make([][]byte, len(out.policies))
-		for i := range out.verdicts {
-			v := make([]byte, cases)
-			for j := range v {
-				v[j] = verdictAbsent
-			}
-			for _, p := range sorted {
-				for j, x := range p.verdicts[i] {
-					if x == verdictAbsent {
-						continue
-					}
-					if v[j] != verdictAbsent {
-						return nil, fmt.Errorf("compare: %s and another partial report both judged case %d", p.name(), j)
-					}
-					v[j] = x
-				}
-			}
-			out.verdicts[i] = v
+		if err := m.Add(p); err != nil {
+			return nil, err
 		}
 	}
-	return out, nil
+	return m.Partial()
+}
+
+// A Merger merges partial reports one at a time into the partial report
+// of their shards together, as MergePartials does, so that only the
+// merged report and the part being added need be in memory: any number
+// of shards merge in the memory of two. The parts are not modified, and
+// the result does not depend on their order. The zero Merger is empty.
+type Merger struct {
+	out   *Partial
+	first *Partial       // what every part must match: the first one added, without its aggregate and verdicts
+	owner map[int]string // each shard added, and the name of the part that brought it
+	parts int            // the parts offered, refused or not
+}
+
+// Add merges p. It refuses p, naming it and a part added before, when
+// it is not a shard of the same run as those parts (see MergePartials),
+// when it brings a shard already added, or when it judged a case a part
+// added before judged; the merger is then as it was.
+func (m *Merger) Add(p *Partial) error {
+	m.parts++
+	if p == nil || p.agg == nil {
+		return fmt.Errorf("compare: partial report %d is nil", m.parts)
+	}
+	if m.first != nil {
+		if err := compatible(m.first, p); err != nil {
+			return err
+		}
+	}
+	if err := m.checkShards(p); err != nil {
+		return err
+	}
+	if m.out != nil && p.verdicts != nil {
+		for i, vs := range p.verdicts {
+			for j, x := range vs {
+				if x != verdictAbsent && m.out.verdicts[i][j] != verdictAbsent {
+					return fmt.Errorf("compare: %s and another partial report both judged case %d", p.name(), j)
+				}
+			}
+		}
+	}
+	if m.out == nil {
+		first := *p
+		first.agg, first.verdicts = nil, nil
+		if p.verdicts != nil {
+			first.verdicts = [][]byte{} // recorded, as compatible asks
+		}
+		m.first = &first
+		m.out = &Partial{
+			source:     p.source, // one part is still called by its name
+			DomainArgs: p.DomainArgs,
+			info:       p.info,
+			policies:   p.policies,
+			prints:     p.prints,
+			n:          p.n,
+			reference:  p.reference,
+			rank:       p.rank,
+			relevance:  p.relevance,
+			classLimit: p.classLimit,
+			splitLimit: p.splitLimit,
+			agg:        newSizedAggregate(len(p.agg.pairs), p.classLimit, p.splitLimit),
+		}
+		if p.verdicts != nil {
+			m.out.verdicts = make([][]byte, len(p.policies))
+			for i := range m.out.verdicts {
+				m.out.verdicts[i] = bytes.Repeat([]byte{verdictAbsent}, int(p.info.Cases))
+			}
+		}
+	} else {
+		m.out.source = ""
+		if p.shards[0] < m.out.shards[0] {
+			m.out.DomainArgs = p.DomainArgs // that of the part with the first shard
+		}
+	}
+	m.out.agg.merge(p.agg)
+	for i, vs := range p.verdicts {
+		for j, x := range vs {
+			if x != verdictAbsent {
+				m.out.verdicts[i][j] = x
+			}
+		}
+	}
+	m.noteShards(p)
+	m.out.shards = slices.Sorted(maps.Keys(m.owner))
+	return nil
+}
+
+// checkShards fails when p brings a shard already noted.
+func (m *Merger) checkShards(p *Partial) error {
+	for _, k := range p.shards {
+		if name, ok := m.owner[k]; ok {
+			return fmt.Errorf("compare: shard %s is given twice: in %s and in %s", Shard{k, p.n}, name, p.name())
+		}
+	}
+	return nil
+}
+
+// noteShards notes the shards of p.
+func (m *Merger) noteShards(p *Partial) {
+	if m.owner == nil {
+		m.owner = map[int]string{}
+	}
+	for _, k := range p.shards {
+		m.owner[k] = p.name()
+	}
+}
+
+// Partial returns the partial report of the parts added; the merger is
+// not to be added to afterwards. It fails when no part was added, and
+// when together they count more cases than the domain has.
+func (m *Merger) Partial() (*Partial, error) {
+	if m.out == nil {
+		return nil, fmt.Errorf("compare: no partial reports to merge")
+	}
+	if m.out.agg.cases > m.out.info.Cases {
+		return nil, fmt.Errorf("compare: %s count %d cases together, more than the %d of the domain", shardList(m.out.Shards()), m.out.agg.cases, m.out.info.Cases)
+	}
+	out := *m.out
+	return &out, nil
 }
 
 // compatible fails when b is not a partial report of the same run as a.

@@ -71,6 +71,15 @@ func TestMergeIsAssociativeAndOrderIndependent(t *testing.T) {
 					b := roundTrip(t, mustMerge(t, s[2], mustMerge(t, s[6], s[1])), "b.json")
 					return mustMerge(t, mustMerge(t, b, s[5]), mustMerge(t, s[3], a))
 				}},
+				{"a Merger, one at a time, shuffled", func() *Partial {
+					var m Merger
+					for _, i := range []int{5, 2, 0, 6, 3, 1, 4} {
+						if err := m.Add(roundTrip(t, s[i], "part.json")); err != nil {
+							t.Fatal(err)
+						}
+					}
+					return must(m.Partial())
+				}},
 			}
 			for _, g := range groupings {
 				got := g.merge()
@@ -167,6 +176,8 @@ func TestMergeRefusesWhatDoesNotFit(t *testing.T) {
 		{"nothing", nil, []string{"no partial reports to merge"}},
 		{"nil", []*Partial{one, nil}, []string{"partial report 2 of 2 is nil"}},
 	}
+	// what a Merger says instead, where it differs
+	mergerWant := map[string][]string{"nil": {"partial report 2 is nil"}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Merge(context.Background(), ps, tt.parts...)
@@ -180,7 +191,40 @@ func TestMergeRefusesWhatDoesNotFit(t *testing.T) {
 				}
 			}
 		})
+		t.Run(tt.name+", one at a time", func(t *testing.T) {
+			var m Merger
+			var err error
+			for _, p := range tt.parts {
+				if err = m.Add(p); err != nil {
+					break
+				}
+			}
+			if err == nil {
+				_, err = m.Partial()
+			}
+			if err == nil {
+				t.Fatal("merged")
+			}
+			msg := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")
+			want := tt.want
+			if w, ok := mergerWant[tt.name]; ok {
+				want = w
+			}
+			for _, w := range want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q\nwant %q in it", msg, w)
+				}
+			}
+		})
 	}
+
+	// A Merger that refused a part is as it was: the shards added after
+	// merge as though the refused parts had never come.
+	var m Merger
+	for _, p := range []*Partial{one, shard("scope2-again.json", exhaustiveDomain(t, 2), ps, Options{}, 2, 3), one, nil, two, three} {
+		m.Add(p)
+	}
+	sameBytes(t, "a Merger after refusals", partialJSONOf(t, must(m.Partial())), partialJSONOf(t, mustMerge(t, one, two, three)))
 
 	// A missing shard: merging the others is allowed, the report is not.
 	p := mustMerge(t, one, three)

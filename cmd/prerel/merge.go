@@ -82,13 +82,19 @@ func runMerge(e *env, args []string) (err error) {
 			return baselineWriteError(err)
 		}
 	}
-	parts := make([]*compare.Partial, fs.NArg())
-	for i, path := range fs.Args() {
-		if parts[i], err = compare.ReadPartial(path); err != nil {
+	// The parts are read and merged one at a time: the memory of two
+	// partial reports, however many shards.
+	var merger compare.Merger
+	for _, path := range fs.Args() {
+		part, err := compare.ReadPartial(path)
+		if err != nil {
 			return inputError(err)
 		}
+		if err := merger.Add(part); err != nil {
+			return usage(trimCompare(err))
+		}
 	}
-	merged, err := compare.MergePartials(parts...)
+	merged, err := merger.Partial()
 	if err != nil {
 		return usage(trimCompare(err))
 	}

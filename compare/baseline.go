@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -201,10 +202,6 @@ func WriteBaseline(path string, r *Report) (err error) {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := encodeBaseline(&buf, r.Baseline()); err != nil {
-		return err
-	}
 	name := path
 	if target != path {
 		name = fmt.Sprintf("%s (a link to %s)", path, target)
@@ -230,7 +227,13 @@ func WriteBaseline(path string, r *Report) (err error) {
 			return fail(err)
 		}
 	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
+	// Written as it is encoded, a class at a time.
+	bw := bufio.NewWriterSize(f, 64<<10)
+	if err := encodeBaseline(bw, r.Baseline()); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		return fail(err)
 	}
 	if err := f.Sync(); err != nil {
@@ -263,9 +266,17 @@ func createTemp(dir, base string) (*os.File, string, error) {
 	return nil, "", &fs.PathError{Op: "create", Path: dir, Err: fs.ErrExist}
 }
 
+// baselineWriter is what encodeBaseline writes to: a bytes.Buffer, or a
+// bufio.Writer that keeps its first error for Flush.
+type baselineWriter interface {
+	io.Writer
+	io.ByteWriter
+	io.StringWriter
+}
+
 // encodeBaseline writes r as JSON with one line per policy pair, class and
 // selection pair. DecodeReport reads it like any JSON report.
-func encodeBaseline(w *bytes.Buffer, r *Report) error {
+func encodeBaseline(w baselineWriter, r *Report) error {
 	field := func(name string, v any, last bool) error {
 		b, err := json.Marshal(v)
 		if err != nil {

@@ -50,7 +50,9 @@
 // disjoint shards, in any number, order and grouping, into the same
 // partial report, and refuses parts of another run (another domain,
 // policies, order of policies, reference, rank, relevance table, caps or
-// number of shards) or a shard given twice, naming the files. Since the
+// number of shards) or a shard given twice, naming the files; a Merger
+// does the same one part at a time, so that merging holds two partial
+// reports in memory however many shards there are. Since the
 // caps keep the smallest keys whatever the order, the merged aggregate is
 // the one Run keeps, and Partial.Report builds the report from it as Run
 // does, once every shard is there: the same report, byte for byte, as
@@ -94,7 +96,9 @@
 //
 // RenderText, RenderMarkdown and RenderJSON write a report (Render with
 // RenderOptions to list everything, or to begin with a drift); the
-// library never prints by itself.
+// library never prints by itself. RenderJSON, Partial.WriteJSON and
+// WriteBaseline write as they encode, a class at a time, so that the
+// JSON text of a large report is never held whole in memory.
 //
 // # Baselines
 //

@@ -58,18 +58,11 @@ func MergePartials(parts ...*Partial) (*Partial, error) {
 			return nil, err
 		}
 	}
-	var m Merger
-	for _, p := range sorted {
-		if err := m.checkShards(p); err != nil {
-			return nil, err
-		}
-		m.noteShards(p)
-	}
 	if len(parts) == 1 {
 		only := *first
 		return &only, nil
 	}
-	m = Merger{}
+	var m Merger
 	for _, p := range sorted {
 		if err := m.Add(p); err != nil {
 			return nil, err

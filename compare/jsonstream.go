@@ -23,7 +23,7 @@ import (
 // encoded whole, as is anything with its own MarshalJSON or MarshalText.
 func streamJSON(w io.Writer, v any, indent bool) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	s := &jsonStreamer{w: bw, indent: indent}
+	s := &jsonStreamer{w: bw, indent: indent, plans: map[reflect.Type]bool{}}
 	s.enc = json.NewEncoder(&s.buf)
 	s.enc.SetEscapeHTML(false)
 	if err := s.value(reflect.ValueOf(v), 0); err != nil {
@@ -40,6 +40,7 @@ type jsonStreamer struct {
 	indent bool
 	enc    *json.Encoder
 	buf    bytes.Buffer
+	plans  map[reflect.Type]bool // whether a value of the type is written piece by piece
 }
 
 var (
@@ -49,23 +50,42 @@ var (
 
 // value writes v, whose first line starts at depth levels of indentation.
 func (s *jsonStreamer) value(v reflect.Value, depth int) error {
-	if v.IsValid() && !ownJSON(v.Type()) {
+	if v.IsValid() && s.inPieces(v.Type()) {
 		switch v.Kind() {
 		case reflect.Pointer:
-			if !v.IsNil() && v.Elem().Kind() == reflect.Struct {
+			if !v.IsNil() {
 				return s.value(v.Elem(), depth)
 			}
 		case reflect.Struct:
-			if streamable(v.Type()) && holdsSlice(v.Type(), 2) {
-				return s.object(v, depth)
-			}
+			return s.object(v, depth)
 		case reflect.Slice:
-			if !v.IsNil() && v.Len() > 0 && v.Type().Elem().Kind() != reflect.Uint8 {
+			if !v.IsNil() && v.Len() > 0 {
 				return s.array(v, depth)
 			}
 		}
 	}
 	return s.whole(v, depth)
+}
+
+// inPieces reports whether a value of type t may be written piece by
+// piece: a pointer to a struct, a struct that holds slices and whose
+// fields object writes as encoding/json does, or a slice other than
+// bytes, none with its own JSON form. It is worked out once per type.
+func (s *jsonStreamer) inPieces(t reflect.Type) bool {
+	plan, ok := s.plans[t]
+	if !ok {
+		switch {
+		case ownJSON(t):
+		case t.Kind() == reflect.Pointer:
+			plan = t.Elem().Kind() == reflect.Struct
+		case t.Kind() == reflect.Struct:
+			plan = streamable(t) && holdsSlice(t, 2)
+		case t.Kind() == reflect.Slice:
+			plan = t.Elem().Kind() != reflect.Uint8
+		}
+		s.plans[t] = plan
+	}
+	return plan
 }
 
 // ownJSON reports whether t writes its own JSON form, by value or

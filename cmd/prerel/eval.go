@@ -575,35 +575,59 @@ func (s *streamVersions) add(versions []string, number []int32) {
 // lineCounts counts the lines of each constraint in the batches since
 // the tables' versions were set, for at most maxCachedConstraints
 // constraints of at most maxCachedConstraintLen bytes each,
-// maxCachedBytes in all; when either would be exceeded, it starts over
-// empty. A longer constraint is counted in its batch alone.
-type lineCounts struct {
-	lines map[string]int32
-	bytes int
-}
+// maxCachedBytes in all (a textMap). A longer constraint is counted in
+// its batch alone.
+type lineCounts struct{ lines textMap[int32] }
 
 // reset forgets every count.
-func (c *lineCounts) reset() {
-	clear(c.lines)
-	c.bytes = 0
-}
+func (c *lineCounts) reset() { c.lines.reset() }
 
 // add adds n lines of constraint, and returns its lines so far.
 func (c *lineCounts) add(constraint string, n int32) int32 {
 	if len(constraint) > maxCachedConstraintLen {
 		return n
 	}
-	if total, ok := c.lines[constraint]; ok {
-		c.lines[constraint] = total + n
-		return total + n
+	total, _ := c.lines.get(constraint)
+	c.lines.put(constraint, total+n, len(constraint), maxCachedBytes)
+	return total + n
+}
+
+// textMap keeps values by text, at most maxCachedConstraints of them and
+// a number of bytes, each counted as its put says; when a new one would
+// exceed either bound, it starts over empty.
+type textMap[V any] struct {
+	m     map[string]V
+	bytes int // what the values kept count
+}
+
+func (t *textMap[V]) get(key string) (V, bool) {
+	v, ok := t.m[key]
+	return v, ok
+}
+
+// put keeps v for key, a new key counting size bytes of at most maxBytes
+// in all, and reports whether the map started over to make room.
+func (t *textMap[V]) put(key string, v V, size, maxBytes int) (startedOver bool) {
+	if _, ok := t.m[key]; ok {
+		t.m[key] = v
+		return false
 	}
-	if c.lines == nil || len(c.lines) >= maxCachedConstraints || c.bytes+len(constraint) > maxCachedBytes {
-		c.lines = make(map[string]int32)
-		c.bytes = 0
+	if t.m == nil {
+		t.m = make(map[string]V)
+	} else if len(t.m) >= maxCachedConstraints || t.bytes+size > maxBytes {
+		t.m = make(map[string]V)
+		t.bytes = 0
+		startedOver = true
 	}
-	c.lines[constraint] = n
-	c.bytes += len(constraint)
-	return n
+	t.m[key] = v
+	t.bytes += size
+	return startedOver
+}
+
+// reset empties the map.
+func (t *textMap[V]) reset() {
+	t.m = nil
+	t.bytes = 0
 }
 
 // Bounds of a tableCache: the bytes its entries may take, each counted as
@@ -629,8 +653,7 @@ type tableCache struct {
 	verdicts bool // keep each constraint's Verdicts
 	gen      int  // the stream's gen that table and entries belong to
 	table    engine.VersionTable
-	entries  map[string]*tableEntry
-	bytes    int
+	entries  textMap[*tableEntry]
 	compiles int // constraints compiled, for tests
 }
 
@@ -647,9 +670,10 @@ type tableEntry struct {
 // versions, compiled now or taken from the cache.
 func (c *tableCache) compile(stream *streamVersions, constraint string) *tableEntry {
 	if c.gen != stream.gen {
-		c.gen, c.table, c.entries, c.bytes = stream.gen, nil, nil, 0
+		c.gen, c.table = stream.gen, nil
+		c.entries.reset()
 	}
-	if e, ok := c.entries[constraint]; ok {
+	if e, ok := c.entries.get(constraint); ok {
 		return e
 	}
 	if c.table == nil {
@@ -665,19 +689,10 @@ func (c *tableCache) compile(stream *streamVersions, constraint string) *tableEn
 		e.verdicts = make([]engine.Verdict, c.table.Len())
 		e.m.Verdicts(e.verdicts)
 	}
-	if len(constraint) <= maxCachedConstraintLen {
-		size := tableEntryBytes + len(constraint) + len(e.verdicts)
-		switch {
-		case c.entries == nil:
-			c.entries = make(map[string]*tableEntry)
-		case len(c.entries) >= maxCachedConstraints || c.bytes+size > maxTableCacheBytes:
-			// e keeps the old table; the next constraint reads a new one.
-			c.entries = make(map[string]*tableEntry)
-			c.bytes = 0
-			c.table = nil
-		}
-		c.entries[constraint] = e
-		c.bytes += size
+	size := tableEntryBytes + len(constraint) + len(e.verdicts)
+	if len(constraint) <= maxCachedConstraintLen && c.entries.put(constraint, e, size, maxTableCacheBytes) {
+		// e keeps the old table; the next constraint reads a new one.
+		c.table = nil
 	}
 	return e
 }
@@ -706,8 +721,7 @@ const (
 // It is used by one goroutine at a time.
 type compileCache struct {
 	policy  engine.Policy
-	entries map[string]compiled
-	bytes   int // the total length of the constraints in entries
+	entries textMap[compiled] // counting the length of each constraint
 }
 
 type compiled struct {
@@ -718,16 +732,11 @@ type compiled struct {
 // judge matches version against constraint, compiled by the cache's
 // policy or taken from the cache.
 func (c *compileCache) judge(constraint, version string) engine.Result {
-	m, ok := c.entries[constraint]
+	m, ok := c.entries.get(constraint)
 	if !ok {
 		m = c.compile(constraint)
 		if len(constraint) <= maxCachedConstraintLen {
-			if c.entries == nil || len(c.entries) >= maxCachedConstraints || c.bytes+len(constraint) > maxCachedBytes {
-				c.entries = make(map[string]compiled)
-				c.bytes = 0
-			}
-			c.entries[constraint] = m
-			c.bytes += len(constraint)
+			c.entries.put(constraint, m, len(constraint), maxCachedBytes)
 		}
 	}
 	if m.err != nil {

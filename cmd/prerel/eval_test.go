@@ -34,12 +34,12 @@ func TestCompileCacheBoundedByBytes(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		sum := 0
-		for k := range c.entries {
+		for k := range c.entries.m {
 			sum += len(k)
 		}
-		if sum != c.bytes || c.bytes > maxCachedBytes || len(c.entries) > maxCachedConstraints {
+		if sum != c.entries.bytes || c.entries.bytes > maxCachedBytes || len(c.entries.m) > maxCachedConstraints {
 			t.Fatalf("%s: %d constraints of %d bytes cached, accounted as %d; the bounds are %d and %d bytes",
-				when, len(c.entries), sum, c.bytes, maxCachedConstraints, maxCachedBytes)
+				when, len(c.entries.m), sum, c.entries.bytes, maxCachedConstraints, maxCachedBytes)
 		}
 	}
 
@@ -47,8 +47,8 @@ func TestCompileCacheBoundedByBytes(t *testing.T) {
 	if r := c.judge(long, "1.0.0"); r.Verdict != engine.Allow {
 		t.Fatalf("a long constraint: %v, want allow", r)
 	}
-	if len(c.entries) != 0 || c.bytes != 0 {
-		t.Fatalf("a constraint of %d bytes was cached (%d entries, %d bytes)", len(long), len(c.entries), c.bytes)
+	if len(c.entries.m) != 0 || c.entries.bytes != 0 {
+		t.Fatalf("a constraint of %d bytes was cached (%d entries, %d bytes)", len(long), len(c.entries.m), c.entries.bytes)
 	}
 
 	// Distinct constraints just under the length limit fill the byte
@@ -62,7 +62,7 @@ func TestCompileCacheBoundedByBytes(t *testing.T) {
 		c.judge(constraint, "2.0.0")
 		check(fmt.Sprintf("after %d long constraints", i+1))
 	}
-	if c.bytes == 0 {
+	if c.entries.bytes == 0 {
 		t.Fatal("nothing cached")
 	}
 
@@ -99,12 +99,12 @@ func TestTableCacheBounded(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		sum := 0
-		for k, e := range c.entries {
+		for k, e := range c.entries.m {
 			sum += tableEntryBytes + len(k) + len(e.verdicts)
 		}
-		if sum != c.bytes || c.bytes > maxTableCacheBytes || len(c.entries) > maxCachedConstraints {
+		if sum != c.entries.bytes || c.entries.bytes > maxTableCacheBytes || len(c.entries.m) > maxCachedConstraints {
 			t.Fatalf("%s: %d constraints counting %d bytes cached, accounted as %d; the bounds are %d and %d bytes",
-				when, len(c.entries), sum, c.bytes, maxCachedConstraints, maxTableCacheBytes)
+				when, len(c.entries.m), sum, c.entries.bytes, maxCachedConstraints, maxTableCacheBytes)
 		}
 	}
 
@@ -112,8 +112,8 @@ func TestTableCacheBounded(t *testing.T) {
 	if e := c.compile(stream, long); e.err != nil || !slices.Equal(e.verdicts, []engine.Verdict{engine.Allow, engine.Reject, engine.Allow}) {
 		t.Fatalf("a long constraint: %v %v, want allow, reject, allow", e.verdicts, e.err)
 	}
-	if len(c.entries) != 0 || c.bytes != 0 {
-		t.Fatalf("a constraint of %d bytes was cached (%d entries, %d bytes)", len(long), len(c.entries), c.bytes)
+	if len(c.entries.m) != 0 || c.entries.bytes != 0 {
+		t.Fatalf("a constraint of %d bytes was cached (%d entries, %d bytes)", len(long), len(c.entries.m), c.entries.bytes)
 	}
 
 	// Distinct constraints fill the byte bound many times over; each
@@ -144,8 +144,8 @@ func TestTableCacheBounded(t *testing.T) {
 	if e == first || !slices.Equal(e.verdicts, []engine.Verdict{engine.Reject, engine.Reject}) {
 		t.Errorf("after new versions: %v, want a new entry judging reject, reject", e.verdicts)
 	}
-	if len(c.entries) != 1 {
-		t.Errorf("after new versions, %d entries kept, want 1", len(c.entries))
+	if len(c.entries.m) != 1 {
+		t.Errorf("after new versions, %d entries kept, want 1", len(c.entries.m))
 	}
 }
 

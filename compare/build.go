@@ -110,15 +110,16 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 		defer close(splitsDone)
 		r.Splits, r.SplitCasesLeftOut = buildSplits(r.Policies, agg, newRelevanceMemo(opt.Relevance), r.Rank)
 	}()
+	witnesses, classesOf := classWitnesses(r.Classes, workers)
 	var reasonsErr error
 	reasonsDone := make(chan struct{})
 	go func() {
 		defer close(reasonsDone)
 		if fromRun {
-			reasonsErr = fillClassReasons(r.Classes, policies, workers)
+			reasonsErr = fillClassReasons(r.Classes, witnesses, classesOf, policies, workers)
 		}
 	}()
-	decideCauses(r.Classes, policies, workers)
+	decideWitnessCauses(r.Classes, witnesses, classesOf, policies, workers)
 	<-splitsDone
 	<-reasonsDone
 	if reasonsErr != nil {
@@ -148,7 +149,27 @@ type classOrder struct {
 	agg       *classAgg
 }
 
-// decideCauses sets the cause of every class. Classes of different pairs
+// decideCauses sets the cause of every class (decideWitnessCauses).
+func decideCauses(classes []Class, policies []engine.Policy, workers int) {
+	witnesses, classesOf := classWitnesses(classes, workers)
+	decideWitnessCauses(classes, witnesses, classesOf, policies, workers)
+}
+
+// classWitnesses finds the witnesses of the classes and the classes of
+// each (classesOf[w] are the indexes of those of witnesses[w]), in blocks
+// of classes in parallel.
+func classWitnesses(classes []Class, workers int) (witnesses [][2]string, classesOf [][]int32) {
+	const block = 1024
+	return groupParallel((len(classes)+block-1)/block, workers, func(b int, add func([2]string, int32)) {
+		for i := b * block; i < min(len(classes), (b+1)*block); i++ {
+			w := &classes[i].Witness
+			add([2]string{w.Constraint, w.Version}, int32(i))
+		}
+	})
+}
+
+// decideWitnessCauses sets the cause of every class; classesOf[w] are
+// the classes of witnesses[w] (classWitnesses). Classes of different pairs
 // often share a witness, and the counterfactual cases of CauseOf depend on
 // the witness alone, so the classes are taken witness by witness, spread
 // over workers goroutines: a goroutine judges each (policy, case) of a
@@ -157,20 +178,11 @@ type classOrder struct {
 // keep them. The verdicts of the
 // witness itself are the class's. When the witnesses name few enough
 // versions, the policies judge them on the fast path (causeTables).
-func decideCauses(classes []Class, policies []engine.Policy, workers int) {
+func decideWitnessCauses(classes []Class, witnesses [][2]string, classesOf [][]int32, policies []engine.Policy, workers int) {
 	index := make(map[string]int, len(policies))
 	for i, p := range policies {
 		index[p.Name()] = i
 	}
-	// The classes of each witness, found in blocks of classes in
-	// parallel.
-	const block = 1024
-	witnesses, classesOf := groupParallel((len(classes)+block-1)/block, workers, func(b int, add func([2]string, int32)) {
-		for i := b * block; i < min(len(classes), (b+1)*block); i++ {
-			w := &classes[i].Witness
-			add([2]string{w.Constraint, w.Version}, int32(i))
-		}
-	})
 	// The steps of each witness, worked out once when there are few
 	// enough witnesses to keep them all; else each as it is decided.
 	var steps [][]counterfactual

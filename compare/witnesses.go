@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"cmp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -17,80 +16,79 @@ import (
 // the reasons of its report's classes instead (fillClassReasons). A
 // policy that panics makes it return a PanicError.
 func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, workers int) error {
-	// The sides of each constraint, found pair by pair in parallel.
-	constraints, sides := groupParallel(len(pairs), workers, func(k int, add func(string, reasonSide)) {
+	// The sides of each witness, found pair by pair in parallel.
+	type sides struct {
+		a, b   int32
+		ra, rb *string
+	}
+	witnesses, of := groupParallel(len(pairs), workers, func(k int, add func([2]string, sides)) {
 		pr := pairs[k]
 		agg.pairs[k].classes.each(func(_ classKey, c *classAgg) {
-			add(c.key.constraint, reasonSide{version: c.key.version, reason: &c.ra.Reason, policy: int32(pr[0])})
-			add(c.key.constraint, reasonSide{version: c.key.version, reason: &c.rb.Reason, policy: int32(pr[1])})
+			add([2]string{c.key.constraint, c.key.version}, sides{int32(pr[0]), int32(pr[1]), &c.ra.Reason, &c.rb.Reason})
 		})
 	})
-	return fillSides(constraints, sides, policies, workers)
+	return fillWitnessReasons(witnesses, policies, workers, func(w int, side func(int32, *string)) {
+		for _, s := range of[w] {
+			side(s.a, s.ra)
+			side(s.b, s.rb)
+		}
+	})
 }
 
 // fillClassReasons sets the policies' reasons on the witness of every
-// class, as fillReasons does on an aggregate. A class of a policy not
-// among policies keeps its reasons.
-func fillClassReasons(classes []Class, policies []engine.Policy, workers int) error {
+// class, as fillReasons does on an aggregate; classesOf[w] are the
+// classes of witnesses[w] (classWitnesses). A class of a policy not among
+// policies keeps its reasons.
+func fillClassReasons(classes []Class, witnesses [][2]string, classesOf [][]int32, policies []engine.Policy, workers int) error {
 	index := make(map[string]int32, len(policies))
 	for i, p := range policies {
 		index[p.Name()] = int32(i)
 	}
-	const block = 1024
-	constraints, sides := groupParallel((len(classes)+block-1)/block, workers, func(b int, add func(string, reasonSide)) {
-		for i := b * block; i < min(len(classes), (b+1)*block); i++ {
-			w := &classes[i].Witness
-			a, aok := index[classes[i].A]
-			b, bok := index[classes[i].B]
+	return fillWitnessReasons(witnesses, policies, workers, func(w int, side func(int32, *string)) {
+		for _, i := range classesOf[w] {
+			c := &classes[i]
+			a, aok := index[c.A]
+			b, bok := index[c.B]
 			if !aok || !bok {
 				continue
 			}
-			add(w.Constraint, reasonSide{version: w.Version, reason: &w.AReason, policy: a})
-			add(w.Constraint, reasonSide{version: w.Version, reason: &w.BReason, policy: b})
+			side(a, &c.Witness.AReason)
+			side(b, &c.Witness.BReason)
 		}
 	})
-	return fillSides(constraints, sides, policies, workers)
 }
 
-// fillSides sets the reason of every side of each constraint's witnesses
-// (sides[i] are those of constraints[i]). The constraints are taken one
-// by one, spread over workers goroutines, and each policy compiles each
-// constraint once. When the witnesses name at most maxCauseVersions
-// versions, each policy that is an engine.VersionReader reads them all
-// once (reasonTables) and compiles every constraint against that table;
-// otherwise, and for the other policies, each constraint is compiled
-// against its own witness versions (engine.ReadVersions, or for a few
-// versions engine.TextTable, as a run judges a short list).
-func fillSides(constraints []string, sides [][]reasonSide, policies []engine.Policy, workers int) error {
-	tables := newReasonTables(sides, policies, workers)
+// fillWitnessReasons sets the reason of every side of the witnesses:
+// sides(w, side) calls side with the policy (its index) and the place of
+// the reason of each side of witnesses[w]. Each policy judges each
+// witness once, whatever the number of its sides.
+//
+// The witnesses are taken constraint by constraint, spread over workers
+// goroutines, and each policy compiles each constraint once. When the
+// witnesses name at most maxCauseVersions versions, each policy that is an
+// engine.VersionReader reads them all once (reasonTables) and compiles
+// every constraint against that table; otherwise, and for the other
+// policies, each constraint is compiled against its own witness versions
+// (engine.ReadVersions, or for a few versions engine.TextTable, as a run
+// judges a short list).
+func fillWitnessReasons(witnesses [][2]string, policies []engine.Policy, workers int, sides func(w int, side func(policy int32, reason *string))) error {
+	const block = 1024
+	constraints, byConstraint := groupParallel((len(witnesses)+block-1)/block, workers, func(b int, add func(string, int32)) {
+		for w := b * block; w < min(len(witnesses), (b+1)*block); w++ {
+			add(witnesses[w][0], int32(w))
+		}
+	})
+	tables := newReasonTables(witnesses, policies, workers)
 	var firstErr error
 	var once sync.Once
 	parallel(len(constraints), workers, func() func(int) {
-		f := reasonFiller{policies: policies, tables: tables, matchers: make([]engine.TableMatcher, len(policies)),
-			errs: make([]error, len(policies)), done: make([]bool, len(policies))}
+		f := reasonFiller{policies: policies, tables: tables, sides: sides,
+			matchers: make([]engine.TableMatcher, len(policies)), errs: make([]error, len(policies)),
+			done: make([]bool, len(policies)), judged: make([]bool, len(policies)), reasons: make([]string, len(policies))}
 		return func(i int) {
-			run := sides[i]
-			// Either order puts the sides of one version together; the
-			// versions' positions in the tables are cheaper to compare.
-			if tables != nil {
-				for j := range run {
-					run[j].at = tables.index[run[j].version]
-				}
-				slices.SortFunc(run, func(x, y reasonSide) int {
-					if x.at != y.at {
-						return cmp.Compare(x.at, y.at)
-					}
-					return cmp.Compare(x.policy, y.policy)
-				})
-			} else {
-				slices.SortFunc(run, func(x, y reasonSide) int {
-					if c := strings.Compare(x.version, y.version); c != 0 {
-						return c
-					}
-					return cmp.Compare(x.policy, y.policy)
-				})
-			}
-			if err := f.fill(constraints[i], run); err != nil {
+			ws := byConstraint[i]
+			slices.SortFunc(ws, func(x, y int32) int { return strings.Compare(witnesses[x][1], witnesses[y][1]) })
+			if err := f.fill(constraints[i], ws, witnesses); err != nil {
 				once.Do(func() { firstErr = err })
 			}
 		}
@@ -98,32 +96,24 @@ func fillSides(constraints []string, sides [][]reasonSide, policies []engine.Pol
 	return firstErr
 }
 
-// reasonSide is one side of a class witness: its version, where its
-// reason goes, and its policy (the index); at is the version's position
-// in the reasonTables, when there are tables.
-type reasonSide struct {
-	version string
-	reason  *string
-	policy  int32
-	at      int32
-}
-
 // reasonFiller fills the reasons of the witnesses of one constraint after
-// another; matchers, errs and done are per policy.
+// another; matchers, errs and done are per policy and constraint, judged
+// and reasons per policy and witness.
 type reasonFiller struct {
 	policies []engine.Policy
 	tables   *reasonTables // nil: each constraint on its own versions
+	sides    func(w int, side func(policy int32, reason *string))
 	matchers []engine.TableMatcher
 	errs     []error
 	done     []bool
+	judged   []bool
+	reasons  []string
 	versions []string // the witness versions of the constraint
-	at       []int32  // with tables, the position of each in them
 }
 
-// fill sets the reason of every side of run, the sides of constraint
-// sorted by version (their text, or with tables their position in them),
-// then policy.
-func (f *reasonFiller) fill(constraint string, run []reasonSide) (err error) {
+// fill sets the reason of every side of the witnesses ws (indexes into
+// witnesses, sorted by version), which share constraint.
+func (f *reasonFiller) fill(constraint string, ws []int32, witnesses [][2]string) (err error) {
 	policy, version := 0, ""
 	defer func() {
 		if r := recover(); r != nil {
@@ -131,56 +121,56 @@ func (f *reasonFiller) fill(constraint string, run []reasonSide) (err error) {
 		}
 	}()
 	f.versions = f.versions[:0]
-	f.at = f.at[:0]
-	for i, s := range run {
-		if i == 0 || s.version != run[i-1].version {
-			f.versions = append(f.versions, s.version)
-			if f.tables != nil {
-				f.at = append(f.at, s.at)
-			}
-		}
+	for _, w := range ws {
+		f.versions = append(f.versions, witnesses[w][1])
 	}
 	clear(f.done)
 	clear(f.matchers)
 	clear(f.errs)
-	at := -1
-	var last engine.Result
-	for i, s := range run {
-		if i == 0 || s.version != run[i-1].version {
-			at++
-		} else if s.policy == run[i-1].policy {
-			*s.reason = last.Reason // the same policy on the same case
-			continue
+	at := 0
+	side := func(p int32, reason *string) {
+		if !f.judged[p] {
+			policy, version = int(p), ""
+			*reason = f.reason(int(p), constraint, at, &version)
+			f.reasons[p], f.judged[p] = *reason, true
+			return
 		}
-		p := int(s.policy)
-		policy, version = p, ""
-		onTable := f.tables != nil && f.tables.tables[p] != nil
-		if !f.done[p] {
-			var t engine.VersionTable
-			switch {
-			case onTable:
-				t = f.tables.tables[p]
-			case len(f.versions) < minReadVersions:
-				t = engine.TextTable(f.policies[p], f.versions) // as a short list is judged in the run
-			default:
-				t = engine.ReadVersions(f.policies[p], f.versions)
-			}
-			f.matchers[p], f.errs[p] = t.Compile(constraint)
-			f.done[p] = true
-		}
-		if err := f.errs[p]; err != nil {
-			last = engine.InvalidResult(err)
-		} else {
-			version = f.versions[at]
-			i := at
-			if onTable {
-				i = int(f.at[at])
-			}
-			last = f.matchers[p].Judge(i)
-		}
-		*s.reason = last.Reason
+		*reason = f.reasons[p]
+	}
+	for at = range ws {
+		clear(f.judged)
+		f.sides(int(ws[at]), side)
 	}
 	return nil
+}
+
+// reason is policy p's reason on constraint and the witness version at
+// position at of f.versions, compiling the constraint the first time;
+// version is set to the version while it is judged.
+func (f *reasonFiller) reason(p int, constraint string, at int, version *string) string {
+	onTable := f.tables != nil && f.tables.tables[p] != nil
+	if !f.done[p] {
+		var t engine.VersionTable
+		switch {
+		case onTable:
+			t = f.tables.tables[p]
+		case len(f.versions) < minReadVersions:
+			t = engine.TextTable(f.policies[p], f.versions) // as a short list is judged in the run
+		default:
+			t = engine.ReadVersions(f.policies[p], f.versions)
+		}
+		f.matchers[p], f.errs[p] = t.Compile(constraint)
+		f.done[p] = true
+	}
+	if err := f.errs[p]; err != nil {
+		return engine.InvalidResult(err).Reason
+	}
+	*version = f.versions[at]
+	i := at
+	if onTable {
+		i = int(f.tables.index[*version])
+	}
+	return f.matchers[p].Judge(i).Reason
 }
 
 // reasonTables are the tables the reasons are judged on: for each policy
@@ -192,10 +182,10 @@ type reasonTables struct {
 	tables []engine.VersionTable // per policy; nil: per constraint
 }
 
-// newReasonTables reads the witness versions of the constraints'
-// sides, or returns nil when no policy is a VersionReader or the
-// witnesses name more than maxCauseVersions versions.
-func newReasonTables(byConstraint [][]reasonSide, policies []engine.Policy, workers int) *reasonTables {
+// newReasonTables reads the versions of the witnesses, or returns nil
+// when no policy is a VersionReader or the witnesses name more than
+// maxCauseVersions versions.
+func newReasonTables(witnesses [][2]string, policies []engine.Policy, workers int) *reasonTables {
 	readers := false
 	for _, p := range policies {
 		if _, ok := p.(engine.VersionReader); ok {
@@ -207,15 +197,13 @@ func newReasonTables(byConstraint [][]reasonSide, policies []engine.Policy, work
 	}
 	index := map[string]int32{}
 	var versions []string
-	for _, run := range byConstraint {
-		for _, s := range run {
-			if _, ok := index[s.version]; !ok {
-				if len(versions) == maxCauseVersions {
-					return nil
-				}
-				index[s.version] = int32(len(versions))
-				versions = append(versions, s.version)
+	for _, w := range witnesses {
+		if _, ok := index[w[1]]; !ok {
+			if len(versions) == maxCauseVersions {
+				return nil
 			}
+			index[w[1]] = int32(len(versions))
+			versions = append(versions, w[1])
 		}
 	}
 	t := &reasonTables{index: index, tables: make([]engine.VersionTable, len(policies))}

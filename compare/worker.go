@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"runtime/debug"
+	"slices"
 	"sync"
 
 	"github.com/prerel/prerel/engine"
@@ -68,6 +69,9 @@ type worker struct {
 	shapeIDs, vrefIDs, refIDs []uint32
 	refusedID                 uint32
 	gen                       int
+	// the policies' refusals of the group's constraint, for the stripes'
+	// indexes; nil when no policy refused it
+	crefs *constraintRefusals
 
 	// where the worker is, for the error when a policy panics
 	policy  int
@@ -222,9 +226,10 @@ func (w *worker) aggregateGroup(ci *constraintInfo, g Group) {
 			w.key = binary.AppendUvarint(w.key, uint64(w.refIDs[p]))
 		}
 	}
-	w.refusedID = 0
+	w.refusedID, w.crefs = 0, nil
 	if len(w.key) > 0 {
 		w.refusedID = s.id(string(w.key))
+		w.crefs = &constraintRefusals{text: slices.Clone(w.refused), ids: slices.Clone(w.refIDs)}
 	}
 	for j := range w.local {
 		ls := &w.local[j]
@@ -489,8 +494,8 @@ func (s *sharedAggregate) id(str string) uint32 {
 }
 
 // classStripe is the pairs [from, to) of a run's aggregate, their lock,
-// and their class index, which finds the classes a local split adds to
-// with one lookup.
+// and their index of local splits, which adds the local splits of the
+// same vector to the classes together.
 type classStripe struct {
 	mu       sync.Mutex
 	from, to int
@@ -501,17 +506,14 @@ type classStripe struct {
 	// refused the version refused). vectors maps the number of a shape,
 	// of a set of refusals of the constraint (sharedAggregate.ids of
 	// generation gen) and a verdict vector, by the hash of the three
-	// (vectorEntry), to the items of the classes of the stripe's pairs
-	// that diverge on it, in pair order, nil for a
-	// class the pair turned away (an item pushed out later is marked
-	// gone). The index is a cache, emptied when it takes more than its
-	// budget or the numbers start again.
+	// (vectorEntry), to what the local splits of that key added up to
+	// since the index was emptied; entries are the same in the order they
+	// came. The index is added to the pairs' classes pair by pair, and
+	// emptied, when it takes more than its budget, when the numbers start
+	// again, and when the workers are done (flush).
 	gen     int
 	vectors map[uint64]*vectorEntry
-	// classes maps classIndexKey(the number of a class's case part, its
-	// pair, its verdicts) to its item, or nil, for the vectors not yet
-	// in the index.
-	classes map[uint64]*cappedItem[classKey, classAgg]
+	entries []*vectorEntry
 	indexed int
 	// budget is the units the index may take before it is emptied: from
 	// minIndexed to the stripe's share of maxIndexed, halved when the
@@ -519,15 +521,16 @@ type classStripe struct {
 	// whose cases are nearly all different), doubled when it found more.
 	budget       int
 	hits, misses int
-	// the rest of the arrays the index's entries and their item lists
-	// are taken from, so that a miss allocates seldom; dropped with the
-	// index
+	// the rest of the array the index's entries are taken from, so that a
+	// miss allocates seldom; dropped with the index
 	entrySlab []vectorEntry
-	itemSlab  []*cappedItem[classKey, classAgg]
+	// classes finds, while one pair is flushed, the item of each class by
+	// the number of its case part and its verdicts (classIndexKey)
+	classes map[uint64]*cappedItem[classKey, classAgg]
 }
 
-// slabSize is how many entries, or item pointers, a stripe allocates at
-// a time for its index.
+// slabSize is how many entries a stripe allocates at a time for its
+// index.
 const slabSize = 1024
 
 // newEntry returns a new entry of the stripe's index.
@@ -540,99 +543,132 @@ func (st *classStripe) newEntry() *vectorEntry {
 	return v
 }
 
-// newItems returns an empty item list with room for n items.
-func (st *classStripe) newItems(n int) []*cappedItem[classKey, classAgg] {
-	if n > len(st.itemSlab) {
-		if n > slabSize/4 {
-			return make([]*cappedItem[classKey, classAgg], 0, n)
-		}
-		st.itemSlab = make([]*cappedItem[classKey, classAgg], slabSize)
-	}
-	items := st.itemSlab[:0:n]
-	st.itemSlab = st.itemSlab[n:]
-	return items
+// vectorEntry is an entry of a stripe's index: the key of a local split
+// (worker.indexKeys), what the classes of its pairs need of it (its case
+// shape, its verdicts, the refusals of the policies that judged it
+// Invalid, with their numbers), the cases of the local splits added to it
+// and the smallest of them, and the next entry of the same hash.
+type vectorEntry struct {
+	key      string
+	next     *vectorEntry
+	shape    string
+	verdicts string // one byte per policy
+	vref     string // what a policy refused of the shape's version, when one did
+	crefs    *constraintRefusals
+	shapeID  uint32
+	vrefID   uint32
+	count    int64
+	least    caseKey
 }
 
-// vectorEntry is an entry of a stripe's index: the key of a local split
-// (worker.indexKeys), the items of the classes of the stripe's pairs that
-// diverge on it, and the next entry of the same hash.
-//
-// The local splits found in the index are added to the entry, and the
-// entry to its classes only when the index is emptied or the workers are
-// done (flush): a class an item has left (gone) is never kept again, so
-// what it misses of the entry is never shown.
-type vectorEntry struct {
-	key   string
-	items []*cappedItem[classKey, classAgg]
-	next  *vectorEntry
-	// the cases of the local splits added to the entry since the last
-	// flush, and the smallest of them when count > 0
-	count int64
-	least caseKey
+// constraintRefusals are the policies' refusals of a group's constraint
+// and their numbers (sharedAggregate.ids), per policy: "" and 0 for a
+// policy that did not refuse it.
+type constraintRefusals struct {
+	text []string
+	ids  []uint32
 }
 
 // add adds local split ls to the entry.
 func (v *vectorEntry) add(ls *localSplit) {
-	if v.count == 0 || ls.key.less(v.least) {
+	if ls.key.less(v.least) {
 		v.least = ls.key
 	}
 	v.count += ls.count
 }
 
-// flush adds what was added to the entry to the classes it holds.
-func (v *vectorEntry) flush() {
-	if v.count == 0 {
-		return
+// casePart is the case part of the signature of pair pr's class of the
+// entry, on which the pair's verdicts are va and vb, and its number: the
+// refusal of a policy that judged it Invalid, otherwise the case shape
+// (worker.classKey).
+func (v *vectorEntry) casePart(pr [2]int, va, vb engine.Verdict) (uint32, string) {
+	switch {
+	case va == engine.Invalid:
+		return v.refusal(pr[0])
+	case vb == engine.Invalid:
+		return v.refusal(pr[1])
 	}
-	for _, it := range v.items {
+	return v.shapeID, v.shape
+}
+
+// refusal is what policy p refused of the entry's cases (worker.refusal).
+func (v *vectorEntry) refusal(p int) (uint32, string) {
+	if c := v.crefs; c != nil && c.ids[p] != 0 {
+		return c.ids[p], c.text[p]
+	}
+	return v.vrefID, v.vref
+}
+
+// flush adds the entries of the stripe's index to the classes of its
+// pairs, pair by pair, so that the classes of one pair are at hand while
+// it is done, and empties the index; the caller holds the stripe's lock.
+func (st *classStripe) flush(a *aggregate, pairs [][2]int) {
+	if len(st.entries) > 0 {
+		if st.classes == nil {
+			st.classes = map[uint64]*cappedItem[classKey, classAgg]{}
+		}
+		for k := st.from; k < st.to; k++ {
+			st.flushPair(a.pairs[k].classes, k, pairs[k])
+		}
+		clear(st.classes)
+	}
+	st.vectors, st.entries, st.entrySlab = nil, nil, nil
+}
+
+// flushPair adds the stripe's entries to the classes of pair k, pr.
+func (st *classStripe) flushPair(classes *capped[classKey, classAgg], k int, pr [2]int) {
+	clear(st.classes)
+	for _, v := range st.entries {
+		va, vb := engine.Verdict(v.verdicts[pr[0]]), engine.Verdict(v.verdicts[pr[1]])
+		if va == vb {
+			continue
+		}
+		id, part := v.casePart(pr, va, vb)
+		ik, indexed := classIndexKey(id, k, va, vb)
+		it, found := st.classes[ik]
+		if !indexed || !found {
+			it = classes.addItem(classKey{part, va, vb})
+			if indexed {
+				st.classes[ik] = it
+			}
+		}
 		if it == nil || it.gone {
 			continue
 		}
-		it.val.count += v.count
-		if v.least.less(it.val.key) {
-			it.val.key = v.least
+		c := &it.val
+		if c.count == 0 {
+			*c = classAgg{count: v.count, key: v.least, ra: engine.Result{Verdict: va}, rb: engine.Result{Verdict: vb}}
+			continue
 		}
-	}
-	v.count, v.least = 0, caseKey{}
-}
-
-// flush adds every entry of the stripe's index to its classes, the
-// caller holding the stripe's lock.
-func (st *classStripe) flush() {
-	for _, v := range st.vectors {
-		for ; v != nil; v = v.next {
-			v.flush()
+		c.count += v.count
+		if v.least.less(c.key) {
+			c.key = v.least
 		}
 	}
 }
 
 // flush adds every entry of the stripes' indexes to its classes, once the
-// workers are done.
-func (s *sharedAggregate) flush() {
-	for _, st := range s.stripes {
-		st.mu.Lock()
-		st.flush()
-		st.mu.Unlock()
-	}
+// workers are done, the stripes spread over workers goroutines.
+func (s *sharedAggregate) flush(pairs [][2]int, workers int) {
+	parallel(len(s.stripes), workers, func() func(int) {
+		return func(i int) {
+			st := s.stripes[i]
+			st.mu.Lock()
+			defer st.mu.Unlock()
+			st.flush(s.agg, pairs)
+		}
+	})
 }
 
-// maxIndexed bounds the memory of the class indexes of a run, in units of
-// about 16 bytes: a vector is indexedVector units and one for each class
-// it holds, a class indexedClass units, and an item pushed out of a pair's
-// capped map, which the index keeps in memory until it is emptied,
-// indexedGone units.
+// maxIndexed bounds the memory of the indexes of a run's stripes, in
+// units of about 16 bytes, indexedVector units per entry.
 const maxIndexed = 1 << 20
 
 // minIndexed is the least budget of a stripe's index.
 const minIndexed = 1 << 12
 
-// The units of maxIndexed of a vector, of a class and of a pushed-out
-// item.
-const (
-	indexedVector = 10
-	indexedClass  = 2
-	indexedGone   = 9
-)
+// indexedVector is the units of maxIndexed of an entry.
+const indexedVector = 12
 
 // newSharedAggregate makes the aggregate of pairs pairs for workers
 // workers, the pairs in two stripes per worker.
@@ -646,8 +682,9 @@ func newSharedAggregate(pairs, workers int) *sharedAggregate {
 }
 
 // aggregateClasses adds the group's counts and local splits to the pairs
-// of stripe st, to the classes of every pair that diverges on them, the
-// caller holding the stripe's lock.
+// of stripe st, the caller holding the stripe's lock: the local splits to
+// the stripe's index, which adds them to the classes of every pair that
+// diverges on them when it is emptied.
 func (w *worker) aggregateClasses(st *classStripe, n int) {
 	a := w.shared.agg
 	for k := st.from; k < st.to; k++ {
@@ -674,11 +711,9 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 		default:
 			st.budget = min(st.budget*2, most)
 		}
-		st.flush()
+		st.flush(a, w.pairs)
 		st.gen, st.indexed, st.hits, st.misses = w.gen, 0, 0, 0
 		st.vectors = map[uint64]*vectorEntry{}
-		st.classes = map[uint64]*cappedItem[classKey, classAgg]{}
-		st.entrySlab, st.itemSlab = nil, nil
 	}
 	for j := range w.local {
 		ls := &w.local[j]
@@ -693,11 +728,14 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 			continue
 		}
 		st.misses++
-		items := w.newVector(st, ls)
 		v = st.newEntry()
-		*v = vectorEntry{key: string(key), items: items, next: st.vectors[ls.vhash]}
+		*v = vectorEntry{key: string(key), next: st.vectors[ls.vhash], shape: w.shapes.shapes[ls.shape],
+			vref: w.vrefused[ls.shape], crefs: w.crefs, shapeID: w.shapeIDs[ls.shape], vrefID: w.vrefIDs[ls.shape],
+			count: ls.count, least: ls.key}
+		v.verdicts = v.key[8:]
 		st.vectors[ls.vhash] = v
-		st.indexed += indexedVector + len(items)
+		st.entries = append(st.entries, v)
+		st.indexed += indexedVector
 	}
 }
 
@@ -741,59 +779,6 @@ func addToClass(it *cappedItem[classKey, classAgg], ls *localSplit, va, vb engin
 	if ls.key.less(c.key) {
 		c.key = ls.key
 	}
-}
-
-// newVector adds local split ls to the classes of the stripe's pairs
-// that diverge on it, and returns their items in pair order. It finds
-// each class by the number of its case part (st.classes), and the first
-// time by its key.
-func (w *worker) newVector(st *classStripe, ls *localSplit) []*cappedItem[classKey, classAgg] {
-	n := 0
-	for k := st.from; k < st.to; k++ {
-		if pr := w.pairs[k]; ls.verdicts[pr[0]] != ls.verdicts[pr[1]] {
-			n++
-		}
-	}
-	items := st.newItems(n)
-	a := w.shared.agg
-	for k := st.from; k < st.to; k++ {
-		pr := w.pairs[k]
-		va, vb := engine.Verdict(ls.verdicts[pr[0]]), engine.Verdict(ls.verdicts[pr[1]])
-		if va == vb {
-			continue
-		}
-		id := w.shapeIDs[ls.shape]
-		switch {
-		case va == engine.Invalid:
-			id = w.refusalID(pr[0], ls)
-		case vb == engine.Invalid:
-			id = w.refusalID(pr[1], ls)
-		}
-		ik, indexed := classIndexKey(id, k, va, vb)
-		it, found := st.classes[ik]
-		if !indexed || !found {
-			classes := a.pairs[k].classes
-			pushedOut := classes.pushedOut
-			it = classes.addItem(w.classKey(ls, pr, va, vb))
-			// An item pushed out stays in memory while the index has it.
-			st.indexed += indexedGone * (classes.pushedOut - pushedOut)
-			if indexed {
-				st.classes[ik] = it
-				st.indexed += indexedClass
-			}
-		}
-		items = append(items, it)
-		addToClass(it, ls, va, vb)
-	}
-	return items
-}
-
-// refusalID is the number of refusal(p, ls).
-func (w *worker) refusalID(p int, ls *localSplit) uint32 {
-	if w.errs[p] != nil {
-		return w.refIDs[p]
-	}
-	return w.vrefIDs[ls.shape]
 }
 
 // classIndexKey is the key of a pair's class in classStripe.classes, or

@@ -71,10 +71,12 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 			order = order[:0]
 			agg.classes.each(func(ck classKey, c *classAgg) {
 				left -= c.count
-				order = append(order, classOrder{signature: signature(ck), relevance: relevance.Of(c.key.constraint), agg: c})
+				rel := relevance.Of(c.key.constraint)
+				order = append(order, classOrder{signature: signature(ck), relevance: rel, share: rel.share(), count: c.count, agg: c})
 			})
+			byCount := r.Rank == RankCount
 			slices.SortFunc(order, func(x, y classOrder) int {
-				if c := relevanceOrder(x.relevance, x.agg.count, y.relevance, y.agg.count, r.Rank == RankCount); c != 0 {
+				if c := shareOrder(x.share, x.count, y.share, y.count, byCount); c != 0 {
 					return c
 				}
 				return strings.Compare(x.signature, y.signature)
@@ -146,6 +148,8 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 type classOrder struct {
 	signature string
 	relevance *Relevance
+	share     float64 // the relevance's share
+	count     int64
 	agg       *classAgg
 }
 

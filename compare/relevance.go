@@ -168,17 +168,24 @@ func ConstraintShape(constraint string) string {
 // to come first negative: by relevance (larger share first), then count
 // (larger first), or with byCount the other way round.
 func relevanceOrder(ra *Relevance, na int64, rb *Relevance, nb int64, byCount bool) int {
-	share := func(r *Relevance) float64 {
-		if r == nil {
-			return 0
-		}
-		return r.Share
-	}
-	byShare, byN := cmp.Compare(share(rb), share(ra)), cmp.Compare(nb, na)
+	return shareOrder(ra.share(), na, rb.share(), nb, byCount)
+}
+
+// shareOrder is relevanceOrder on the shares of the relevances.
+func shareOrder(sa float64, na int64, sb float64, nb int64, byCount bool) int {
+	byShare, byN := cmp.Compare(sb, sa), cmp.Compare(nb, na)
 	if byCount {
 		return cmp.Or(byN, byShare)
 	}
 	return cmp.Or(byShare, byN)
+}
+
+// share is r's Share, 0 for a nil r.
+func (r *Relevance) share() float64 {
+	if r == nil {
+		return 0
+	}
+	return r.Share
 }
 
 // Rank is how reports order classes and splits.

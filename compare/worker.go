@@ -514,7 +514,10 @@ type classStripe struct {
 	gen     int
 	vectors map[uint64]*vectorEntry
 	entries []*vectorEntry
-	indexed int
+	// verdicts are the entries' verdict vectors back to back, in order,
+	// which a pair's flush reads through
+	verdicts []byte
+	indexed  int
 	// budget is the units the index may take before it is emptied: from
 	// minIndexed to the stripe's share of maxIndexed, halved when the
 	// index found fewer local splits than it missed (the random domain,
@@ -545,14 +548,13 @@ func (st *classStripe) newEntry() *vectorEntry {
 
 // vectorEntry is an entry of a stripe's index: the key of a local split
 // (worker.indexKeys), what the classes of its pairs need of it (its case
-// shape, its verdicts, the refusals of the policies that judged it
+// shape, the refusals of the policies that judged it
 // Invalid, with their numbers), the cases of the local splits added to it
 // and the smallest of them, and the next entry of the same hash.
 type vectorEntry struct {
 	key      string
 	next     *vectorEntry
 	shape    string
-	verdicts string // one byte per policy
 	vref     string // what a policy refused of the shape's version, when one did
 	crefs    *constraintRefusals
 	shapeID  uint32
@@ -612,14 +614,15 @@ func (st *classStripe) flush(a *aggregate, pairs [][2]int) {
 		}
 		clear(st.classes)
 	}
-	st.vectors, st.entries, st.entrySlab = nil, nil, nil
+	st.vectors, st.entries, st.entrySlab, st.verdicts = nil, nil, nil, st.verdicts[:0]
 }
 
 // flushPair adds the stripe's entries to the classes of pair k, pr.
 func (st *classStripe) flushPair(classes *capped[classKey, classAgg], k int, pr [2]int) {
 	clear(st.classes)
-	for _, v := range st.entries {
-		va, vb := engine.Verdict(v.verdicts[pr[0]]), engine.Verdict(v.verdicts[pr[1]])
+	width := len(st.verdicts) / len(st.entries)
+	for i, v := range st.entries {
+		va, vb := engine.Verdict(st.verdicts[i*width+pr[0]]), engine.Verdict(st.verdicts[i*width+pr[1]])
 		if va == vb {
 			continue
 		}
@@ -732,9 +735,9 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 		*v = vectorEntry{key: string(key), next: st.vectors[ls.vhash], shape: w.shapes.shapes[ls.shape],
 			vref: w.vrefused[ls.shape], crefs: w.crefs, shapeID: w.shapeIDs[ls.shape], vrefID: w.vrefIDs[ls.shape],
 			count: ls.count, least: ls.key}
-		v.verdicts = v.key[8:]
 		st.vectors[ls.vhash] = v
 		st.entries = append(st.entries, v)
+		st.verdicts = append(st.verdicts, ls.verdicts...)
 		st.indexed += indexedVector
 	}
 }

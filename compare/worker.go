@@ -552,15 +552,15 @@ func (st *classStripe) newEntry() *vectorEntry {
 // Invalid, with their numbers), the cases of the local splits added to it
 // and the smallest of them, and the next entry of the same hash.
 type vectorEntry struct {
-	key      string
-	next     *vectorEntry
-	shape    string
-	vref     string // what a policy refused of the shape's version, when one did
-	crefs    *constraintRefusals
-	shapeID  uint32
-	vrefID   uint32
-	count    int64
-	least    caseKey
+	key     string
+	next    *vectorEntry
+	shape   string
+	vref    string // what a policy refused of the shape's version, when one did
+	crefs   *constraintRefusals
+	shapeID uint32
+	vrefID  uint32
+	count   int64
+	least   caseKey
 }
 
 // constraintRefusals are the policies' refusals of a group's constraint

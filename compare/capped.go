@@ -35,6 +35,13 @@ func newCapped[K comparable, V any](limit int, less func(a, b K) bool) *capped[K
 		heap: cappedHeap[K, V]{less: less}}
 }
 
+// reserve makes room for n keys in a map that keeps none yet.
+func (c *capped[K, V]) reserve(n int) {
+	if len(c.items) == 0 {
+		c.items = make(map[K]*cappedItem[K, V], min(n, c.limit))
+	}
+}
+
 // get returns the value kept for k, or nil.
 func (c *capped[K, V]) get(k K) *V {
 	if it := c.items[k]; it != nil {

@@ -527,9 +527,11 @@ type classStripe struct {
 	// the rest of the array the index's entries are taken from, so that a
 	// miss allocates seldom; dropped with the index
 	entrySlab []vectorEntry
-	// classes finds, while one pair is flushed, the item of each class by
-	// the number of its case part and its verdicts (classIndexKey)
-	classes map[uint64]*cappedItem[classKey, classAgg]
+	// while one pair is flushed: its classes' sums, and the sum of each
+	// class by the number of its case part and its verdicts
+	// (classIndexKey)
+	sums    []classSum
+	classes map[uint64]int32
 }
 
 // slabSize is how many entries a stripe allocates at a time for its
@@ -607,19 +609,31 @@ func (v *vectorEntry) refusal(p int) (uint32, string) {
 func (st *classStripe) flush(a *aggregate, pairs [][2]int) {
 	if len(st.entries) > 0 {
 		if st.classes == nil {
-			st.classes = map[uint64]*cappedItem[classKey, classAgg]{}
+			st.classes = map[uint64]int32{}
 		}
 		for k := st.from; k < st.to; k++ {
 			st.flushPair(a.pairs[k].classes, k, pairs[k])
 		}
 		clear(st.classes)
+		clear(st.sums) // let go of the entries' strings
+		st.sums = st.sums[:0]
 	}
 	st.vectors, st.entries, st.entrySlab, st.verdicts = nil, nil, nil, st.verdicts[:0]
 }
 
-// flushPair adds the stripe's entries to the classes of pair k, pr.
+// classSum is what the entries of a stripe's index add to one class of a
+// pair: the class's key, their cases and the smallest of them.
+type classSum struct {
+	key   classKey
+	count int64
+	least caseKey
+}
+
+// flushPair adds the stripe's entries to the classes of pair k, pr: it
+// sums the entries of each class first, then adds each sum to its class.
 func (st *classStripe) flushPair(classes *capped[classKey, classAgg], k int, pr [2]int) {
 	clear(st.classes)
+	st.sums = st.sums[:0]
 	width := len(st.verdicts) / len(st.entries)
 	for i, v := range st.entries {
 		va, vb := engine.Verdict(st.verdicts[i*width+pr[0]]), engine.Verdict(st.verdicts[i*width+pr[1]])
@@ -627,25 +641,36 @@ func (st *classStripe) flushPair(classes *capped[classKey, classAgg], k int, pr 
 			continue
 		}
 		id, part := v.casePart(pr, va, vb)
-		ik, indexed := classIndexKey(id, k, va, vb)
-		it, found := st.classes[ik]
-		if !indexed || !found {
-			it = classes.addItem(classKey{part, va, vb})
-			if indexed {
-				st.classes[ik] = it
+		if ik, indexed := classIndexKey(id, k, va, vb); indexed {
+			if j, ok := st.classes[ik]; ok {
+				sum := &st.sums[j]
+				sum.count += v.count
+				if v.least.less(sum.least) {
+					sum.least = v.least
+				}
+				continue
 			}
+			st.classes[ik] = int32(len(st.sums))
 		}
+		// A class the index cannot number has a sum per entry: the
+		// capped map adds them up by key.
+		st.sums = append(st.sums, classSum{key: classKey{part, va, vb}, count: v.count, least: v.least})
+	}
+	classes.reserve(len(st.sums))
+	for i := range st.sums {
+		sum := &st.sums[i]
+		it := classes.addItem(sum.key)
 		if it == nil || it.gone {
 			continue
 		}
 		c := &it.val
 		if c.count == 0 {
-			*c = classAgg{count: v.count, key: v.least, ra: engine.Result{Verdict: va}, rb: engine.Result{Verdict: vb}}
+			*c = classAgg{count: sum.count, key: sum.least, ra: engine.Result{Verdict: sum.key.a}, rb: engine.Result{Verdict: sum.key.b}}
 			continue
 		}
-		c.count += v.count
-		if v.least.less(c.key) {
-			c.key = v.least
+		c.count += sum.count
+		if sum.least.less(c.key) {
+			c.key = sum.least
 		}
 	}
 }

@@ -231,19 +231,10 @@ func buildSplits(names []string, agg *aggregate, table *relevanceMemo, rank Rank
 	var kept int64
 	agg.splits.each(func(k splitKey, s *splitAgg) {
 		kept += s.count
-		sp := Split{Shape: k.shape, Allow: []string{}, Reject: []string{}, Count: s.count,
+		sp := Split{Shape: k.shape, Count: s.count,
 			Witness:   SplitWitness{Constraint: s.key.constraint, Version: s.key.version},
 			Relevance: table.Of(s.key.constraint)}
-		for i := 0; i < len(k.verdicts) && i < len(names); i++ {
-			switch engine.Verdict(k.verdicts[i]) {
-			case engine.Allow:
-				sp.Allow = append(sp.Allow, names[i])
-			case engine.Reject:
-				sp.Reject = append(sp.Reject, names[i])
-			default:
-				sp.Invalid = append(sp.Invalid, names[i])
-			}
-		}
+		sp.Allow, sp.Reject, sp.Invalid = splitNames(names, k.verdicts)
 		out = append(out, sp)
 	})
 	// Sort with the lists joined once, not at every comparison.
@@ -266,6 +257,38 @@ func buildSplits(names []string, agg *aggregate, table *relevanceMemo, rank Rank
 		sorted[i] = *k.split
 	}
 	return sorted, agg.splitCases - kept
+}
+
+// splitNames lists the names of the policies that allow, reject and find
+// invalid the cases of a split with verdicts (one byte per policy), in
+// one array: allow and reject are never nil, invalid is nil when empty.
+func splitNames(names []string, verdicts string) (allow, reject, invalid []string) {
+	n := min(len(verdicts), len(names))
+	var na, nr int
+	for i := range n {
+		switch engine.Verdict(verdicts[i]) {
+		case engine.Allow:
+			na++
+		case engine.Reject:
+			nr++
+		}
+	}
+	all := make([]string, n)
+	allow, reject, invalid = all[:0:na], all[na:na:na+nr], all[na+nr:na+nr]
+	for i := range n {
+		switch engine.Verdict(verdicts[i]) {
+		case engine.Allow:
+			allow = append(allow, names[i])
+		case engine.Reject:
+			reject = append(reject, names[i])
+		default:
+			invalid = append(invalid, names[i])
+		}
+	}
+	if len(invalid) == 0 {
+		invalid = nil
+	}
+	return allow, reject, invalid
 }
 
 // whatDiffers says in words what a policy that gave mine (where the

@@ -190,25 +190,48 @@ func decideWitnessCauses(classes []Class, witnesses [][2]string, classesOf [][]i
 	// The steps of each witness, worked out once when there are few
 	// enough witnesses to keep them all; else each as it is decided.
 	var steps [][]counterfactual
+	var numbers [][]int32
 	if len(witnesses) <= maxCauseWitnesses {
 		steps = make([][]counterfactual, len(witnesses))
 		parallel(len(witnesses), workers, func() func(int) {
 			return func(w int) { steps[w] = counterfactuals(witnesses[w][0], witnesses[w][1]) }
 		})
+		numbers = numberConstraints(steps)
 	}
 	tables := newCauseTables(steps, policies, workers)
 	matchers := &matcherCache{m: map[matcherKey]engine.Matcher{}}
 	parallel(len(witnesses), workers, func() func(int) {
 		j := causeJudge{policies: policies, index: index, matchers: matchers, tables: tables,
-			vectors: map[matcherKey]*causeVector{}}
+			vectors: map[uint64]*causeVector{}}
 		return func(w int) {
 			if steps != nil {
-				j.decide(classes, classesOf[w], steps[w])
+				j.decide(classes, classesOf[w], steps[w], numbers[w])
 			} else {
-				j.decide(classes, classesOf[w], counterfactuals(witnesses[w][0], witnesses[w][1]))
+				j.decide(classes, classesOf[w], counterfactuals(witnesses[w][0], witnesses[w][1]), nil)
 			}
 		}
 	})
+}
+
+// numberConstraints numbers the constraints of the cases of the steps of
+// every witness, from 0: numbers[w] are those of the cases of steps[w],
+// in order.
+func numberConstraints(steps [][]counterfactual) (numbers [][]int32) {
+	index := map[string]int32{}
+	numbers = make([][]int32, len(steps))
+	for w, ws := range steps {
+		for _, s := range ws {
+			for _, c := range s.cases {
+				n, ok := index[c[0]]
+				if !ok {
+					n = int32(len(index))
+					index[c[0]] = n
+				}
+				numbers[w] = append(numbers[w], n)
+			}
+		}
+	}
+	return numbers
 }
 
 // causeJudge decides the causes of the classes of one witness after
@@ -219,13 +242,15 @@ type causeJudge struct {
 
 	matchers *matcherCache
 	tables   *causeTables // nil: every case on text
-	// vectors are the tables' vectors this goroutine has used, so that it
-	// seldom takes the tables' lock; at most tables.limit/8 of them
-	vectors map[matcherKey]*causeVector
+	// vectors are the tables' vectors this goroutine has used, by
+	// vectorKey, so that it seldom takes the tables' lock; at most
+	// tables.limit/8 of them
+	vectors map[uint64]*causeVector
 
 	// the witness being decided
 	steps    []counterfactual
 	cases    [][2]string // the cases of the steps, in order
+	numbers  []int32     // the number of each case's constraint (numberConstraints), with tables
 	stepOf   []int       // the step of each case
 	at       []int32     // the position of each case's version in the tables, or -1
 	verdicts []int8      // [case*len(policies)+policy]; -1 until judged
@@ -272,9 +297,11 @@ func (mc *matcherCache) get(policies []engine.Policy, k matcherKey) engine.Match
 }
 
 // decide sets the cause of the classes (indexes into classes) that share
-// a witness, as CauseOf would; steps are the witness's counterfactuals.
-func (j *causeJudge) decide(classes []Class, indexes []int32, steps []counterfactual) {
-	j.steps = steps
+// a witness, as CauseOf would; steps are the witness's counterfactuals,
+// and numbers the numbers of their cases' constraints (numberConstraints;
+// nil without tables).
+func (j *causeJudge) decide(classes []Class, indexes []int32, steps []counterfactual, numbers []int32) {
+	j.steps, j.numbers = steps, numbers
 	j.cases, j.stepOf, j.at = j.cases[:0], j.stepOf[:0], j.at[:0]
 	for s, step := range j.steps {
 		for _, cv := range step.cases {
@@ -328,7 +355,7 @@ func (j *causeJudge) verdict(p, i int) engine.Verdict {
 		return engine.Verdict(v)
 	}
 	c, v := j.cases[i][0], j.cases[i][1]
-	if got, ok := j.tables.verdict(p, c, j.at[i], j.vectors); ok {
+	if got, ok := j.tables.verdict(p, c, j.number(i), j.at[i], j.vectors); ok {
 		j.verdicts[at] = int8(got)
 		return got
 	}
@@ -339,6 +366,15 @@ func (j *causeJudge) verdict(p, i int) engine.Verdict {
 	}
 	j.verdicts[at] = int8(got)
 	return got
+}
+
+// number is the number of the constraint of case i, or -1 when the
+// witness has none.
+func (j *causeJudge) number(i int) int32 {
+	if j.numbers == nil {
+		return -1
+	}
+	return j.numbers[i]
 }
 
 // isNilMatcher reports whether m is nil or holds a nil pointer or

@@ -25,7 +25,7 @@ type causeTables struct {
 	tables []engine.VersionTable // per policy; nil: on text
 
 	mu      sync.RWMutex
-	vectors map[matcherKey]*causeVector
+	vectors map[uint64]*causeVector // by vectorKey
 	limit   int
 }
 
@@ -78,7 +78,7 @@ func newCauseTables(steps [][]counterfactual, policies []engine.Policy, workers 
 		return nil
 	}
 	t := &causeTables{index: index, tables: make([]engine.VersionTable, len(policies)),
-		vectors: map[matcherKey]*causeVector{}, limit: max(causeVectorBytes/len(versions), 1)}
+		vectors: map[uint64]*causeVector{}, limit: max(causeVectorBytes/len(versions), 1)}
 	parallel(len(policies), workers, func() func(int) {
 		return func(p int) {
 			if r, ok := policies[p].(engine.VersionReader); ok {
@@ -103,19 +103,24 @@ func readTable(r engine.VersionReader, versions []string) (t engine.VersionTable
 	return t
 }
 
-// verdict is policy p's verdict on constraint and the version at
-// position at of the tables (causeTables.at), and true, when the tables
-// can give it; false when the case is to be judged on text. seen, when not
+// vectorKey is the key of policy p's vector of the constraint numbered
+// number (numberConstraints).
+func vectorKey(p int, number int32) uint64 { return uint64(uint32(number))<<32 | uint64(uint32(p)) }
+
+// verdict is policy p's verdict on constraint, numbered number
+// (numberConstraints), and the version at position at of the tables
+// (causeTables.at), and true, when the tables can give it; false when the
+// case is to be judged on text, and for a number below 0. seen, when not
 // nil, keeps the vectors its caller has used, at most limit/8 of them, so
 // that the caller seldom takes the lock.
-func (t *causeTables) verdict(p int, constraint string, at int32, seen map[matcherKey]*causeVector) (engine.Verdict, bool) {
-	if t == nil || t.tables[p] == nil || at < 0 {
+func (t *causeTables) verdict(p int, constraint string, number, at int32, seen map[uint64]*causeVector) (engine.Verdict, bool) {
+	if t == nil || t.tables[p] == nil || at < 0 || number < 0 {
 		return 0, false
 	}
-	k := matcherKey{p, constraint}
+	k := vectorKey(p, number)
 	vec, ok := seen[k]
 	if !ok {
-		vec = t.vector(k)
+		vec = t.vector(k, p, constraint)
 		if seen != nil {
 			if len(seen) >= max(t.limit/8, 1) {
 				clear(seen)
@@ -141,14 +146,14 @@ func (t *causeTables) at(version string) int32 {
 	return -1
 }
 
-// vector is the verdicts of policy k.policy, whose table is not nil, on
-// constraint k.constraint, judged the first time.
-func (t *causeTables) vector(k matcherKey) *causeVector {
+// vector is the verdicts of policy p, whose table is not nil, on
+// constraint, whose vectorKey is k, judged the first time.
+func (t *causeTables) vector(k uint64, p int, constraint string) *causeVector {
 	t.mu.RLock()
 	vec, ok := t.vectors[k]
 	t.mu.RUnlock()
 	if !ok {
-		vec = t.judge(k.policy, k.constraint)
+		vec = t.judge(p, constraint)
 		t.mu.Lock()
 		if len(t.vectors) >= t.limit {
 			clear(t.vectors)

@@ -104,10 +104,10 @@ func TestCauseTablesVersionNotRead(t *testing.T) {
 	if tables == nil {
 		t.Fatal("no cause tables")
 	}
-	if v, ok := tables.verdict(0, ">= 1.0.0", tables.at("1.2.0"), nil); !ok || v != engine.Allow {
+	if v, ok := tables.verdict(0, ">= 1.0.0", 0, tables.at("1.2.0"), nil); !ok || v != engine.Allow {
 		t.Errorf("verdict on a version read = %v, %v; want allow, true", v, ok)
 	}
-	if _, ok := tables.verdict(0, ">= 1.0.0", tables.at("9.9.9"), nil); ok {
+	if _, ok := tables.verdict(0, ">= 1.0.0", 0, tables.at("9.9.9"), nil); ok {
 		t.Error("a version not read was judged on the table")
 	}
 }

@@ -113,15 +113,21 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 		r.Splits, r.SplitCasesLeftOut = buildSplits(r.Policies, agg, newRelevanceMemo(opt.Relevance), r.Rank)
 	}()
 	witnesses, classesOf := classWitnesses(r.Classes, workers)
+	sides := make([][2]int32, len(r.Classes)) // the policies of each class
+	for k, pr := range pairs {
+		for i := at[k]; i < at[k+1]; i++ {
+			sides[i] = [2]int32{int32(pr[0]), int32(pr[1])}
+		}
+	}
 	var reasonsErr error
 	reasonsDone := make(chan struct{})
 	go func() {
 		defer close(reasonsDone)
 		if fromRun {
-			reasonsErr = fillClassReasons(r.Classes, witnesses, classesOf, policies, workers)
+			reasonsErr = fillClassReasons(r.Classes, sides, witnesses, classesOf, policies, workers)
 		}
 	}()
-	decideWitnessCauses(r.Classes, witnesses, classesOf, policies, workers)
+	decideWitnessCauses(r.Classes, sides, witnesses, classesOf, policies, workers)
 	<-splitsDone
 	<-reasonsDone
 	if reasonsErr != nil {
@@ -153,10 +159,31 @@ type classOrder struct {
 	agg       *classAgg
 }
 
-// decideCauses sets the cause of every class (decideWitnessCauses).
+// decideCauses sets the cause of every class (decideWitnessCauses), of
+// the policies its A and B name.
 func decideCauses(classes []Class, policies []engine.Policy, workers int) {
 	witnesses, classesOf := classWitnesses(classes, workers)
-	decideWitnessCauses(classes, witnesses, classesOf, policies, workers)
+	decideWitnessCauses(classes, sidesByName(classes, policies), witnesses, classesOf, policies, workers)
+}
+
+// sidesByName is the policies (their indexes) of each class that A and B
+// name, -1 for a name not among policies.
+func sidesByName(classes []Class, policies []engine.Policy) [][2]int32 {
+	index := make(map[string]int32, len(policies))
+	for i, p := range policies {
+		index[p.Name()] = int32(i)
+	}
+	of := func(name string) int32 {
+		if i, ok := index[name]; ok {
+			return i
+		}
+		return -1
+	}
+	sides := make([][2]int32, len(classes))
+	for i := range classes {
+		sides[i] = [2]int32{of(classes[i].A), of(classes[i].B)}
+	}
+	return sides
 }
 
 // classWitnesses finds the witnesses of the classes and the classes of
@@ -172,8 +199,9 @@ func classWitnesses(classes []Class, workers int) (witnesses [][2]string, classe
 	})
 }
 
-// decideWitnessCauses sets the cause of every class; classesOf[w] are
-// the classes of witnesses[w] (classWitnesses). Classes of different pairs
+// decideWitnessCauses sets the cause of every class, whose policies are
+// sides[i] (-1 for none: CauseUnknown); classesOf[w] are the classes of
+// witnesses[w] (classWitnesses). Classes of different pairs
 // often share a witness, and the counterfactual cases of CauseOf depend on
 // the witness alone, so the classes are taken witness by witness, spread
 // over workers goroutines: a goroutine judges each (policy, case) of a
@@ -182,11 +210,7 @@ func classWitnesses(classes []Class, workers int) (witnesses [][2]string, classe
 // keep them. The verdicts of the
 // witness itself are the class's. When the witnesses name few enough
 // versions, the policies judge them on the fast path (causeTables).
-func decideWitnessCauses(classes []Class, witnesses [][2]string, classesOf [][]int32, policies []engine.Policy, workers int) {
-	index := make(map[string]int, len(policies))
-	for i, p := range policies {
-		index[p.Name()] = i
-	}
+func decideWitnessCauses(classes []Class, sides [][2]int32, witnesses [][2]string, classesOf [][]int32, policies []engine.Policy, workers int) {
 	// The steps of each witness, worked out once when there are few
 	// enough witnesses to keep them all; else each as it is decided.
 	var steps [][]counterfactual
@@ -201,7 +225,7 @@ func decideWitnessCauses(classes []Class, witnesses [][2]string, classesOf [][]i
 	tables := newCauseTables(steps, policies, workers)
 	matchers := &matcherCache{m: map[matcherKey]engine.Matcher{}}
 	parallel(len(witnesses), workers, func() func(int) {
-		j := causeJudge{policies: policies, index: index, matchers: matchers, tables: tables,
+		j := causeJudge{policies: policies, sides: sides, matchers: matchers, tables: tables,
 			vectors: map[uint64]*causeVector{}}
 		return func(w int) {
 			if steps != nil {
@@ -238,7 +262,7 @@ func numberConstraints(steps [][]counterfactual) (numbers [][]int32) {
 // another, judging the cases of CauseOf's steps as engine.Evaluate does.
 type causeJudge struct {
 	policies []engine.Policy
-	index    map[string]int // policy name -> index in policies
+	sides    [][2]int32 // the policies of each class, -1 for none
 
 	matchers *matcherCache
 	tables   *causeTables // nil: every case on text
@@ -313,13 +337,12 @@ func (j *causeJudge) decide(classes []Class, indexes []int32, steps []counterfac
 	j.verdicts = resetSlice(j.verdicts, len(j.cases)*len(j.policies), -1)
 	for _, i := range indexes {
 		c := &classes[i]
-		a, aok := j.index[c.A]
-		b, bok := j.index[c.B]
-		if !aok || !bok {
+		a, b := j.sides[i][0], j.sides[i][1]
+		if a < 0 || b < 0 {
 			c.Cause = CauseUnknown
 			continue
 		}
-		c.Cause = j.safeDecide(a, b, c.Witness.AVerdict, c.Witness.BVerdict)
+		c.Cause = j.safeDecide(int(a), int(b), c.Witness.AVerdict, c.Witness.BVerdict)
 	}
 }
 

@@ -36,24 +36,15 @@ func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, worke
 }
 
 // fillClassReasons sets the policies' reasons on the witness of every
-// class, as fillReasons does on an aggregate; classesOf[w] are the
-// classes of witnesses[w] (classWitnesses). A class of a policy not among
-// policies keeps its reasons.
-func fillClassReasons(classes []Class, witnesses [][2]string, classesOf [][]int32, policies []engine.Policy, workers int) error {
-	index := make(map[string]int32, len(policies))
-	for i, p := range policies {
-		index[p.Name()] = int32(i)
-	}
+// class, as fillReasons does on an aggregate; the policies of classes[i]
+// are sides[i], and classesOf[w] are the classes of witnesses[w]
+// (classWitnesses).
+func fillClassReasons(classes []Class, sides [][2]int32, witnesses [][2]string, classesOf [][]int32, policies []engine.Policy, workers int) error {
 	return fillWitnessReasons(witnesses, policies, workers, func(w int, side func(int32, *string)) {
 		for _, i := range classesOf[w] {
 			c := &classes[i]
-			a, aok := index[c.A]
-			b, bok := index[c.B]
-			if !aok || !bok {
-				continue
-			}
-			side(a, &c.Witness.AReason)
-			side(b, &c.Witness.BReason)
+			side(sides[i][0], &c.Witness.AReason)
+			side(sides[i][1], &c.Witness.BReason)
 		}
 	})
 }

@@ -25,19 +25,21 @@ import (
 // few word operations: an exclusive or and a population count. Only the
 // versions where the policies do not all agree go on: each is filed under
 // its local split, the pair of its case shape and its verdict vector, and
-// every pair's class, the splits and their witnesses are then updated once
-// per local split, not once per case; a local split whose vector the
-// stripes' indexes have met before is added to the vector's entry, and
-// the entry to its classes when the index is emptied or the run is over
-// (vectorEntry). A class keeps its witness's
-// verdicts; the policies' reasons are fetched once the run is over, for
-// the witnesses that remain (fillReasons).
+// the splits and their witnesses are then updated once per local split,
+// not once per case. Each stripe of pairs keeps an index of the local
+// splits' vectors, which adds up the local splits of each vector
+// (vectorEntry); the index reaches the classes of its pairs when it is
+// emptied or the run is over, pair by pair, each pair's classes summed
+// over every vector before they are added to (classStripe.flush). A class
+// keeps its witness's verdicts; the policies' reasons are fetched once the
+// run is over, for the witnesses that remain (fillReasons).
 //
 // Judging and filing need no lock. The worker then holds the aggregate's
 // lock to add the group's cases, splits and selections, and the lock of
 // each stripe of pairs in turn, starting from a stripe of its own and
 // leaving a stripe another worker holds for last, to add the pairs'
-// counts and classes, so that the workers seldom wait for one another.
+// counts and the local splits, so that the workers seldom wait for one
+// another.
 type worker struct {
 	id       int // the worker's number in the run
 	policies []engine.Policy

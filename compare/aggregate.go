@@ -99,7 +99,24 @@ func (s *splitAgg) join(o *splitAgg) {
 type pairAgg struct {
 	agree, diverge int64
 	classes        *capped[classKey, classAgg]
+	// final is the pair's classes when a run's last flush made them
+	// without the capped map, which is then empty (classStripe.flush)
+	final []classSum
 }
+
+// eachClass calls f with every class the pair keeps: its key, its count,
+// its smallest case and, from the capped map, its aggregate (nil for a
+// class of final).
+func (p *pairAgg) eachClass(f func(ck classKey, count int64, least *caseKey, c *classAgg)) {
+	for i := range p.final {
+		s := &p.final[i]
+		f(s.key, s.count, &s.least, nil)
+	}
+	p.classes.each(func(ck classKey, c *classAgg) { f(ck, c.count, &c.key, c) })
+}
+
+// classCount is the number of classes the pair keeps.
+func (p *pairAgg) classCount() int { return len(p.final) + p.classes.len() }
 
 // classKey identifies a class within a pair: the case shape and the two
 // verdicts make the signature.

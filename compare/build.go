@@ -46,7 +46,7 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 	r.Pairs = make([]Pair, len(pairs))
 	at := make([]int, len(pairs)+1) // pair k's classes are r.Classes[at[k]:at[k+1]]
 	for k := range pairs {
-		at[k+1] = at[k] + agg.pairs[k].classes.len()
+		at[k+1] = at[k] + agg.pairs[k].classCount()
 	}
 	r.Classes = make([]Class, at[len(pairs)])
 	parallel(len(pairs), workers, func() func(k int) {
@@ -69,10 +69,11 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 			agg := &agg.pairs[k]
 			left := agg.diverge
 			order = order[:0]
-			agg.classes.each(func(ck classKey, c *classAgg) {
-				left -= c.count
-				rel := relevance.Of(c.key.constraint)
-				order = append(order, classOrder{signature: signature(ck), relevance: rel, share: rel.share(), count: c.count, agg: c})
+			agg.eachClass(func(ck classKey, count int64, least *caseKey, c *classAgg) {
+				left -= count
+				rel := relevance.Of(least.constraint)
+				order = append(order, classOrder{signature: signature(ck), relevance: rel, share: rel.share(), count: count,
+					a: ck.a, b: ck.b, least: least, agg: c})
 			})
 			byCount := r.Rank == RankCount
 			slices.SortFunc(order, func(x, y classOrder) int {
@@ -83,26 +84,26 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 			})
 			classes := r.Classes[at[k]:at[k+1]]
 			for i, o := range order {
-				c := o.agg
 				classes[i] = Class{
 					A:         pa.Name(),
 					B:         pb.Name(),
 					Signature: o.signature,
-					Count:     c.count,
+					Count:     o.count,
 					Relevance: o.relevance,
 					Witness: Witness{
-						Constraint: c.key.constraint,
-						Version:    c.key.version,
-						AVerdict:   c.ra.Verdict,
-						BVerdict:   c.rb.Verdict,
-						AReason:    c.ra.Reason,
-						BReason:    c.rb.Reason,
+						Constraint: o.least.constraint,
+						Version:    o.least.version,
+						AVerdict:   o.a,
+						BVerdict:   o.b,
 					},
+				}
+				if c := o.agg; c != nil {
+					classes[i].Witness.AReason, classes[i].Witness.BReason = c.ra.Reason, c.rb.Reason
 				}
 			}
 			clear(order) // let go of the pair's aggregate
 			if fromRun {
-				agg.classes = newCapped[classKey, classAgg](1, classKey.less)
+				agg.classes, agg.final = newCapped[classKey, classAgg](1, classKey.less), nil
 			}
 			r.Pairs[k] = Pair{A: pa.Name(), B: pb.Name(), Agree: agg.agree, Diverge: agg.diverge, CasesLeftOut: left}
 		}
@@ -156,7 +157,9 @@ type classOrder struct {
 	relevance *Relevance
 	share     float64 // the relevance's share
 	count     int64
-	agg       *classAgg
+	a, b      engine.Verdict
+	least     *caseKey  // the witness
+	agg       *classAgg // the class in a capped map, with its reasons; nil for pairAgg.final's
 }
 
 // decideCauses sets the cause of every class (decideWitnessCauses), of

@@ -156,7 +156,7 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	shared.flush(pairs, n)
+	shared.flush(pairs, n, opt.shard == nil) // a shard keeps every class in its capped map
 	agg := shared.agg
 	if opt.shard != nil { // a shard keeps its aggregate as a partial report (shard.go)
 		if err := fillReasons(agg, policies, pairs, n); err != nil {

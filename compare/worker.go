@@ -608,13 +608,24 @@ func (v *vectorEntry) refusal(p int) (uint32, string) {
 // flush adds the entries of the stripe's index to the classes of its
 // pairs, pair by pair, so that the classes of one pair are at hand while
 // it is done, and empties the index; the caller holds the stripe's lock.
-func (st *classStripe) flush(a *aggregate, pairs [][2]int) {
+//
+// With last (the index's last flush in a run that makes a report), a
+// pair whose capped map has kept or turned away nothing yet takes its
+// classes straight from the sums (pairAgg.final), the smallest keys the
+// capped map would keep, without a map or an item per class.
+func (st *classStripe) flush(a *aggregate, pairs [][2]int, last bool) {
 	if len(st.entries) > 0 {
 		if st.classes == nil {
 			st.classes = map[uint64]int32{}
 		}
 		for k := st.from; k < st.to; k++ {
-			st.flushPair(a.pairs[k].classes, k, pairs[k])
+			p := &a.pairs[k]
+			distinct := st.sumPair(k, pairs[k])
+			if last && distinct && p.classes.len() == 0 && !p.classes.full {
+				p.final = finalClasses(st.sums, p.classes.limit)
+				continue
+			}
+			st.addSums(p.classes)
 		}
 		clear(st.classes)
 		clear(st.sums) // let go of the entries' strings
@@ -631,11 +642,13 @@ type classSum struct {
 	least caseKey
 }
 
-// flushPair adds the stripe's entries to the classes of pair k, pr: it
-// sums the entries of each class first, then adds each sum to its class.
-func (st *classStripe) flushPair(classes *capped[classKey, classAgg], k int, pr [2]int) {
+// sumPair sums the stripe's entries class by class for pair k, pr, into
+// st.sums, and reports whether the sums have distinct keys: a class the
+// index cannot number has a sum per entry.
+func (st *classStripe) sumPair(k int, pr [2]int) (distinct bool) {
 	clear(st.classes)
 	st.sums = st.sums[:0]
+	distinct = true
 	width := len(st.verdicts) / len(st.entries)
 	for i, v := range st.entries {
 		va, vb := engine.Verdict(st.verdicts[i*width+pr[0]]), engine.Verdict(st.verdicts[i*width+pr[1]])
@@ -653,11 +666,33 @@ func (st *classStripe) flushPair(classes *capped[classKey, classAgg], k int, pr 
 				continue
 			}
 			st.classes[ik] = int32(len(st.sums))
+		} else {
+			// A class the index cannot number has a sum per entry:
+			// the capped map adds them up by key.
+			distinct = false
 		}
-		// A class the index cannot number has a sum per entry: the
-		// capped map adds them up by key.
 		st.sums = append(st.sums, classSum{key: classKey{part, va, vb}, count: v.count, least: v.least})
 	}
+	return distinct
+}
+
+// finalClasses is the classes of sums, which have distinct keys, that a
+// capped map of limit keys would keep: the smallest keys.
+func finalClasses(sums []classSum, limit int) []classSum {
+	if len(sums) > limit {
+		slices.SortFunc(sums, func(x, y classSum) int {
+			if x.key.less(y.key) {
+				return -1
+			}
+			return 1
+		})
+		sums = sums[:limit]
+	}
+	return slices.Clone(sums)
+}
+
+// addSums adds the sums of st.sums to their classes.
+func (st *classStripe) addSums(classes *capped[classKey, classAgg]) {
 	classes.reserve(len(st.sums))
 	for i := range st.sums {
 		sum := &st.sums[i]
@@ -678,14 +713,15 @@ func (st *classStripe) flushPair(classes *capped[classKey, classAgg], k int, pr 
 }
 
 // flush adds every entry of the stripes' indexes to its classes, once the
-// workers are done, the stripes spread over workers goroutines.
-func (s *sharedAggregate) flush(pairs [][2]int, workers int) {
+// workers are done, the stripes spread over workers goroutines; last is
+// classStripe.flush's.
+func (s *sharedAggregate) flush(pairs [][2]int, workers int, last bool) {
 	parallel(len(s.stripes), workers, func() func(int) {
 		return func(i int) {
 			st := s.stripes[i]
 			st.mu.Lock()
 			defer st.mu.Unlock()
-			st.flush(s.agg, pairs)
+			st.flush(s.agg, pairs, last)
 		}
 	})
 }
@@ -741,7 +777,7 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 		default:
 			st.budget = min(st.budget*2, most)
 		}
-		st.flush(a, w.pairs)
+		st.flush(a, w.pairs, false)
 		st.gen, st.indexed, st.hits, st.misses = w.gen, 0, 0, 0
 		st.vectors = map[uint64]*vectorEntry{}
 	}

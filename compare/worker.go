@@ -696,19 +696,7 @@ func (st *classStripe) addSums(classes *capped[classKey, classAgg]) {
 	classes.reserve(len(st.sums))
 	for i := range st.sums {
 		sum := &st.sums[i]
-		it := classes.addItem(sum.key)
-		if it == nil || it.gone {
-			continue
-		}
-		c := &it.val
-		if c.count == 0 {
-			*c = classAgg{count: sum.count, key: sum.least, ra: engine.Result{Verdict: sum.key.a}, rb: engine.Result{Verdict: sum.key.b}}
-			continue
-		}
-		c.count += sum.count
-		if sum.least.less(c.key) {
-			c.key = sum.least
-		}
+		addCases(classes.addItem(sum.key), sum.count, sum.least, sum.key.a, sum.key.b)
 	}
 }
 
@@ -813,7 +801,7 @@ func (w *worker) addUnindexed(st *classStripe, ls *localSplit) {
 		pr := w.pairs[k]
 		va, vb := engine.Verdict(ls.verdicts[pr[0]]), engine.Verdict(ls.verdicts[pr[1]])
 		if va != vb {
-			addToClass(a.pairs[k].classes.addItem(w.classKey(ls, pr, va, vb)), ls, va, vb)
+			addCases(a.pairs[k].classes.addItem(w.classKey(ls, pr, va, vb)), ls.count, ls.key, va, vb)
 		}
 	}
 }
@@ -830,20 +818,21 @@ func (w *worker) classKey(ls *localSplit, pr [2]int, va, vb engine.Verdict) clas
 	return classKey{w.shapes.shapes[ls.shape], va, vb}
 }
 
-// addToClass adds local split ls to the class of item it, unless the pair
-// turned the class away (it is nil or gone).
-func addToClass(it *cappedItem[classKey, classAgg], ls *localSplit, va, vb engine.Verdict) {
+// addCases adds n cases, the smallest of them least, on which the pair's
+// verdicts are va and vb, to the class of item it, unless the pair turned
+// the class away (it is nil or gone).
+func addCases(it *cappedItem[classKey, classAgg], n int64, least caseKey, va, vb engine.Verdict) {
 	if it == nil || it.gone {
 		return
 	}
 	c := &it.val
 	if c.count == 0 {
-		*c = classAgg{count: ls.count, key: ls.key, ra: engine.Result{Verdict: va}, rb: engine.Result{Verdict: vb}}
+		*c = classAgg{count: n, key: least, ra: engine.Result{Verdict: va}, rb: engine.Result{Verdict: vb}}
 		return
 	}
-	c.count += ls.count
-	if ls.key.less(c.key) {
-		c.key = ls.key
+	c.count += n
+	if least.less(c.key) {
+		c.key = least
 	}
 }
 

@@ -92,7 +92,9 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	groups := make(chan placedGroup, 2*n)
+	// The producer runs when a worker waits for a group; room for many
+	// groups lets it run seldom.
+	groups := make(chan placedGroup, 32*n)
 	var domainErr error
 	produced := make(chan struct{})
 	log := newVerdictLog(info.Cases, len(policies))

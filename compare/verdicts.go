@@ -51,17 +51,23 @@ func (l *verdictLog) record(p int, offset int64, verdicts []engine.Verdict) {
 		return
 	}
 	// Sixteen cases to a word; the words at either end may be shared with
-	// a neighbouring group, hence the atomic or.
+	// a neighbouring group, hence the atomic or. A word the group fills
+	// is its own, and is stored unless it stays zero.
 	words := l.byPolicy[p]
 	at, shift := offset/16, uint(offset%16)*2
+	shared := shift != 0
 	var word uint32
 	for _, v := range verdicts {
 		word |= uint32(v&3) << shift
 		if shift += 2; shift == 32 {
-			if word != 0 {
+			switch {
+			case word == 0:
+			case shared:
 				atomic.OrUint32(&words[at], word)
+			default:
+				words[at] = word
 			}
-			at, shift, word = at+1, 0, 0
+			at, shift, word, shared = at+1, 0, 0, false
 		}
 	}
 	if word != 0 {

@@ -715,7 +715,9 @@ func (s *sharedAggregate) flush(pairs [][2]int, workers int, last bool) {
 }
 
 // maxIndexed bounds the memory of the indexes of a run's stripes, in
-// units of about 16 bytes, indexedVector units per entry.
+// units of about 16 bytes, indexedVector units per entry with its key
+// and verdicts. A pair's flush sums at most as many classes as its
+// stripe's index has entries, in arrays the stripe keeps for the next.
 const maxIndexed = 1 << 20
 
 // minIndexed is the least budget of a stripe's index.

@@ -120,3 +120,30 @@ func stepsOf(witnesses [][2]string) [][]counterfactual {
 	}
 	return out
 }
+
+// decideCauses sets the cause of every class (decideWitnessCauses), of
+// the policies its A and B name.
+func decideCauses(classes []Class, policies []engine.Policy, workers int) {
+	witnesses, classesOf := classWitnesses(classes, workers)
+	decideWitnessCauses(classes, sidesByName(classes, policies), witnesses, classesOf, policies, workers)
+}
+
+// sidesByName is the policies (their indexes) of each class that A and B
+// name, -1 for a name not among policies.
+func sidesByName(classes []Class, policies []engine.Policy) [][2]int32 {
+	index := make(map[string]int32, len(policies))
+	for i, p := range policies {
+		index[p.Name()] = int32(i)
+	}
+	of := func(name string) int32 {
+		if i, ok := index[name]; ok {
+			return i
+		}
+		return -1
+	}
+	sides := make([][2]int32, len(classes))
+	for i := range classes {
+		sides[i] = [2]int32{of(classes[i].A), of(classes[i].B)}
+	}
+	return sides
+}

@@ -158,30 +158,42 @@ func (r *Report) ClassesOf(a, b string) []Class {
 }
 
 // pairClasses finds the classes of each pair of a report as ClassesOf
-// does, with one pass over the report for all the pairs.
+// does, with one pass over the report for all the pairs: the classes of
+// a pair come in runs (a run's report has one per pair), and index keeps
+// each pair's runs, [from, to) into the report's classes.
 type pairClasses struct {
 	r     *Report
-	index map[[2]string][]int
+	index map[[2]string][][2]int
 }
 
 func newPairClasses(r *Report) pairClasses {
-	pc := pairClasses{r: r, index: map[[2]string][]int{}}
-	for i, c := range r.Classes {
-		k := pairClassesKey(c.A, c.B)
-		pc.index[k] = append(pc.index[k], i)
+	pc := pairClasses{r: r, index: map[[2]string][][2]int{}}
+	for from := 0; from < len(r.Classes); {
+		a, b := r.Classes[from].A, r.Classes[from].B
+		to := from + 1
+		for to < len(r.Classes) && r.Classes[to].A == a && r.Classes[to].B == b {
+			to++
+		}
+		k := pairClassesKey(a, b)
+		pc.index[k] = append(pc.index[k], [2]int{from, to})
+		from = to
 	}
 	return pc
 }
 
-// of is r.ClassesOf(a, b).
+// of is r.ClassesOf(a, b); the classes of a pair that come in one run are
+// the report's own, which the caller must not change.
 func (pc pairClasses) of(a, b string) []Class {
-	at := pc.index[pairClassesKey(a, b)]
-	if len(at) == 0 {
+	runs := pc.index[pairClassesKey(a, b)]
+	switch len(runs) {
+	case 0:
 		return nil
+	case 1:
+		return pc.r.Classes[runs[0][0]:runs[0][1]:runs[0][1]]
 	}
-	out := make([]Class, 0, len(at))
-	for _, i := range at {
-		out = append(out, pc.r.Classes[i])
+	var out []Class
+	for _, run := range runs {
+		out = append(out, pc.r.Classes[run[0]:run[1]]...)
 	}
 	return out
 }

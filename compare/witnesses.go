@@ -100,6 +100,7 @@ type reasonFiller struct {
 	judged   []bool
 	reasons  []string
 	versions []string // the witness versions of the constraint
+	at       []int32  // with tables, the position of each in them
 }
 
 // fill sets the reason of every side of the witnesses ws (indexes into
@@ -111,9 +112,12 @@ func (f *reasonFiller) fill(constraint string, ws []int32, witnesses [][2]string
 			err = &PanicError{Policy: f.policies[policy].Name(), Constraint: constraint, Version: version, Value: r, Stack: debug.Stack()}
 		}
 	}()
-	f.versions = f.versions[:0]
+	f.versions, f.at = f.versions[:0], f.at[:0]
 	for _, w := range ws {
 		f.versions = append(f.versions, witnesses[w][1])
+		if f.tables != nil {
+			f.at = append(f.at, f.tables.index[witnesses[w][1]])
+		}
 	}
 	clear(f.done)
 	clear(f.matchers)
@@ -159,7 +163,7 @@ func (f *reasonFiller) reason(p int, constraint string, at int, version *string)
 	*version = f.versions[at]
 	i := at
 	if onTable {
-		i = int(f.tables.index[*version])
+		i = int(f.at[at])
 	}
 	return f.matchers[p].Judge(i).Reason
 }

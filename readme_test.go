@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"github.com/prerel/prerel/internal/longtest"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -78,9 +79,7 @@ func readmeCommands(t *testing.T) []readmeCommand {
 // outputs. Each command must exit 0. go test, go build and go install are
 // left out: the test builds prerel itself, and go test is what runs it.
 func TestReadmeCommands(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every command of the README; skipped with -short")
-	}
+	longtest.Skip(t) // runs every command of the README
 	if raceEnabled {
 		t.Skip("runs every command of the README; skipped under the race detector")
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/golden"
+	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/policies"
 )
 
@@ -153,8 +154,8 @@ type goVersionsCargoWitness struct {
 func TestGoVersionsCargoAgainstCargo(t *testing.T) {
 	for _, want := range goVersionsCargoProofs {
 		t.Run(fmt.Sprintf("scope %d", want.scope), func(t *testing.T) {
-			if want.scope > compare.DefaultScope && (testing.Short() || raceEnabled) {
-				t.Skipf("scope %d judges millions of cases twice; short and race runs prove scope %d", want.scope, compare.DefaultScope)
+			if want.scope > compare.DefaultScope && !longtest.Enabled() {
+				t.Skipf("scope %d judges millions of cases twice: a long test (%s=1); every day scope %d is proven", want.scope, longtest.Env, compare.DefaultScope)
 			}
 			checkGoVersionsCargoProof(t, want)
 		})

@@ -550,7 +550,10 @@ func (f failing) run(t *testing.T) {
 
 func TestCommandFailures(t *testing.T) {
 	five := []string{"v1", "v2", "v3", "v4", "v5"}
-	short := Options{Timeout: 300 * time.Millisecond}
+	// The hang is found by the timeout alone, so the timeout is far
+	// above what starting the interpreter takes on a loaded machine: the
+	// script must have written its process ids before it runs out.
+	hangs := Options{Timeout: 5 * time.Second}
 	for name, f := range map[string]failing{
 		"exits at once": {script: "exit_at_once.py", versions: five,
 			want: []string{`policy "exit-at-once": command python3 ../testdata/policycmd/exit_at_once.py: exited with status 3 after answering 0 of 5 cases of a batch, with no answer for constraint "c", version "v1" (case 1 of a batch of 5)`,
@@ -564,7 +567,7 @@ func TestCommandFailures(t *testing.T) {
 			want: []string{`closed its standard output after answering 2 of 5 cases of a batch, with no answer for constraint "c", version "v3"`}},
 		"exits between batches": {script: "one_then_exit.py", versions: []string{"v1"}, before: 1,
 			want: []string{`exited with status 0`, `after answering`}},
-		"answers too many": {script: "too_many.py", versions: []string{"v1"}, retries: 20,
+		"answers too many": {script: "too_many.py", versions: []string{"v1"}, retries: 500,
 			want: []string{`wrote more lines than it was asked for: "allow\ttwice" after answering 1 case (one line per case)`}},
 		"answers too many, found by Close": {script: "too_many.py", versions: five, atClose: true,
 			want: []string{`wrote more lines than it was asked for: "allow\ttwice" after answering 5 cases (one line per case)`}},
@@ -572,8 +575,8 @@ func TestCommandFailures(t *testing.T) {
 			want: []string{`answered "maybe\tnot sure" for constraint "c", version "v1" (case 1 of a batch of 5): an answer is allow, reject or invalid, optionally followed by a tab and a reason`}},
 		"writes a huge line": {script: "huge_line.py", versions: five,
 			want: []string{`wrote an answer longer than 1048576 bytes for constraint "c", version "v1" (case 1 of a batch of 5)`}},
-		"hangs": {script: "hang.py", opt: short, versions: []string{"v1", "v2"},
-			want: []string{`gave no answer within 300ms for constraint "c", version "v1" (case 1 of a batch of 2); it was stopped`, `hang: pid `}},
+		"hangs": {script: "hang.py", opt: hangs, versions: []string{"v1", "v2"},
+			want: []string{`gave no answer within 5s for constraint "c", version "v1" (case 1 of a batch of 2); it was stopped`, `hang: pid `}},
 		// Only the wait at close is short: the answers may take as long as
 		// a loaded machine needs to start the interpreter.
 		"hangs after answering": {script: "no_exit.py", opt: Options{Timeout: 30 * time.Second}, versions: five, atClose: true,

@@ -9,6 +9,7 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // onText hides everything but engine.Policy (and engine.Selector, when
@@ -57,13 +58,10 @@ func reportBytes(t *testing.T, r *compare.Report) []byte {
 // The fast path (each policy's own VersionTable, verdict vectors, reasons
 // fetched for the witnesses at the end) gives the report that judging
 // every case on text gives, byte for byte, baseline verdicts included,
-// with every registered policy: on the default exhaustive domain, and in
-// short mode or under the race detector on the smallest.
+// with every registered policy: on the smallest exhaustive domain every
+// day, on the default one in the long run (longtest).
 func TestFastPathMatchesText(t *testing.T) {
-	scope := compare.DefaultScope
-	if raceEnabled || testing.Short() {
-		scope = compare.MinScope
-	}
+	scope := longtest.Pick(compare.MinScope, compare.DefaultScope)
 	policies := catalogue.New().All()
 	d := mustExhaustive(t, scope)
 	want, err := compare.Run(context.Background(), d, textOnly(policies), compare.Options{})
@@ -112,10 +110,7 @@ func TestFastPathSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 40
-	if raceEnabled || testing.Short() {
-		n = 400
-	}
+	n := longtest.Pick(400, 40)
 	d := everyNth{full, n}
 	policies := catalogue.New().All()
 	r, err := compare.Run(context.Background(), d, policies, compare.Options{})

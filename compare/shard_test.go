@@ -10,6 +10,7 @@ import (
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // sliceDomain is a fixed domain for the shard tests.
@@ -219,7 +220,7 @@ func shardDomains(t *testing.T) []struct {
 	domain   Domain
 	policies []engine.Policy
 } {
-	short := testing.Short() || shardRaceEnabled
+	short := !longtest.Enabled()
 	scope := DefaultScope
 	if short {
 		scope = MinScope
@@ -263,7 +264,8 @@ func shardDomains(t *testing.T) []struct {
 
 // Merging the N shards of a run, each read back from its JSON, gives the
 // report of the unsharded run, byte for byte, in JSON, in the text report
-// and in the baseline.
+// and in the baseline: every day for three shards, in the long run
+// (longtest) for one to seven on larger domains.
 func TestMergeShardsGivesTheUnshardedReport(t *testing.T) {
 	relevance, err := CorpusRelevance(prerel.Corpus())
 	if err != nil {
@@ -278,7 +280,7 @@ func TestMergeShardsGivesTheUnshardedReport(t *testing.T) {
 			}
 			want := render(t, r)
 			r = nil
-			for _, n := range []int{1, 2, 3, 7} {
+			for _, n := range longtest.Pick([]int{3}, []int{1, 2, 3, 7}) {
 				parts := runShards(t, tt.domain, tt.policies, opt, n)
 				merged, err := Merge(context.Background(), tt.policies, parts...)
 				if err != nil {
@@ -321,7 +323,7 @@ func TestMergeShardsUnderTheCaps(t *testing.T) {
 			t.Fatal("the caps turned no class away")
 		}
 		want := render(t, r)
-		for _, n := range []int{2, 3, 7, 40} {
+		for _, n := range longtest.Pick([]int{3, 40}, []int{2, 3, 7, 40}) {
 			parts := runShards(t, d, ps, opt, n)
 			// a shard's partial report does not depend on the workers
 			for k, p := range parts {

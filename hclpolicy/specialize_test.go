@@ -12,6 +12,7 @@ import (
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // specializedCases are admit expressions whose specialized form must give
@@ -67,9 +68,11 @@ func TestSpecializedAsWritten(t *testing.T) {
 	var groups []compare.Group
 	_ = d.Groups(func(g compare.Group) bool { groups = append(groups, g); return true })
 	groups = append(groups, compare.Group{Constraint: "", Versions: groups[0].Versions})
-	if testing.Short() {
+	if !longtest.Enabled() {
+		// Every day a sample of the groups, every operator and every
+		// kind of version among them; every group in the long run.
 		var some []compare.Group
-		for i := 0; i < len(groups); i += 7 {
+		for i := 0; i < len(groups); i += sampleStride {
 			some = append(some, groups[i])
 		}
 		groups = append(some, groups[len(groups)-1])
@@ -147,3 +150,7 @@ func TestSpecializeUnrolls(t *testing.T) {
 		t.Fatalf("specialized: %d for expressions, calls %v; want none, [satisfies same_base]", fors, calls)
 	}
 }
+
+// sampleStride is the stride of the groups TestSpecializedAsWritten
+// checks every day.
+const sampleStride = 19

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // keyVersions are versions around every limit of the precedence key:
@@ -178,13 +179,10 @@ func sameTables(p engine.Policy, fast, text engine.VersionTable, constraint stri
 	return ""
 }
 
-// exhaustiveScope is the scope TestFastPathExhaustive runs: 4, or 2 with
-// -short or under the race detector.
+// exhaustiveScope is the scope TestFastPathExhaustive runs: the smallest
+// every day, the largest in the long run (longtest).
 func exhaustiveScope() int {
-	if testing.Short() || raceEnabled {
-		return 2
-	}
-	return compare.MaxScope
+	return longtest.Pick(compare.MinScope, compare.MaxScope)
 }
 
 // TestFastPathExhaustive: on the exhaustive domain, every native policy's

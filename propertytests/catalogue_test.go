@@ -234,10 +234,7 @@ func catalogueDivergences(t *testing.T) []divergence {
 func TestCatalogueDivergences(t *testing.T) {
 	for _, d := range catalogueDivergences(t) {
 		t.Run(d.property.name, func(t *testing.T) {
-			params := parameters(t)
-			if d.tests > params.MinSuccessfulTests {
-				params.MinSuccessfulTests = d.tests
-			}
+			params := witnessParameters(t, d.tests)
 			res, _ := d.property.run(params)
 			requireFalsified(t, d.property.name, d.witness, res)
 		})

@@ -147,10 +147,7 @@ func divergences(t *testing.T) []divergence {
 func TestDivergences(t *testing.T) {
 	for _, d := range divergences(t) {
 		t.Run(d.property.name, func(t *testing.T) {
-			params := parameters(t)
-			if d.tests > params.MinSuccessfulTests {
-				params.MinSuccessfulTests = d.tests
-			}
+			params := witnessParameters(t, d.tests)
 			res, _ := d.property.run(params)
 			requireFalsified(t, d.property.name, d.witness, res)
 		})

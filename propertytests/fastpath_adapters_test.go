@@ -20,6 +20,7 @@ import (
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // designsGlob finds the policies written in HCL.
@@ -27,7 +28,7 @@ const designsGlob = "../testdata/designs/*.hcl"
 
 // fastPathScopeFlag overrides the exhaustive scope of the fast-path
 // proof for every policy.
-var fastPathScopeFlag = flag.Int("fastpath-scope", 0, "exhaustive scope of TestFastPathAdaptersEqualText for every policy (default: 4 for the adapters, 2 for the HCL designs; under -short and -race 2 and 1)")
+var fastPathScopeFlag = flag.Int("fastpath-scope", 0, "exhaustive scope of TestFastPathAdaptersEqualText for every policy (default: 1; with PREREL_LONG=1, 4 for the adapters and 2 for the HCL designs)")
 
 // fastPathPolicy is a policy the fast-path proof judges and the
 // exhaustive scope it is judged on.
@@ -42,14 +43,14 @@ type fastPathPolicy struct {
 // HCL designs, on the default scope. An HCL policy has no table of its
 // own (it keeps each version's value itself) and is judged through the
 // generic table; it evaluates its expression for every case, three times
-// here. -short and the race detector lower both scopes; -fastpath-scope
-// sets one for all.
+// here. Every day both are judged on the smallest scope, which already
+// holds every operator against every kind of version; the long run
+// (longtest) judges the adapters on the largest scope and the designs on
+// the default one; -fastpath-scope sets one for all.
 func fastPathPolicies(t *testing.T) []fastPathPolicy {
 	t.Helper()
-	adapterScope, hclScope := compare.MaxScope, compare.DefaultScope
-	if testing.Short() || raceDetector() {
-		adapterScope, hclScope = compare.DefaultScope, compare.MinScope
-	}
+	adapterScope := longtest.Pick(compare.MinScope, compare.MaxScope)
+	hclScope := longtest.Pick(compare.MinScope, compare.DefaultScope)
 	if s := *fastPathScopeFlag; s != 0 {
 		adapterScope, hclScope = s, s
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare/generate"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 const (
@@ -22,15 +23,17 @@ const (
 	// PRERELSEED says otherwise. The documented witnesses are the ones
 	// gopter shrinks to from this seed.
 	defaultSeed = 1
-	// defaultTests is the number of successful tests a property needs.
-	defaultTests = 5000
+	// defaultTests is the number of successful tests a property needs
+	// every day; longTests in the long run (longtest).
+	defaultTests = 1000
+	longTests    = 5000
 	// maxComparators bounds the constraints the properties generate.
 	maxComparators = 4
 )
 
 var (
 	seedFlag  = flag.Int64("seed", 0, "gopter seed for every property (default "+strconv.Itoa(defaultSeed)+"; also PRERELSEED)")
-	testsFlag = flag.Int("tests", 0, "successful tests each property needs (default "+strconv.Itoa(defaultTests)+"; also PRERELTESTS)")
+	testsFlag = flag.Int("tests", 0, "successful tests each property needs (default "+strconv.Itoa(defaultTests)+", "+strconv.Itoa(longTests)+" with PREREL_LONG=1; also PRERELTESTS)")
 )
 
 // seed returns the seed for this run and whether it is the default one.
@@ -59,7 +62,7 @@ func tests(t *testing.T) int {
 		}
 		return n
 	}
-	return defaultTests
+	return longtest.Pick(defaultTests, longTests)
 }
 
 // parameters returns fresh test parameters, so that every property sees
@@ -71,6 +74,16 @@ func parameters(t *testing.T) *gopter.TestParameters {
 	p.MaxShrinkCount = 1000
 	p.Workers = 1
 	p.MaxDiscardRatio = 5
+	return p
+}
+
+// witnessParameters returns the parameters of a divergence: a search
+// that stops at its first counterexample, so it keeps the long run's count
+// (or minTests, if larger) as its limit in every run, and the documented
+// witness is found from the default seed whatever the run.
+func witnessParameters(t *testing.T, minTests int) *gopter.TestParameters {
+	p := parameters(t)
+	p.MinSuccessfulTests = max(p.MinSuccessfulTests, longTests, minTests)
 	return p
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/lines"
+	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/policies"
 )
 
@@ -356,10 +357,7 @@ func TestEvalInvalidUTF8InTSV(t *testing.T) {
 // a shuffled sample, lines version by version, long texts. With one
 // policy and three workers, a batch is cut into chunks.
 func TestEvalTablesMatchTextPath(t *testing.T) {
-	stride := 30
-	if testing.Short() {
-		stride = 200
-	}
+	stride := longtest.Pick(200, 30)
 	in := evalInput(t, stride)
 	all := append(append(catalogue.New().All(), parsedReaders(t)...), compilesToNil{})
 	hashicorp, _ := catalogue.New().Lookup("hashicorp")

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/web"
 )
 
@@ -201,9 +202,7 @@ func TestServeIndex(t *testing.T) {
 // TestServeBuildsFromSource serves without --dir, from prerel's source.
 func TestServeBuildsFromSource(t *testing.T) {
 	skipWithoutSignals(t)
-	if testing.Short() {
-		t.Skip("compiles the playground to WebAssembly; skipped with -short")
-	}
+	longtest.Skip(t) // compiles the playground to WebAssembly
 	r := startServe(t, "--addr", "127.0.0.1:0")
 	status, body := r.get(t, "/prerel.wasm")
 	if status != 200 || !strings.HasPrefix(body, "\x00asm") {

@@ -394,7 +394,7 @@ func TestEvalTablesMatchTextPath(t *testing.T) {
 // constraint about 3 lines of each batch), a batch that adds a version,
 // then the sample again.
 func TestEvalKeepsTablesAcrossBatches(t *testing.T) {
-	sample := shuffled(exhaustiveLines(t, 2, 1, 100000), 1)
+	sample := shuffled(exhaustiveLines(t, 2, 1, longtest.Pick(30000, 100000)), 1)
 	constraints := map[string]bool{}
 	var added strings.Builder
 	for _, l := range sample {

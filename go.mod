@@ -16,6 +16,7 @@ require (
 	github.com/hashicorp/terraform-svchost v0.1.1
 	github.com/leanovate/gopter v0.2.11
 	github.com/zclconf/go-cty v1.16.3
+	golang.org/x/mod v0.26.0
 	golang.org/x/net v0.43.0
 )
 
@@ -24,7 +25,6 @@ require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
-	golang.org/x/mod v0.26.0 // indirect
 	golang.org/x/sync v0.16.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.35.0 // indirect

@@ -1,17 +1,19 @@
 package web
 
 import (
-	"bufio"
 	"context"
 	"embed"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/prerel/prerel/internal/safefile"
 )
 
 //go:generate sh build.sh dist
@@ -200,21 +202,9 @@ func FindModule(dir string) (string, error) {
 // modulePath returns the module path a go.mod file declares, "" when it
 // cannot be read or declares none.
 func modulePath(gomod string) string {
-	f, err := os.Open(gomod)
+	data, err := safefile.Read(gomod, safefile.ConfigLimit)
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if rest, ok := strings.CutPrefix(line, "module"); ok && (strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, "\t")) {
-			rest = strings.TrimSpace(rest)
-			if i := strings.Index(rest, "//"); i >= 0 {
-				rest = strings.TrimSpace(rest[:i])
-			}
-			return strings.Trim(rest, "\"`")
-		}
-	}
-	return ""
+	return modfile.ModulePath(data)
 }

@@ -18,6 +18,7 @@ require (
 	github.com/zclconf/go-cty v1.16.3
 	golang.org/x/mod v0.26.0
 	golang.org/x/net v0.43.0
+	mvdan.cc/sh/v3 v3.12.0
 )
 
 require (

@@ -28,14 +28,15 @@
 // last redirect for the error, while retryablehttp sends every attempt
 // with one request and one http.Client; a transport error is not retried
 // here, and would be by its default policy; Retry-After is honoured for
-// every retryable status, not only 429 and 503; and a retry is refused,
-// with a StatusError.Detail that says why, when its wait would pass
-// MaxRetryTime or the deadline, or when the host has passed
-// HostErrorLimit, which needs the wait and the request's start together,
-// where retryablehttp splits them between its CheckRetry and Backoff
-// hooks. Its errors ("giving up after N attempts") and its default logger
-// on standard error would need an ErrorHandler and a nil Logger, and it
-// brings go-cleanhttp and go-hclog. The loop is some sixty lines.
+// every retryable status, not only 429 and 503; a retry is refused, with
+// a StatusError.Detail that says why, when the host has passed
+// HostErrorLimit or when the wait would pass MaxRetryTime or the
+// deadline, a decision that needs the wait and the request's start
+// together, where retryablehttp splits them between its CheckRetry and
+// Backoff hooks. Its errors ("giving up after N attempts") and its
+// default logger on standard error would need an ErrorHandler and a nil
+// Logger, and it brings go-cleanhttp and go-hclog. The loop is about
+// seventy lines.
 //
 // # Output
 //

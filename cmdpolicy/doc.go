@@ -123,7 +123,8 @@
 // $((...)) outside single quotes, an operator (|, ;, &, <, >, parentheses)
 // outside quotes, a # that starts a word outside quotes (a comment, that
 // a shell would drop with the rest of its line), a quote that is not
-// closed and a backslash that ends the line. Before SplitCommand, a $ and
+// closed, a backslash that ends the line, and a line that is not valid
+// UTF-8. Before SplitCommand, a $ and
 // a leading # were passed as they were written, and an operator was a
 // part of a word; put them in single quotes to pass them on.
 //

@@ -58,6 +58,7 @@ func TestSplitCommand(t *testing.T) {
 		{"a;b", nil, "; at column 2 is a shell operator"},
 		{"a > out", nil, "> at column 3 is a shell operator"},
 		{"a &", nil, "& at column 3 is a shell operator"},
+		{"rule\xff.py", nil, "column 5: invalid UTF-8 encoding"},
 		{"@(x)", nil, "column 1: extended globs, which are not in the POSIX shell: quote it to pass it as it is"},
 	}
 	for _, tt := range tests {

@@ -103,7 +103,7 @@ func Build(ctx context.Context, outDir string, opt BuildOptions) error {
 		return fmt.Errorf("build the playground: %w", err)
 	}
 
-	tmp, err := os.MkdirTemp("", "prerel-wasm-*")
+	tmp, err := os.MkdirTemp(out, ".prerel-wasm-*")
 	if err != nil {
 		return fmt.Errorf("build the playground: %w", err)
 	}

@@ -30,7 +30,7 @@ func SplitCommand(line string) ([]string, error) {
 		return true
 	})
 	if perr != nil {
-		return nil, splitError(line, perr)
+		return nil, splitError(perr)
 	}
 	if err != nil {
 		return nil, err
@@ -110,7 +110,7 @@ func expansionError(line string, part syntax.Node) error {
 }
 
 // splitError says what is wrong with a line the shell parser refuses.
-func splitError(line string, err error) error {
+func splitError(err error) error {
 	var pe syntax.ParseError
 	if errors.As(err, &pe) {
 		switch {

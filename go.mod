@@ -8,6 +8,7 @@ require (
 	github.com/apparentlymart/go-versions v1.0.3
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/google/renameio/v2 v2.0.2
 	github.com/hashicorp/go-version v1.9.0
 	github.com/hashicorp/hcl v1.0.0
 	github.com/hashicorp/hcl/v2 v2.24.0
@@ -16,7 +17,9 @@ require (
 	github.com/hashicorp/terraform-svchost v0.1.1
 	github.com/leanovate/gopter v0.2.11
 	github.com/zclconf/go-cty v1.16.3
+	golang.org/x/mod v0.26.0
 	golang.org/x/net v0.43.0
+	mvdan.cc/sh/v3 v3.12.0
 )
 
 require (
@@ -24,7 +27,6 @@ require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
-	golang.org/x/mod v0.26.0 // indirect
 	golang.org/x/sync v0.16.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.35.0 // indirect

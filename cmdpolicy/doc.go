@@ -107,6 +107,37 @@
 // failure of the run: answers given before a failure that is found late
 // (extra lines) may be misplaced.
 //
+// # Command lines
+//
+// A command given as one line (prerel's --policy-cmd NAME=COMMAND) is
+// split into its words by SplitCommand, as a POSIX shell splits the words
+// of a simple command, but without a shell: blanks and line feeds
+// separate words; 'single quotes' keep everything; "double quotes" keep
+// everything but a backslash before $, `, ", \ or a line feed; a
+// backslash outside quotes keeps the next character, and a backslash
+// before a line feed joins the lines.
+//
+// Nothing is expanded: *, ~ and {a,b} are passed as they are written. What
+// a shell would expand or run instead of passing it on is an error that
+// says so, never passed on silently: a $NAME, ${...}, $(...), `...` or
+// $((...)) outside single quotes, an operator (|, ;, &, <, >, parentheses)
+// outside quotes, a # that starts a word outside quotes (a comment, that
+// a shell would drop with the rest of its line), a quote that is not
+// closed, a backslash that ends the line, and a line that is not valid
+// UTF-8. Before SplitCommand, a $ and
+// a leading # were passed as they were written, and an operator was a
+// part of a word; put them in single quotes to pass them on.
+//
+// The line is read by the shell parser of mvdan.cc/sh (package syntax, in
+// POSIX mode; the parser of shfmt), so that the quoting rules are a
+// shell's and not an approximation of them. Its shell.Fields is not used:
+// it expands variables from the environment, and ~ and braces, so prerel
+// would run another command than the one written, and the shell that
+// prerel was started from has expanded what the user meant to expand
+// already. github.com/google/shlex, the other common splitter, is not
+// kept up and does not follow a POSIX shell (a backslash in double quotes
+// escapes any character; an operator is part of a word).
+//
 // # Concurrency
 //
 // A Policy is safe for concurrent use. Its command is one process that

@@ -8,14 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/prerel/prerel/internal/safefile"
 )
@@ -68,24 +63,10 @@ func (r *Report) Baseline() *Report {
 // TargetError is the error of a path no baseline can be written to,
 // whatever the permissions: a directory, a FIFO, device or socket, or a
 // symbolic link to one.
-type TargetError struct {
-	Path string // the path as given
-	msg  string
-}
+type TargetError = safefile.TargetError
 
-// Error says what is wrong with the path, naming it.
-func (e *TargetError) Error() string { return e.msg }
-
-// missingDirError is the error of a baseline path in a directory that
-// does not exist; it is an fs.ErrNotExist.
-type missingDirError struct{ msg string }
-
-func (e *missingDirError) Error() string { return e.msg }
-
-func (e *missingDirError) Unwrap() error { return fs.ErrNotExist }
-
-// maxLinks bounds the symbolic links followed to a baseline's target.
-const maxLinks = 40
+// baselineFile is how a baseline is written.
+var baselineFile = safefile.WriteOptions{Noun: "baseline"}
 
 // CheckBaselineTarget resolves path as WriteBaseline does and fails,
 // with a *TargetError, when a baseline cannot be written there, so that a
@@ -93,91 +74,8 @@ const maxLinks = 40
 // would replace or create: path itself, or the target of the symbolic
 // links path names.
 func CheckBaselineTarget(path string) (string, error) {
-	target, _, err := baselineTarget(path)
+	target, _, err := safefile.Target(path, baselineFile)
 	return target, err
-}
-
-// baselineTarget follows the symbolic links of path to the file a baseline
-// write replaces, and returns it with its FileInfo (nil when it does not
-// exist yet).
-func baselineTarget(path string) (string, fs.FileInfo, error) {
-	if path == "" {
-		return "", nil, &TargetError{Path: path, msg: "no file name for the baseline"}
-	}
-	if strings.HasSuffix(path, string(filepath.Separator)) {
-		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			return "", nil, &TargetError{Path: path, msg: fmt.Sprintf("%s is a directory", path)}
-		}
-		return "", nil, &TargetError{Path: path, msg: fmt.Sprintf("%s ends in %q: it names a directory, not a file", path, filepath.Separator)}
-	}
-	what := func(target string) string {
-		if target == path {
-			return path
-		}
-		return fmt.Sprintf("%s (a link to %s)", path, target)
-	}
-	// Following every link at once also sees through the links of /proc
-	// (/dev/stdout), whose targets are no paths.
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		if fi.IsDir() {
-			return "", nil, &TargetError{Path: path, msg: fmt.Sprintf("%s is a directory", path)}
-		}
-		return "", nil, &TargetError{Path: path, msg: fmt.Sprintf("%s is not a regular file (it is %s); a baseline is written only to a regular file",
-			path, safefile.Kind(fi.Mode()))}
-	}
-	target := path
-	for links := 0; ; links++ {
-		fi, err := os.Lstat(target)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			dir := filepath.Dir(target)
-			di, err := os.Stat(dir)
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-				return "", nil, &missingDirError{fmt.Sprintf("cannot write %s: the directory %s does not exist", what(target), dir)}
-			case err != nil:
-				return "", nil, writeError(what(target), err)
-			case !di.IsDir():
-				return "", nil, &TargetError{Path: path, msg: fmt.Sprintf("cannot write %s: %s is not a directory", what(target), dir)}
-			}
-			return target, nil, nil
-		case err != nil:
-			return "", nil, writeError(what(target), err)
-		case fi.Mode()&fs.ModeSymlink != 0:
-			if links == maxLinks {
-				return "", nil, &TargetError{Path: path, msg: fmt.Sprintf("cannot write %s: more than %d symbolic links", path, maxLinks)}
-			}
-			link, err := os.Readlink(target)
-			if err != nil {
-				return "", nil, writeError(what(target), err)
-			}
-			if !filepath.IsAbs(link) {
-				link = filepath.Join(filepath.Dir(target), link)
-			}
-			target = link
-		case fi.IsDir():
-			return "", nil, &TargetError{Path: path, msg: fmt.Sprintf("%s is a directory", what(target))}
-		case !fi.Mode().IsRegular():
-			return "", nil, &TargetError{Path: path, msg: fmt.Sprintf("%s is not a regular file (it is %s); a baseline is written only to a regular file",
-				what(target), safefile.Kind(fi.Mode()))}
-		default:
-			return target, fi, nil
-		}
-	}
-}
-
-// writeError says that name cannot be written, with the system's reason
-// and without the name of any temporary file.
-func writeError(name string, err error) error {
-	var pe *fs.PathError
-	var le *os.LinkError
-	switch {
-	case errors.As(err, &pe):
-		err = pe.Err
-	case errors.As(err, &le):
-		err = le.Err
-	}
-	return fmt.Errorf("cannot write %s: %w", name, err)
 }
 
 // WriteBaseline writes the stable part of r (Report.Baseline) as JSON to
@@ -198,72 +96,10 @@ func WriteBaseline(path string, r *Report) (err error) {
 	if r == nil {
 		return errors.New("compare: no report to write as a baseline")
 	}
-	target, old, err := baselineTarget(path)
-	if err != nil {
-		return err
-	}
-	name := path
-	if target != path {
-		name = fmt.Sprintf("%s (a link to %s)", path, target)
-	}
-	f, tmp, err := createTemp(filepath.Dir(target), filepath.Base(target))
-	if err != nil {
-		return writeError(name, err)
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	fail := func(e error) error {
-		f.Close()
-		return writeError(name, e)
-	}
-	if old != nil {
-		if st, ok := old.Sys().(*syscall.Stat_t); ok {
-			f.Chown(int(st.Uid), int(st.Gid)) // keep the owner where allowed
-		}
-		if err := f.Chmod(old.Mode().Perm()); err != nil {
-			return fail(err)
-		}
-	}
 	// Written as it is encoded, a class at a time.
-	bw := bufio.NewWriterSize(f, 64<<10)
-	if err := encodeBaseline(bw, r.Baseline()); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		return writeError(name, err)
-	}
-	if err := os.Rename(tmp, target); err != nil {
-		return writeError(name, err)
-	}
-	if d, err := os.Open(filepath.Dir(target)); err == nil {
-		d.Sync() // make the rename durable where the system allows
-		d.Close()
-	}
-	return nil
-}
-
-// createTemp creates a new file in dir for a baseline named base, with
-// mode 0666 less the umask, as os.Create would give the baseline itself.
-func createTemp(dir, base string) (*os.File, string, error) {
-	for range 100 {
-		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(uint64(rand.Uint32()), 10)+".tmp")
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, name, err
-	}
-	return nil, "", &fs.PathError{Op: "create", Path: dir, Err: fs.ErrExist}
+	return safefile.Write(path, baselineFile, func(w *bufio.Writer) error {
+		return encodeBaseline(w, r.Baseline())
+	})
 }
 
 // baselineWriter is what encodeBaseline writes to: a bytes.Buffer, or a

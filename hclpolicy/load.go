@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -12,6 +11,7 @@ import (
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/hclread"
+	"github.com/prerel/prerel/internal/suggest"
 )
 
 // Options tunes Load and Decode. The zero Options is ready to use.
@@ -406,7 +406,7 @@ func checkExpr(expr hcl.Expression, attr string, seesVersion bool, want cty.Type
 				seen = "constraint only"
 			}
 			detail := fmt.Sprintf("There is no variable named %q; %s sees %s.", root, attr, seen)
-			if s := suggest(root, []string{varVersion, varConstraint}); s != "" {
+			if s := suggest.Closest(root, []string{varVersion, varConstraint}); s != "" {
 				detail += fmt.Sprintf(" Did you mean %q?", s)
 			}
 			diags = append(diags, diag.ErrorAt(&rng, "Unknown variable", detail))
@@ -422,7 +422,7 @@ func checkExpr(expr hcl.Expression, attr string, seesVersion bool, want cty.Type
 				return nil
 			}
 			detail := fmt.Sprintf("There is no function named %q.", call.Name)
-			if s := suggest(call.Name, functionNames); s != "" {
+			if s := suggest.Closest(call.Name, functionNames); s != "" {
 				detail += fmt.Sprintf(" Did you mean %q?", s)
 			}
 			diags = append(diags, diag.ErrorAt(call.NameRange.Ptr(), "Call to unknown function", detail))
@@ -495,16 +495,4 @@ func checkType(expr hcl.Expression, attr string, v cty.Value, want cty.Type) *hc
 	}
 	return diag.ErrorAt(expr.Range().Ptr(), fmt.Sprintf("%s must be %s", attr, kind),
 		fmt.Sprintf("The %s expression gives %s; it must give %s.", attr, describeType(v), what))
-}
-
-// suggest returns the name of names closest to name, when one is close
-// enough to be a likely typo.
-func suggest(name string, names []string) string {
-	best, bestDist := "", len(name)/3+2
-	for _, n := range names {
-		if d := levenshtein.Distance(name, n, nil); d < bestDist {
-			best, bestDist = n, d
-		}
-	}
-	return best
 }

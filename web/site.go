@@ -6,12 +6,15 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/prerel/prerel/internal/safefile"
 )
 
 //go:generate sh build.sh dist
@@ -100,22 +103,28 @@ func Build(ctx context.Context, outDir string, opt BuildOptions) error {
 		return fmt.Errorf("build the playground: %w", err)
 	}
 
-	tmp, err := os.CreateTemp(out, ".prerel-*.wasm")
+	tmp, err := os.MkdirTemp(out, ".prerel-wasm-*")
 	if err != nil {
 		return fmt.Errorf("build the playground: %w", err)
 	}
-	tmp.Close()
-	defer os.Remove(tmp.Name())
-	build := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", tmp.Name(), "./web/wasm")
+	defer os.RemoveAll(tmp)
+	wasm := filepath.Join(tmp, WasmFile)
+	build := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", wasm, "./web/wasm")
 	build.Dir = dir
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
 	if msg, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("build the playground: GOOS=js GOARCH=wasm %s build ./web/wasm in %s: %v\n%s", goCmd, dir, err, strings.TrimSpace(string(msg)))
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("build the playground: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(out, WasmFile)); err != nil {
+	err = safefile.Write(filepath.Join(out, WasmFile), siteFile, func(w *bufio.Writer) error {
+		f, err := os.Open(wasm)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = w.ReadFrom(f)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("build the playground: %w", err)
 	}
 
@@ -135,7 +144,7 @@ func Build(ctx context.Context, outDir string, opt BuildOptions) error {
 	if err != nil {
 		return fmt.Errorf("build the playground: no %s in %s/lib/wasm or %s/misc/wasm: %v", WasmExecFile, goroot, goroot, err)
 	}
-	if err := writeFile(filepath.Join(out, WasmExecFile), loader); err != nil {
+	if err := safefile.WriteFile(filepath.Join(out, WasmExecFile), siteFile, loader); err != nil {
 		return fmt.Errorf("build the playground: %w", err)
 	}
 	return fs.WalkDir(Static(), ".", func(name string, d fs.DirEntry, err error) error {
@@ -144,7 +153,7 @@ func Build(ctx context.Context, outDir string, opt BuildOptions) error {
 		}
 		data, err := fs.ReadFile(Static(), name)
 		if err == nil {
-			err = writeFile(filepath.Join(out, name), data)
+			err = safefile.WriteFile(filepath.Join(out, name), siteFile, data)
 		}
 		if err != nil {
 			return fmt.Errorf("build the playground: %w", err)
@@ -153,26 +162,10 @@ func Build(ctx context.Context, outDir string, opt BuildOptions) error {
 	})
 }
 
-// writeFile writes data to path through a temporary file in the same
-// directory, so that path is never left half written.
-func writeFile(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".prerel-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}
+// siteFile is how Build writes each file of the site: atomically, so
+// that a server of the directory never sends half a file, with mode 0644,
+// and replacing a symbolic link rather than writing where it points.
+var siteFile = safefile.WriteOptions{Noun: "site file", Perm: 0o644, ReplaceLinks: true}
 
 // FindModule returns the root of prerel's module source holding dir: the
 // nearest directory at or above dir whose go.mod declares ModulePath and
@@ -200,21 +193,9 @@ func FindModule(dir string) (string, error) {
 // modulePath returns the module path a go.mod file declares, "" when it
 // cannot be read or declares none.
 func modulePath(gomod string) string {
-	f, err := os.Open(gomod)
+	data, err := safefile.Read(gomod, safefile.ConfigLimit)
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if rest, ok := strings.CutPrefix(line, "module"); ok && (strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, "\t")) {
-			rest = strings.TrimSpace(rest)
-			if i := strings.Index(rest, "//"); i >= 0 {
-				rest = strings.TrimSpace(rest[:i])
-			}
-			return strings.Trim(rest, "\"`")
-		}
-	}
-	return ""
+	return modfile.ModulePath(data)
 }

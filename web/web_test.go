@@ -260,6 +260,8 @@ func TestModulePath(t *testing.T) {
 		{"// comment\nmodule \"github.com/prerel/prerel\" // here\n", ModulePath},
 		{"module\texample.com/x\n", "example.com/x"},
 		{"modules x\n", ""},
+		{"module \"unterminated\n", ""},
+		{"go 1.25\nmodule example.com/y // the module\n", "example.com/y"},
 		{"", ""},
 	}
 	for _, tt := range tests {
@@ -273,6 +275,16 @@ func TestModulePath(t *testing.T) {
 	}
 	if got := modulePath(filepath.Join(dir, "none")); got != "" {
 		t.Errorf("no file: %q", got)
+	}
+	// A go.mod that is not a regular file is refused, not read.
+	if err := os.Remove(filepath.Join(dir, "go.mod")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "go.mod"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := modulePath(filepath.Join(dir, "go.mod")); got != "" {
+		t.Errorf("a directory: %q", got)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
+	"github.com/prerel/prerel/internal/suggest"
 )
 
 func runCompare(e *env, args []string) (err error) {
@@ -305,10 +306,8 @@ func openDomain(kind, name string, scope int, seed int64, count int, pairing str
 	d, err := compare.File(name)
 	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `/\.`) {
 		hint := ""
-		for _, k := range []string{domainExhaustive, domainRandom, domainCorpus} {
-			if strings.EqualFold(name, k) {
-				hint = fmt.Sprintf(" (did you mean %s?)", k)
-			}
+		if k := suggest.Closest(name, []string{domainExhaustive, domainRandom, domainCorpus}); k != "" {
+			hint = fmt.Sprintf(" (did you mean %s?)", k)
 		}
 		return nil, usagef("--domain %s: no such domain or file: %s%s", printable.String(name), domainsExpected, hint)
 	}

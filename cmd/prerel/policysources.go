@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -163,7 +162,7 @@ func (l *commandList) Set(s string) error {
 	if !ok || name == "" {
 		return fmt.Errorf("expected NAME=COMMAND, got %q", s)
 	}
-	argv, err := splitWords(text)
+	argv, err := cmdpolicy.SplitCommand(text)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -177,60 +176,4 @@ func (l *commandList) Set(s string) error {
 	}
 	l.pairs = append(l.pairs, namedCommand{name, text, argv})
 	return nil
-}
-
-// splitWords splits a command line into words as a POSIX shell does for
-// a simple command, without expanding anything: words are separated by
-// blanks; 'single quotes' keep everything; "double quotes" keep
-// everything but a backslash before " or \; a backslash outside quotes
-// keeps the next character.
-func splitWords(s string) ([]string, error) {
-	var words []string
-	var w strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				words = append(words, w.String())
-				w.Reset()
-				inWord = false
-			}
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, errors.New("a single quote is not closed")
-			}
-			w.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			inWord = true
-		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
-					i++
-				}
-				w.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, errors.New("a double quote is not closed")
-			}
-			inWord = true
-		case c == '\\':
-			if i+1 >= len(s) {
-				return nil, errors.New("a backslash ends the command")
-			}
-			i++
-			w.WriteByte(s[i])
-			inWord = true
-		default:
-			w.WriteByte(c)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, w.String())
-	}
-	return words, nil
 }

@@ -2,40 +2,9 @@ package main
 
 import (
 	"os/exec"
-	"reflect"
 	"strings"
 	"testing"
 )
-
-func TestSplitWords(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-		err  string
-	}{
-		{"python3 rule.py", []string{"python3", "rule.py"}, ""},
-		{"  node  'my rule.js' \t--strict ", []string{"node", "my rule.js", "--strict"}, ""},
-		{`sh -c "echo \"allow\""`, []string{"sh", "-c", `echo "allow"`}, ""},
-		{`a\ b c`, []string{"a b", "c"}, ""},
-		{`x''y ""`, []string{"xy", ""}, ""},
-		{"", nil, ""},
-		{"'open", nil, "a single quote is not closed"},
-		{`"open`, nil, "a double quote is not closed"},
-		{`end\`, nil, "a backslash ends the command"},
-	}
-	for _, tt := range tests {
-		got, err := splitWords(tt.in)
-		if tt.err != "" {
-			if err == nil || err.Error() != tt.err {
-				t.Errorf("splitWords(%q) = %q, %v; want error %q", tt.in, got, err, tt.err)
-			}
-			continue
-		}
-		if err != nil || !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("splitWords(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
-		}
-	}
-}
 
 // needPython skips a test that runs a policy command written in Python
 // when the machine has no python3.

@@ -171,9 +171,9 @@ func Cut(names []string, max int) (string, int) {
 func Relevant(versions []string, preferred ...string) []string {
 	type ranked struct {
 		text   string
-		pref   int // index in preferred, or len(preferred)
-		parsed bool
-		v      engine.Version
+		pref   int            // index in preferred, or len(preferred)
+		unread int            // 1 when the engine cannot read text, so that it goes last
+		v      engine.Version // zero when unread
 		at     int
 	}
 	rs := make([]ranked, len(versions))
@@ -183,23 +183,19 @@ func Relevant(versions []string, preferred ...string) []string {
 			r.pref = j
 		}
 		if v, err := engine.ParseVersion(text); err == nil {
-			r.parsed, r.v = true, v
+			r.v = v
+		} else {
+			r.unread = 1
 		}
 		rs[i] = r
 	}
 	slices.SortStableFunc(rs, func(a, b ranked) int {
-		if c := cmp.Compare(a.pref, b.pref); c != 0 {
-			return c
-		}
-		switch {
-		case a.parsed && b.parsed:
-			return b.v.Compare(a.v)
-		case a.parsed:
-			return -1
-		case b.parsed:
-			return 1
-		}
-		return cmp.Compare(a.at, b.at)
+		return cmp.Or(
+			cmp.Compare(a.pref, b.pref),
+			cmp.Compare(a.unread, b.unread),
+			b.v.Compare(a.v), // newest first
+			cmp.Compare(a.at, b.at),
+		)
 	})
 	out := make([]string, len(rs))
 	for i, r := range rs {

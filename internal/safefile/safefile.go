@@ -9,6 +9,11 @@
 // ReadNamed reads it once, into memory, within the same limit. A pipe is
 // opened without waiting for a writer, so one that nobody writes to reads
 // as empty instead of hanging.
+//
+// The files prerel writes (a baseline, the playground's site) are written
+// atomically by Write, through github.com/google/renameio: a reader never
+// sees half a file, symbolic links are followed (or, when asked, replaced)
+// and never a directory, FIFO, device or socket is written to.
 package safefile
 
 import (

@@ -8,6 +8,7 @@ package timeline
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"slices"
@@ -53,25 +54,21 @@ const MaxVersions = 60
 func Sort(t Timeline) Timeline {
 	n := len(t.Versions)
 	parsed := make([]engine.Version, n)
-	ok := make([]bool, n)
+	unread := make([]int, n) // 1 for a version that does not parse, so that it goes last
 	for i, s := range t.Versions {
 		v, err := engine.ParseVersion(s)
-		parsed[i], ok[i] = v, err == nil
+		if err != nil {
+			unread[i] = 1
+			v = engine.Version{} // equal to every other unread one
+		}
+		parsed[i] = v
 	}
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case ok[a] && ok[b]:
-			return parsed[a].Compare(parsed[b])
-		case ok[a]:
-			return -1
-		case ok[b]:
-			return 1
-		}
-		return 0
+		return cmp.Or(cmp.Compare(unread[a], unread[b]), parsed[a].Compare(parsed[b]))
 	})
 	newIndex := make([]int, n)
 	for to, from := range order {

@@ -77,7 +77,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
@@ -86,6 +85,7 @@ import (
 	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/hclread"
+	"github.com/prerel/prerel/internal/suggest"
 	"github.com/prerel/prerel/terraform/address"
 )
 
@@ -578,13 +578,7 @@ func hint(name string, candidates []string, what string) string {
 	if len(candidates) == 0 {
 		return "The configuration has no " + what + "."
 	}
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := levenshtein.Distance(strings.ToLower(name), strings.ToLower(c), nil); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best != "" {
+	if best := suggest.Closest(name, candidates); best != "" {
 		return fmt.Sprintf("Did you mean %q?", best)
 	}
 	const shown = 10

@@ -19,6 +19,25 @@
 // two minutes, unless set), counted from its first request. A redirect to
 // anything but an http or https URL is refused.
 //
+// # Retries
+//
+// Client.get retries a 429 or 5xx answer in its own loop, not through
+// github.com/hashicorp/go-retryablehttp, which was weighed and does not
+// fit with less code: each attempt here has its own Timeout and its own
+// redirect check, which keeps the token on its host and remembers the
+// last redirect for the error, while retryablehttp sends every attempt
+// with one request and one http.Client; a transport error is not retried
+// here, and would be by its default policy; Retry-After is honoured for
+// every retryable status, not only 429 and 503; a retry is refused, with
+// a StatusError.Detail that says why, when the host has passed
+// HostErrorLimit or when the wait would pass MaxRetryTime or the
+// deadline, a decision that needs the wait and the request's start
+// together, where retryablehttp splits them between its CheckRetry and
+// Backoff hooks. Its errors ("giving up after N attempts") and its
+// default logger on standard error would need an ErrorHandler and a nil
+// Logger, and it brings go-cleanhttp and go-hclog. The loop is about
+// seventy lines.
+//
 // # Output
 //
 // Every URL the package prints, in errors, in Listing.From and in

@@ -52,7 +52,6 @@ type ApparentlyMart struct {
 var (
 	_ engine.Policy   = ApparentlyMart{}
 	_ engine.Selector = ApparentlyMart{}
-	_ engine.Preparer = ApparentlyMart{}
 )
 
 // Name returns "apparentlymart" or "apparentlymart-exact".
@@ -111,33 +110,6 @@ func (a ApparentlyMart) Select(constraint string, available []string) (engine.Se
 		return engine.Selection{}, err
 	}
 	return newest(available, m.judge, versions.Version.GreaterThan), nil
-}
-
-// Prepare parses the pair and builds the set once; the check calls only
-// Set.Has.
-func (a ApparentlyMart) Prepare(constraint, version string) (func() engine.Result, error) {
-	spec, err := parseRubyStyle(constraint)
-	if err != nil {
-		return nil, err
-	}
-	set, err := meetingConstraints(spec, a.Exact)
-	if err != nil {
-		return nil, err
-	}
-	v, err := parseVersionsVersion(version)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := setHas(set, v); err != nil {
-		return nil, err
-	}
-	allow, reject := engine.Allowed(a.call()+": in set"), engine.Rejected(a.call()+": not in set")
-	return func() engine.Result {
-		if set.Has(v) {
-			return allow
-		}
-		return reject
-	}, nil
 }
 
 type apparentlymartMatcher struct {

@@ -78,8 +78,8 @@ func TestCoreOnlyError(t *testing.T) {
 	if !strings.Contains(err.Error(), `"< 2.0.0-rc" (comparator 2 of 3)`) {
 		t.Errorf("Compile error %q does not name the first comparator with a prerelease", err)
 	}
-	if _, err := (CoreOnly{}).Prepare("= 1.0.0-rc", "1.0.0"); !errors.Is(err, ErrPrereleaseConstraint) {
-		t.Errorf("Prepare error %v, want ErrPrereleaseConstraint", err)
+	if _, err := engine.ReadVersions(CoreOnly{}, []string{"1.0.0"}).Compile("= 1.0.0-rc"); !errors.Is(err, ErrPrereleaseConstraint) {
+		t.Errorf("table Compile error %v, want ErrPrereleaseConstraint", err)
 	}
 	// Judge on a parsed constraint that names a prerelease is Invalid too.
 	c, v := engine.MustParseConstraint(">= 1.0.0-rc"), engine.MustParseVersion("1.0.0")

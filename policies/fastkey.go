@@ -20,7 +20,7 @@ import (
 // is keyed in one of two key spaces, and a constraint is compiled in the
 // space of the versions it judges:
 //
-//   - encoded (Prepare, one version): the prerelease itself, identifier
+//   - encoded (one version on its own): the prerelease itself, identifier
 //     by identifier in 8 bytes compared in order. A numeric identifier is
 //     one byte giving its length in bytes (1 to 7, so a longer number has
 //     a larger first byte) and the number, big endian, in that many

@@ -249,7 +249,8 @@ var (
 )
 
 // TestFastPathEdges: past the precedence key, where Judge decides, every
-// native policy's table and Prepare agree with Compile and Match.
+// native policy's table, of all the versions or of one alone, agrees with
+// Compile and Match.
 func TestFastPathEdges(t *testing.T) {
 	out := make([]engine.Verdict, len(edgeVersions))
 	for _, r := range readers(t) {
@@ -259,35 +260,16 @@ func TestFastPathEdges(t *testing.T) {
 				t.Error(diff)
 			}
 			for _, v := range edgeVersions {
-				checkPrepare(t, r, c, v)
+				if got, want := judgeByTable(r, c, v), engine.Evaluate(r, c, v); got != want {
+					t.Errorf("%s: %q | %q: one-version table %+v, Evaluate %+v", r.Name(), c, v, got, want)
+				}
 			}
 		}
 	}
 }
 
-// checkPrepare checks that the policy's Prepare refuses what Evaluate
-// finds invalid (with the parser's or the policy's error) and that its
-// check gives Evaluate's result otherwise.
-func checkPrepare(t *testing.T, p engine.Policy, constraint, version string) {
-	t.Helper()
-	want := engine.Evaluate(p, constraint, version)
-	check, err := p.(engine.Preparer).Prepare(constraint, version)
-	switch {
-	case err != nil:
-		if want.Verdict != engine.Invalid || want.Reason != err.Error() {
-			t.Errorf("%s: Prepare(%q, %q): error %q, Evaluate %v (%s)", p.Name(), constraint, version, err, want.Verdict, want.Reason)
-		}
-	case want.Verdict == engine.Invalid:
-		t.Errorf("%s: Prepare(%q, %q) accepts the pair, Evaluate says invalid (%s)", p.Name(), constraint, version, want.Reason)
-	default:
-		if got := check(); got != want {
-			t.Errorf("%s: Prepare(%q, %q) check %v (%s), Evaluate %v (%s)", p.Name(), constraint, version, got.Verdict, got.Reason, want.Verdict, want.Reason)
-		}
-	}
-}
-
-// TestFastPathAllocations: judging a table into verdicts and running a
-// prepared check do not allocate.
+// TestFastPathAllocations: judging a table's versions, into verdicts or
+// one at a time, does not allocate.
 func TestFastPathAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
@@ -306,13 +288,6 @@ func TestFastPathAllocations(t *testing.T) {
 			}
 			if n := testing.AllocsPerRun(100, func() { _ = m.Judge(1) }); n != 0 {
 				t.Errorf("%s: Judge for %q: %v allocations", r.Name(), c, n)
-			}
-			check, err := r.(engine.Preparer).Prepare(c, "1.1.0-beta.3")
-			if err != nil {
-				t.Fatalf("%s: Prepare(%q): %v", r.Name(), c, err)
-			}
-			if n := testing.AllocsPerRun(100, func() { _ = check() }); n != 0 {
-				t.Errorf("%s: prepared check for %q: %v allocations", r.Name(), c, n)
 			}
 		}
 	}

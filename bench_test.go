@@ -114,8 +114,9 @@ const (
 // compiled once, the version read once into a precedence key), which
 // gives the same Result as the policy's Judge: its reasons are constant
 // strings, so the reason costs nothing, while an adapter's reason may be
-// built in each check (go-versions' names the library call). The loop's
-// own cost (picking the next check, calling it) is in every row.
+// built in each check (go-version's names the piece that refuses the
+// version). The loop's own cost (picking the next check, calling it) is
+// in every row.
 //
 // The table's ns/check and ratio come from a second, interleaved
 // measurement after the sub-benchmarks: 301 rounds, each timing one block

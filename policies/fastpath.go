@@ -24,7 +24,7 @@ type fastVersion struct {
 }
 
 // withKey returns the parsed version with its key in the space keys.
-func withKey(v engine.Version, keys keyer) fastVersion {
+func withKey(v engine.Version, keys *ranked) fastVersion {
 	k, ok := keys.key(&v)
 	return fastVersion{k: k, exact: ok, pre: v.IsPrerelease(), v: v}
 }
@@ -85,9 +85,9 @@ type compiled struct {
 	gaLo, gaHi         key
 }
 
-// compile compiles a parsed constraint in the key space of the versions
-// it will judge.
-func compile(c engine.Constraint, keys keyer) *compiled {
+// compile compiles a parsed constraint in the key space of the table
+// whose versions it will judge.
+func compile(c engine.Constraint, keys *ranked) *compiled {
 	m := &compiled{c: c, exact: true, lo: minKey, hi: maxKey,
 		gaSelfLo: minKey, gaSelfHi: maxKey, gaLo: minKey, gaHi: maxKey}
 	cs := c.Comparators()

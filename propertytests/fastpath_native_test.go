@@ -14,11 +14,11 @@ import (
 )
 
 // stretches move a generated case towards the limits of the native
-// policies' compiled form, whose precedence keys hold a MAJOR below 2^24-1,
-// a MINOR and a PATCH below 2^20-1 and a prerelease of at most eight
-// encoded bytes: past them Judge decides. Each is applied to every version
-// of the case, the constraint's and the judged one, so that the case keeps
-// its shape; the first leaves it as generated.
+// policies' compiled form, whose precedence keys hold a MAJOR below 2^24-1
+// and a MINOR and a PATCH below 2^20-1 (past them Judge decides), or
+// lengthen its prereleases, which the keys rank among the table's. Each is
+// applied to every version of the case, the constraint's and the judged
+// one, so that the case keeps its shape; the first leaves it as generated.
 var stretches = []struct {
 	name  string
 	apply func(*generate.VersionSpec)
@@ -29,9 +29,7 @@ var stretches = []struct {
 	{"patch at the key's limit", func(v *generate.VersionSpec) { v.Patch = near(v.Patch, 1<<20-4) }},
 	{"major at the uint64 limit", func(v *generate.VersionSpec) { v.Major = near(v.Major, math.MaxUint64-4) }},
 	{"minor at the uint64 limit", func(v *generate.VersionSpec) { v.Minor = near(v.Minor, math.MaxUint64-4) }},
-	{"prerelease at eight bytes", func(v *generate.VersionSpec) {
-		// "abcd." takes five of the eight bytes: some prereleases still fit,
-		// longer ones do not.
+	{"longer prerelease", func(v *generate.VersionSpec) {
 		if v.Prerelease != "" {
 			v.Prerelease = "abcd." + v.Prerelease
 		}

@@ -28,24 +28,24 @@ var benchPairs = [][2]string{
 	{"< 3.0.0", "2.5.1"},
 }
 
-// preparedChecks returns one check per pair that p accepts, parsed once. A
-// policy that refuses a pair (core-only refuses prerelease constraints) is
-// timed on the pairs it accepts.
-func preparedChecks(tb testing.TB, p engine.Policy) []func() engine.Result {
-	prep, ok := p.(engine.Preparer)
-	if !ok {
-		tb.Fatalf("%s does not implement engine.Preparer", p.Name())
-	}
-	var checks []func() engine.Result
+// checks returns one check per pair that p accepts: a table of the pair's
+// version alone (engine.ReadVersions), with the pair's constraint compiled
+// against it, judged once already. Judge(0) on it is the check. A policy
+// that refuses a pair (core-only refuses prerelease constraints) is timed
+// on the pairs it accepts.
+func checks(tb testing.TB, p engine.Policy) []engine.TableMatcher {
+	var out []engine.TableMatcher
 	for _, pair := range benchPairs {
-		if check, err := prep.Prepare(pair[0], pair[1]); err == nil {
-			checks = append(checks, check)
+		m, err := engine.ReadVersions(p, []string{pair[1]}).Compile(pair[0])
+		if err != nil || m.Judge(0).Verdict == engine.Invalid {
+			continue
 		}
+		out = append(out, m)
 	}
-	if len(checks) == 0 {
+	if len(out) == 0 {
 		tb.Fatalf("%s refuses every benchmark pair", p.Name())
 	}
-	return checks
+	return out
 }
 
 // measurement is one implementation's time and allocations per check:
@@ -93,21 +93,30 @@ const (
 )
 
 // BenchmarkVersusLibraries times every native policy and every adapter on
-// the same pre-parsed pairs in one run, one sub-benchmark each (ns/op and
-// allocs/op side by side), then prints a table with each one's time as a
-// ratio to go-versions (the apparentlymart adapter) measured in the same
-// run, and the native policies over the target: at most 0.25x go-versions
-// and no allocation.
+// the same pairs in one run, one sub-benchmark each (ns/op and allocs/op
+// side by side), then prints a table with each one's time as a ratio to
+// go-versions (the apparentlymart adapter) measured in the same run, and
+// the native policies over the target: at most 0.25x go-versions and no
+// allocation.
 //
-// Each check is what engine.Preparer returns, and every implementation is
-// timed alike: the check returns the full engine.Result, reason included.
-// A native policy's check runs its compiled rule (the constraint compiled
-// once, the version read once into a precedence key, as the fast path
-// engine.VersionReader does), which gives the same Result as the policy's
-// Judge: its reasons are constant strings, so the reason costs nothing. An
-// adapter's check makes only its library's call and returns a fixed
-// Result. The loop's own cost (picking the next check, calling it) is in
-// every row.
+// A check judges a version read once against a constraint compiled once,
+// through the public API: for each pair, a table of the pair's version
+// alone (engine.ReadVersions), the constraint compiled against it
+// (VersionTable.Compile), and the check is TableMatcher.Judge(0), which
+// returns the full engine.Result, reason included. Compile and Match would
+// parse the version text in every check, with the engine's parser or the
+// library's, and time parsers more than rules. The table is not a verdict
+// computed in advance either: an adapter's table keeps each piece's
+// verdicts for Verdicts, but its Judge asks the library again on the value
+// its parser read (go-version's and Masterminds' Check, go-versions'
+// Set.Has) and builds the Result with its reason, as Match does after
+// parsing. A native policy's Judge runs its compiled rule (the constraint
+// compiled once, the version read once into a precedence key), which
+// gives the same Result as the policy's Judge: its reasons are constant
+// strings, so the reason costs nothing, while an adapter's reason may be
+// built in each check (go-version's names the piece that refuses the
+// version). The loop's own cost (picking the next check, calling it) is
+// in every row.
 //
 // The table's ns/check and ratio come from a second, interleaved
 // measurement after the sub-benchmarks: 301 rounds, each timing one block
@@ -122,7 +131,7 @@ const (
 func BenchmarkVersusLibraries(b *testing.B) {
 	var rows []measurement
 	run := func(p engine.Policy, native bool) {
-		checks := preparedChecks(b, p)
+		ms := checks(b, p)
 		var last measurement
 		b.Run(p.Name(), func(b *testing.B) {
 			b.ReportAllocs()
@@ -131,7 +140,7 @@ func BenchmarkVersusLibraries(b *testing.B) {
 			runtime.ReadMemStats(&before)
 			start := time.Now()
 			for i := 0; b.Loop(); i++ {
-				_ = checks[i%len(checks)]()
+				_ = ms[i%len(ms)].Judge(0)
 				if i%sliceChecks == sliceChecks-1 && len(times) < maxSlices {
 					now := time.Now()
 					times = append(times, now.Sub(start))
@@ -148,14 +157,14 @@ func BenchmarkVersusLibraries(b *testing.B) {
 		})
 		rows = append(rows, last)
 	}
-	var sets [][]func() engine.Result
+	var sets [][]engine.TableMatcher
 	for _, p := range policies.All() {
 		run(p, true)
-		sets = append(sets, preparedChecks(b, p))
+		sets = append(sets, checks(b, p))
 	}
 	for _, p := range adapters.All() {
 		run(p, false)
-		sets = append(sets, preparedChecks(b, p))
+		sets = append(sets, checks(b, p))
 	}
 	if base := slices.IndexFunc(rows, func(r measurement) bool { return r.name == baseline }); base >= 0 && len(rows) == len(sets) {
 		ns, ratios := interleaved(sets, base)
@@ -179,15 +188,15 @@ const (
 // milliseconds however the machine's load drifts during the run. It
 // returns each set's median time per check over the rounds, and its
 // median ratio to the set base timed in the same round.
-func interleaved(sets [][]func() engine.Result, base int) (ns, ratios []float64) {
+func interleaved(sets [][]engine.TableMatcher, base int) (ns, ratios []float64) {
 	times := make([][]float64, len(sets))
 	ratioOf := make([][]float64, len(sets))
 	round := make([]float64, len(sets))
 	for r := 0; r < rounds; r++ {
-		for k, checks := range sets {
+		for k, ms := range sets {
 			start := time.Now()
 			for i := 0; i < blockChecks; i++ {
-				_ = checks[i%len(checks)]()
+				_ = ms[i%len(ms)].Judge(0)
 			}
 			round[k] = float64(time.Since(start).Nanoseconds()) / blockChecks
 		}

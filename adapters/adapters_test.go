@@ -140,9 +140,6 @@ func TestAll(t *testing.T) {
 		if _, ok := p.(engine.Selector); !ok {
 			t.Errorf("%s does not implement engine.Selector", p.Name())
 		}
-		if _, ok := p.(engine.Preparer); !ok {
-			t.Errorf("%s does not implement engine.Preparer", p.Name())
-		}
 	}
 	if strings.Join(got, " ") != strings.Join(names, " ") {
 		t.Errorf("All() names = %v, want %v", got, names)
@@ -391,22 +388,14 @@ func TestSelectRefusedConstraint(t *testing.T) {
 	}
 }
 
-// TestPrepare checks that the prepared check gives the verdict of Evaluate
-// on every pair of the verdict table, and refuses exactly the Invalid ones.
-func TestPrepare(t *testing.T) {
+// TestOneVersionTable checks that a table of the one version gives the
+// result of Evaluate, or its refusal of the constraint, on every pair of
+// the verdict table.
+func TestOneVersionTable(t *testing.T) {
 	for _, tt := range verdictTests {
 		for _, p := range All() {
-			want := engine.Evaluate(p, tt.constraint, tt.version)
-			check, err := p.(engine.Preparer).Prepare(tt.constraint, tt.version)
-			if err != nil {
-				if want.Verdict != engine.Invalid {
-					t.Errorf("%s: Prepare(%q, %q): %v, but Evaluate = %s", p.Name(), tt.constraint, tt.version, err, want.Verdict)
-				}
-				continue
-			}
-			if got := check(); got.Verdict != want.Verdict || got.Reason == "" {
-				t.Errorf("%s: prepared %q | %q = %s %q, Evaluate = %s", p.Name(), tt.constraint, tt.version, got.Verdict, got.Reason, want.Verdict)
-			}
+			versions := []string{tt.version}
+			checkTable(t, engine.ReadVersions(p, versions), p, tt.constraint, versions)
 		}
 	}
 }

@@ -52,7 +52,6 @@ type ApparentlyMart struct {
 var (
 	_ engine.Policy   = ApparentlyMart{}
 	_ engine.Selector = ApparentlyMart{}
-	_ engine.Preparer = ApparentlyMart{}
 )
 
 // Name returns "apparentlymart" or "apparentlymart-exact".
@@ -92,7 +91,10 @@ func (a ApparentlyMart) compile(constraint string) (apparentlymartMatcher, error
 	if err != nil {
 		return apparentlymartMatcher{}, err
 	}
-	m := apparentlymartMatcher{set: set, call: a.call()}
+	m := apparentlymartMatcher{set: set, results: &setResultsOf[0]}
+	if a.Exact {
+		m.results = &setResultsOf[1]
+	}
 	if !a.Exact {
 		// Only to explain a rejected prerelease.
 		exactSet, err := meetingConstraints(spec, true)
@@ -113,37 +115,33 @@ func (a ApparentlyMart) Select(constraint string, available []string) (engine.Se
 	return newest(available, m.judge, versions.Version.GreaterThan), nil
 }
 
-// Prepare parses the pair and builds the set once; the check calls only
-// Set.Has.
-func (a ApparentlyMart) Prepare(constraint, version string) (func() engine.Result, error) {
-	spec, err := parseRubyStyle(constraint)
-	if err != nil {
-		return nil, err
-	}
-	set, err := meetingConstraints(spec, a.Exact)
-	if err != nil {
-		return nil, err
-	}
-	v, err := parseVersionsVersion(version)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := setHas(set, v); err != nil {
-		return nil, err
-	}
-	allow, reject := engine.Allowed(a.call()+": in set"), engine.Rejected(a.call()+": not in set")
-	return func() engine.Result {
-		if set.Has(v) {
-			return allow
-		}
-		return reject
-	}, nil
-}
-
 type apparentlymartMatcher struct {
 	set      versions.Set
 	exactSet *versions.Set // without the prerelease rule; nil for Exact
-	call     string
+	results  *setResults
+}
+
+// setResults are the results an apparentlymart matcher gives, made once
+// for each set-building call so that judging a version builds no string.
+type setResults struct {
+	in, out, unspecified, notExact engine.Result
+}
+
+// setResultsOf are the results under MeetingConstraints and under
+// MeetingConstraintsExact, in that order.
+var setResultsOf = [2]setResults{
+	newSetResults(ApparentlyMart{}.call()),
+	newSetResults(ApparentlyMart{Exact: true}.call()),
+}
+
+// newSetResults returns the results whose reasons name call.
+func newSetResults(call string) setResults {
+	return setResults{
+		in:          engine.Allowed(call + ": in set"),
+		out:         engine.Rejected(call + ": not in set"),
+		unspecified: engine.Rejected(call + ": not in set (0.0.0 is the library's Unspecified version, a member only of the set of all versions)"),
+		notExact:    engine.Rejected(call + ": not in set (prerelease not requested exactly)"),
+	}
 }
 
 func (m apparentlymartMatcher) Match(version string) engine.Result {
@@ -166,13 +164,13 @@ func (m apparentlymartMatcher) judgeParsed(v versions.Version) engine.Result {
 	case err != nil:
 		return engine.InvalidResult(err)
 	case has:
-		return engine.Allowed(m.call + ": in set")
+		return m.results.in
 	case v == versions.Unspecified:
-		return engine.Rejected(m.call + ": not in set (0.0.0 is the library's Unspecified version, a member only of the set of all versions)")
+		return m.results.unspecified
 	case v.Prerelease != "" && m.exactSet != nil:
 		if in, _ := setHas(*m.exactSet, v); in {
-			return engine.Rejected(m.call + ": not in set (prerelease not requested exactly)")
+			return m.results.notExact
 		}
 	}
-	return engine.Rejected(m.call + ": not in set")
+	return m.results.out
 }

@@ -70,17 +70,15 @@
 // "<=1.2.0", the "v" prefix is dropped and "" becomes "*". Only the
 // prerelease rule then differs.
 //
-// # Selection, explanations and benchmarks
+// # Selection and explanations
 //
 // Every adapter implements engine.Selector: versions are ordered by the
 // library's own precedence (go-version's, go-versions' or Masterminds'
 // GreaterThan), keeping the first of equal ones as Terraform's installer
 // loop does, and versions the library cannot read are listed as
-// Unreadable. Every adapter implements engine.Preparer: Prepare parses a
-// pair with the library once and returns a check that makes only the
-// library call, with a fixed reason, for benchmarks. Every adapter
-// implements engine.Explainer: each step names a library call and what it
-// answered, and the result is the one Evaluate gives.
+// Unreadable. Every adapter implements engine.Explainer: each step names a
+// library call and what it answered, and the result is the one Evaluate
+// gives.
 //
 // # Fast path
 //

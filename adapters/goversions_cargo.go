@@ -62,7 +62,6 @@ type GoVersionsCargo struct{}
 var (
 	_ engine.Policy    = GoVersionsCargo{}
 	_ engine.Selector  = GoVersionsCargo{}
-	_ engine.Preparer  = GoVersionsCargo{}
 	_ engine.Explainer = GoVersionsCargo{}
 )
 
@@ -88,30 +87,6 @@ func (g GoVersionsCargo) Select(constraint string, available []string) (engine.S
 		return engine.Selection{}, err
 	}
 	return newest(available, m.judge, versions.Version.GreaterThan), nil
-}
-
-// Prepare parses the pair and builds the set once; the check calls only
-// Set.Has.
-func (g GoVersionsCargo) Prepare(constraint, version string) (func() engine.Result, error) {
-	m, err := g.compile(constraint)
-	if err != nil {
-		return nil, err
-	}
-	v, err := parseVersionsVersion(version)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := setHas(m.set, v); err != nil {
-		return nil, err
-	}
-	set := m.set
-	allow, reject := engine.Allowed(goVersionsCargoCall+": in set"), engine.Rejected(goVersionsCargoCall+": not in set")
-	return func() engine.Result {
-		if set.Has(v) {
-			return allow
-		}
-		return reject
-	}, nil
 }
 
 func (GoVersionsCargo) compile(constraint string) (goVersionsCargoMatcher, error) {

@@ -39,7 +39,6 @@ type HashiCorp struct{}
 var (
 	_ engine.Policy   = HashiCorp{}
 	_ engine.Selector = HashiCorp{}
-	_ engine.Preparer = HashiCorp{}
 )
 
 // Name returns "hashicorp".
@@ -66,25 +65,6 @@ func (HashiCorp) Select(constraint string, available []string) (engine.Selection
 		return engine.Selection{}, err
 	}
 	return newest(available, hashicorpMatcher{cs}.judge, (*goversion.Version).GreaterThan), nil
-}
-
-// Prepare parses the pair once; the check calls only Constraints.Check.
-func (HashiCorp) Prepare(constraint, version string) (func() engine.Result, error) {
-	cs, err := parseGoVersionConstraints(constraint)
-	if err != nil {
-		return nil, err
-	}
-	v, err := parseGoVersion(version)
-	if err != nil {
-		return nil, err
-	}
-	allow, reject := engine.Allowed("go-version Check: true"), engine.Rejected("go-version Check: false")
-	return func() engine.Result {
-		if cs.Check(v) {
-			return allow
-		}
-		return reject
-	}, nil
 }
 
 type hashicorpMatcher struct {

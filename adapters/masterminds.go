@@ -49,7 +49,6 @@ type Masterminds struct {
 var (
 	_ engine.Policy   = Masterminds{}
 	_ engine.Selector = Masterminds{}
-	_ engine.Preparer = Masterminds{}
 )
 
 // Name returns "masterminds" or "masterminds-pre".
@@ -184,27 +183,6 @@ func (m Masterminds) Select(constraint string, available []string) (engine.Selec
 		return engine.Selection{}, err
 	}
 	return newest(available, mm.judge, (*semver.Version).GreaterThan), nil
-}
-
-// Prepare translates and parses the pair once; the check calls only
-// Constraints.Check.
-func (m Masterminds) Prepare(constraint, version string) (func() engine.Result, error) {
-	mm, err := m.compile(constraint)
-	if err != nil {
-		return nil, err
-	}
-	v, err := parseMastermindsVersion(version)
-	if err != nil {
-		return nil, err
-	}
-	cs := mm.cs
-	allow, reject := engine.Allowed("Masterminds Check: true"), engine.Rejected("Masterminds Check: false")
-	return func() engine.Result {
-		if cs.Check(v) {
-			return allow
-		}
-		return reject
-	}, nil
 }
 
 func parseMastermindsVersion(text string) (v *semver.Version, err error) {

@@ -68,7 +68,6 @@ type ModuleInstaller struct {
 var (
 	_ engine.Policy   = ModuleInstaller{}
 	_ engine.Selector = ModuleInstaller{}
-	_ engine.Preparer = ModuleInstaller{}
 )
 
 // Name returns "terraform-module" or "opentofu-module".
@@ -100,58 +99,6 @@ func (mi ModuleInstaller) Select(constraint string, available []string) (engine.
 		return engine.Selection{}, err
 	}
 	return newest(available, f.judge, (*goversion.Version).GreaterThan), nil
-}
-
-// Prepare parses the pair with both libraries once; the check runs the
-// whole filter on the parsed values.
-func (mi ModuleInstaller) Prepare(constraint, version string) (func() engine.Result, error) {
-	f, err := mi.compile(constraint)
-	if err != nil {
-		return nil, err
-	}
-	v, err := parseGoVersion(version)
-	if err != nil {
-		return nil, err
-	}
-	required := f.required
-	allow, reject := engine.Allowed("go-version Check: true"), engine.Rejected("go-version Check: false")
-	if v.Prerelease() == "" {
-		return func() engine.Result {
-			if required.Check(v) {
-				return allow
-			}
-			return reject
-		}, nil
-	}
-	if f.broken != nil {
-		return nil, f.broken
-	}
-	if f.refused != "" {
-		excluded := engine.Rejected(prereleaseExcluded + f.refused)
-		return func() engine.Result { return excluded }, nil
-	}
-	av, err := parseVersionsVersion(v.String())
-	if isPanic(err) {
-		return nil, err
-	}
-	if err != nil {
-		excluded := engine.Rejected(prereleaseExcluded + err.Error())
-		return func() engine.Result { return excluded }, nil
-	}
-	acceptable := f.acceptable
-	if _, err := setHas(acceptable, av); err != nil {
-		return nil, err
-	}
-	notRequested := engine.Rejected(prereleaseExcluded + "not in the go-versions MeetingConstraints set")
-	return func() engine.Result {
-		if !acceptable.Has(av) {
-			return notRequested
-		}
-		if required.Check(v) {
-			return allow
-		}
-		return reject
-	}, nil
 }
 
 const prereleaseExcluded = "prerelease excluded: "

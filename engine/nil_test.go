@@ -143,13 +143,6 @@ func TestNilAndZeroInputs(t *testing.T) {
 			_, err := CompileNative((*valuePolicy)(nil), ">= 1.0")
 			return wantErr(err, ErrNilJudge)
 		}},
-		{"PrepareNative nil judge", func() error {
-			f, err := PrepareNative(nil, ">= 1.0", "1.0.0")
-			if f != nil {
-				return errors.New("check is not nil")
-			}
-			return wantErr(err, ErrNilJudge)
-		}},
 		{"InvalidResult nil error", func() error {
 			return wantInvalid(InvalidResult(nil), NoReason)
 		}},

@@ -100,8 +100,8 @@ var ErrNilPolicy = errors.New("nil policy")
 // refusal of the constraint.
 var ErrNilMatcher = errors.New("compiled the constraint to a nil matcher with no error")
 
-// ErrNilJudge is the error of CompileNative and PrepareNative for a nil
-// Judge (or one that holds a nil pointer or a nil function).
+// ErrNilJudge is the error of CompileNative for a nil Judge (or one that
+// holds a nil pointer or a nil function).
 var ErrNilJudge = errors.New("nil judge")
 
 // isNil reports whether x is nil or holds a nil pointer or a nil
@@ -226,30 +226,4 @@ func (m *nativeMatcher) Match(version string) Result {
 		return InvalidResult(err)
 	}
 	return m.j.Judge(&m.c, &v)
-}
-
-// Preparer is implemented by policies that can read a (constraint, version)
-// pair once and judge it many times. Benchmarks use it to time only the
-// check, on the same pre-parsed pairs for every policy. The error is the
-// policy's refusal of the constraint or the version.
-type Preparer interface {
-	Prepare(constraint, version string) (func() Result, error)
-}
-
-// PrepareNative parses the pair with the engine's parsers and returns a
-// check that calls j.Judge on the parsed values. Native policies implement
-// Preparer with it. A nil j is ErrNilJudge.
-func PrepareNative(j Judge, constraint, version string) (func() Result, error) {
-	if isNil(j) {
-		return nil, ErrNilJudge
-	}
-	c, err := ParseConstraint(constraint)
-	if err != nil {
-		return nil, err
-	}
-	v, err := ParseVersion(version)
-	if err != nil {
-		return nil, err
-	}
-	return func() Result { return j.Judge(&c, &v) }, nil
 }

@@ -61,25 +61,6 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-func TestPrepareNative(t *testing.T) {
-	check, err := PrepareNative(baseOnly{}, ">= 1.0.0, < 2.0.0", "1.5.0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if allocs := testing.AllocsPerRun(100, func() { _ = check() }); allocs != 0 {
-		t.Errorf("prepared check allocates %v times", allocs)
-	}
-	if r := check(); r.Verdict != Allow {
-		t.Errorf("check() = %v", r)
-	}
-	if _, err := PrepareNative(baseOnly{}, ">=", "1.0.0"); err == nil {
-		t.Error("bad constraint prepared")
-	}
-	if _, err := PrepareNative(baseOnly{}, "", "1"); err == nil {
-		t.Error("bad version prepared")
-	}
-}
-
 func TestSelect(t *testing.T) {
 	p := baseOnly{"base"}
 	available := []string{"1.0.0", "v1.2.0", "1.2.0+other", "2.0.0-beta.1", "garbage", "1.1.0"}

@@ -30,7 +30,6 @@ type AnyPre struct{}
 var (
 	_ engine.Policy        = AnyPre{}
 	_ engine.Judge         = AnyPre{}
-	_ engine.Preparer      = AnyPre{}
 	_ engine.VersionReader = AnyPre{}
 	_ engine.Explainer     = AnyPre{}
 )
@@ -53,16 +52,6 @@ func (AnyPre) Rule() string {
 // Compile parses constraint with the engine's parser.
 func (a AnyPre) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(a, constraint)
-}
-
-// Prepare reads the pair once, into the compiled form of the fast path,
-// and returns a check that runs the compiled rule.
-func (AnyPre) Prepare(constraint, version string) (func() engine.Result, error) {
-	m, v, judge, err := anyPreRule.read(constraint, version)
-	if judge != nil || err != nil {
-		return judge, err
-	}
-	return func() engine.Result { return fastAnyPre(m, v) }, nil
 }
 
 // ReadVersions reads versions once for the fast path: each constraint is

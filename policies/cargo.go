@@ -28,7 +28,6 @@ type Cargo struct{}
 var (
 	_ engine.Policy        = Cargo{}
 	_ engine.Judge         = Cargo{}
-	_ engine.Preparer      = Cargo{}
 	_ engine.VersionReader = Cargo{}
 	_ engine.Explainer     = Cargo{}
 )
@@ -52,16 +51,6 @@ func (Cargo) Rule() string {
 // Compile parses constraint with the engine's parser.
 func (p Cargo) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(p, constraint)
-}
-
-// Prepare reads the pair once, into the compiled form of the fast path,
-// and returns a check that runs the compiled rule.
-func (Cargo) Prepare(constraint, version string) (func() engine.Result, error) {
-	m, v, judge, err := cargoRule.read(constraint, version)
-	if judge != nil || err != nil {
-		return judge, err
-	}
-	return func() engine.Result { return fastCargo(m, v) }, nil
 }
 
 // ReadVersions reads versions once for the fast path: each constraint is

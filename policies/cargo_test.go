@@ -7,15 +7,15 @@ var cargoCases = []verdictCase{
 	{">= 1.1.0-beta.2", "1.1.0-beta.3", allow, reasonCargoAllow},
 	{">= 1.1.0-beta.2", "2.0.0-beta.1", reject, reasonCargoOtherBase},
 	{">= 1.0.0-beta, < 1.0.0", "1.0.0-rc.1", allow, reasonCargoAllow},
-	// docs/policies.md, the other policies' examples.
-	{"= 2.0.0-beta.1", "2.0.0-beta.1", allow, ""},
+	// docs/policies.md, the other policies' examples: those its verdict table
+	// does not state (TestDocVerdictTable checks the ones it does), or with
+	// the exact reason.
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", allow, ""},
 	{">= 1.1.0-beta.2", "1.1.0-rc.1", allow, ""},
 	{"~> 1.0.0-beta", "1.0.1", allow, reasonReleaseHolds},
 	{">= 1.0.0, < 2.0.0", "2.0.0-beta.1", reject, reasonCargoNone},
 	{">= 1.1.0-beta.2", "1.1.0-beta.1", reject, "below a >= comparator's version"},
 	{"~> 1.2", "2.0.0-beta.1", reject, reasonCargoNone},
-	{"~> 1.2", "1.9.0-rc.1", reject, ""},
 	{"< 2.0.0", "2.0.0-beta.1", reject, ""},
 	{">= 1.0.0, < 2.0.0", "2.0.0-beta", reject, ""},
 	{"~> 2.0.0", "2.0.0-beta", reject, "below a ~> comparator's version"},

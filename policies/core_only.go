@@ -36,7 +36,6 @@ type CoreOnly struct{}
 var (
 	_ engine.Policy        = CoreOnly{}
 	_ engine.Judge         = CoreOnly{}
-	_ engine.Preparer      = CoreOnly{}
 	_ engine.VersionReader = CoreOnly{}
 	_ engine.Explainer     = CoreOnly{}
 )
@@ -80,17 +79,6 @@ func (co CoreOnly) Compile(constraint string) (engine.Matcher, error) {
 		return nil, err
 	}
 	return engine.CompileNative(co, constraint)
-}
-
-// Prepare reads the pair once, into the compiled form of the fast path,
-// and returns a check that runs the compiled rule; a constraint that names
-// a prerelease is refused as Compile refuses it.
-func (CoreOnly) Prepare(constraint, version string) (func() engine.Result, error) {
-	m, v, judge, err := coreOnlyRule.read(constraint, version)
-	if judge != nil || err != nil {
-		return judge, err
-	}
-	return func() engine.Result { return fastCoreOnly(m, v) }, nil
 }
 
 // ReadVersions reads versions once for the fast path: each constraint is

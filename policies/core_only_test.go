@@ -13,28 +13,20 @@ var coreOnlyCases = []verdictCase{
 	{">= 1.12.0", "1.12.0-beta1", allow, reasonCoreAllow},
 	{"< 2.0.0", "2.0.0-beta.1", reject, "prerelease: its version core is not below a < comparator's version"},
 	{">= 1.12.0-beta1", "1.12.0", invalid, `prerelease version constraints are not supported: ">= 1.12.0-beta1" (comparator 1 of 1) names the prerelease 1.12.0-beta1; a prerelease version matches by its version core only`},
-	// docs/policies.md, the other policies' examples.
-	{">= 1.1.0-beta.2", "1.1.0-beta.3", invalid, ""},
-	{"= 2.0.0-beta.1", "2.0.0-beta.1", invalid, ""},
+	// docs/policies.md, the other policies' examples: those its verdict table
+	// does not state (TestDocVerdictTable checks the ones it does), or with
+	// the exact reason.
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", invalid, `prerelease version constraints are not supported: "= 2.0.0-beta" (comparator 2 of 2) names the prerelease 2.0.0-beta; a prerelease version matches by its version core only`},
 	{">= 1.1.0-beta.2", "1.1.0-rc.1", invalid, ""},
-	{">= 1.0.0-beta, < 1.0.0", "1.0.0-rc.1", invalid, ""},
-	{"~> 1.0.0-beta", "1.0.1", invalid, ""},
-	{">= 1.1.0-beta.2", "2.0.0-beta.1", invalid, ""},
-	{">= 1.0.0, < 2.0.0", "2.0.0-beta.1", reject, ""},
 	{">= 1.1.0-beta.2", "1.1.0-beta.1", invalid, ""},
 	{"~> 1.2", "2.0.0-beta.1", reject, "prerelease: its version core is not below a ~> comparator's upper bound"},
-	{"~> 1.2", "1.9.0-rc.1", allow, ""},
 	{">= 1.0.0, < 2.0.0", "2.0.0-beta", reject, ""},
-	{"~> 2.0.0", "2.0.0-beta", allow, ""},
-	{">= 1.0.0, != 1.5.0-rc.1", "1.5.0-rc.2", invalid, ""},
 	{">= 1.0.0-0, < 2.0.0", "2.0.0-beta.1", invalid, ""},
 	{">= 1.0.0", "1.0.0", allow, reasonReleaseHolds},
 	{">= 1.0.0", "1.1.0-beta.1", allow, ""},
 	{">= 1.0.0", "0.9.0", reject, "below a >= comparator's version"},
 	{">= 3.0.0", "2.1.0-rc.1", reject, "prerelease: its version core is below a >= comparator's version"},
 	// Every operator judges the version core, "=" and "!=" included.
-	{"= 2.0.0", "2.0.0-beta", allow, ""},
 	{"2.0", "2.0.0-beta", allow, ""},
 	{"= 2.0.0", "2.0.1-beta", reject, "prerelease: its version core is not equal to an = comparator's version"},
 	{"!= 2.0.0", "2.0.0-beta", reject, "prerelease: its version core is equal to a != comparator's version"},
@@ -78,8 +70,8 @@ func TestCoreOnlyError(t *testing.T) {
 	if !strings.Contains(err.Error(), `"< 2.0.0-rc" (comparator 2 of 3)`) {
 		t.Errorf("Compile error %q does not name the first comparator with a prerelease", err)
 	}
-	if _, err := (CoreOnly{}).Prepare("= 1.0.0-rc", "1.0.0"); !errors.Is(err, ErrPrereleaseConstraint) {
-		t.Errorf("Prepare error %v, want ErrPrereleaseConstraint", err)
+	if _, err := engine.ReadVersions(CoreOnly{}, []string{"1.0.0"}).Compile("= 1.0.0-rc"); !errors.Is(err, ErrPrereleaseConstraint) {
+		t.Errorf("table Compile error %v, want ErrPrereleaseConstraint", err)
 	}
 	// Judge on a parsed constraint that names a prerelease is Invalid too.
 	c, v := engine.MustParseConstraint(">= 1.0.0-rc"), engine.MustParseVersion("1.0.0")

@@ -80,25 +80,22 @@
 //
 // # The fast path
 //
-// Every native policy also implements engine.VersionReader and
-// engine.Preparer with a compiled form of its rule. A version is read once
-// into a precedence key, a 128-bit integer whose order is SemVer
-// precedence (the core packed into one word, the prerelease into the
-// other: ranked among the table's prereleases when a list is read,
-// encoded in eight bytes when a single pair is prepared). A constraint is
-// compiled once into the interval its comparators admit together, each
-// comparator's interval (the "~>" upper bound precomputed) and what the
-// rule decides once per constraint: strict's "=" comparator, the bases of
-// cargo's opt-in comparators, any-pre's opt-in, linear-tight's "~>"
-// bounds, ga-bound's intervals for the version and for its GA release.
-// The check then compares integers only and returns the Result Judge
-// returns, reason included, without allocating. A version or constraint
-// whose numbers do not fit a key (a MAJOR of 2^24-1 or more, a MINOR or
-// PATCH of 2^20-1 or more, or, for a prepared pair, a prerelease of more
-// than eight encoded bytes) is handed to Judge, which stays the
-// definition of each rule. The tests prove the compiled form equal to
-// Compile and Match on the exhaustive domain at scope 4 and on random
-// cases pushed to the limits of the key.
+// Every native policy also implements engine.VersionReader with a
+// compiled form of its rule. A version is read once into a precedence
+// key, a 128-bit integer whose order is SemVer precedence (the core packed
+// into one word, the prerelease, ranked among the table's prereleases,
+// into the other). A constraint is compiled once into the interval its
+// comparators admit together, each comparator's interval (the "~>" upper
+// bound precomputed) and what the rule decides once per constraint:
+// strict's "=" comparator, the bases of cargo's opt-in comparators,
+// any-pre's opt-in, linear-tight's "~>" bounds, ga-bound's intervals for
+// the version and for its GA release. The check then compares integers
+// only and returns the Result Judge returns, reason included, without
+// allocating. A version or constraint whose numbers do not fit a key (a
+// MAJOR of 2^24-1 or more, a MINOR or PATCH of 2^20-1 or more) is handed
+// to Judge, which stays the definition of each rule. The tests prove the
+// compiled form equal to Compile and Match on the exhaustive domain at
+// scope 4 and on random cases pushed to the limits of the key.
 //
 // # Use
 //

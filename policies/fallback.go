@@ -33,7 +33,6 @@ type Fallback struct{}
 var (
 	_ engine.Policy        = Fallback{}
 	_ engine.Judge         = Fallback{}
-	_ engine.Preparer      = Fallback{}
 	_ engine.VersionReader = Fallback{}
 	_ engine.Selector      = Fallback{}
 	_ engine.Explainer     = Fallback{}
@@ -56,16 +55,6 @@ func (Fallback) Rule() string {
 // pairwise, as if each version were the only one available.
 func (f Fallback) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(f, constraint)
-}
-
-// Prepare reads the pair once, into the compiled form of the fast path,
-// and returns a check that runs the compiled rule.
-func (Fallback) Prepare(constraint, version string) (func() engine.Result, error) {
-	m, v, judge, err := fallbackRule.read(constraint, version)
-	if judge != nil || err != nil {
-		return judge, err
-	}
-	return func() engine.Result { return fastFallback(m, v) }, nil
 }
 
 // ReadVersions reads versions once for the fast path: each constraint is

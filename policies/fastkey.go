@@ -17,43 +17,20 @@ import (
 //
 // A version whose numbers do not fit has no key (the key is not exact),
 // and the compiled rules hand it to the policy's Judge. The prerelease
-// is keyed in one of two key spaces, and a constraint is compiled in the
-// space of the versions it judges:
+// is keyed in the ranked space of the table that reads the versions, and
+// a constraint is compiled in that space: the table's distinct
+// prereleases sorted by precedence, the i-th keyed 2i+2; a comparator's
+// prerelease that is not in the table is keyed 2i+1, between the table's
+// prereleases it lies between. Every prerelease has a key; two
+// comparators' keys may be equal without their precedence being equal,
+// but no version of the table lies between them, so every version is
+// judged as by precedence.
 //
-//   - encoded (Prepare, one version): the prerelease itself, identifier
-//     by identifier in 8 bytes compared in order. A numeric identifier is
-//     one byte giving its length in bytes (1 to 7, so a longer number has
-//     a larger first byte) and the number, big endian, in that many
-//     bytes; an alphanumeric identifier is its characters, all at least
-//     '-' (0x2d) and so above every length byte, then a zero byte that
-//     ends it, omitted after the last identifier. The bytes are
-//     left-aligned and padded with zeros, so a list that ends is below
-//     one that goes on. A prerelease that takes more than 8 bytes has no
-//     key.
-//   - ranked (a VersionTable): the table's distinct prereleases sorted by
-//     precedence, the i-th keyed 2i+2; a comparator's prerelease that is
-//     not in the table is keyed 2i+1, between the table's prereleases it
-//     lies between. Every prerelease has a key; two comparators' keys may
-//     be equal without their precedence being equal, but no version of
-//     the table lies between them, so every version is judged as by
-//     precedence.
-//
-// In either space no prerelease key is all ones, so every prerelease lies
-// below its release. A judged version and a version it is compared with
-// (another judged one, a comparator's, a "~>" bound), both with keys,
-// have equal keys exactly when they have equal precedence, and the lesser
-// key exactly when the lesser precedence.
-
-// keyer gives versions their keys in one key space; ok is false for a
-// version with no key.
-type keyer interface {
-	key(v *engine.Version) (k key, ok bool)
-}
-
-// encoded is the encoded key space.
-type encoded struct{}
-
-func (encoded) key(v *engine.Version) (key, bool) { return versionKey(v) }
+// No prerelease key is all ones, so every prerelease lies below its
+// release. A judged version and a version it is compared with (another
+// judged one, a comparator's, a "~>" bound), both with keys, have equal
+// keys exactly when they have equal precedence, and the lesser key
+// exactly when the lesser precedence.
 
 // ranked is the ranked key space of a table: its distinct prereleases,
 // sorted by precedence.
@@ -71,6 +48,8 @@ func rank(versions []engine.Version) *ranked {
 	return sharedRank(slices.Compact(pre))
 }
 
+// key returns v's key in the space; ok is false when v's numbers do not
+// fit one.
 func (r *ranked) key(v *engine.Version) (key, bool) {
 	hi, ok := coreKey(v.Major(), v.Minor(), v.Patch())
 	if !ok {
@@ -117,77 +96,6 @@ func coreKey(major, minor, patch uint64) (uint64, bool) {
 		return 0, false
 	}
 	return major<<(minorBits+patchBits) | minor<<patchBits | patch, true
-}
-
-// versionKey returns v's key in the encoded space; ok is false when v has
-// none.
-func versionKey(v *engine.Version) (key, bool) {
-	hi, ok := coreKey(v.Major(), v.Minor(), v.Patch())
-	if !ok {
-		return key{}, false
-	}
-	if !v.IsPrerelease() {
-		return key{hi, releaseLo}, true
-	}
-	lo, ok := prereleaseKey(v.Prerelease())
-	return key{hi, lo}, ok
-}
-
-// prereleaseKey encodes a prerelease, as the engine's parser accepts it
-// (no empty identifiers, no leading zeros), into key.lo; ok is false when
-// it takes more than 8 bytes.
-func prereleaseKey(pre string) (uint64, bool) {
-	var buf [8]byte
-	n := 0
-	for start := 0; start < len(pre); {
-		end := start
-		numeric := true
-		for end < len(pre) && pre[end] != '.' {
-			if c := pre[end]; c < '0' || c > '9' {
-				numeric = false
-			}
-			end++
-		}
-		id := pre[start:end]
-		last := end == len(pre)
-		if numeric {
-			if len(id) > 19 {
-				return 0, false // more than 7 bytes, and past uint64
-			}
-			var x uint64
-			for i := 0; i < len(id); i++ {
-				x = x*10 + uint64(id[i]-'0')
-			}
-			size := max(1, (bits.Len64(x)+7)/8)
-			if size > 7 || n+1+size > len(buf) {
-				return 0, false
-			}
-			buf[n] = byte(size)
-			n++
-			for i := size - 1; i >= 0; i-- {
-				buf[n] = byte(x >> (8 * i))
-				n++
-			}
-		} else {
-			size := len(id)
-			if !last {
-				size++ // the zero byte that ends it
-			}
-			if n+size > len(buf) {
-				return 0, false
-			}
-			n += copy(buf[n:], id)
-			if !last {
-				n++ // buf is zero already
-			}
-		}
-		start = end + 1
-	}
-	var lo uint64
-	for _, b := range buf {
-		lo = lo<<8 | uint64(b)
-	}
-	return lo, true
 }
 
 // le reports a <= b.

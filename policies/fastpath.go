@@ -2,15 +2,14 @@ package policies
 
 import "github.com/prerel/prerel/engine"
 
-// The fast path of the native policies: engine.VersionReader, and the
-// checks Prepare returns. A version is read once into a fastVersion and a
-// constraint compiled once into a compiled form; each policy's fast rule
-// then judges the pair with integer comparisons of precedence keys (see
-// key) and gives the Result its Judge gives, reason included. A version
-// or constraint with no key (a number or prerelease too long for one) is
-// judged by the policy's Judge on the parsed values. The tests check the
-// fast path against Compile and Match on the exhaustive domain and on
-// random cases.
+// The fast path of the native policies: their engine.VersionReader. A
+// version is read once into a fastVersion and a constraint compiled once
+// into a compiled form; each policy's fast rule then judges the pair with
+// integer comparisons of precedence keys (see key) and gives the Result
+// its Judge gives, reason included. A version or constraint with no key
+// (a number or prerelease too long for one) is judged by the policy's
+// Judge on the parsed values. The tests check the fast path against
+// Compile and Match on the exhaustive domain and on random cases.
 
 // fastVersion is a version read once.
 type fastVersion struct {
@@ -24,18 +23,8 @@ type fastVersion struct {
 	v       engine.Version // the parsed version, for Judge
 }
 
-// readVersion reads a version text as Match reads it, with its key in the
-// encoded space; the error is the parser's.
-func readVersion(text string) (fastVersion, error) {
-	v, err := engine.ParseVersion(text)
-	if err != nil {
-		return fastVersion{invalid: true, bad: engine.InvalidResult(err)}, err
-	}
-	return withKey(v, encoded{}), nil
-}
-
 // withKey returns the parsed version with its key in the space keys.
-func withKey(v engine.Version, keys keyer) fastVersion {
+func withKey(v engine.Version, keys *ranked) fastVersion {
 	k, ok := keys.key(&v)
 	return fastVersion{k: k, exact: ok, pre: v.IsPrerelease(), v: v}
 }
@@ -96,9 +85,9 @@ type compiled struct {
 	gaLo, gaHi         key
 }
 
-// compile compiles a parsed constraint in the key space of the versions
-// it will judge.
-func compile(c engine.Constraint, keys keyer) *compiled {
+// compile compiles a parsed constraint in the key space of the table
+// whose versions it will judge.
+func compile(c engine.Constraint, keys *ranked) *compiled {
 	m := &compiled{c: c, exact: true, lo: minKey, hi: maxKey,
 		gaSelfLo: minKey, gaSelfHi: maxKey, gaLo: minKey, gaHi: maxKey}
 	cs := c.Comparators()
@@ -306,26 +295,6 @@ func (r *nativeRule) result(m *compiled, v *fastVersion) engine.Result {
 		return r.fast(m, v)
 	}
 	return r.judgeParsed(m, v)
-}
-
-// read reads the pair once for Prepare: the policy's refusal of the
-// constraint or the parser's of the version is the error. When the pair
-// has keys it returns the compiled pair, for the policy to wrap its fast
-// rule in a check; otherwise judge is a check that calls Judge.
-func (r *nativeRule) read(constraint, version string) (m *compiled, v *fastVersion, judge func() engine.Result, err error) {
-	c, err := r.parse(constraint)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	fv, err := readVersion(version)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	cm := compile(c, encoded{})
-	if !cm.exact || !fv.exact {
-		return nil, nil, func() engine.Result { return r.judgeParsed(cm, &fv) }, nil
-	}
-	return cm, &fv, nil, nil
 }
 
 // readVersions is the engine.VersionReader of a native policy: each

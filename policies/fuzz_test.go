@@ -8,9 +8,8 @@ import (
 )
 
 // FuzzNative checks every native policy on arbitrary input: no panic, the
-// same result twice, Compile+Match and Explain equal to Prepare's check
-// and to the policy's own table (engine.ReadVersions),
-// Invalid exactly when the engine's parsers refuse the input (or, for
+// same result twice, Compile+Match and Explain equal to the policy's own
+// table (engine.ReadVersions), Invalid exactly when the engine's parsers refuse the input (or, for
 // core-only, when the constraint names a prerelease), every admitted
 // version satisfying B (ga-bound: each comparator for the version or its GA
 // release; core-only: B for the version core), every policy but lexical
@@ -94,15 +93,6 @@ func FuzzNative(f *testing.F) {
 			if err == nil {
 				if got := m.Match(version); got != r {
 					t.Fatalf("%s: %q | %q: Match %+v, Evaluate %+v", p.Name(), constraint, version, got, r)
-				}
-			}
-			check, err := p.(engine.Preparer).Prepare(constraint, version)
-			if (err != nil) != refused {
-				t.Fatalf("%s: Prepare(%q, %q) error %v, want error %v", p.Name(), constraint, version, err, refused)
-			}
-			if err == nil {
-				if got := check(); got != r {
-					t.Fatalf("%s: %q | %q: Prepare check %+v, Evaluate %+v", p.Name(), constraint, version, got, r)
 				}
 			}
 			tm, err := engine.ReadVersions(p, []string{version}).Compile(constraint)

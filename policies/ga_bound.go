@@ -45,7 +45,6 @@ type GABound struct{}
 var (
 	_ engine.Policy        = GABound{}
 	_ engine.Judge         = GABound{}
-	_ engine.Preparer      = GABound{}
 	_ engine.VersionReader = GABound{}
 	_ engine.Explainer     = GABound{}
 )
@@ -81,16 +80,6 @@ func (GABound) Rule() string {
 // Compile parses constraint with the engine's parser.
 func (g GABound) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(g, constraint)
-}
-
-// Prepare reads the pair once, into the compiled form of the fast path,
-// and returns a check that runs the compiled rule.
-func (GABound) Prepare(constraint, version string) (func() engine.Result, error) {
-	m, v, judge, err := gaBoundRule.read(constraint, version)
-	if judge != nil || err != nil {
-		return judge, err
-	}
-	return func() engine.Result { return fastGABound(m, v) }, nil
 }
 
 // ReadVersions reads versions once for the fast path: each constraint is

@@ -37,7 +37,6 @@ type Lexical struct{}
 var (
 	_ engine.Policy        = Lexical{}
 	_ engine.Judge         = Lexical{}
-	_ engine.Preparer      = Lexical{}
 	_ engine.VersionReader = Lexical{}
 	_ engine.Explainer     = Lexical{}
 )
@@ -82,16 +81,6 @@ func (Lexical) Rule() string {
 // Compile parses constraint with the engine's parser.
 func (l Lexical) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(l, constraint)
-}
-
-// Prepare reads the pair once, into the compiled form of the fast path,
-// and returns a check that runs the compiled rule.
-func (Lexical) Prepare(constraint, version string) (func() engine.Result, error) {
-	m, v, judge, err := lexicalRule.read(constraint, version)
-	if judge != nil || err != nil {
-		return judge, err
-	}
-	return func() engine.Result { return fastLexical(m, v) }, nil
 }
 
 // ReadVersions reads versions once for the fast path: each constraint is

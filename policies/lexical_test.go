@@ -7,19 +7,16 @@ var lexicalCases = []verdictCase{
 	{">= 1.1.0-beta.2", "1.1.0-rc.1", allow, reasonLexicalRanges},
 	{">= 1.0.0-beta, < 1.0.0", "1.0.0-rc.1", reject, "prerelease: a < comparator without a prerelease refuses every prerelease"},
 	{"~> 1.0.0-beta", "1.0.1", reject, reasonLexicalTildePre},
-	// docs/policies.md, the other policies' examples.
-	{">= 1.1.0-beta.2", "1.1.0-beta.3", allow, ""},
+	// docs/policies.md, the other policies' examples: those its verdict table
+	// does not state (TestDocVerdictTable checks the ones it does), or with
+	// the exact reason.
 	{"= 2.0.0-beta.1", "2.0.0-beta.1", allow, reasonLexicalOnlyEquals},
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", reject, "prerelease: a >= comparator without a prerelease refuses every prerelease"},
 	{">= 1.1.0-beta.2", "2.0.0-beta.1", reject, "prerelease: a >= comparator names a prerelease of another base"},
-	{">= 1.0.0, < 2.0.0", "2.0.0-beta.1", reject, ""},
 	{">= 1.1.0-beta.2", "1.1.0-beta.1", reject, "below a >= comparator's version"},
 	{"~> 1.2", "2.0.0-beta.1", reject, "prerelease: a ~> comparator without a prerelease refuses every prerelease"},
-	{"~> 1.2", "1.9.0-rc.1", reject, ""},
 	{"< 2.0.0", "2.0.0-beta.1", reject, ""},
 	{">= 1.0.0, < 2.0.0", "2.0.0-beta", reject, ""},
-	{"~> 2.0.0", "2.0.0-beta", reject, ""},
-	{">= 1.0.0, != 1.5.0-rc.1", "1.5.0-rc.2", reject, ""},
 	{">= 1.0.0-0, < 2.0.0", "2.0.0-beta.1", reject, ""},
 	{">= 1.12.0", "1.12.0-beta1", reject, ""},
 	{">= 1.12.0-beta1", "1.12.0", allow, reasonReleaseHolds},

@@ -26,7 +26,6 @@ type Linear struct{}
 var (
 	_ engine.Policy        = Linear{}
 	_ engine.Judge         = Linear{}
-	_ engine.Preparer      = Linear{}
 	_ engine.VersionReader = Linear{}
 	_ engine.Explainer     = Linear{}
 )
@@ -47,16 +46,6 @@ func (Linear) Rule() string {
 // Compile parses constraint with the engine's parser.
 func (l Linear) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(l, constraint)
-}
-
-// Prepare reads the pair once, into the compiled form of the fast path,
-// and returns a check that runs the compiled rule.
-func (Linear) Prepare(constraint, version string) (func() engine.Result, error) {
-	m, v, judge, err := linearRule.read(constraint, version)
-	if judge != nil || err != nil {
-		return judge, err
-	}
-	return func() engine.Result { return fastLinear(m, v) }, nil
 }
 
 // ReadVersions reads versions once for the fast path: each constraint is

@@ -7,19 +7,15 @@ var linearCases = []verdictCase{
 	{">= 1.0.0, < 2.0.0", "2.0.0-beta.1", allow, reasonLinearAllow},
 	{">= 1.1.0-beta.2", "1.1.0-beta.1", reject, "below a >= comparator's version"},
 	{"~> 1.2", "2.0.0-beta.1", allow, reasonLinearAllow},
-	// docs/policies.md, the other policies' examples.
-	{">= 1.1.0-beta.2", "1.1.0-beta.3", allow, ""},
-	{"= 2.0.0-beta.1", "2.0.0-beta.1", allow, ""},
+	// docs/policies.md, the other policies' examples: those its verdict table
+	// does not state (TestDocVerdictTable checks the ones it does), or with
+	// the exact reason.
 	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", allow, ""},
 	{">= 1.1.0-beta.2", "1.1.0-rc.1", allow, ""},
-	{">= 1.0.0-beta, < 1.0.0", "1.0.0-rc.1", allow, ""},
 	{"~> 1.0.0-beta", "1.0.1", allow, reasonReleaseHolds},
-	{">= 1.1.0-beta.2", "2.0.0-beta.1", allow, ""},
-	{"~> 1.2", "1.9.0-rc.1", allow, ""},
 	{"< 2.0.0", "2.0.0-beta.1", allow, ""},
 	{">= 1.0.0, < 2.0.0", "2.0.0-beta", allow, ""},
 	{"~> 2.0.0", "2.0.0-beta", reject, "below a ~> comparator's version"},
-	{">= 1.0.0, != 1.5.0-rc.1", "1.5.0-rc.2", allow, ""},
 	{">= 1.0.0-0, < 2.0.0", "2.0.0-beta.1", allow, ""},
 	{">= 1.12.0", "1.12.0-beta1", reject, ""},
 	{">= 1.12.0-beta1", "1.12.0", allow, ""},

@@ -29,7 +29,6 @@ type LinearTight struct{}
 var (
 	_ engine.Policy        = LinearTight{}
 	_ engine.Judge         = LinearTight{}
-	_ engine.Preparer      = LinearTight{}
 	_ engine.VersionReader = LinearTight{}
 	_ engine.Explainer     = LinearTight{}
 )
@@ -51,16 +50,6 @@ func (LinearTight) Rule() string {
 // Compile parses constraint with the engine's parser.
 func (l LinearTight) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(l, constraint)
-}
-
-// Prepare reads the pair once, into the compiled form of the fast path,
-// and returns a check that runs the compiled rule.
-func (LinearTight) Prepare(constraint, version string) (func() engine.Result, error) {
-	m, v, judge, err := linearTightRule.read(constraint, version)
-	if judge != nil || err != nil {
-		return judge, err
-	}
-	return func() engine.Result { return fastLinearTight(m, v) }, nil
 }
 
 // ReadVersions reads versions once for the fast path: each constraint is

@@ -21,11 +21,8 @@ const (
 )
 
 // runTable checks every case through Compile and Match (engine.Evaluate) and
-// through Prepare, which must agree.
-func runTable(t *testing.T, p interface {
-	engine.Policy
-	engine.Preparer
-}, cases []verdictCase) {
+// through the policy's version table (judgeByTable), which must agree.
+func runTable(t *testing.T, p engine.Policy, cases []verdictCase) {
 	t.Helper()
 	seen := map[[2]string]bool{}
 	for _, tc := range cases {
@@ -45,14 +42,8 @@ func runTable(t *testing.T, p interface {
 			if tc.reason != "" && got.Reason != tc.reason {
 				t.Errorf("%s: %q | %q: reason %q, want %q", p.Name(), tc.constraint, tc.version, got.Reason, tc.reason)
 			}
-			check, err := p.Prepare(tc.constraint, tc.version)
-			if (err != nil) != (tc.want == engine.Invalid) {
-				t.Fatalf("%s: Prepare(%q, %q) error %v, want verdict %v", p.Name(), tc.constraint, tc.version, err, tc.want)
-			}
-			if err == nil {
-				if again := check(); again != got {
-					t.Errorf("%s: Prepare check %+v, Evaluate %+v", p.Name(), again, got)
-				}
+			if fast := judgeByTable(p, tc.constraint, tc.version); fast != got {
+				t.Errorf("%s: table %+v, Evaluate %+v", p.Name(), fast, got)
 			}
 		})
 	}
@@ -83,10 +74,7 @@ var invalidCases = []verdictCase{
 
 func TestInvalid(t *testing.T) {
 	for _, p := range All() {
-		runTable(t, p.(interface {
-			engine.Policy
-			engine.Preparer
-		}), invalidCases)
+		runTable(t, p, invalidCases)
 	}
 }
 
@@ -118,9 +106,6 @@ func TestAll(t *testing.T) {
 		}
 		if _, ok := p.(engine.Judge); !ok {
 			t.Errorf("%s does not implement engine.Judge", p.Name())
-		}
-		if _, ok := p.(engine.Preparer); !ok {
-			t.Errorf("%s does not implement engine.Preparer", p.Name())
 		}
 		if _, ok := p.(engine.Explainer); !ok {
 			t.Errorf("%s does not implement engine.Explainer", p.Name())

@@ -31,7 +31,6 @@ type Strict struct{}
 var (
 	_ engine.Policy        = Strict{}
 	_ engine.Judge         = Strict{}
-	_ engine.Preparer      = Strict{}
 	_ engine.VersionReader = Strict{}
 	_ engine.Explainer     = Strict{}
 )
@@ -52,16 +51,6 @@ func (Strict) Rule() string {
 // Compile parses constraint with the engine's parser.
 func (s Strict) Compile(constraint string) (engine.Matcher, error) {
 	return engine.CompileNative(s, constraint)
-}
-
-// Prepare reads the pair once, into the compiled form of the fast path,
-// and returns a check that runs the compiled rule.
-func (Strict) Prepare(constraint, version string) (func() engine.Result, error) {
-	m, v, judge, err := strictRule.read(constraint, version)
-	if judge != nil || err != nil {
-		return judge, err
-	}
-	return func() engine.Result { return fastStrict(m, v) }, nil
 }
 
 // ReadVersions reads versions once for the fast path: each constraint is

@@ -14,11 +14,11 @@ import (
 )
 
 // stretches move a generated case towards the limits of the native
-// policies' compiled form, whose precedence keys hold a MAJOR below 2^24-1,
-// a MINOR and a PATCH below 2^20-1 and a prerelease of at most eight
-// encoded bytes: past them Judge decides. Each is applied to every version
-// of the case, the constraint's and the judged one, so that the case keeps
-// its shape; the first leaves it as generated.
+// policies' compiled form, whose precedence keys hold a MAJOR below 2^24-1
+// and a MINOR and a PATCH below 2^20-1 (past them Judge decides), or
+// lengthen its prereleases, which the keys rank among the table's. Each is
+// applied to every version of the case, the constraint's and the judged
+// one, so that the case keeps its shape; the first leaves it as generated.
 var stretches = []struct {
 	name  string
 	apply func(*generate.VersionSpec)
@@ -29,9 +29,7 @@ var stretches = []struct {
 	{"patch at the key's limit", func(v *generate.VersionSpec) { v.Patch = near(v.Patch, 1<<20-4) }},
 	{"major at the uint64 limit", func(v *generate.VersionSpec) { v.Major = near(v.Major, math.MaxUint64-4) }},
 	{"minor at the uint64 limit", func(v *generate.VersionSpec) { v.Minor = near(v.Minor, math.MaxUint64-4) }},
-	{"prerelease at eight bytes", func(v *generate.VersionSpec) {
-		// "abcd." takes five of the eight bytes: some prereleases still fit,
-		// longer ones do not.
+	{"longer prerelease", func(v *generate.VersionSpec) {
 		if v.Prerelease != "" {
 			v.Prerelease = "abcd." + v.Prerelease
 		}
@@ -68,8 +66,9 @@ func stretched(c generate.CaseSpec, i int) generate.CaseSpec {
 // TestFastPathNative: for every native policy, a random constraint and
 // version, stretched or not towards the limits of the compiled form, get
 // the same result through the fast path (engine.ReadVersions, the table's
-// Compile, Judge and Verdicts, and Prepare) as through Compile and Match:
-// the same verdict and reason, or the same refusal of the constraint.
+// Compile, Judge and Verdicts, also for the version alone) as through
+// Compile and Match: the same verdict and reason, or the same refusal of
+// the constraint.
 func TestFastPathNative(t *testing.T) {
 	for _, p := range policies.All() {
 		if _, ok := p.(engine.VersionReader); !ok {
@@ -87,7 +86,8 @@ func TestFastPathNative(t *testing.T) {
 }
 
 // fastPathAgrees judges the case, and the case's version as generated,
-// through p's table and Prepare, and says how they differ from
+// through p's table and a table of the version alone, and says how they
+// differ from
 // engine.Evaluate, or returns "".
 func fastPathAgrees(p engine.Policy, c generate.CaseSpec) string {
 	constraint := c.Constraint.String()
@@ -111,15 +111,15 @@ func fastPathAgrees(p engine.Policy, c generate.CaseSpec) string {
 				return fmt.Sprintf("%s: %q | %q: Verdicts %v, Match %v (%s)", p.Name(), constraint, v, out[i], want.Verdict, want.Reason)
 			}
 		}
-		check, err := p.(engine.Preparer).Prepare(constraint, v)
+		alone, err := engine.ReadVersions(p, []string{v}).Compile(constraint)
 		switch {
 		case err != nil:
 			if want.Verdict != engine.Invalid || err.Error() != want.Reason {
-				return fmt.Sprintf("%s: %q | %q: Prepare error %v, Match %v (%s)", p.Name(), constraint, v, err, want.Verdict, want.Reason)
+				return fmt.Sprintf("%s: %q | %q: one-version table error %v, Match %v (%s)", p.Name(), constraint, v, err, want.Verdict, want.Reason)
 			}
-		case check() != want:
-			got := check()
-			return fmt.Sprintf("%s: %q | %q: Prepare %v (%s), Match %v (%s)", p.Name(), constraint, v, got.Verdict, got.Reason, want.Verdict, want.Reason)
+		case alone.Judge(0) != want:
+			got := alone.Judge(0)
+			return fmt.Sprintf("%s: %q | %q: one-version table %v (%s), Match %v (%s)", p.Name(), constraint, v, got.Verdict, got.Reason, want.Verdict, want.Reason)
 		}
 	}
 	return ""

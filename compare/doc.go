@@ -94,9 +94,8 @@
 // of prerel's corpus): the share of real constraints whose shape is the
 // witness's constraint shape. Reports order them by relevance, then count (Options.Rank).
 //
-// RenderText, RenderMarkdown and RenderJSON write a report (Render with
-// RenderOptions to list everything, or to begin with a drift); the
-// library never prints by itself. RenderJSON, Partial.WriteJSON and
+// The package never prints: the render package writes a report as text,
+// Markdown, JSON or HTML. Report.WriteJSON, Partial.WriteJSON and
 // WriteBaseline write as they encode, a class at a time, so that the
 // JSON text of a large report is never held whole in memory.
 //

@@ -70,7 +70,7 @@ func TestReadPartialRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	var report bytes.Buffer
-	if err := RenderJSON(&report, r); err != nil {
+	if err := r.WriteJSON(&report); err != nil {
 		t.Fatal(err)
 	}
 	replace := func(old, new string) string {

@@ -1,12 +1,17 @@
 package compare
 
-import "github.com/prerel/prerel/engine"
+import (
+	"errors"
+	"io"
+
+	"github.com/prerel/prerel/engine"
+)
 
 // SchemaVersion is the version of the JSON form of a Report (and so of a
 // baseline). It changes when a field changes meaning or disappears.
 const SchemaVersion = 1
 
-// Report is the result of a run. Its JSON form (RenderJSON) is the
+// Report is the result of a run. Its JSON form (WriteJSON) is the
 // machine-readable report; its stable part (Report.Baseline) is what a
 // baseline keeps.
 type Report struct {
@@ -53,6 +58,20 @@ type Report struct {
 	// verdicts are the run's verdicts by policy, one byte per case, made
 	// from the run's log when first asked for.
 	verdicts *runVerdicts
+}
+
+// WriteJSON writes r as indented JSON: an object with "schema",
+// "domain" (name, description, cases), "policies", "pairs" (a, b, agree,
+// diverge), "classes" (a, b, signature, cause, count, witness with
+// constraint, version, a_verdict, b_verdict, a_reason, b_reason) and, for
+// domains of real histories, "selection". The characters < > & are written
+// as they are. The report is written as it is encoded, a class at a time,
+// not held whole in memory.
+func (r *Report) WriteJSON(w io.Writer) error {
+	if w == nil || r == nil {
+		return errors.New("compare: render needs a writer and a report")
+	}
+	return streamJSON(w, r, true)
 }
 
 // Pair is one cell of the agreement matrix.

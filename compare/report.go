@@ -52,7 +52,8 @@ type Report struct {
 	// Verdicts holds, in a baseline, every policy's verdict on every case
 	// in the domain's order, packed, compressed and in base64 (see
 	// Report.Baseline), so that a drift says exactly which verdicts
-	// changed. A run keeps them only up to MaxRecordedVerdicts.
+	// changed. A run keeps them for domains of up to 64 Mi
+	// verdicts (cases times policies).
 	Verdicts map[string]string `json:"verdicts,omitempty"`
 
 	// verdicts are the run's verdicts by policy, one byte per case, made
@@ -142,16 +143,16 @@ type SelectionWitness struct {
 	Constraint string `json:"constraint"`
 	History    string `json:"history"`
 	// ASelected and BSelected are the version each side would install
-	// exactly as the history spells it, NoneSelected when it admits none,
-	// or InvalidSelected when it refuses the constraint.
+	// exactly as the history spells it, "(none)" when it admits none,
+	// or "(invalid)" when it refuses the constraint.
 	ASelected string `json:"a_selected"`
 	BSelected string `json:"b_selected"`
 }
 
 // What a selection witness shows for a side that installs nothing.
 const (
-	NoneSelected    = "(none)"    // the policy admits no version of the history
-	InvalidSelected = "(invalid)" // the policy refuses the constraint
+	noneSelected    = "(none)"    // the policy admits no version of the history
+	invalidSelected = "(invalid)" // the policy refuses the constraint
 )
 
 // PairOf returns the agreement of policies a and b, in either order.

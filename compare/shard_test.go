@@ -61,7 +61,7 @@ func roundTrip(t testing.TB, p *Partial, name string) *Partial {
 	if err := p.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
-	q, err := DecodePartial(&buf, name)
+	q, err := decodePartialFrom(&buf, name)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -203,7 +203,7 @@ func TestRunRefusesAShard(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "RunPartial") {
 		t.Errorf("Run with a shard: %v, want an error naming RunPartial", err)
 	}
-	for _, sh := range []Shard{{0, 2}, {3, 2}, {1, MaxShards + 1}} {
+	for _, sh := range []Shard{{0, 2}, {3, 2}, {1, maxShards + 1}} {
 		if _, err := RunPartial(context.Background(), exhaustiveDomain(t, 1), ps, Options{Shard: sh}); err == nil {
 			t.Errorf("RunPartial with shard %v: no error", sh)
 		}
@@ -277,7 +277,7 @@ func TestMergeShardsGivesTheUnshardedReport(t *testing.T) {
 			r = nil
 			for _, n := range []int{1, 2, 3, 7} {
 				parts := runShards(t, tt.domain, tt.policies, opt, n)
-				merged, err := Merge(context.Background(), tt.policies, parts...)
+				merged, err := mergeReport(context.Background(), tt.policies, parts...)
 				if err != nil {
 					t.Fatalf("N=%d: %v", n, err)
 				}
@@ -328,7 +328,7 @@ func TestMergeShardsUnderTheCaps(t *testing.T) {
 				}
 				sameBytes(t, fmt.Sprintf("shard %d/%d with %d workers", k+1, n, workers), data, partials[n][k])
 			}
-			merged, err := Merge(context.Background(), ps, parts...)
+			merged, err := mergeReport(context.Background(), ps, parts...)
 			if err != nil {
 				t.Fatalf("N=%d: %v", n, err)
 			}

@@ -1,0 +1,16 @@
+package compare
+
+// The unexported names the package's external tests use.
+var (
+	DescribeCase = describeCase
+	Diff         = diffReports
+	FileFS       = fileFS
+	SameCases    = sameCases
+	Signature    = signatureOf
+)
+
+const (
+	InvalidSelected = invalidSelected
+	NoneSelected    = noneSelected
+	MaxDriftChanges = maxDriftChanges
+)

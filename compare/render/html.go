@@ -16,20 +16,20 @@ import (
 	"github.com/prerel/prerel/internal/timeline"
 )
 
-// htmlClassesPerPair is how many classes RenderHTML lists per pair at
-// most, the first in rank order, whatever RenderOptions.All says, so that
+// htmlClassesPerPair is how many classes the HTML report lists per pair at
+// most, the first in rank order, whatever Options.All says, so that
 // a browser opens a report of every policy quickly (see also
 // htmlClasses); the rest are counted, and the JSON report lists them all.
 const htmlClassesPerPair = 50
 
-// htmlClasses is about how many classes RenderHTML lists in all: when
+// htmlClasses is about how many classes the HTML report lists in all: when
 // the pairs it lists would pass it at htmlClassesPerPair each (with
-// RenderOptions.All and many policies), each pair lists fewer, down to
+// Options.All and many policies), each pair lists fewer, down to
 // textClassesPerPair.
 const htmlClasses = 4000
 
-// htmlSplits is how many splits RenderHTML lists, whatever
-// RenderOptions.All says; the rest are counted.
+// htmlSplits is how many splits the HTML report lists, whatever
+// Options.All says; the rest are counted.
 const htmlSplits = 50
 
 // htmlCell is the side of a heatmap cell in pixels.

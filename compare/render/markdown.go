@@ -15,21 +15,21 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 )
 
-// markdownClassesPerPair is how many classes RenderMarkdown lists per
+// markdownClassesPerPair is how many classes the Markdown report lists per
 // pair, the largest first, so that a comment stays within what a code
 // host accepts; the rest are counted in one line.
 const markdownClassesPerPair = 20
 
-// markdownBudget is about how many bytes RenderMarkdown writes at most: a
+// markdownBudget is about how many bytes the Markdown report takes at most: a
 // code host takes comments of 65,536 characters. Once the pairs' class
 // tables would pass it, the remaining pairs are named in one line instead.
 const markdownBudget = 60000
 
-// markdownSplits is how many splits RenderMarkdown lists unless told to
+// markdownSplits is how many splits the Markdown report lists unless told to
 // list them all.
 const markdownSplits = 15
 
-// markdownDriftChanges is how many of a drift's changes RenderMarkdown
+// markdownDriftChanges is how many of a drift's changes the Markdown report
 // lists in its folded list; the rest are counted.
 const markdownDriftChanges = 100
 

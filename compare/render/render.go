@@ -46,21 +46,21 @@ func formatNames() string {
 	return strings.Join(names, ", ")
 }
 
-// Render writes r to w in format f; opt tunes the text, Markdown and HTML
+// Render writes r to w in format f; opts tunes the text, Markdown and HTML
 // reports. It fails when w or r is nil.
-func Render(w io.Writer, f Format, r *compare.Report, opt Options) error {
+func Render(w io.Writer, f Format, r *compare.Report, opts Options) error {
 	if w == nil || r == nil {
 		return errors.New("compare: render needs a writer and a report")
 	}
 	switch f {
 	case FormatText:
-		return renderText(w, r, opt)
+		return renderText(w, r, opts)
 	case FormatMarkdown:
-		return renderMarkdown(w, r, opt)
+		return renderMarkdown(w, r, opts)
 	case FormatJSON:
 		return r.WriteJSON(w)
 	case FormatHTML:
-		return renderHTML(w, r, opt)
+		return renderHTML(w, r, opts)
 	}
 	return fmt.Errorf("unknown format %q", f)
 }

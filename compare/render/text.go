@@ -13,24 +13,24 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 )
 
-// textClassesPerPair is how many classes RenderText lists per pair, the
+// textClassesPerPair is how many classes the text report lists per pair, the
 // first in rank order, so that a terminal report stays readable; the rest
 // are counted in one line, and the JSON report lists them all.
 const textClassesPerPair = 5
 
-// textSplits is how many splits RenderText lists unless told to list
+// textSplits is how many splits the text report lists unless told to list
 // them all.
 const textSplits = 8
 
-// textSummaryWitnesses is how many witnesses RenderText shows under each
+// textSummaryWitnesses is how many witnesses the text report shows under each
 // summary row at most; fewer when that would take the summary past
-// textScreen lines. The JSON and Markdown reports have SummaryWitnesses.
+// textScreen lines. The JSON and Markdown reports have the three a summary row keeps.
 const textSummaryWitnesses = 2
 
-// textScreen is the number of lines RenderText's summary fits in.
+// textScreen is the number of lines the text report's summary fits in.
 const textScreen = 50
 
-// textWidth is the terminal width RenderText's report fits, but for
+// textWidth is the terminal width the text report fits, but for
 // signatures and witnesses longer than a line.
 const textWidth = 80
 

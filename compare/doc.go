@@ -101,7 +101,7 @@
 //
 // # Baselines
 //
-// WriteBaseline saves the stable part of a report (Report.Baseline: the
+// WriteBaseline saves the stable part of a report (the
 // pairs, classes and selection without the policies' reasons, and every
 // policy's verdict on every case, compressed) atomically, to the target
 // of a symbolic link and with the old file's mode, and never over a

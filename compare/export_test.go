@@ -14,3 +14,6 @@ const (
 	NoneSelected    = noneSelected
 	MaxDriftChanges = maxDriftChanges
 )
+
+// Baseline is baseline, for the external tests.
+func (r *Report) Baseline() *Report { return r.baseline() }

@@ -183,7 +183,7 @@ func (m *Merger) Partial() (*Partial, error) {
 		return nil, fmt.Errorf("compare: no partial reports to merge")
 	}
 	if m.out.agg.cases > m.out.info.Cases {
-		return nil, fmt.Errorf("compare: %s count %d cases together, more than the %d of the domain", shardList(m.out.Shards()), m.out.agg.cases, m.out.info.Cases)
+		return nil, fmt.Errorf("compare: %s count %d cases together, more than the %d of the domain", shardList(m.out.heldShards()), m.out.agg.cases, m.out.info.Cases)
 	}
 	out := *m.out
 	return &out, nil
@@ -216,7 +216,7 @@ func compatible(a, b *Partial) error {
 			}
 		}
 	case a.n != b.n:
-		return other("they split the run into different numbers of shards", shardList(a.Shards()), shardList(b.Shards()))
+		return other("they split the run into different numbers of shards", shardList(a.heldShards()), shardList(b.heldShards()))
 	case a.reference != b.reference:
 		return other("they compare the policies with other references", a.reference, b.reference)
 	case a.rank != b.rank:
@@ -264,7 +264,7 @@ func (p *Partial) Report(ctx context.Context, policies []engine.Policy) (*Report
 	if p == nil || p.agg == nil {
 		return nil, fmt.Errorf("compare: no partial report")
 	}
-	if missing := p.Missing(); len(missing) > 0 {
+	if missing := p.missingShards(); len(missing) > 0 {
 		verb := "is"
 		if len(missing) > 1 {
 			verb = "are"
@@ -274,7 +274,7 @@ func (p *Partial) Report(ctx context.Context, policies []engine.Policy) (*Report
 			holder = p.source + " holds"
 		}
 		return nil, fmt.Errorf("compare: %s %s missing: the report of the run needs all %d shards, and %s %s",
-			shardList(missing), verb, p.n, holder, shardList(p.Shards()))
+			shardList(missing), verb, p.n, holder, shardList(p.heldShards()))
 	}
 	if p.agg.cases != p.info.Cases {
 		return nil, fmt.Errorf("compare: the shards of %s judged %s of the %d of the domain", p.name(),

@@ -84,14 +84,14 @@ func TestMergeIsAssociativeAndOrderIndependent(t *testing.T) {
 			for _, g := range groupings {
 				got := g.merge()
 				sameBytes(t, fmt.Sprintf("capped %v, %s, %s: the partial report", capped, d.Info().Name, g.name), partialJSONOf(t, got), want)
-				if !got.Complete() || len(got.Missing()) != 0 {
-					t.Errorf("%s: merged shards %v, missing %v", g.name, got.Shards(), got.Missing())
+				if !got.Complete() || len(got.missingShards()) != 0 {
+					t.Errorf("%s: merged shards %v, missing %v", g.name, got.heldShards(), got.missingShards())
 				}
 			}
 			// merging two, in either order, is the same
 			ab, ba := mustMerge(t, s[1], s[4]), mustMerge(t, s[4], s[1])
 			sameBytes(t, "two shards in either order", partialJSONOf(t, ab), partialJSONOf(t, ba))
-			if got := ab.Shards(); len(got) != 2 || got[0] != (Shard{2, 7}) || got[1] != (Shard{5, 7}) {
+			if got := ab.heldShards(); len(got) != 2 || got[0] != (Shard{2, 7}) || got[1] != (Shard{5, 7}) {
 				t.Errorf("shards 2/7 and 5/7 merged hold %v", got)
 			}
 			// the parts are left as they were
@@ -311,7 +311,7 @@ func TestMergedReportDriftsLikeTheRun(t *testing.T) {
 func baselineJSON(t testing.TB, r *Report) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := encodeBaseline(&buf, r.Baseline()); err != nil {
+	if err := encodeBaseline(&buf, r.baseline()); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()

@@ -75,8 +75,8 @@ func (p *Partial) Info() DomainInfo { return p.info }
 // Policies are the names of the policies compared, in run order.
 func (p *Partial) Policies() []string { return slices.Clone(p.policies) }
 
-// Shards lists the shards the partial report holds, in order.
-func (p *Partial) Shards() []Shard {
+// heldShards lists the shards the partial report holds, in order.
+func (p *Partial) heldShards() []Shard {
 	out := make([]Shard, len(p.shards))
 	for i, k := range p.shards {
 		out[i] = Shard{K: k, N: p.n}
@@ -84,8 +84,8 @@ func (p *Partial) Shards() []Shard {
 	return out
 }
 
-// Cases is the number of cases the partial report's shards judged.
-func (p *Partial) Cases() int64 { return p.agg.cases }
+// cases is the number of cases the partial report's shards judged.
+func (p *Partial) cases() int64 { return p.agg.cases }
 
 // Relevance is the relevance table the run ranks by, or nil.
 func (p *Partial) Relevance() *RelevanceTable { return p.relevance }
@@ -94,8 +94,8 @@ func (p *Partial) Relevance() *RelevanceTable { return p.relevance }
 // run, so that Report can build the whole run's report from it.
 func (p *Partial) Complete() bool { return len(p.shards) == p.n }
 
-// Missing lists the shards of the run the partial report lacks.
-func (p *Partial) Missing() []Shard {
+// missingShards lists the shards of the run the partial report lacks.
+func (p *Partial) missingShards() []Shard {
 	var out []Shard
 	have := 0
 	for k := 1; k <= p.n; k++ {
@@ -113,7 +113,7 @@ func (p *Partial) name() string {
 	if p.source != "" {
 		return p.source
 	}
-	return "the partial report of " + shardList(p.Shards())
+	return "the partial report of " + shardList(p.heldShards())
 }
 
 // shardList writes shards as "shard 2/3" or "shards 1/3, 2/3".

@@ -132,14 +132,6 @@ func (m *relevanceMemo) Of(constraint string) *Relevance {
 	return r
 }
 
-// Total is the number of constraints counted.
-func (t *RelevanceTable) Total() int {
-	if t == nil {
-		return 0
-	}
-	return t.total
-}
-
 // constraintShapeOf is the shape a Relevance counts: the constraint part of
 // a signature without relations ("~> N.N", ">= V, < V", "(any)"), or for
 // text the engine cannot parse `syntax "..."` with digits as N and

@@ -12,8 +12,8 @@ import (
 const SchemaVersion = 1
 
 // Report is the result of a run. Its JSON form (WriteJSON) is the
-// machine-readable report; its stable part (Report.Baseline) is what a
-// baseline keeps.
+// machine-readable report; its stable part is what a baseline keeps
+// (WriteBaseline): no reasons, and none of what follows from the rest.
 type Report struct {
 	// Schema is SchemaVersion.
 	Schema int `json:"schema"`
@@ -50,8 +50,7 @@ type Report struct {
 	// real version histories (Group.History set) have it.
 	Selection *SelectionReport `json:"selection,omitempty"`
 	// Verdicts holds, in a baseline, every policy's verdict on every case
-	// in the domain's order, packed, compressed and in base64 (see
-	// Report.Baseline), so that a drift says exactly which verdicts
+	// in the domain's order, packed, compressed and in base64, so that a drift says exactly which verdicts
 	// changed. A run keeps them for domains of up to 64 Mi
 	// verdicts (cases times policies).
 	Verdicts map[string]string `json:"verdicts,omitempty"`

@@ -96,7 +96,7 @@ func render(t testing.TB, r *Report) rendered {
 	if err := r.WriteJSON(&j); err != nil {
 		t.Fatal(err)
 	}
-	if err := encodeBaseline(&base, r.Baseline()); err != nil {
+	if err := encodeBaseline(&base, r.baseline()); err != nil {
 		t.Fatal(err)
 	}
 	out.json, out.baseline = j.Bytes(), base.Bytes()
@@ -354,16 +354,16 @@ func TestRunPartialProgress(t *testing.T) {
 		t.Fatalf("progress called %d times, want at least 2", len(calls))
 	}
 	last := calls[len(calls)-1]
-	if last != [2]int64{p.Cases(), p.Cases()} {
-		t.Errorf("last progress call %v, want done = total = %d", last, p.Cases())
+	if last != [2]int64{p.cases(), p.cases()} {
+		t.Errorf("last progress call %v, want done = total = %d", last, p.cases())
 	}
 	for _, c := range calls[:len(calls)-1] {
 		if c[0] >= c[1] {
 			t.Errorf("progress call %v before the end says the shard is done", c)
 		}
 	}
-	if p.Cases() == 0 || p.Cases() >= d.Info().Cases {
-		t.Errorf("shard 2/3 judged %d of %d cases", p.Cases(), d.Info().Cases)
+	if p.cases() == 0 || p.cases() >= d.Info().Cases {
+		t.Errorf("shard 2/3 judged %d of %d cases", p.cases(), d.Info().Cases)
 	}
 }
 

@@ -15,12 +15,12 @@ import (
 	"github.com/prerel/prerel/internal/safefile"
 )
 
-// Baseline returns the stable part of r, the part a baseline keeps: r
+// baseline returns the stable part of r, the part a baseline keeps: r
 // without the policies' reasons, which are words for people and may be
 // reworded without any change in behaviour, and without what follows from
 // the rest or from the corpus (the reference, summary, splits and
 // relevance). r is not modified; a nil r gives nil.
-func (r *Report) Baseline() *Report {
+func (r *Report) baseline() *Report {
 	if r == nil {
 		return nil
 	}
@@ -78,7 +78,7 @@ func CheckBaselineTarget(path string) (string, error) {
 	return target, err
 }
 
-// WriteBaseline writes the stable part of r (Report.Baseline) as JSON to
+// WriteBaseline writes the stable part of r as JSON to
 // path, atomically: to a temporary file in the same directory, synced,
 // then renamed over path, so that a reader never sees half a baseline.
 // Each pair and each class takes one line, so that a baseline stays
@@ -98,7 +98,7 @@ func WriteBaseline(path string, r *Report) (err error) {
 	}
 	// Written as it is encoded, a class at a time.
 	return safefile.Write(path, baselineFile, func(w *bufio.Writer) error {
-		return encodeBaseline(w, r.Baseline())
+		return encodeBaseline(w, r.baseline())
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
 )
 
@@ -180,7 +181,7 @@ func TestDiff(t *testing.T) {
 func clone(t *testing.T, r *compare.Report) *compare.Report {
 	t.Helper()
 	var buf strings.Builder
-	if err := compare.RenderJSON(&buf, r); err != nil {
+	if err := r.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
 	c, err := compare.DecodeReport(strings.NewReader(buf.String()))
@@ -467,9 +468,9 @@ func TestDriftChangesAreCapped(t *testing.T) {
 	if all := compare.Diff(base, cur); len(all) != compare.MaxDriftChanges+50 {
 		t.Errorf("Diff lists %d changes, want them all", len(all))
 	}
-	for _, f := range []compare.Format{compare.FormatText, compare.FormatMarkdown} {
+	for _, f := range []render.Format{render.FormatText, render.FormatMarkdown} {
 		var b strings.Builder
-		if err := compare.Render(&b, f, cur, compare.RenderOptions{Drift: dr}); err != nil {
+		if err := render.Render(&b, f, cur, render.Options{Drift: dr}); err != nil {
 			t.Fatal(err)
 		}
 		if want := fmt.Sprint(compare.MaxDriftChanges + 50); !strings.Contains(b.String(), want) {

@@ -1,12 +1,10 @@
 package compare
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/prerel/prerel/engine"
@@ -123,19 +121,15 @@ func TestRunCapsClassesAndSplits(t *testing.T) {
 			first = r
 			continue
 		}
-		if d := Diff(first, r); len(d) != 0 {
+		if d := diffReports(first, r); len(d) != 0 {
 			t.Errorf("the kept classes depend on the workers: %v", d)
 		}
 	}
-	for _, f := range []Format{FormatText, FormatMarkdown} {
-		var b bytes.Buffer
-		if err := Render(&b, f, first, RenderOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		for _, want := range []string{"50 diverging cases in further classes", "53 cases of further shapes"} {
-			if !strings.Contains(b.String(), want) {
-				t.Errorf("the %s report does not say %q:\n%s", f, want, b.String())
-			}
-		}
+	var left int64
+	for _, p := range first.Pairs {
+		left += p.CasesLeftOut
+	}
+	if left != 50 {
+		t.Errorf("the pairs count %d diverging cases in further classes, want 50", left)
 	}
 }

@@ -36,7 +36,7 @@ type Change struct {
 // String returns c.Text.
 func (c Change) String() string { return c.Text }
 
-// Diff lists what differs between the stable parts of a baseline and a
+// diffReports lists what differs between the stable parts of a baseline and a
 // report: the domain, policies that appeared or disappeared, pairs whose
 // counts changed, classes that appeared, disappeared or changed (count,
 // cause or witness), and the same for selection. Reasons are ignored, and
@@ -48,9 +48,9 @@ func (c Change) String() string { return c.Text }
 //
 // Changes come in a fixed order: domain, policies, pairs, classes,
 // selection; within each, report order, then what disappeared in baseline
-// order. Diff lists every change; ComputeDrift keeps the first
-// MaxDriftChanges and counts the rest.
-func Diff(baseline, current *Report) []Change {
+// order. diffReports lists every change; ComputeDrift keeps the first
+// maxDriftChanges and counts the rest.
+func diffReports(baseline, current *Report) []Change {
 	out, _ := diff(baseline, current, -1)
 	return out
 }
@@ -72,7 +72,7 @@ func (l *changeList) add(kind ChangeKind, subject, a, b, sig string, text func()
 	l.out = append(l.out, Change{Kind: kind, Subject: subject, A: a, B: b, Signature: sig, Text: text()})
 }
 
-// diff is Diff keeping the first limit changes; it also returns how many
+// diff is diffReports keeping the first limit changes; it also returns how many
 // changes there are in all.
 func diff(baseline, current *Report, limit int) ([]Change, int) {
 	b, c := baseline, current
@@ -96,11 +96,11 @@ func diff(baseline, current *Report, limit int) ([]Change, int) {
 	return l.out, l.total
 }
 
-// SameCases reports whether two domains hold the same cases in the same
+// sameCases reports whether two domains hold the same cases in the same
 // order: the same digest and case count for domains read from files, the
 // same description and case count for the others (and for a baseline
 // written before domains had digests).
-func SameCases(x, y DomainInfo) bool {
+func sameCases(x, y DomainInfo) bool {
 	if x.Cases != y.Cases {
 		return false
 	}

@@ -16,7 +16,7 @@
 //   - Corpus: real constraint strings x real version histories (see
 //     Corpus for the pairing); it also compares selection, the version
 //     each policy would install.
-//   - File, FileFS, Lines: a user's own CONSTRAINT<TAB>VERSION lines. A
+//   - File, Lines: a user's own CONSTRAINT<TAB>VERSION lines. A
 //     regular file is read again by each run, which fails if its cases
 //     changed; a pipe is read once, into memory. The domain is known by a
 //     digest of its cases (DomainInfo.Digest), not by the file's name.
@@ -46,20 +46,20 @@
 // smallest witness, the smallest class key each cap turned away, the
 // splits, the selection, every verdict by offset), with the whole
 // domain's DomainInfo, the policies in order, the reference, rank,
-// relevance table and caps. MergePartials combines partial reports of
-// disjoint shards, in any number, order and grouping, into the same
-// partial report, and refuses parts of another run (another domain,
-// policies, order of policies, reference, rank, relevance table, caps or
-// number of shards) or a shard given twice, naming the files; a Merger
-// does the same one part at a time, so that merging holds two partial
-// reports in memory however many shards there are. Since the
+// relevance table and caps. A Merger combines partial reports of
+// disjoint shards, one part at a time, in any number, order and
+// grouping, into the same partial report, so that merging holds two
+// partial reports in memory however many shards there are; it refuses
+// parts of another run (another domain, policies, order of policies,
+// reference, rank, relevance table, caps or number of shards) or a shard
+// given twice, naming the files. Since the
 // caps keep the smallest keys whatever the order, the merged aggregate is
 // the one Run keeps, and Partial.Report builds the report from it as Run
 // does, once every shard is there: the same report, byte for byte, as
 // Run on the whole domain, baseline and drift included. It needs the
 // policies the shards ran: a partial report records a fingerprint of each
 // (its verdicts on a sample of the exhaustive domain of MinScope), and
-// MergePartials and Report refuse a policy of the same name with another
+// a Merger and Report refuse a policy of the same name with another
 // fingerprint, or one that judges a kept witness otherwise.
 //
 // # Report
@@ -70,7 +70,7 @@
 // cases they agree on, the cases each admits that the other does not (⊆
 // or ⊇ when one admits a subset of the other on the domain), policies
 // that agree on every case merged into one row, and a few witnesses in
-// words (DescribeCase: "~> 1.2 with 2.0.0-beta.1: admits a prerelease of
+// words ("~> 1.2 with 2.0.0-beta.1: admits a prerelease of
 // the next major"), the first one decided by the prerelease rule. Its
 // Splits group the cases the policies do not all agree on by case shape
 // and by which policies allow, reject and refuse them.
@@ -94,25 +94,24 @@
 // of prerel's corpus): the share of real constraints whose shape is the
 // witness's constraint shape. Reports order them by relevance, then count (Options.Rank).
 //
-// RenderText, RenderMarkdown and RenderJSON write a report (Render with
-// RenderOptions to list everything, or to begin with a drift); the
-// library never prints by itself. RenderJSON, Partial.WriteJSON and
+// The package never prints: the render package writes a report as text,
+// Markdown, JSON or HTML. Report.WriteJSON, Partial.WriteJSON and
 // WriteBaseline write as they encode, a class at a time, so that the
 // JSON text of a large report is never held whole in memory.
 //
 // # Baselines
 //
-// WriteBaseline saves the stable part of a report (Report.Baseline: the
+// WriteBaseline saves the stable part of a report (the
 // pairs, classes and selection without the policies' reasons, and every
 // policy's verdict on every case, compressed) atomically, to the target
 // of a symbolic link and with the old file's mode, and never over a
 // directory, FIFO or device; ReadBaseline reads it back, refusing with a
-// line and column what is not a baseline, and Diff lists what appeared,
-// disappeared or changed, in sentences, so that CI can fail when a policy
-// change moves a verdict. The order of the policies plays no part, and a
-// file domain is compared by its cases. ComputeDrift tells the same drift
-// per policy for a reviewer: how many verdicts changed in which direction
+// line and column what is not a baseline. ComputeDrift lists what
+// appeared, disappeared or changed since, in sentences, so that CI can
+// fail when a policy change moves a verdict; the order of the policies
+// plays no part, and a file domain is compared by its cases. It tells the
+// drift per policy for a reviewer too: how many verdicts changed in which direction
 // ("cargo: 93 cases reject → allow"), and the most relevant changed case
-// shapes with a witness each; it lists the first MaxDriftChanges changes
-// and counts the rest.
+// shapes with a witness each; it lists the first thousand changes and
+// counts the rest.
 package compare

@@ -10,12 +10,12 @@ import (
 	"github.com/prerel/prerel/engine"
 )
 
-// DriftClassesPerPolicy is how many changed classes a PolicyDrift keeps.
-const DriftClassesPerPolicy = 5
+// driftClassesPerPolicy is how many changed classes a PolicyDrift keeps.
+const driftClassesPerPolicy = 5
 
-// MaxDriftChanges is how many changes a Drift lists; Drift.ChangesLeft
+// maxDriftChanges is how many changes a Drift lists; Drift.ChangesLeft
 // counts the others.
-const MaxDriftChanges = 1000
+const maxDriftChanges = 1000
 
 // MaxDriftShapes bounds the changed case shapes ComputeDrift tells apart
 // per policy, those with the shortest shapes (then in byte order);
@@ -25,17 +25,18 @@ const MaxDriftShapes = 10_000
 // Drift is what moved between a baseline and a run, told per policy for a
 // reviewer: how many verdicts changed in which direction, and the most
 // relevant changed case shapes with a witness each. Changes has the first
-// differences Diff finds.
+// differences diffReports finds.
 type Drift struct {
 	// Matches is true when the run matches the baseline.
 	Matches bool `json:"matches"`
 	// Exact is true when the baseline has per-case verdicts for the same
-	// cases (SameCases), so that Policies counts every changed verdict;
+	// cases, so that Policies counts every changed verdict;
 	// without them, only Changes tells the drift.
 	Exact bool `json:"exact"`
 	// Policies lists each policy with changed verdicts, in run order.
 	Policies []PolicyDrift `json:"policies,omitempty"`
-	// Changes is Diff(baseline, run), its first MaxDriftChanges;
+	// Changes are the changes from the baseline in sentences, the first
+	// thousand;
 	// ChangesLeft counts the others.
 	Changes     []Change `json:"changes"`
 	ChangesLeft int      `json:"changes_left,omitempty"`
@@ -57,7 +58,7 @@ type PolicyDrift struct {
 	// Moves counts them by direction, largest first.
 	Moves []Move `json:"moves"`
 	// Classes are the changed cases grouped by case shape and direction,
-	// most relevant first, the first DriftClassesPerPolicy of them;
+	// most relevant first, the first five of them;
 	// ClassesLeft counts the others. CasesLeftOut counts the changed
 	// cases of the shapes past MaxDriftShapes, which are not told apart.
 	Classes      []DriftClass `json:"classes"`
@@ -88,7 +89,7 @@ type DriftClass struct {
 }
 
 // ComputeDrift compares a run with a baseline. When both have per-case
-// verdicts of the same cases (SameCases), it counts every changed verdict
+// verdicts of the same cases (sameCases), it counts every changed verdict
 // per policy and walks d, the run's domain, once more to find the changed
 // cases' texts, grouping them by shape with the smallest as witness,
 // ranked by table's relevance. Otherwise it reports Changes alone. It
@@ -100,10 +101,10 @@ func ComputeDrift(ctx context.Context, d Domain, baseline, run *Report, table *R
 	}
 	dr := &Drift{}
 	var total int
-	dr.Changes, total = diff(baseline, run, MaxDriftChanges)
+	dr.Changes, total = diff(baseline, run, maxDriftChanges)
 	dr.ChangesLeft = total - len(dr.Changes)
 	dr.Matches = total == 0
-	if run.verdicts.get() == nil || baseline.Verdicts == nil || !SameCases(baseline.Domain, run.Domain) {
+	if run.verdicts.get() == nil || baseline.Verdicts == nil || !sameCases(baseline.Domain, run.Domain) {
 		return dr, nil
 	}
 	olds := map[string][]byte{}
@@ -160,7 +161,7 @@ func ComputeDrift(ctx context.Context, d Domain, baseline, run *Report, table *R
 	for i := range dr.Policies {
 		pd := &dr.Policies[i]
 		cs := classes[pd.Policy]
-		pd.Classes = cs[:min(len(cs), DriftClassesPerPolicy)]
+		pd.Classes = cs[:min(len(cs), driftClassesPerPolicy)]
 		pd.ClassesLeft = len(cs) - len(pd.Classes)
 		pd.CasesLeftOut = pd.Changed
 		for _, c := range cs {

@@ -46,10 +46,10 @@ func textOnly(policies []engine.Policy) []engine.Policy {
 func reportBytes(t *testing.T, r *compare.Report) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := compare.RenderJSON(&buf, r); err != nil {
+	if err := r.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if err := compare.RenderJSON(&buf, r.Baseline()); err != nil {
+	if err := r.Baseline().WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()

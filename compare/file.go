@@ -70,8 +70,8 @@ func File(path string) (Domain, error) {
 	})
 }
 
-// FileFS is File for a file of fsys, which must be a regular file.
-func FileFS(fsys fs.FS, name string) (Domain, error) {
+// fileFS is File for a file of fsys, which must be a regular file.
+func fileFS(fsys fs.FS, name string) (Domain, error) {
 	if fsys == nil {
 		return nil, errors.New("file domain: no file system")
 	}

@@ -171,7 +171,7 @@ func TestStreamJSONWritesAsItGoes(t *testing.T) {
 			Witness: Witness{Constraint: ">= 1.0", Version: "1.0.0", AReason: strings.Repeat("r", 40)}}
 	}
 	var w writeSizes
-	if err := RenderJSON(&w, r); err != nil {
+	if err := r.WriteJSON(&w); err != nil {
 		t.Fatal(err)
 	}
 	total, largest := 0, 0

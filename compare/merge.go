@@ -17,19 +17,19 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 )
 
-// Merge combines the partial reports of every shard of a run into the
-// report of the whole run: MergePartials, then Partial.Report. The report
+// mergeReport combines the partial reports of every shard of a run into the
+// report of the whole run: mergePartials, then Partial.Report. The report
 // is the one Run makes of the whole domain, byte for byte in every
 // format.
-func Merge(ctx context.Context, policies []engine.Policy, parts ...*Partial) (*Report, error) {
-	p, err := MergePartials(parts...)
+func mergeReport(ctx context.Context, policies []engine.Policy, parts ...*Partial) (*Report, error) {
+	p, err := mergePartials(parts...)
 	if err != nil {
 		return nil, err
 	}
 	return p.Report(ctx, policies)
 }
 
-// MergePartials combines partial reports of disjoint shards of one run
+// mergePartials combines partial reports of disjoint shards of one run
 // into the partial report of their shards together; the parts are not
 // modified. Any number of shards may be merged, so that merging is
 // associative: merging merged partial reports gives the partial report
@@ -41,7 +41,7 @@ func Merge(ctx context.Context, policies []engine.Policy, parts ...*Partial) (*R
 // another reference, rank or relevance table, other caps, another number
 // of shards; and a shard given twice. A Merger merges the same parts one
 // at a time.
-func MergePartials(parts ...*Partial) (*Partial, error) {
+func mergePartials(parts ...*Partial) (*Partial, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("compare: no partial reports to merge")
 	}
@@ -72,7 +72,7 @@ func MergePartials(parts ...*Partial) (*Partial, error) {
 }
 
 // A Merger merges partial reports one at a time into the partial report
-// of their shards together, as MergePartials does, so that only the
+// of their shards together, as mergePartials does, so that only the
 // merged report and the part being added need be in memory: any number
 // of shards merge in the memory of two. The parts are not modified, and
 // the result does not depend on their order. The zero Merger is empty.
@@ -84,7 +84,7 @@ type Merger struct {
 }
 
 // Add merges p. It refuses p, naming it and a part added before, when
-// it is not a shard of the same run as those parts (see MergePartials),
+// it is not a shard of the same run as those parts (see mergePartials),
 // when it brings a shard already added, or when it judged a case a part
 // added before judged; the merger is then as it was.
 func (m *Merger) Add(p *Partial) error {
@@ -183,7 +183,7 @@ func (m *Merger) Partial() (*Partial, error) {
 		return nil, fmt.Errorf("compare: no partial reports to merge")
 	}
 	if m.out.agg.cases > m.out.info.Cases {
-		return nil, fmt.Errorf("compare: %s count %d cases together, more than the %d of the domain", shardList(m.out.Shards()), m.out.agg.cases, m.out.info.Cases)
+		return nil, fmt.Errorf("compare: %s count %d cases together, more than the %d of the domain", shardList(m.out.heldShards()), m.out.agg.cases, m.out.info.Cases)
 	}
 	out := *m.out
 	return &out, nil
@@ -216,7 +216,7 @@ func compatible(a, b *Partial) error {
 			}
 		}
 	case a.n != b.n:
-		return other("they split the run into different numbers of shards", shardList(a.Shards()), shardList(b.Shards()))
+		return other("they split the run into different numbers of shards", shardList(a.heldShards()), shardList(b.heldShards()))
 	case a.reference != b.reference:
 		return other("they compare the policies with other references", a.reference, b.reference)
 	case a.rank != b.rank:
@@ -264,7 +264,7 @@ func (p *Partial) Report(ctx context.Context, policies []engine.Policy) (*Report
 	if p == nil || p.agg == nil {
 		return nil, fmt.Errorf("compare: no partial report")
 	}
-	if missing := p.Missing(); len(missing) > 0 {
+	if missing := p.missingShards(); len(missing) > 0 {
 		verb := "is"
 		if len(missing) > 1 {
 			verb = "are"
@@ -274,7 +274,7 @@ func (p *Partial) Report(ctx context.Context, policies []engine.Policy) (*Report
 			holder = p.source + " holds"
 		}
 		return nil, fmt.Errorf("compare: %s %s missing: the report of the run needs all %d shards, and %s %s",
-			shardList(missing), verb, p.n, holder, shardList(p.Shards()))
+			shardList(missing), verb, p.n, holder, shardList(p.heldShards()))
 	}
 	if p.agg.cases != p.info.Cases {
 		return nil, fmt.Errorf("compare: the shards of %s judged %s of the %d of the domain", p.name(),

@@ -26,7 +26,7 @@ func partialJSONOf(t testing.TB, p *Partial) []byte {
 
 func mustMerge(t testing.TB, parts ...*Partial) *Partial {
 	t.Helper()
-	p, err := MergePartials(parts...)
+	p, err := mergePartials(parts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,14 +84,14 @@ func TestMergeIsAssociativeAndOrderIndependent(t *testing.T) {
 			for _, g := range groupings {
 				got := g.merge()
 				sameBytes(t, fmt.Sprintf("capped %v, %s, %s: the partial report", capped, d.Info().Name, g.name), partialJSONOf(t, got), want)
-				if !got.Complete() || len(got.Missing()) != 0 {
-					t.Errorf("%s: merged shards %v, missing %v", g.name, got.Shards(), got.Missing())
+				if !got.Complete() || len(got.missingShards()) != 0 {
+					t.Errorf("%s: merged shards %v, missing %v", g.name, got.heldShards(), got.missingShards())
 				}
 			}
 			// merging two, in either order, is the same
 			ab, ba := mustMerge(t, s[1], s[4]), mustMerge(t, s[4], s[1])
 			sameBytes(t, "two shards in either order", partialJSONOf(t, ab), partialJSONOf(t, ba))
-			if got := ab.Shards(); len(got) != 2 || got[0] != (Shard{2, 7}) || got[1] != (Shard{5, 7}) {
+			if got := ab.heldShards(); len(got) != 2 || got[0] != (Shard{2, 7}) || got[1] != (Shard{5, 7}) {
 				t.Errorf("shards 2/7 and 5/7 merged hold %v", got)
 			}
 			// the parts are left as they were
@@ -180,7 +180,7 @@ func TestMergeRefusesWhatDoesNotFit(t *testing.T) {
 	mergerWant := map[string][]string{"nil": {"partial report 2 is nil"}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Merge(context.Background(), ps, tt.parts...)
+			_, err := mergeReport(context.Background(), ps, tt.parts...)
 			if err == nil {
 				t.Fatal("merged")
 			}
@@ -288,7 +288,7 @@ func TestMergedReportDriftsLikeTheRun(t *testing.T) {
 		t.Fatalf("the drift of the run %+v, want the verdicts of cargo moved", want)
 	}
 	for _, n := range []int{1, 2, 3, 7} {
-		merged, err := Merge(context.Background(), after, runShards(t, d, after, Options{}, n)...)
+		merged, err := mergeReport(context.Background(), after, runShards(t, d, after, Options{}, n)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -297,7 +297,7 @@ func TestMergedReportDriftsLikeTheRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameBytes(t, fmt.Sprintf("N=%d: the drift", n), indented(t, got), indented(t, want))
-		same, err := ComputeDrift(context.Background(), d, base, must(Merge(context.Background(), before, runShards(t, d, before, Options{}, n)...)), nil)
+		same, err := ComputeDrift(context.Background(), d, base, must(mergeReport(context.Background(), before, runShards(t, d, before, Options{}, n)...)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -311,7 +311,7 @@ func TestMergedReportDriftsLikeTheRun(t *testing.T) {
 func baselineJSON(t testing.TB, r *Report) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := encodeBaseline(&buf, r.Baseline()); err != nil {
+	if err := encodeBaseline(&buf, r.baseline()); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -359,12 +359,12 @@ func TestMergeJudgesTheWitnessesAgain(t *testing.T) {
 	if fingerprint(changed[1]) != fingerprint(ps[1]) {
 		t.Fatal("the changed policy has another fingerprint: the test does not reach the witnesses")
 	}
-	_, err := Merge(context.Background(), changed, parts...)
+	_, err := mergeReport(context.Background(), changed, parts...)
 	if err == nil || !strings.Contains(err.Error(), `the policy linear judges constraint "~> 7.2" with version "7.5.0-beta.1" reject, where the shards recorded allow`) ||
 		!strings.Contains(err.Error(), "it is not the policy the shards ran") {
 		t.Errorf("merge with a policy changed on one constraint: %v", err)
 	}
-	if _, err := Merge(context.Background(), ps, parts...); err != nil {
+	if _, err := mergeReport(context.Background(), ps, parts...); err != nil {
 		t.Errorf("merge with the shards' policies: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
 )
 
@@ -25,11 +26,12 @@ func TestNilValues(t *testing.T) {
 		},
 		"Corpus of a nil file system": func() error { _, err := compare.Corpus(nil, compare.PairByContext); return err },
 		"FileFS of a nil file system": func() error { _, err := compare.FileFS(nil, "cases.tsv"); return err },
-		"Render a nil report":         func() error { return compare.Render(&bytes.Buffer{}, compare.FormatText, nil, compare.RenderOptions{}) },
-		"Render to a nil writer":      func() error { return compare.Render(nil, compare.FormatText, r, compare.RenderOptions{}) },
-		"RenderText a nil report":     func() error { return compare.RenderText(&bytes.Buffer{}, nil) },
-		"RenderMarkdown a nil report": func() error { return compare.RenderMarkdown(&bytes.Buffer{}, nil) },
-		"RenderJSON a nil report":     func() error { return compare.RenderJSON(&bytes.Buffer{}, nil) },
+		"Render a nil report":         func() error { return render.Render(&bytes.Buffer{}, render.FormatText, nil, render.Options{}) },
+		"Render to a nil writer":      func() error { return render.Render(nil, render.FormatText, r, render.Options{}) },
+		"RenderText a nil report":     func() error { return render.Render(&bytes.Buffer{}, render.FormatText, nil, render.Options{}) },
+		"RenderMarkdown a nil report": func() error { return render.Render(&bytes.Buffer{}, render.FormatMarkdown, nil, render.Options{}) },
+		"RenderJSON a nil report":     func() error { return render.Render(&bytes.Buffer{}, render.FormatJSON, nil, render.Options{}) },
+		"WriteJSON a nil report":      func() error { return (*compare.Report)(nil).WriteJSON(&bytes.Buffer{}) },
 		"WriteBaseline a nil report": func() error {
 			return compare.WriteBaseline(filepath.Join(t.TempDir(), "b.json"), nil)
 		},

@@ -16,10 +16,10 @@ import (
 	"github.com/prerel/prerel/internal/safefile"
 )
 
-// PartialVersion is the version of the JSON form of a Partial. It changes
+// partialVersion is the version of the JSON form of a Partial. It changes
 // whenever that form changes, and partial reports of different versions
 // are not merged.
-const PartialVersion = 1
+const partialVersion = 1
 
 // verdictAbsent marks, in a partial report's verdicts, a case of another
 // shard.
@@ -32,11 +32,11 @@ const verdictAbsent = 3
 // what must match for the shards to be merged: the whole domain's
 // DomainInfo, the policies in order, the options that shape the report
 // (reference, rank, relevance table) and the caps. RunPartial makes one,
-// MergePartials combines several, and Report turns a complete one into
+// a Merger combines several, and Report turns a complete one into
 // the Report of the whole run.
 //
-// Its JSON form (WriteJSON, DecodePartial, ReadPartial) is an object
-// with "partial" (PartialVersion), "schema" (SchemaVersion), "domain",
+// Its JSON form (WriteJSON, ReadPartial) is an object
+// with "partial" (its version, 1), "schema" (SchemaVersion), "domain",
 // "domain_args", "policies", "fingerprints" (of each policy: the SHA-256
 // of its verdicts on a sample of the exhaustive domain of MinScope),
 // "reference", "rank", "relevance", "shards"
@@ -49,8 +49,8 @@ const verdictAbsent = 3
 type Partial struct {
 	// DomainArgs records how the domain can be made again, for a
 	// program that must (prerel compare records its domain flags). Run
-	// and Merge do not read it; MergePartials keeps that of the partial
-	// with the first shard.
+	// and Report do not read it; a Merger keeps that of the partial with
+	// the first shard.
 	DomainArgs []string
 
 	source     string // where it was read from, for errors
@@ -75,8 +75,8 @@ func (p *Partial) Info() DomainInfo { return p.info }
 // Policies are the names of the policies compared, in run order.
 func (p *Partial) Policies() []string { return slices.Clone(p.policies) }
 
-// Shards lists the shards the partial report holds, in order.
-func (p *Partial) Shards() []Shard {
+// heldShards lists the shards the partial report holds, in order.
+func (p *Partial) heldShards() []Shard {
 	out := make([]Shard, len(p.shards))
 	for i, k := range p.shards {
 		out[i] = Shard{K: k, N: p.n}
@@ -84,8 +84,8 @@ func (p *Partial) Shards() []Shard {
 	return out
 }
 
-// Cases is the number of cases the partial report's shards judged.
-func (p *Partial) Cases() int64 { return p.agg.cases }
+// cases is the number of cases the partial report's shards judged.
+func (p *Partial) cases() int64 { return p.agg.cases }
 
 // Relevance is the relevance table the run ranks by, or nil.
 func (p *Partial) Relevance() *RelevanceTable { return p.relevance }
@@ -94,8 +94,8 @@ func (p *Partial) Relevance() *RelevanceTable { return p.relevance }
 // run, so that Report can build the whole run's report from it.
 func (p *Partial) Complete() bool { return len(p.shards) == p.n }
 
-// Missing lists the shards of the run the partial report lacks.
-func (p *Partial) Missing() []Shard {
+// missingShards lists the shards of the run the partial report lacks.
+func (p *Partial) missingShards() []Shard {
 	var out []Shard
 	have := 0
 	for k := 1; k <= p.n; k++ {
@@ -113,7 +113,7 @@ func (p *Partial) name() string {
 	if p.source != "" {
 		return p.source
 	}
-	return "the partial report of " + shardList(p.Shards())
+	return "the partial report of " + shardList(p.heldShards())
 }
 
 // shardList writes shards as "shard 2/3" or "shards 1/3, 2/3".
@@ -258,7 +258,7 @@ func (p *Partial) WriteJSON(w io.Writer) error {
 func (p *Partial) toJSON() (*partialJSON, error) {
 	a := p.agg
 	j := &partialJSON{
-		Partial: PartialVersion, Schema: SchemaVersion, Domain: p.info, DomainArgs: p.DomainArgs,
+		Partial: partialVersion, Schema: SchemaVersion, Domain: p.info, DomainArgs: p.DomainArgs,
 		Policies: p.policies, Prints: p.prints, Reference: p.reference, Rank: p.rank,
 		Shards:     shardsJSON{Of: p.n, Done: p.shards},
 		Limits:     limitsJSON{ClassesPerPair: p.classLimit, Splits: p.splitLimit},
@@ -338,7 +338,7 @@ func lessCompare(less, greater bool) int {
 }
 
 // ReadPartial reads a partial report from path, a regular file or a pipe
-// of at most safefile.ReportLimit bytes, as DecodePartial does; every
+// of at most safefile.ReportLimit bytes, as decodePartialFrom does; every
 // error names the file, with the line and column of a mistake in its
 // JSON.
 func ReadPartial(path string) (*Partial, error) {
@@ -354,13 +354,13 @@ func ReadPartial(path string) (*Partial, error) {
 	return p, nil
 }
 
-// DecodePartial reads a partial report of at most safefile.ReportLimit
+// decodePartialFrom reads a partial report of at most safefile.ReportLimit
 // bytes; name is what later errors call it. It fails, naming the line
 // and column where it can, on malformed JSON, on unknown fields, on
 // anything after the object, on a report that is not a partial one, on
-// another PartialVersion or SchemaVersion, and on counts, classes,
+// another partialVersion or SchemaVersion, and on counts, classes,
 // splits or verdicts that do not fit together.
-func DecodePartial(r io.Reader, name string) (*Partial, error) {
+func decodePartialFrom(r io.Reader, name string) (*Partial, error) {
 	if r == nil {
 		return nil, errors.New("decode partial report: no reader")
 	}
@@ -409,8 +409,8 @@ func decodePartial(data []byte) (*Partial, error) {
 	if err := trailingData(dec, data, "partial report", at); err != nil {
 		return nil, err
 	}
-	if j.Partial != PartialVersion {
-		return nil, &decodeError{msg: fmt.Sprintf("partial report version %d, this prerel merges version %d: run every shard with the same prerel", j.Partial, PartialVersion)}
+	if j.Partial != partialVersion {
+		return nil, &decodeError{msg: fmt.Sprintf("partial report version %d, this prerel merges version %d: run every shard with the same prerel", j.Partial, partialVersion)}
 	}
 	if j.Schema != SchemaVersion {
 		return nil, &decodeError{msg: fmt.Sprintf("schema %d, this prerel reads schema %d", j.Schema, SchemaVersion)}
@@ -477,7 +477,7 @@ func (j *partialJSON) partial() (*Partial, error) {
 		return nil, bad("rank %q", j.Rank)
 	}
 	sh := j.Shards
-	if sh.Of < 1 || sh.Of > MaxShards || len(sh.Done) == 0 || len(sh.Done) > sh.Of {
+	if sh.Of < 1 || sh.Of > maxShards || len(sh.Done) == 0 || len(sh.Done) > sh.Of {
 		return nil, bad("shards %d of %d", len(sh.Done), sh.Of)
 	}
 	for i, k := range sh.Done {
@@ -488,8 +488,8 @@ func (j *partialJSON) partial() (*Partial, error) {
 	if len(j.Pairs) != np*(np-1)/2 {
 		return nil, bad("%d pairs for %d policies, want %d", len(j.Pairs), np, np*(np-1)/2)
 	}
-	if j.Verdicts != nil && j.Domain.Cases*int64(np) > MaxRecordedVerdicts {
-		return nil, bad("verdicts of %d cases and %d policies, more than a run records (%d)", j.Domain.Cases, np, MaxRecordedVerdicts)
+	if j.Verdicts != nil && j.Domain.Cases*int64(np) > maxRecordedVerdicts {
+		return nil, bad("verdicts of %d cases and %d policies, more than a run records (%d)", j.Domain.Cases, np, maxRecordedVerdicts)
 	}
 	lim := j.Limits
 	pairs := pairIndexes(np)

@@ -49,11 +49,11 @@ func TestPartialJSONRoundTrip(t *testing.T) {
 	first := partialJSONOf(t, p)
 	q := roundTrip(t, p, "sample.json")
 	sameBytes(t, "the partial report read back", partialJSONOf(t, q), first)
-	if q.Info() != p.Info() || strings.Join(q.Policies(), ",") != "strict,cargo,linear" || q.Cases() != p.Cases() ||
-		len(q.Shards()) != 1 || q.Shards()[0] != (Shard{2, 3}) || q.Complete() || q.Relevance() == nil ||
+	if q.Info() != p.Info() || strings.Join(q.Policies(), ",") != "strict,cargo,linear" || q.cases() != p.cases() ||
+		len(q.heldShards()) != 1 || q.heldShards()[0] != (Shard{2, 3}) || q.Complete() || q.Relevance() == nil ||
 		strings.Join(q.DomainArgs, " ") != "--domain test" {
 		t.Errorf("read back: info %+v, policies %v, cases %d, shards %v, relevance %v, args %q",
-			q.Info(), q.Policies(), q.Cases(), q.Shards(), q.Relevance(), q.DomainArgs)
+			q.Info(), q.Policies(), q.cases(), q.heldShards(), q.Relevance(), q.DomainArgs)
 	}
 	if q.agg.selection == nil || q.verdicts == nil {
 		t.Error("the sample has no selection or no verdicts: it does not cover the JSON form")
@@ -70,7 +70,7 @@ func TestReadPartialRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	var report bytes.Buffer
-	if err := RenderJSON(&report, r); err != nil {
+	if err := r.WriteJSON(&report); err != nil {
 		t.Fatal(err)
 	}
 	replace := func(old, new string) string {
@@ -145,7 +145,7 @@ func FuzzDecodePartial(f *testing.F) {
 	f.Add([]byte(`{"partial":1,"schema":1}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := DecodePartial(bytes.NewReader(data), "fuzz.json")
+		p, err := decodePartialFrom(bytes.NewReader(data), "fuzz.json")
 		if err != nil {
 			return
 		}
@@ -153,8 +153,8 @@ func FuzzDecodePartial(f *testing.F) {
 		if !bytes.Equal(partialJSONOf(t, again), partialJSONOf(t, p)) {
 			t.Error("a partial report read back writes other JSON")
 		}
-		if m, err := MergePartials(p, again); err == nil {
-			t.Errorf("a partial report merged with itself: shards %v", m.Shards())
+		if m, err := mergePartials(p, again); err == nil {
+			t.Errorf("a partial report merged with itself: shards %v", m.heldShards())
 		}
 		p.Report(context.Background(), ps)
 	})

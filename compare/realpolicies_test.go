@@ -41,7 +41,7 @@ func TestRealPoliciesOnDefaultExhaustive(t *testing.T) {
 			t.Errorf("%s vs %s, %q with %q: reported %s/%s, evaluated %s/%s",
 				c.A, c.B, w.Constraint, w.Version, w.AVerdict, w.BVerdict, ra.Verdict, rb.Verdict)
 		}
-		if s := Signature(byName[c.A], byName[c.B], w.Constraint, w.Version); s != c.Signature {
+		if s := signatureOf(byName[c.A], byName[c.B], w.Constraint, w.Version); s != c.Signature {
 			t.Errorf("%s vs %s: witness %q with %q has signature %q, its class %q", c.A, c.B, w.Constraint, w.Version, s, c.Signature)
 		}
 	}
@@ -74,7 +74,7 @@ func TestRealPoliciesOnDefaultExhaustive(t *testing.T) {
 		ci := newConstraintInfo(g.Constraint)
 		for _, v := range g.Versions {
 			a, b := ml.Match(v).Verdict, mc.Match(v).Verdict
-			if a == b || Signature(lexical, cargo, g.Constraint, v) != sig {
+			if a == b || signatureOf(lexical, cargo, g.Constraint, v) != sig {
 				continue
 			}
 			count++
@@ -115,7 +115,7 @@ func TestRealPoliciesOnDefaultExhaustive(t *testing.T) {
 		if cause != tt.want {
 			t.Errorf("CauseOf(%s, %s, %q, %q) = %q, want %q", tt.a, tt.b, tt.constraint, tt.version, cause, tt.want)
 		}
-		sigOf := Signature(byName[tt.a], byName[tt.b], tt.constraint, tt.version)
+		sigOf := signatureOf(byName[tt.a], byName[tt.b], tt.constraint, tt.version)
 		ok := false
 		for _, c := range r.ClassesOf(tt.a, tt.b) {
 			if c.Signature == sigOf {

@@ -47,23 +47,23 @@ type RelevanceTable struct {
 func NewRelevanceTable(source string, constraints []string) *RelevanceTable {
 	t := &RelevanceTable{Source: source, counts: map[string]int{}}
 	for _, c := range constraints {
-		t.counts[ConstraintShape(c)]++
+		t.counts[constraintShapeOf(c)]++
 		t.total++
 	}
 	return t
 }
 
-// RelevanceFile is the file of a corpus (laid out as prerel's
+// relevanceFile is the file of a corpus (laid out as prerel's
 // testdata/corpus) that CorpusRelevance reads: real module calls and
 // provider requirements, one a row, tab-separated, with a header naming a
 // "constraint" column (empty when the call has no version argument).
-const RelevanceFile = "calls/calls.tsv"
+const relevanceFile = "calls/calls.tsv"
 
 // CorpusRelevance reads the constraints of the real calls of a corpus
-// (RelevanceFile of fsys) into a table, one count per call, so that a
+// (calls/calls.tsv of fsys) into a table, one count per call, so that a
 // shape counts as often as people write it.
 func CorpusRelevance(fsys fs.FS) (*RelevanceTable, error) {
-	f, err := fsys.Open(RelevanceFile)
+	f, err := fsys.Open(relevanceFile)
 	if err != nil {
 		return nil, fmt.Errorf("relevance: %w", err)
 	}
@@ -80,17 +80,17 @@ func CorpusRelevance(fsys fs.FS) (*RelevanceTable, error) {
 				}
 			}
 			if column < 0 {
-				return nil, fmt.Errorf("relevance: %s: the header has no constraint column", RelevanceFile)
+				return nil, fmt.Errorf("relevance: %s: the header has no constraint column", relevanceFile)
 			}
 			continue
 		}
 		if column >= len(fields) {
-			return nil, fmt.Errorf("relevance: %s:%d: %d fields, no constraint", RelevanceFile, line, len(fields))
+			return nil, fmt.Errorf("relevance: %s:%d: %d fields, no constraint", relevanceFile, line, len(fields))
 		}
 		constraints = append(constraints, fields[column])
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("relevance: %s: %w", RelevanceFile, err)
+		return nil, fmt.Errorf("relevance: %s: %w", relevanceFile, err)
 	}
 	return NewRelevanceTable("the module calls and provider requirements of real Terraform configurations", constraints), nil
 }
@@ -100,7 +100,7 @@ func (t *RelevanceTable) Of(constraint string) *Relevance {
 	if t == nil {
 		return nil
 	}
-	shape := ConstraintShape(constraint)
+	shape := constraintShapeOf(constraint)
 	r := &Relevance{Shape: shape, Count: t.counts[shape], Of: t.total}
 	if t.total > 0 {
 		r.Share = float64(r.Count) / float64(t.total)
@@ -132,19 +132,11 @@ func (m *relevanceMemo) Of(constraint string) *Relevance {
 	return r
 }
 
-// Total is the number of constraints counted.
-func (t *RelevanceTable) Total() int {
-	if t == nil {
-		return 0
-	}
-	return t.total
-}
-
-// ConstraintShape is the shape a Relevance counts: the constraint part of
+// constraintShapeOf is the shape a Relevance counts: the constraint part of
 // a signature without relations ("~> N.N", ">= V, < V", "(any)"), or for
 // text the engine cannot parse `syntax "..."` with digits as N and
 // letters as a.
-func ConstraintShape(constraint string) string {
+func constraintShapeOf(constraint string) string {
 	ci := newConstraintInfo(constraint)
 	if !ci.ok {
 		return "syntax " + strconv.Quote(syntaxShape(constraint))

@@ -1,14 +1,19 @@
 package compare
 
-import "github.com/prerel/prerel/engine"
+import (
+	"errors"
+	"io"
+
+	"github.com/prerel/prerel/engine"
+)
 
 // SchemaVersion is the version of the JSON form of a Report (and so of a
 // baseline). It changes when a field changes meaning or disappears.
 const SchemaVersion = 1
 
-// Report is the result of a run. Its JSON form (RenderJSON) is the
-// machine-readable report; its stable part (Report.Baseline) is what a
-// baseline keeps.
+// Report is the result of a run. Its JSON form (WriteJSON) is the
+// machine-readable report; its stable part is what a baseline keeps
+// (WriteBaseline): no reasons, and none of what follows from the rest.
 type Report struct {
 	// Schema is SchemaVersion.
 	Schema int `json:"schema"`
@@ -45,14 +50,28 @@ type Report struct {
 	// real version histories (Group.History set) have it.
 	Selection *SelectionReport `json:"selection,omitempty"`
 	// Verdicts holds, in a baseline, every policy's verdict on every case
-	// in the domain's order, packed, compressed and in base64 (see
-	// Report.Baseline), so that a drift says exactly which verdicts
-	// changed. A run keeps them only up to MaxRecordedVerdicts.
+	// in the domain's order, packed, compressed and in base64, so that a drift says exactly which verdicts
+	// changed. A run keeps them for domains of up to 64 Mi
+	// verdicts (cases times policies).
 	Verdicts map[string]string `json:"verdicts,omitempty"`
 
 	// verdicts are the run's verdicts by policy, one byte per case, made
 	// from the run's log when first asked for.
 	verdicts *runVerdicts
+}
+
+// WriteJSON writes r as indented JSON: an object with "schema",
+// "domain" (name, description, cases), "policies", "pairs" (a, b, agree,
+// diverge), "classes" (a, b, signature, cause, count, witness with
+// constraint, version, a_verdict, b_verdict, a_reason, b_reason) and, for
+// domains of real histories, "selection". The characters < > & are written
+// as they are. The report is written as it is encoded, a class at a time,
+// not held whole in memory.
+func (r *Report) WriteJSON(w io.Writer) error {
+	if w == nil || r == nil {
+		return errors.New("compare: render needs a writer and a report")
+	}
+	return streamJSON(w, r, true)
 }
 
 // Pair is one cell of the agreement matrix.
@@ -123,16 +142,16 @@ type SelectionWitness struct {
 	Constraint string `json:"constraint"`
 	History    string `json:"history"`
 	// ASelected and BSelected are the version each side would install
-	// exactly as the history spells it, NoneSelected when it admits none,
-	// or InvalidSelected when it refuses the constraint.
+	// exactly as the history spells it, "(none)" when it admits none,
+	// or "(invalid)" when it refuses the constraint.
 	ASelected string `json:"a_selected"`
 	BSelected string `json:"b_selected"`
 }
 
 // What a selection witness shows for a side that installs nothing.
 const (
-	NoneSelected    = "(none)"    // the policy admits no version of the history
-	InvalidSelected = "(invalid)" // the policy refuses the constraint
+	noneSelected    = "(none)"    // the policy admits no version of the history
+	invalidSelected = "(invalid)" // the policy refuses the constraint
 )
 
 // PairOf returns the agreement of policies a and b, in either order.

@@ -62,7 +62,7 @@ const progressInterval = 100 * time.Millisecond
 // most ClassesPerPair classes per pair and MaxSplits splits, and the
 // report counts the cases of those it left out (Pair.CasesLeftOut,
 // Report.SplitCasesLeftOut). For a baseline, the run also keeps two bits
-// per case and policy up to MaxRecordedVerdicts.
+// per case and policy, up to 64 Mi verdicts.
 //
 // Run fails when d is nil, when fewer than two policies are given or two
 // share a name, when the domain reports an error or yields another

@@ -135,7 +135,7 @@ func TestRunIsDeterministic(t *testing.T) {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			if err := compare.RenderJSON(&buf, r); err != nil {
+			if err := r.WriteJSON(&buf); err != nil {
 				t.Fatal(err)
 			}
 			outs = append(outs, buf.Bytes())
@@ -166,7 +166,7 @@ func TestRunIsDeterministicWithRegisteredPolicies(t *testing.T) {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			if err := compare.RenderJSON(&buf, r); err != nil {
+			if err := r.WriteJSON(&buf); err != nil {
 				t.Fatal(err)
 			}
 			outs = append(outs, buf.Bytes())

@@ -115,7 +115,7 @@ func (w *worker) aggregateSelection(ci *constraintInfo, g Group) {
 // same versions of a history.
 func (w *worker) pick(p int, pol engine.Policy, g Group) string {
 	if w.errs[p] != nil {
-		return InvalidSelected
+		return invalidSelected
 	}
 	verdicts := w.verdicts[p]
 	if s, ok := pol.(engine.Selector); ok {
@@ -129,7 +129,7 @@ func (w *worker) pick(p int, pol engine.Policy, g Group) string {
 		}
 		switch len(w.admitted) {
 		case 0:
-			return NoneSelected
+			return noneSelected
 		case 1:
 			return w.admitted[0]
 		}
@@ -138,9 +138,9 @@ func (w *worker) pick(p int, pol engine.Policy, g Group) string {
 		}
 		sel, err := s.Select(g.Constraint, w.admitted)
 		if err != nil {
-			return InvalidSelected // the constraint's, not the versions'
+			return invalidSelected // the constraint's, not the versions'
 		}
-		picked := NoneSelected
+		picked := noneSelected
 		if sel.Found {
 			picked = sel.Version
 		}
@@ -152,5 +152,5 @@ func (w *worker) pick(p int, pol engine.Policy, g Group) string {
 			return g.Versions[i]
 		}
 	}
-	return NoneSelected
+	return noneSelected
 }

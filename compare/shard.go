@@ -11,8 +11,8 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 )
 
-// MaxShards is the largest number of shards a run can be split into.
-const MaxShards = 10_000
+// maxShards is the largest number of shards a run can be split into.
+const maxShards = 10_000
 
 // Shard names one of N disjoint parts of a domain: the K-th, counting from
 // 1. The zero Shard is the whole domain.
@@ -25,7 +25,7 @@ type Shard struct {
 	K, N int
 }
 
-// ParseShard reads a shard written "K/N", with 1 <= K <= N <= MaxShards.
+// ParseShard reads a shard written "K/N", with 1 <= K <= N <= 10,000.
 func ParseShard(s string) (Shard, error) {
 	k, n, ok := strings.Cut(s, "/")
 	if !ok {
@@ -46,11 +46,11 @@ func ParseShard(s string) (Shard, error) {
 // String writes the shard as "K/N".
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
 
-// check fails unless 1 <= K <= N <= MaxShards.
+// check fails unless 1 <= K <= N <= maxShards.
 func (s Shard) check() error {
 	switch {
-	case s.N < 1 || s.N > MaxShards:
-		return fmt.Errorf("shard %s: the number of shards must be from 1 to %d", s, MaxShards)
+	case s.N < 1 || s.N > maxShards:
+		return fmt.Errorf("shard %s: the number of shards must be from 1 to %d", s, maxShards)
 	case s.K < 1 || s.K > s.N:
 		return fmt.Errorf("shard %s: the shard must be from 1 to %d", s, s.N)
 	}
@@ -60,7 +60,7 @@ func (s Shard) check() error {
 // RunPartial runs one shard of d, Options.Shard (the whole domain, as
 // shard 1/1, when it is zero), and returns its partial report: what Run
 // keeps of the shard's cases, before the report is built from it.
-// MergePartials and Merge combine the partial reports of the shards into
+// A Merger and Partial.Report combine the partial reports of the shards into
 // the report Run would have made of the whole domain, exactly.
 //
 // RunPartial judges the groups of its shard only; Options.Progress sees

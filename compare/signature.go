@@ -423,10 +423,10 @@ func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-// Signature evaluates the case (constraint, version) with a and b, as
+// signatureOf evaluates the case (constraint, version) with a and b, as
 // engine.Evaluate does, and returns the signature of its divergence class
 // in a report, or "" when the two agree or when a or b is nil.
-func Signature(a, b engine.Policy, constraint, version string) string {
+func signatureOf(a, b engine.Policy, constraint, version string) string {
 	if a == nil || b == nil {
 		return ""
 	}

@@ -15,8 +15,8 @@ import (
 // hold. A run without it takes its first policy.
 const DefaultReference = "terraform-module"
 
-// SummaryWitnesses is how many witnesses a SummaryRow keeps.
-const SummaryWitnesses = 3
+// summaryWitnesses is how many witnesses a SummaryRow keeps.
+const summaryWitnesses = 3
 
 // SummaryRow compares one policy, or several that agree on every case,
 // with the reference.
@@ -40,7 +40,7 @@ type SummaryRow struct {
 	// not; Reads the cases the reference answers Invalid and they do not.
 	Refuses int64 `json:"refuses"`
 	Reads   int64 `json:"reads"`
-	// Witnesses are up to SummaryWitnesses cases of what they do
+	// Witnesses are up to three cases of what they do
 	// differently, from the first classes of the pair in Rank order, one
 	// per description.
 	Witnesses []SummaryWitness `json:"witnesses,omitempty"`
@@ -182,7 +182,7 @@ func summaryRow(r *Report, byPair pairClasses, g []string, byName map[string]eng
 		mine, theirs := sides(c, name)
 		what := whatDiffers(byName[name], c.Witness.Constraint, c.Witness.Version, mine, theirs)
 		key := strings.TrimSuffix(strings.TrimSuffix(what, " (+build)"), " (v-prefixed)")
-		if seen[key] || len(row.Witnesses) == SummaryWitnesses {
+		if seen[key] || len(row.Witnesses) == summaryWitnesses {
 			return
 		}
 		seen[key] = true
@@ -199,7 +199,7 @@ func summaryRow(r *Report, byPair pairClasses, g []string, byName map[string]eng
 		}
 	}
 	for _, c := range classes {
-		if len(row.Witnesses) == SummaryWitnesses {
+		if len(row.Witnesses) == summaryWitnesses {
 			break // full: no other class is described
 		}
 		add(c)
@@ -306,12 +306,12 @@ func whatDiffers(p engine.Policy, constraint, version string, mine, theirs engin
 	case theirs == engine.Invalid:
 		return mine.String() + "s what the reference refuses"
 	case mine == engine.Allow:
-		return "admits " + DescribeCase(constraint, version)
+		return "admits " + describeCase(constraint, version)
 	}
-	return "rejects " + DescribeCase(constraint, version)
+	return "rejects " + describeCase(constraint, version)
 }
 
-// DescribeCase says in words what the version of a case is to its
+// describeCase says in words what the version of a case is to its
 // constraint, as the engine reads both: "a prerelease of the next major"
 // ("~> 1.2" with 2.0.0-beta.1), "a prerelease inside the range", "a
 // release outside the range", with " (+build)" or " (v-prefixed)" when
@@ -320,7 +320,7 @@ func whatDiffers(p engine.Policy, constraint, version string, mine, theirs engin
 // stops below, of an upper bound's release, of a release named with a
 // prerelease, or of a lower bound's or pin's release; then whether its
 // release lies inside the range by SemVer precedence alone.
-func DescribeCase(constraint, version string) string {
+func describeCase(constraint, version string) string {
 	c, cerr := engine.ParseConstraint(constraint)
 	v, verr := engine.ParseVersion(version)
 	if cerr != nil || verr != nil {
@@ -347,7 +347,7 @@ func writtenAs(v engine.Version) string {
 	return ""
 }
 
-// describePrerelease is DescribeCase for a prerelease.
+// describePrerelease is describeCase for a prerelease.
 func describePrerelease(c engine.Constraint, v engine.Version) string {
 	core := v.Core()
 	for _, k := range c.Comparators() {

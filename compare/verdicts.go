@@ -11,11 +11,11 @@ import (
 	"github.com/prerel/prerel/engine"
 )
 
-// MaxRecordedVerdicts bounds the verdicts a run keeps for its baseline
+// maxRecordedVerdicts bounds the verdicts a run keeps for its baseline
 // (cases times policies, a quarter of a byte each while the run lasts and
 // one byte each in the report): a larger run keeps none, and a drift from
 // its baseline is told by classes alone.
-const MaxRecordedVerdicts = 64 << 20
+const maxRecordedVerdicts = 64 << 20
 
 // verdictLog keeps the verdict of every policy on every case, by the
 // case's position in the domain's order, so that a baseline can tell
@@ -30,7 +30,7 @@ type verdictLog struct {
 }
 
 func newVerdictLog(cases int64, policies int) *verdictLog {
-	if cases <= 0 || cases*int64(policies) > MaxRecordedVerdicts {
+	if cases <= 0 || cases*int64(policies) > maxRecordedVerdicts {
 		return nil
 	}
 	l := &verdictLog{cases: cases, byPolicy: make([][]uint32, policies)}

@@ -72,4 +72,7 @@
 // prerel commands check, select and explain, and EvalLine is one line of
 // eval's JSON output. Each report carries a Schema constant; a change of a
 // field's meaning, or a field that disappears, changes it.
+//
+// The package imports the standard library alone, so that a program can
+// embed the engine without the rest of prerel.
 package engine

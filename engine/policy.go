@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-
-	"github.com/prerel/prerel/internal/elide"
 )
 
 // Verdict is a policy's answer for one (constraint, version) pair.
@@ -87,7 +85,7 @@ const MaxReason = 1024
 // ClipReason returns reason when it is at most MaxReason bytes long, and
 // otherwise its start and its end, about MaxReason bytes together.
 // InvalidResult and the reports clip every reason with it.
-func ClipReason(reason string) string { return elide.Middle(reason, MaxReason) }
+func ClipReason(reason string) string { return elideMiddle(reason, MaxReason) }
 
 // ErrNilPolicy is the error for a Policy that is nil: a nil interface, or
 // one that holds a nil pointer or a nil function. Evaluate, Select,

@@ -4,10 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/prerel/prerel/internal/elide"
-
-	"github.com/prerel/prerel/internal/plural"
 )
 
 // scanner reads versions and constraints from src, tracking the byte
@@ -42,7 +38,7 @@ const maxQuotedPart = 40
 
 // quotePart quotes a part of the input for a parse error's message,
 // shortened when it is long.
-func quotePart(s string) string { return strconv.Quote(elide.Middle(s, maxQuotedPart)) }
+func quotePart(s string) string { return strconv.Quote(elideMiddle(s, maxQuotedPart)) }
 
 // describe names what is found at pos, for "expected X, found Y" messages.
 func (p *scanner) describe(pos int) string {
@@ -126,7 +122,7 @@ func (p *scanner) version(partial bool) (Version, int, error) {
 		if p.pos < len(p.src) && p.src[p.pos] != '-' && p.src[p.pos] != '+' {
 			return v, parts, p.errAt(p.pos, "expected \".\" and the %s number, found %s", names[parts], p.describe(p.pos))
 		}
-		return v, parts, p.errAt(p.pos, "expected MAJOR.MINOR.PATCH, found only %s", plural.Of(parts, "numeric part", "numeric parts"))
+		return v, parts, p.errAt(p.pos, "expected MAJOR.MINOR.PATCH, found only %s", countOf(parts, "numeric part", "numeric parts"))
 	}
 	if p.pos < len(p.src) && p.src[p.pos] == '-' {
 		p.pos++

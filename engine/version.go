@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/prerel/prerel/internal/elide"
-	"github.com/prerel/prerel/internal/plural"
 )
 
 // Version is a SemVer 2.0.0 version: MAJOR.MINOR.PATCH[-PRERELEASE][+BUILD],
@@ -36,7 +33,7 @@ func ParseVersion(s string) (Version, error) {
 		return Version{}, err
 	}
 	if parts != 3 {
-		return Version{}, p.errAt(p.pos, "expected MAJOR.MINOR.PATCH, found only %s", plural.Of(parts, "numeric part", "numeric parts"))
+		return Version{}, p.errAt(p.pos, "expected MAJOR.MINOR.PATCH, found only %s", countOf(parts, "numeric part", "numeric parts"))
 	}
 	if p.pos != len(s) {
 		return Version{}, p.errAt(p.pos, "unexpected %s after the version", p.describe(p.pos))
@@ -277,7 +274,7 @@ const maxQuotedInput = 64
 // its length: `constraint ">= 1111…111x" (1000004 bytes): column 1000004: ...`.
 func (e *ParseError) Error() string {
 	if len(e.Input) > maxQuotedInput {
-		return fmt.Sprintf("%s %q (%d bytes): column %d: %s", e.Kind, elide.Middle(e.Input, maxQuotedInput), len(e.Input), e.Column, e.Msg)
+		return fmt.Sprintf("%s %q (%d bytes): column %d: %s", e.Kind, elideMiddle(e.Input, maxQuotedInput), len(e.Input), e.Column, e.Msg)
 	}
 	return fmt.Sprintf("%s %q: column %d: %s", e.Kind, e.Input, e.Column, e.Msg)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/compare"
+	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
@@ -43,7 +44,7 @@ func runCompare(e *env, args []string) (err error) {
 	seed := fs.Int64("seed", 1, "random domain: the seed")
 	count := fs.Int("count", 100000, fmt.Sprintf("random domain: the number of cases, 1 to %d", compare.MaxRandomCount))
 	pairing := fs.String("pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets\n(context or all)")
-	format := compareFormat{compare.FormatText}
+	format := compareFormat{comparerender.FormatText}
 	fs.Var(&format, "format", "output format: "+compareFormatNames())
 	baseline := fs.String("baseline", "", "compare the run with the baseline in `FILE`; exit 1 when they differ")
 	writeBaseline := fs.String("write-baseline", "", "write the run's baseline to `FILE` (atomically; a symbolic link's target\nis written, and an existing file keeps its mode)")
@@ -120,7 +121,7 @@ func runCompare(e *env, args []string) (err error) {
 	if err != nil {
 		return failure(err)
 	}
-	ropt := compare.RenderOptions{All: *showAll, BaselinePath: *baseline}
+	ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints}
 	if base != nil {
 		if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, relevance); err != nil {
 			return inputError(fmt.Errorf("%s: %w", *baseline, err))
@@ -201,9 +202,19 @@ func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
 // even when the run also differs from the baseline, whose drift stderr
 // still tells. cmd names the command (compare or merge) in stderr's
 // messages.
-func writeCompareOutputs(e *env, cmd string, format compare.Format, report *compare.Report, ropt compare.RenderOptions, baselinePath string) error {
+// compareHints are the hints the reports of compare and merge give, in
+// the words of their flags.
+var compareHints = comparerender.Hints{
+	ShowAll:       "--show-all",
+	JSON:          "--format json",
+	TextShowAll:   "--format text --show-all",
+	WriteBaseline: "--write-baseline",
+	Changes:       "on stderr",
+}
+
+func writeCompareOutputs(e *env, cmd string, format comparerender.Format, report *compare.Report, ropt comparerender.Options, baselinePath string) error {
 	var failed []error
-	if err := compare.Render(e.stdout, format, report, ropt); err != nil {
+	if err := comparerender.Render(e.stdout, format, report, ropt); err != nil {
 		failed = append(failed, failure(fmt.Errorf("write the report: %w", err)))
 	}
 	if baselinePath != "" {
@@ -316,7 +327,7 @@ func openDomain(kind, name string, scope int, seed int64, count int, pairing str
 
 // appendStepSummary appends the Markdown report to the GitHub Actions step
 // summary file, which must be a regular file or not exist yet.
-func appendStepSummary(path string, r *compare.Report, ropt compare.RenderOptions) error {
+func appendStepSummary(path string, r *compare.Report, ropt comparerender.Options) error {
 	name := printable.String(path)
 	fail := func(err error) error {
 		var pe *fs.PathError
@@ -326,7 +337,7 @@ func appendStepSummary(path string, r *compare.Report, ropt compare.RenderOption
 		return fmt.Errorf("cannot append the report to GITHUB_STEP_SUMMARY %s: %w", name, err)
 	}
 	var buf bytes.Buffer
-	if err := compare.Render(&buf, compare.FormatMarkdown, r, ropt); err != nil {
+	if err := comparerender.Render(&buf, comparerender.FormatMarkdown, r, ropt); err != nil {
 		return fail(err)
 	}
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {

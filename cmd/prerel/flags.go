@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prerel/prerel/compare"
+	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/terraform/registry"
 )
 
@@ -204,14 +204,14 @@ func (f *formatFlag) Set(s string) error {
 	return fmt.Errorf("unknown format %q (expected %s)", s, strings.Join(f.choices, ", "))
 }
 
-// compareFormat is the --format flag of compare: one of compare.Formats,
-// read by compare.ParseFormat.
-type compareFormat struct{ format compare.Format }
+// compareFormat is the --format flag of compare: one of comparerender.Formats,
+// read by comparerender.ParseFormat.
+type compareFormat struct{ format comparerender.Format }
 
 func (f *compareFormat) String() string { return string(f.format) }
 
 func (f *compareFormat) Set(s string) error {
-	format, err := compare.ParseFormat(s)
+	format, err := comparerender.ParseFormat(s)
 	if err != nil {
 		return err
 	}
@@ -219,10 +219,10 @@ func (f *compareFormat) Set(s string) error {
 	return nil
 }
 
-// compareFormatNames is compare.Formats as "text, markdown, json or html".
+// compareFormatNames is comparerender.Formats as "text, markdown, json or html".
 func compareFormatNames() string {
-	names := make([]string, len(compare.Formats))
-	for i, f := range compare.Formats {
+	names := make([]string, len(comparerender.Formats))
+	for i, f := range comparerender.Formats {
 		names[i] = string(f)
 	}
 	if len(names) < 2 {

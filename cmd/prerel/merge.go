@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/prerel/prerel/compare"
+	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/printable"
 )
@@ -40,7 +41,7 @@ const mergeSummary = "Merge the partial reports of a sharded compare run into th
 func runMerge(e *env, args []string) (err error) {
 	fs := newFlags(e, "merge", "[flags] PARTIAL...", mergeSummary)
 	sources := addPolicySources(fs)
-	format := compareFormat{compare.FormatText}
+	format := compareFormat{comparerender.FormatText}
 	fs.Var(&format, "format", "output format: "+compareFormatNames())
 	baseline := fs.String("baseline", "", "compare the merged run with the baseline in `FILE`; exit 1 when they\ndiffer")
 	writeBaseline := fs.String("write-baseline", "", "write the merged run's baseline to `FILE` (as compare does)")
@@ -122,7 +123,7 @@ func runMerge(e *env, args []string) (err error) {
 	if err != nil {
 		return usage(trimCompare(err))
 	}
-	ropt := compare.RenderOptions{All: *showAll, BaselinePath: *baseline}
+	ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints}
 	if base != nil {
 		d, why := partialDomain(merged)
 		if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, merged.Relevance()); err != nil {
@@ -184,7 +185,7 @@ func checkShardFlags(fs *flag.FlagSet, shard *shardFlag) error {
 		}
 		switch f.Name {
 		case "format":
-			if f.Value.String() != string(compare.FormatJSON) {
+			if f.Value.String() != string(comparerender.FormatJSON) {
 				err = usagef("--shard writes a partial report, which is JSON: give --format json or leave --format out (prerel merge writes the report in any format)")
 			}
 		case "baseline", "write-baseline", "show-all":

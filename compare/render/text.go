@@ -1,6 +1,8 @@
-package compare
+package render
 
 import (
+	"github.com/prerel/prerel/compare"
+
 	"errors"
 	"fmt"
 	"io"
@@ -11,79 +13,64 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 )
 
-// TextClassesPerPair is how many classes RenderText lists per pair, the
+// textClassesPerPair is how many classes the text report lists per pair, the
 // first in rank order, so that a terminal report stays readable; the rest
 // are counted in one line, and the JSON report lists them all.
-const TextClassesPerPair = 5
+const textClassesPerPair = 5
 
-// TextSplits is how many splits RenderText lists unless told to list
+// textSplits is how many splits the text report lists unless told to list
 // them all.
-const TextSplits = 8
+const textSplits = 8
 
-// TextSummaryWitnesses is how many witnesses RenderText shows under each
+// textSummaryWitnesses is how many witnesses the text report shows under each
 // summary row at most; fewer when that would take the summary past
-// TextScreen lines. The JSON and Markdown reports have SummaryWitnesses.
-const TextSummaryWitnesses = 2
+// textScreen lines. The JSON and Markdown reports have the three a summary row keeps.
+const textSummaryWitnesses = 2
 
-// TextScreen is the number of lines RenderText's summary fits in.
-const TextScreen = 50
+// textScreen is the number of lines the text report's summary fits in.
+const textScreen = 50
 
-// TextWidth is the terminal width RenderText's report fits, but for
+// textWidth is the terminal width the text report fits, but for
 // signatures and witnesses longer than a line.
-const TextWidth = 80
+const textWidth = 80
 
-// RenderOptions tunes the text, Markdown and HTML reports.
-type RenderOptions struct {
-	// All lists every split, every class and every pair instead of the
-	// first ones.
-	All bool
-	// Drift, when set, is the drift from a baseline, which the report
-	// begins with; BaselinePath names the baseline.
-	Drift        *Drift
-	BaselinePath string
-}
-
-// SignatureLegend explains the signature notation, for reports.
-const SignatureLegend = `Signatures drop the numbers of a case: V is a version (N, N.N or N.N.N ` +
+// signatureLegend explains the signature notation, for reports.
+const signatureLegend = `Signatures drop the numbers of a case: V is a version (N, N.N or N.N.N ` +
 	`for "~>", whose meaning rests on the parts written), -pre a prerelease, +b build metadata, ` +
 	`v a leading "v". After each comparator, in brackets, how the version's release compares ` +
 	`with the comparator's: [<] below, [=] the same, [>] above; for "~>" also with the bound ` +
 	`it implies (2.0.0 for "~> 1.2", 1.3.0 for "~> 1.2.3"): <U below it, =U that bound's own ` +
 	`release (2.0.0-beta.1 for "~> 1.2"), >U above.`
 
-// RenderText writes r for a terminal at TextWidth columns, the answer
+// renderText writes r for a terminal at textWidth columns, the answer
 // first: how each policy differs from the reference (agreement, which
 // admits more, a few witnesses in words), then the case shapes that split
 // the policies, a legend, the agreement matrix (similar policies next to
 // each other), the classes of each policy against the reference, and for
 // domains of real histories the selection comparison. Long lists are cut,
 // and each cut says what it left out.
-func RenderText(w io.Writer, r *Report) error {
-	return renderText(w, r, RenderOptions{})
-}
-
-func renderText(w io.Writer, r *Report, opt RenderOptions) error {
+func renderText(w io.Writer, r *compare.Report, opt Options) error {
 	if w == nil || r == nil {
 		return errors.New("compare: render needs a writer and a report")
 	}
 	e := &errWriter{w: w}
 	ref := referenceOf(r.Reference, r.Policies)
 	if opt.Drift != nil {
-		writeTextDrift(e, opt.Drift, opt.BaselinePath)
+		writeTextDrift(e, opt.Drift, opt.BaselinePath, opt.Hints)
 	}
 	e.printf("%s\n", wrap(fmt.Sprintf("prerel compare: %s, each compared with %s%s, on %s.",
 		plural.Of(len(r.Policies), "policy", "policies"), ref, referenceNote(ref), casesText(r.Domain.Cases))))
 	e.printf("%s\n\n", wrap("domain: "+r.Domain.Description))
-	for k := TextSummaryWitnesses; k >= 1; k-- {
+	for k := textSummaryWitnesses; k >= 1; k-- {
 		var b strings.Builder
 		writeTextSummary(&errWriter{w: &b}, r, ref, k)
-		if k == 1 || strings.Count(b.String(), "\n")+3 <= TextScreen {
+		if k == 1 || strings.Count(b.String(), "\n")+3 <= textScreen {
 			e.printf("%s", b.String())
 			break
 		}
 	}
 	writeTextSplits(e, r, opt)
-	e.printf("%s\n\n", wrap(SignatureLegend))
+	e.printf("%s\n\n", wrap(signatureLegend))
 	e.printf("%s\n\n", wrap(fmt.Sprintf("Agreement: the %% of the %s on which two policies agree, "+
 		"rounded down (= every case, - itself), similar policies next to each other", casesText(r.Domain.Cases))))
 	writeTextMatrix(e, r, clusterOrder(r, ref))
@@ -97,7 +84,7 @@ func renderText(w io.Writer, r *Report, opt RenderOptions) error {
 // writeTextDrift writes what moved from the baseline, first in the
 // report: per policy the changed verdicts by direction and the most
 // relevant changed case shapes.
-func writeTextDrift(e *errWriter, d *Drift, path string) {
+func writeTextDrift(e *errWriter, d *compare.Drift, path string, h Hints) {
 	name := "the baseline"
 	if path != "" {
 		name += " " + path
@@ -108,8 +95,15 @@ func writeTextDrift(e *errWriter, d *Drift, path string) {
 	}
 	e.printf("%s\n", wrap(fmt.Sprintf("DRIFT: the run differs from %s in %s.", name, plural.Of(d.ChangeCount(), "way", "ways"))))
 	if !d.Exact {
-		e.printf("%s\n\n", wrap("The baseline has no per-case verdicts of this domain; the changes are listed on stderr. "+
-			"Rewrite it with --write-baseline to see them per policy."))
+		s := "The baseline has no per-case verdicts of this domain"
+		if h.Changes != "" {
+			s += "; the changes are listed " + h.Changes
+		}
+		s += "."
+		if h.WriteBaseline != "" {
+			s += " Rewrite it with " + h.WriteBaseline + " to see them per policy."
+		}
+		e.printf("%s\n\n", wrap(s))
 		return
 	}
 	for _, pd := range d.Policies {
@@ -123,7 +117,7 @@ func writeTextDrift(e *errWriter, d *Drift, path string) {
 		}
 		if pd.CasesLeftOut > 0 {
 			e.printf("%s\n", wrapIndent(fmt.Sprintf("... and %s of further shapes, past the %s told apart",
-				plural.Of(pd.CasesLeftOut, "changed case", "changed cases"), thousands(MaxDriftShapes)), 4, 8))
+				plural.Of(pd.CasesLeftOut, "changed case", "changed cases"), thousands(compare.MaxDriftShapes)), 4, 8))
 		}
 	}
 	e.printf("\n")
@@ -151,7 +145,7 @@ func referenceNote(ref string) string {
 // writeTextSummary writes one row per group of identical policies: the
 // agreement with the reference, the cases each side admits that the other
 // does not, and a few witnesses in words.
-func writeTextSummary(e *errWriter, r *Report, ref string, witnesses int) {
+func writeTextSummary(e *errWriter, r *compare.Report, ref string, witnesses int) {
 	if len(r.Summary) == 0 {
 		e.printf("Every policy agrees with %s on every case.\n\n", ref)
 		return
@@ -186,7 +180,7 @@ func writeTextSummary(e *errWriter, r *Report, ref string, witnesses int) {
 }
 
 // relevanceNote is " (12.4%)", or "" without a relevance.
-func relevanceNote(r *Relevance) string {
+func relevanceNote(r *compare.Relevance) string {
 	if r == nil {
 		return ""
 	}
@@ -195,7 +189,7 @@ func relevanceNote(r *Relevance) string {
 
 // relevanceSource says which real constraints relevance counts, from the
 // first relevance the report has.
-func relevanceSource(r *Report) string {
+func relevanceSource(r *compare.Report) string {
 	for _, c := range r.Classes {
 		if c.Relevance != nil {
 			return fmt.Sprintf(", of %s real module calls and provider requirements", thousands(int64(c.Relevance.Of)))
@@ -205,13 +199,13 @@ func relevanceSource(r *Report) string {
 }
 
 // writeTextSplits writes the case shapes that split the policies.
-func writeTextSplits(e *errWriter, r *Report, opt RenderOptions) {
+func writeTextSplits(e *errWriter, r *compare.Report, opt Options) {
 	if len(r.Splits) == 0 {
 		return
 	}
 	shown := r.Splits
 	if !opt.All {
-		shown = shown[:min(len(shown), TextSplits)]
+		shown = shown[:min(len(shown), textSplits)]
 	}
 	e.printf("%s\n\n", wrap(fmt.Sprintf("Case shapes that split the policies, most relevant first (%d of %s):",
 		len(shown), thousands(int64(len(r.Splits))))))
@@ -221,18 +215,18 @@ func writeTextSplits(e *errWriter, r *Report, opt RenderOptions) {
 		e.printf("%s\n", wrapIndent(sidesText(s, len(r.Policies)), 8, 10))
 	}
 	if left := len(r.Splits) - len(shown); left > 0 {
-		e.printf("  ... %s more; --show-all lists them, --format json has them all\n", thousands(int64(left)))
+		e.printf("  ... %s more%s\n", thousands(int64(left)), opt.Hints.showAllOrJSON(plain))
 	}
 	if r.SplitCasesLeftOut > 0 {
 		e.printf("%s\n", wrapIndent(fmt.Sprintf("... and %s of further shapes, past the %s a report keeps",
-			plural.Of(r.SplitCasesLeftOut, "case", "cases"), thousands(int64(maxSplits))), 2, 4))
+			plural.Of(r.SplitCasesLeftOut, "case", "cases"), thousands(int64(compare.MaxSplits))), 2, 4))
 	}
 	e.printf("\n")
 }
 
 // sidesText names the policies on each side of a split; the largest side,
 // when it holds more than half of them, as "the other N".
-func sidesText(s Split, total int) string {
+func sidesText(s compare.Split, total int) string {
 	sides := []struct {
 		verdict string
 		names   []string
@@ -262,7 +256,7 @@ func sidesText(s Split, total int) string {
 
 // writeTextMatrix writes the agreement matrix with the policies numbered
 // in the given order: a legend, then one row and one column per number.
-func writeTextMatrix(e *errWriter, r *Report, order []string) {
+func writeTextMatrix(e *errWriter, r *compare.Report, order []string) {
 	legend := make([]string, len(order))
 	for i, p := range order {
 		legend[i] = fmt.Sprintf("%d %s", i+1, p)
@@ -289,9 +283,9 @@ func writeTextMatrix(e *errWriter, r *Report, order []string) {
 }
 
 // writeTextClasses writes the classes of each policy against the
-// reference (with --show-all, of every pair), the first
-// TextClassesPerPair of each.
-func writeTextClasses(e *errWriter, r *Report, ref string, opt RenderOptions) {
+// reference (with Options.All, of every pair), the first
+// textClassesPerPair of each.
+func writeTextClasses(e *errWriter, r *compare.Report, ref string, opt Options) {
 	e.printf("\nDivergence classes, most relevant first\n")
 	if len(r.Classes) == 0 {
 		e.printf("\nnone: every pair agrees on every case\n")
@@ -313,7 +307,7 @@ func writeTextClasses(e *errWriter, r *Report, ref string, opt RenderOptions) {
 		e.printf("%s\n", wrapIndent("causes: "+causeSummary(classes), 2, 4))
 		shown := classes
 		if !opt.All {
-			shown = classes[:min(len(classes), TextClassesPerPair)]
+			shown = classes[:min(len(classes), textClassesPerPair)]
 		}
 		for _, c := range shown {
 			e.printf("%s\n", wrapIndent(fmt.Sprintf("%d  %s  %s%s", c.Count, c.Cause, c.Signature, relevanceNote(c.Relevance)), 2, 6))
@@ -326,17 +320,17 @@ func writeTextClasses(e *errWriter, r *Report, ref string, opt RenderOptions) {
 			for _, c := range rest {
 				n += c.Count
 			}
-			e.printf("  ... %s with %s; --show-all lists them\n",
-				plural.Of(len(rest), "more class", "more classes"), plural.Of(n, "case", "cases"))
+			e.printf("  ... %s with %s%s\n",
+				plural.Of(len(rest), "more class", "more classes"), plural.Of(n, "case", "cases"), hint("", opt.Hints.ShowAll, " lists them", plain))
 		}
 		if p.CasesLeftOut > 0 {
 			e.printf("%s\n", wrapIndent(fmt.Sprintf("... and %s in further classes, past the %s a pair keeps",
-				plural.Of(p.CasesLeftOut, "diverging case", "diverging cases"), thousands(int64(ClassesPerPair(len(r.Pairs))))), 2, 4))
+				plural.Of(p.CasesLeftOut, "diverging case", "diverging cases"), thousands(int64(compare.ClassesPerPair(len(r.Pairs))))), 2, 4))
 		}
 	}
 	if left > 0 {
-		e.printf("\n%s\n", wrap(fmt.Sprintf("The classes of the %s without %s are left out; --show-all lists them, --format json has them all.",
-			plural.Of(left, "diverging pair", "diverging pairs"), ref)))
+		e.printf("\n%s\n", wrap(fmt.Sprintf("The classes of the %s without %s are left out%s.",
+			plural.Of(left, "diverging pair", "diverging pairs"), ref, opt.Hints.showAllOrJSON(plain))))
 	}
 }
 
@@ -359,7 +353,7 @@ func agreeCell(a, b string, agree map[[2]string]int64, cases int64) string {
 // clusterOrder orders the policies so that similar ones sit together: the
 // reference first, then each time the policy that agrees most with the
 // one before it (the earlier in run order on a tie).
-func clusterOrder(r *Report, ref string) []string {
+func clusterOrder(r *compare.Report, ref string) []string {
 	agree := agreeMatrix(r)
 	order := []string{ref}
 	used := map[string]bool{ref: true}
@@ -380,11 +374,11 @@ func clusterOrder(r *Report, ref string) []string {
 	return order
 }
 
-// wrap breaks s into lines of at most TextWidth columns at spaces,
+// wrap breaks s into lines of at most textWidth columns at spaces,
 // indenting the lines after the first by two.
 func wrap(s string) string { return wrapWords(strings.Split(s, " ")) }
 
-// wrapWords joins words with spaces into lines of at most TextWidth
+// wrapWords joins words with spaces into lines of at most textWidth
 // columns, indenting the lines after the first by two; a word is never
 // broken, and one longer than a line stands on a line of its own.
 func wrapWords(words []string) string { return wrapWordsIndent(words, 0, 2) }
@@ -403,7 +397,7 @@ func wrapWordsIndent(words []string, first, rest int) string {
 		n := len([]rune(w))
 		switch {
 		case i == 0:
-		case col+1+n > TextWidth:
+		case col+1+n > textWidth:
 			b.WriteString("\n" + strings.Repeat(" ", rest))
 			col = rest
 		default:
@@ -436,7 +430,7 @@ func thousands(n int64) string {
 	return b.String()
 }
 
-func writeTextSelection(e *errWriter, s *SelectionReport) {
+func writeTextSelection(e *errWriter, s *compare.SelectionReport) {
 	e.printf("\nSelection (what each policy would install, over %d constraint and history groups)\n\n", s.Groups)
 	tw := tabwriter.NewWriter(e, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "a\tb\tagree\tdiverge\twitness\n")

@@ -1,4 +1,4 @@
-package compare_test
+package render_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
 )
 
@@ -53,7 +54,7 @@ func TestMarkdownOutsideText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := compare.RenderMarkdown(&buf, markdownReport(tt.a, tt.b, tt.text, tt.cause)); err != nil {
+			if err := render.Render(&buf, render.FormatMarkdown, markdownReport(tt.a, tt.b, tt.text, tt.cause), render.Options{}); err != nil {
 				t.Fatal(err)
 			}
 			out := buf.String()

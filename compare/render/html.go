@@ -1,6 +1,8 @@
-package compare
+package render
 
 import (
+	"github.com/prerel/prerel/compare"
+
 	"errors"
 	"fmt"
 	"html/template"
@@ -14,26 +16,26 @@ import (
 	"github.com/prerel/prerel/internal/timeline"
 )
 
-// HTMLClassesPerPair is how many classes RenderHTML lists per pair at
-// most, the first in rank order, whatever RenderOptions.All says, so that
+// htmlClassesPerPair is how many classes the HTML report lists per pair at
+// most, the first in rank order, whatever Options.All says, so that
 // a browser opens a report of every policy quickly (see also
-// HTMLClasses); the rest are counted, and the JSON report lists them all.
-const HTMLClassesPerPair = 50
+// htmlClasses); the rest are counted, and the JSON report lists them all.
+const htmlClassesPerPair = 50
 
-// HTMLClasses is about how many classes RenderHTML lists in all: when
-// the pairs it lists would pass it at HTMLClassesPerPair each (with
-// RenderOptions.All and many policies), each pair lists fewer, down to
-// TextClassesPerPair.
-const HTMLClasses = 4000
+// htmlClasses is about how many classes the HTML report lists in all: when
+// the pairs it lists would pass it at htmlClassesPerPair each (with
+// Options.All and many policies), each pair lists fewer, down to
+// textClassesPerPair.
+const htmlClasses = 4000
 
-// HTMLSplits is how many splits RenderHTML lists, whatever
-// RenderOptions.All says; the rest are counted.
-const HTMLSplits = 50
+// htmlSplits is how many splits the HTML report lists, whatever
+// Options.All says; the rest are counted.
+const htmlSplits = 50
 
 // htmlCell is the side of a heatmap cell in pixels.
 const htmlCell = 30
 
-// RenderHTML writes r as one self-contained HTML page (inline styles, no
+// renderHTML writes r as one self-contained HTML page (inline styles, no
 // script, nothing fetched from the network), the answer first: how each
 // policy differs from the reference, the case shapes that split the
 // policies, the agreement matrix as a heatmap whose cells link to their
@@ -41,11 +43,7 @@ const htmlCell = 30
 // every pair), the selection comparison of domains of real histories, and
 // before all of them the drift from a baseline when opt.Drift is set.
 // Every text that comes from the input is escaped.
-func RenderHTML(w io.Writer, r *Report, opt RenderOptions) error {
-	return renderHTML(w, r, opt)
-}
-
-func renderHTML(w io.Writer, r *Report, opt RenderOptions) error {
+func renderHTML(w io.Writer, r *compare.Report, opt Options) error {
 	if w == nil || r == nil {
 		return errors.New("compare: render needs a writer and a report")
 	}
@@ -67,9 +65,9 @@ type htmlView struct {
 	Cases          string
 	Domain         string
 	Drift          *htmlDrift
-	Summary        []SummaryRow
+	Summary        []compare.SummaryRow
 	SummaryNote    string
-	Splits         []Split
+	Splits         []compare.Split
 	SplitSides     []string
 	SplitsLeft     int
 	SplitCasesLeft int64
@@ -77,7 +75,28 @@ type htmlView struct {
 	Matrix         htmlMatrix
 	Pairs          []htmlPair
 	PairsLeft      int
-	Selection      *SelectionReport
+	Selection      *compare.SelectionReport
+	Hints          htmlHints
+}
+
+// htmlHints are the clauses that tell how to see what the page leaves
+// out, from Options.Hints; each is empty when its hint is.
+type htmlHints struct {
+	WriteBaseline template.HTML // "; rewrite it with … to see the changes per policy"
+	JSONListsThem template.HTML // "; … lists them"
+	JSONListsAll  template.HTML // "; … lists them all"
+	SeeJSON       template.HTML // "; see …"
+	ShowAllOrJSON template.HTML // "; … lists them, … has them all"
+}
+
+func newHTMLHints(h Hints) htmlHints {
+	return htmlHints{
+		WriteBaseline: template.HTML(hint("rewrite it with ", h.WriteBaseline, " to see the changes per policy", htmlCode)),
+		JSONListsThem: template.HTML(hint("", h.JSON, " lists them", htmlCode)),
+		JSONListsAll:  template.HTML(hint("", h.JSON, " lists them all", htmlCode)),
+		SeeJSON:       template.HTML(hint("see ", h.JSON, "", htmlCode)),
+		ShowAllOrJSON: template.HTML(h.showAllOrJSON(htmlCode)),
+	}
 }
 
 // htmlDrift is the drift from a baseline, in words.
@@ -85,8 +104,8 @@ type htmlDrift struct {
 	Name         string
 	Matches      bool
 	Exact        bool
-	Policies     []PolicyDrift
-	Changes      []Change
+	Policies     []compare.PolicyDrift
+	Changes      []compare.Change
 	ChangesLeft  int
 	MaxShapes    int
 	ChangeTotals string
@@ -123,14 +142,14 @@ type htmlMatrixCell struct {
 
 // htmlClass is a class with the timeline of its witness.
 type htmlClass struct {
-	Class
+	compare.Class
 	Timeline template.HTML
 }
 
 // htmlPair is one pair's section.
 type htmlPair struct {
 	ID        string
-	P         Pair
+	P         compare.Pair
 	Share     string
 	Causes    string
 	Classes   []htmlClass
@@ -141,12 +160,12 @@ type htmlPair struct {
 	MaxKept   int
 }
 
-func buildHTMLView(r *Report, opt RenderOptions) htmlView {
+func buildHTMLView(r *compare.Report, opt Options) htmlView {
 	ref := referenceOf(r.Reference, r.Policies)
 	v := htmlView{
 		Ref: ref, RefNote: referenceNote(ref), Policies: r.Policies,
 		Cases: casesText(r.Domain.Cases), Domain: r.Domain.Description,
-		Summary: r.Summary, Legend: SignatureLegend, Selection: r.Selection,
+		Summary: r.Summary, Legend: signatureLegend, Selection: r.Selection, Hints: newHTMLHints(opt.Hints),
 		SummaryNote: fmt.Sprintf("admits more: cases a policy allows and %s does not; fewer: the reverse; "+
 			"⊆ (⊇): it admits a subset (superset) of what %s admits here. (n%%): how common the constraint's shape is%s.",
 			ref, ref, relevanceSource(r)),
@@ -156,28 +175,28 @@ func buildHTMLView(r *Report, opt RenderOptions) htmlView {
 		if opt.BaselinePath != "" {
 			name += " " + opt.BaselinePath
 		}
-		shown := d.Changes[:min(len(d.Changes), MarkdownDriftChanges)]
+		shown := d.Changes[:min(len(d.Changes), markdownDriftChanges)]
 		v.Drift = &htmlDrift{Name: name, Matches: d.Matches, Exact: d.Exact,
-			Policies: d.Policies, Changes: shown, ChangesLeft: d.ChangeCount() - len(shown), MaxShapes: MaxDriftShapes,
+			Policies: d.Policies, Changes: shown, ChangesLeft: d.ChangeCount() - len(shown), MaxShapes: compare.MaxDriftShapes,
 			ChangeTotals: plural.Of(d.ChangeCount(), "way", "ways")}
 	}
-	v.Splits = r.Splits[:min(len(r.Splits), HTMLSplits)]
+	v.Splits = r.Splits[:min(len(r.Splits), htmlSplits)]
 	v.SplitsLeft = len(r.Splits) - len(v.Splits)
 	v.SplitCasesLeft = r.SplitCasesLeftOut
 	for _, s := range v.Splits {
 		v.SplitSides = append(v.SplitSides, sidesText(s, len(r.Policies)))
 	}
 	v.Matrix = buildHTMLMatrix(r, clusterOrder(r, ref))
-	listed := func(p Pair) bool { return p.Diverge > 0 && (opt.All || p.A == ref || p.B == ref) }
-	perPair := HTMLClassesPerPair
+	listed := func(p compare.Pair) bool { return p.Diverge > 0 && (opt.All || p.A == ref || p.B == ref) }
+	perPair := htmlClassesPerPair
 	if n := countFunc(r.Pairs, listed); n > 0 {
-		perPair = max(TextClassesPerPair, min(perPair, HTMLClasses/n))
+		perPair = max(textClassesPerPair, min(perPair, htmlClasses/n))
 	}
 	byPair := newPairClasses(r)
 	for _, p := range r.Pairs {
 		classes := byPair.of(p.A, p.B)
 		hp := htmlPair{ID: htmlPairID(p), P: p, Share: percent(p.Agree, p.Agree+p.Diverge), Total: len(classes),
-			MaxKept: ClassesPerPair(len(r.Pairs))}
+			MaxKept: compare.ClassesPerPair(len(r.Pairs))}
 		if len(classes) > 0 && listed(p) {
 			hp.Listed = true
 			hp.Causes = causeSummary(classes)
@@ -198,7 +217,7 @@ func buildHTMLView(r *Report, opt RenderOptions) htmlView {
 }
 
 // countFunc counts the pairs for which f holds.
-func countFunc(pairs []Pair, f func(Pair) bool) int {
+func countFunc(pairs []compare.Pair, f func(compare.Pair) bool) int {
 	n := 0
 	for _, p := range pairs {
 		if f(p) {
@@ -212,7 +231,7 @@ func countFunc(pairs []Pair, f func(Pair) bool) int {
 // and a row for each policy of the pair, the version marked selected
 // where the policy admits it. A witness the timeline cannot draw, as a
 // report read from a file may hold, has none.
-func witnessTimeline(c Class) template.HTML {
+func witnessTimeline(c compare.Class) template.HTML {
 	row := func(policy string, v engine.Verdict, reason string) timeline.Row {
 		sel := -1
 		if v == engine.Allow {
@@ -232,7 +251,7 @@ func witnessTimeline(c Class) template.HTML {
 // in the given order, a cell for every ordered pair of two different
 // policies, the diagonal left empty. The darker a cell, the more cases
 // the pair diverges on, relative to the pair that diverges most.
-func buildHTMLMatrix(r *Report, order []string) htmlMatrix {
+func buildHTMLMatrix(r *compare.Report, order []string) htmlMatrix {
 	agree, diverge := agreeMatrix(r), divergeMatrix(r)
 	var most int64
 	for _, p := range r.Pairs {
@@ -273,11 +292,11 @@ func buildHTMLMatrix(r *Report, order []string) htmlMatrix {
 }
 
 // canonicalPair returns the report's pair of a and b, in its order.
-func canonicalPair(r *Report, a, b string) Pair {
+func canonicalPair(r *compare.Report, a, b string) compare.Pair {
 	if p, ok := r.PairOf(a, b); ok {
 		return p
 	}
-	return Pair{A: a, B: b}
+	return compare.Pair{A: a, B: b}
 }
 
 // heatFill is a cell's colour: white for a pair that agrees on every
@@ -295,7 +314,7 @@ func heatFill(diverge, most int64) string {
 // htmlPairID is the id of a pair's section: "pair-A--B", every byte of a
 // name other than a letter, digit, "." or "_" written as "-" and its hex
 // code, so that ids are unique and need no escaping in a link.
-func htmlPairID(p Pair) string {
+func htmlPairID(p compare.Pair) string {
 	return "pair-" + idPart(p.A) + "--" + idPart(p.B)
 }
 
@@ -323,7 +342,7 @@ var htmlFuncs = template.FuncMap{
 	"add":       func(a, b int) int { return a + b },
 	"add64":     func(a, b int64) int64 { return a + b },
 	"int64":     func(n int) int64 { return int64(n) },
-	"same":      func(row SummaryRow) bool { return row.Relation == "=" && row.Diverge == 0 },
+	"same":      func(row compare.SummaryRow) bool { return row.Relation == "=" && row.Diverge == 0 },
 }
 
 var htmlReport = template.Must(template.New("report").Funcs(htmlFuncs).Parse(htmlTemplate))
@@ -361,8 +380,8 @@ Policies: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{en
 {{end}}</table>
 {{if .ClassesLeft}}<p class="note">{{pluralInt .ClassesLeft "more shape" "more shapes"}}.</p>{{end}}
 {{if .CasesLeftOut}}<p class="note">{{plural .CasesLeftOut "changed case" "changed cases"}} of further shapes, past the {{$.Drift.MaxShapes}} told apart.</p>{{end}}
-{{end}}{{else}}<p>The baseline has no per-case verdicts of this domain, so the drift is told by classes; rewrite it with <code>--write-baseline</code> to see the changes per policy.</p>{{end}}
-<ul>{{range .Changes}}<li>{{.Text}}</li>{{end}}{{if .ChangesLeft}}<li>… and {{pluralInt .ChangesLeft "more change" "more changes"}}; <code>--format json</code> lists them</li>{{end}}</ul>
+{{end}}{{else}}<p>The baseline has no per-case verdicts of this domain, so the drift is told by classes{{$.Hints.WriteBaseline}}.</p>{{end}}
+<ul>{{range .Changes}}<li>{{.Text}}</li>{{end}}{{if .ChangesLeft}}<li>… and {{pluralInt .ChangesLeft "more change" "more changes"}}{{$.Hints.JSONListsThem}}</li>{{end}}</ul>
 {{end}}{{end}}
 <h2 id="summary">How each policy differs from <code>{{.Ref}}</code></h2>
 {{if not .Summary}}<p>Every policy agrees with <code>{{.Ref}}</code> on every case.</p>
@@ -378,7 +397,7 @@ Policies: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{en
 <table><tr><th>relevance</th><th>constraint</th><th>version</th><th>shape</th><th>cases</th><th>sides</th></tr>
 {{range $i, $s := .Splits}}<tr><td class="n">{{$s.Relevance}}</td><td><code>{{$s.Witness.Constraint}}</code></td><td><code>{{$s.Witness.Version}}</code></td><td><code>{{$s.Shape}}</code></td><td class="n">{{thousands $s.Count}}</td><td>{{index $.SplitSides $i}}</td></tr>
 {{end}}</table>
-{{if .SplitsLeft}}<p class="note">{{thousands (int64 .SplitsLeft)}} more shapes are left out; <code>--format json</code> lists them all.</p>{{end}}
+{{if .SplitsLeft}}<p class="note">{{thousands (int64 .SplitsLeft)}} more shapes are left out{{$.Hints.JSONListsAll}}.</p>{{end}}
 {{if .SplitCasesLeft}}<p class="note">{{plural .SplitCasesLeft "case" "cases"}} of further shapes, past the shapes a report keeps.</p>{{end}}
 {{end}}
 <p class="note">{{.Legend}}</p>
@@ -393,17 +412,17 @@ Policies: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{en
 {{range .Pairs}}<section id="{{.ID}}">
 <h3>{{.P.A}} vs {{.P.B}}: {{thousands .P.Diverge}} diverged ({{.Share}} agree){{if .Total}}, {{pluralInt .Total "class" "classes"}}{{end}}</h3>
 {{if eq .P.Diverge 0}}<p>They agree on every case.</p>
-{{else if not .Listed}}<p class="note">The classes of pairs without <code>{{$.Ref}}</code> are left out; <code>--show-all</code> lists them, <code>--format json</code> has them all.</p>
+{{else if not .Listed}}<p class="note">The classes of pairs without <code>{{$.Ref}}</code> are left out{{$.Hints.ShowAllOrJSON}}.</p>
 {{else}}<p>Causes: {{.Causes}}.</p>
 <table><tr><th>cases</th><th>relevance</th><th>cause</th><th>signature</th><th>constraint</th><th>version</th><th><code>{{.P.A}}</code></th><th><code>{{.P.B}}</code></th><th>timeline</th></tr>
 {{range .Classes}}<tr><td class="n">{{thousands .Count}}</td><td class="n">{{.Relevance}}</td><td>{{.Cause}}</td><td><code>{{.Signature}}</code></td><td><code>{{.Witness.Constraint}}</code></td><td><code>{{.Witness.Version}}</code></td>
 <td><span class="{{.Witness.AVerdict}}">{{.Witness.AVerdict}}</span>: {{.Witness.AReason}}</td><td><span class="{{.Witness.BVerdict}}">{{.Witness.BVerdict}}</span>: {{.Witness.BReason}}</td><td>{{.Timeline}}</td></tr>
 {{end}}</table>
-{{if .Left}}<p class="note left-out">{{pluralInt .Left "more class" "more classes"}} with {{plural .LeftCases "case" "cases"}} are left out; see <code>--format json</code>.</p>{{end}}
+{{if .Left}}<p class="note left-out">{{pluralInt .Left "more class" "more classes"}} with {{plural .LeftCases "case" "cases"}} are left out{{$.Hints.SeeJSON}}.</p>{{end}}
 {{if .P.CasesLeftOut}}<p class="note">… and {{plural .P.CasesLeftOut "diverging case" "diverging cases"}} in further classes, past the {{thousands (int64 .MaxKept)}} a pair keeps.</p>{{end}}
 {{end}}</section>
 {{end}}
-{{if .PairsLeft}}<p class="note">The classes of the {{pluralInt .PairsLeft "diverging pair" "diverging pairs"}} without <code>{{.Ref}}</code> are left out; <code>--show-all</code> lists them, <code>--format json</code> has them all.</p>{{end}}
+{{if .PairsLeft}}<p class="note">The classes of the {{pluralInt .PairsLeft "diverging pair" "diverging pairs"}} without <code>{{.Ref}}</code> are left out{{$.Hints.ShowAllOrJSON}}.</p>{{end}}
 {{with .Selection}}<h2 id="selection">Selection</h2>
 <p>What each policy would install, over {{thousands .Groups}} constraint and history groups.</p>
 <table><tr><th>a</th><th>b</th><th>agree</th><th>diverge</th><th>constraint</th><th>history</th><th>a installs</th><th>b installs</th></tr>

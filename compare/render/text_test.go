@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"bytes"
@@ -7,29 +7,30 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/compare"
 )
 
 // TestTextReportFitsTheTerminal renders the report of every registered
-// policy on exhaustive scope 1: every line fits TextWidth columns (but a
+// policy on exhaustive scope 1: every line fits textWidth columns (but a
 // single word longer than a line), and the answer, the summary against
 // today's rule, fits one screen.
 func TestTextReportFitsTheTerminal(t *testing.T) {
-	d, err := Exhaustive(1)
+	d, err := compare.Exhaustive(1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	table := NewRelevanceTable("test", []string{"~> 1.0", ">= 1.0.0", "1.2.3"})
-	r, err := Run(context.Background(), d, catalogue.New().All(), Options{Relevance: table})
+	table := compare.NewRelevanceTable("test", []string{"~> 1.0", ">= 1.0.0", "1.2.3"})
+	r, err := compare.Run(context.Background(), d, catalogue.New().All(), compare.Options{Relevance: table})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := RenderText(&b, r); err != nil {
+	if err := renderText(&b, r, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
 	for i, l := range strings.Split(out, "\n") {
-		if len([]rune(l)) > TextWidth && strings.Contains(strings.TrimSpace(l), " ") {
+		if len([]rune(l)) > textWidth && strings.Contains(strings.TrimSpace(l), " ") {
 			t.Errorf("line %d is %d columns wide: %q", i+1, len([]rune(l)), l)
 		}
 	}
@@ -52,7 +53,7 @@ func TestTextReportFitsTheTerminal(t *testing.T) {
 }
 
 func TestWrapWords(t *testing.T) {
-	long := strings.Repeat("x", TextWidth+5)
+	long := strings.Repeat("x", textWidth+5)
 	tests := []struct {
 		words []string
 		want  string

@@ -1,6 +1,8 @@
-package compare
+package render
 
 import (
+	"github.com/prerel/prerel/compare"
+
 	"cmp"
 	"errors"
 	"fmt"
@@ -13,35 +15,31 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 )
 
-// MarkdownClassesPerPair is how many classes RenderMarkdown lists per
+// markdownClassesPerPair is how many classes the Markdown report lists per
 // pair, the largest first, so that a comment stays within what a code
 // host accepts; the rest are counted in one line.
-const MarkdownClassesPerPair = 20
+const markdownClassesPerPair = 20
 
-// MarkdownBudget is about how many bytes RenderMarkdown writes at most: a
+// markdownBudget is about how many bytes the Markdown report takes at most: a
 // code host takes comments of 65,536 characters. Once the pairs' class
 // tables would pass it, the remaining pairs are named in one line instead.
-const MarkdownBudget = 60000
+const markdownBudget = 60000
 
-// MarkdownSplits is how many splits RenderMarkdown lists unless told to
+// markdownSplits is how many splits the Markdown report lists unless told to
 // list them all.
-const MarkdownSplits = 15
+const markdownSplits = 15
 
-// MarkdownDriftChanges is how many of a drift's changes RenderMarkdown
+// markdownDriftChanges is how many of a drift's changes the Markdown report
 // lists in its folded list; the rest are counted.
-const MarkdownDriftChanges = 100
+const markdownDriftChanges = 100
 
-// RenderMarkdown writes r as GitHub-flavoured Markdown fit for a
+// renderMarkdown writes r as GitHub-flavoured Markdown fit for a
 // pull-request comment or a CI step summary, the answer first: how each
 // policy differs from the reference, the case shapes that split the
 // policies, then the agreement matrix, one collapsible section per
 // diverging pair (the reference's pairs first) with its largest classes,
 // and the selection comparison for domains of real histories.
-func RenderMarkdown(w io.Writer, r *Report) error {
-	return renderMarkdown(w, r, RenderOptions{})
-}
-
-func renderMarkdown(w io.Writer, r *Report, opt RenderOptions) error {
+func renderMarkdown(w io.Writer, r *compare.Report, opt Options) error {
 	if w == nil || r == nil {
 		return errors.New("compare: render needs a writer and a report")
 	}
@@ -49,7 +47,7 @@ func renderMarkdown(w io.Writer, r *Report, opt RenderOptions) error {
 	ref := referenceOf(r.Reference, r.Policies)
 	e.printf("## prerel compare\n\n")
 	if opt.Drift != nil {
-		writeMarkdownDrift(e, opt.Drift, opt.BaselinePath)
+		writeMarkdownDrift(e, opt.Drift, opt.BaselinePath, opt.Hints)
 	}
 	e.printf("**%s, each compared with %s%s, on %s.**  \n", plural.Of(len(r.Policies), "policy", "policies"),
 		markdown.Code(ref), referenceNote(ref), plural.Of(r.Domain.Cases, "case", "cases"))
@@ -61,7 +59,7 @@ func renderMarkdown(w io.Writer, r *Report, opt RenderOptions) error {
 	e.printf("**Policies:** %s\n\n", strings.Join(policies, ", "))
 	writeMarkdownSummary(e, r, ref)
 	writeMarkdownSplits(e, r, opt)
-	e.printf("<details><summary>How to read a signature</summary>\n\n%s\n\n</details>\n\n", markdown.Escape(SignatureLegend))
+	e.printf("<details><summary>How to read a signature</summary>\n\n%s\n\n</details>\n\n", markdown.Escape(signatureLegend))
 
 	order := clusterOrder(r, ref)
 	e.printf("### Agreement\n\n")
@@ -97,10 +95,10 @@ func renderMarkdown(w io.Writer, r *Report, opt RenderOptions) error {
 	if len(r.Classes) == 0 {
 		e.printf("None: every pair agrees on every case.\n")
 	}
-	budget := MarkdownBudget - e.n - selection.Len()
+	budget := markdownBudget - e.n - selection.Len()
 	var left []string
 	pairs := slices.Clone(r.Pairs)
-	slices.SortStableFunc(pairs, func(x, y Pair) int {
+	slices.SortStableFunc(pairs, func(x, y compare.Pair) int {
 		return cmp.Compare(boolInt(x.A != ref && x.B != ref), boolInt(y.A != ref && y.B != ref))
 	})
 	byPair := newPairClasses(r)
@@ -120,11 +118,23 @@ func renderMarkdown(w io.Writer, r *Report, opt RenderOptions) error {
 		e.printf("%s", sec.String())
 	}
 	if len(left) > 0 {
-		e.printf("The classes of %s are left out to keep this report the size of a pull-request comment (`--format text --show-all` or `--format json` lists them): %s.\n\n",
-			plural.Of(len(left), "more pair", "more pairs"), strings.Join(left, ", "))
+		e.printf("The classes of %s are left out to keep this report the size of a pull-request comment%s: %s.\n\n",
+			plural.Of(len(left), "more pair", "more pairs"), eitherListsThem(opt.Hints.TextShowAll, opt.Hints.JSON), strings.Join(left, ", "))
 	}
 	e.printf("%s", selection.String())
 	return e.err
+}
+
+// eitherListsThem is " (`a` or `b` lists them)", or the part of it the
+// hints given allow.
+func eitherListsThem(a, b string) string {
+	switch {
+	case a != "" && b != "":
+		return " (" + backticks(a) + " or " + backticks(b) + " lists them)"
+	case a != "" || b != "":
+		return " (" + backticks(a+b) + " lists them)"
+	}
+	return ""
 }
 
 func boolInt(b bool) int {
@@ -136,7 +146,7 @@ func boolInt(b bool) int {
 
 // writeMarkdownSummary writes the summary as a table, one row per group
 // of identical policies, with its witnesses in words.
-func writeMarkdownSummary(e *errWriter, r *Report, ref string) {
+func writeMarkdownSummary(e *errWriter, r *compare.Report, ref string) {
 	e.printf("### How each policy differs from %s\n\n", markdown.Code(ref))
 	if len(r.Summary) == 0 {
 		e.printf("Every policy agrees with %s on every case.\n\n", markdown.Code(ref))
@@ -169,13 +179,13 @@ func writeMarkdownSummary(e *errWriter, r *Report, ref string) {
 }
 
 // writeMarkdownSplits writes the case shapes that split the policies.
-func writeMarkdownSplits(e *errWriter, r *Report, opt RenderOptions) {
+func writeMarkdownSplits(e *errWriter, r *compare.Report, opt Options) {
 	if len(r.Splits) == 0 {
 		return
 	}
 	shown := r.Splits
 	if !opt.All {
-		shown = shown[:min(len(shown), MarkdownSplits)]
+		shown = shown[:min(len(shown), markdownSplits)]
 	}
 	e.printf("### Case shapes that split the policies\n\n")
 	e.printf("Most relevant first; %d of %d.\n\n", len(shown), len(r.Splits))
@@ -185,17 +195,17 @@ func writeMarkdownSplits(e *errWriter, r *Report, opt RenderOptions) {
 			markdown.CodeCell(s.Shape), s.Count, markdown.Escape(sidesText(s, len(r.Policies))))
 	}
 	if left := len(r.Splits) - len(shown); left > 0 {
-		e.printf("\n%d more; `--format json` lists them all.\n", left)
+		e.printf("\n%d more%s.\n", left, hint("", opt.Hints.JSON, " lists them all", backticks))
 	}
 	if r.SplitCasesLeftOut > 0 {
-		e.printf("\n%s of further shapes, past the %d a report keeps.\n", plural.Of(r.SplitCasesLeftOut, "case", "cases"), maxSplits)
+		e.printf("\n%s of further shapes, past the %d a report keeps.\n", plural.Of(r.SplitCasesLeftOut, "case", "cases"), compare.MaxSplits)
 	}
 	e.printf("\n")
 }
 
 // writeMarkdownDrift writes what moved from the baseline, first in the
 // report.
-func writeMarkdownDrift(e *errWriter, d *Drift, path string) {
+func writeMarkdownDrift(e *errWriter, d *compare.Drift, path string, h Hints) {
 	name := "the baseline"
 	if path != "" {
 		name = "the baseline " + markdown.Code(path)
@@ -224,14 +234,15 @@ func writeMarkdownDrift(e *errWriter, d *Drift, path string) {
 				e.printf("\n%s more.\n", plural.Of(pd.ClassesLeft, "shape", "shapes"))
 			}
 			if pd.CasesLeftOut > 0 {
-				e.printf("\n%s of further shapes, past the %d told apart.\n", plural.Of(pd.CasesLeftOut, "changed case", "changed cases"), MaxDriftShapes)
+				e.printf("\n%s of further shapes, past the %d told apart.\n", plural.Of(pd.CasesLeftOut, "changed case", "changed cases"), compare.MaxDriftShapes)
 			}
 			e.printf("\n</details>\n\n")
 		}
 	} else {
-		e.printf("The baseline has no per-case verdicts of this domain, so the drift is told by classes; rewrite it with `--write-baseline` to see the changes per policy.\n\n")
+		e.printf("The baseline has no per-case verdicts of this domain, so the drift is told by classes%s.\n\n",
+			hint("rewrite it with ", h.WriteBaseline, " to see the changes per policy", backticks))
 	}
-	shown := d.Changes[:min(len(d.Changes), MarkdownDriftChanges)]
+	shown := d.Changes[:min(len(d.Changes), markdownDriftChanges)]
 	if d.ChangeCount() > len(shown) {
 		e.printf("<details><summary>The first %d of %s</summary>\n\n", len(shown), plural.Of(d.ChangeCount(), "change", "changes"))
 	} else {
@@ -247,7 +258,7 @@ func writeMarkdownDrift(e *errWriter, d *Drift, path string) {
 }
 
 // writeMarkdownPair writes one pair's collapsible section of classes.
-func writeMarkdownPair(w *strings.Builder, p Pair, classes []Class, all bool) {
+func writeMarkdownPair(w *strings.Builder, p compare.Pair, classes []compare.Class, all bool) {
 	fmt.Fprintf(w, "<details><summary>%s vs %s: %d diverged (%s agree), %s</summary>\n\n",
 		html.EscapeString(p.A), html.EscapeString(p.B), p.Diverge, percent(p.Agree, p.Agree+p.Diverge), plural.Of(len(classes), "class", "classes"))
 	fmt.Fprintf(w, "Causes: %s.\n\n", causeSummaryMarkdown(classes))
@@ -255,7 +266,7 @@ func writeMarkdownPair(w *strings.Builder, p Pair, classes []Class, all bool) {
 	fmt.Fprintf(w, "|---:|---:|---|---|---|---|---|---|\n")
 	shown := classes
 	if !all {
-		shown = classes[:min(len(classes), MarkdownClassesPerPair)]
+		shown = classes[:min(len(classes), markdownClassesPerPair)]
 	}
 	for _, c := range shown {
 		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", c.Count, c.Relevance, causeMarkdown(c.Cause), markdown.CodeCell(c.Signature),
@@ -276,7 +287,7 @@ func writeMarkdownPair(w *strings.Builder, p Pair, classes []Class, all bool) {
 }
 
 // writeMarkdownSelection writes the selection comparison table.
-func writeMarkdownSelection(w *strings.Builder, s *SelectionReport) {
+func writeMarkdownSelection(w *strings.Builder, s *compare.SelectionReport) {
 	fmt.Fprintf(w, "### Selection\n\n")
 	fmt.Fprintf(w, "What each policy would install, over %d constraint and history groups.\n\n", s.Groups)
 	fmt.Fprintf(w, "| a | b | agree | diverge | constraint | history | a installs | b installs |\n")
@@ -294,8 +305,8 @@ func writeMarkdownSelection(w *strings.Builder, s *SelectionReport) {
 // names read the same in Markdown as in text and are written as they
 // are; any other text, as a report decoded from a file may hold, is
 // escaped.
-func causeMarkdown(c Cause) string {
-	if c.named() {
+func causeMarkdown(c compare.Cause) string {
+	if named(c) {
 		return string(c)
 	}
 	return markdown.Escape(string(c))
@@ -303,10 +314,10 @@ func causeMarkdown(c Cause) string {
 
 // causeSummaryMarkdown is causeSummary for Markdown, escaped unless every
 // cause is one this package names.
-func causeSummaryMarkdown(classes []Class) string {
+func causeSummaryMarkdown(classes []compare.Class) string {
 	s := causeSummary(classes)
 	for _, c := range classes {
-		if !c.Cause.named() {
+		if !named(c.Cause) {
 			return markdown.Escape(s)
 		}
 	}
@@ -314,9 +325,9 @@ func causeSummaryMarkdown(classes []Class) string {
 }
 
 // named reports whether c is one of the causes this package names.
-func (c Cause) named() bool {
+func named(c compare.Cause) bool {
 	switch c {
-	case CauseSyntax, CauseVPrefix, CausePartial, CauseMetadata, CausePessimistic, CausePrecedence, CausePrerelease, CauseUnknown:
+	case compare.CauseSyntax, compare.CauseVPrefix, compare.CausePartial, compare.CauseMetadata, compare.CausePessimistic, compare.CausePrecedence, compare.CausePrerelease, compare.CauseUnknown:
 		return true
 	}
 	return false

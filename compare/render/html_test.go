@@ -1,4 +1,4 @@
-package compare_test
+package render_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
 )
 
@@ -65,10 +66,10 @@ func parseHTMLPage(t *testing.T, page string) htmlPage {
 	return p
 }
 
-func renderHTML(t *testing.T, r *compare.Report, opt compare.RenderOptions) string {
+func renderHTML(t *testing.T, r *compare.Report, opt render.Options) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := compare.Render(&buf, compare.FormatHTML, r, opt); err != nil {
+	if err := render.Render(&buf, render.FormatHTML, r, opt); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
@@ -79,7 +80,7 @@ func renderHTML(t *testing.T, r *compare.Report, opt compare.RenderOptions) stri
 // two policies with the pair's counts, and links only to its own ids.
 func TestHTMLReport(t *testing.T) {
 	r := goldenReport(t)
-	page := renderHTML(t, r, compare.RenderOptions{All: true})
+	page := renderHTML(t, r, render.Options{All: true})
 	if !strings.HasPrefix(page, "<!DOCTYPE html>") {
 		t.Errorf("the page does not start with a doctype: %.40q", page)
 	}
@@ -161,7 +162,7 @@ func htmlReportOf(constraint string, classes int) *compare.Report {
 // constraint of a domain file, is shown as text and never runs.
 func TestHTMLEscapesInput(t *testing.T) {
 	hostile := `<script>alert(1)</script>"'><img src=x onerror=alert(2)>`
-	page := renderHTML(t, htmlReportOf(hostile, 3), compare.RenderOptions{})
+	page := renderHTML(t, htmlReportOf(hostile, 3), render.Options{})
 	for _, bad := range []string{"<script", "<img", "<b>evil", "<i>reason"} {
 		if strings.Contains(page, bad) {
 			t.Errorf("the page has %s unescaped", bad)
@@ -179,16 +180,16 @@ func TestHTMLEscapesInput(t *testing.T) {
 // TestHTMLCapsClasses checks that a pair with more classes than the page
 // lists says how many it leaves out.
 func TestHTMLCapsClasses(t *testing.T) {
-	r := htmlReportOf(">= 1.0.0", compare.HTMLClassesPerPair+7)
-	p := parseHTMLPage(t, renderHTML(t, r, compare.RenderOptions{All: true}))
+	r := htmlReportOf(">= 1.0.0", render.HTMLClassesPerPair+7)
+	p := parseHTMLPage(t, renderHTML(t, r, render.Options{All: true, Hints: cliHints}))
 	if !strings.Contains(p.text, "7 more classes with 7 cases are left out; see --format json") {
 		t.Errorf("the page does not say what it left out")
 	}
-	if strings.Contains(p.text, fmt.Sprintf("shape %d", compare.HTMLClassesPerPair)) {
-		t.Errorf("the page lists a class past the first %d", compare.HTMLClassesPerPair)
+	if strings.Contains(p.text, fmt.Sprintf("shape %d", render.HTMLClassesPerPair)) {
+		t.Errorf("the page lists a class past the first %d", render.HTMLClassesPerPair)
 	}
-	if !strings.Contains(p.text, fmt.Sprintf("shape %d", compare.HTMLClassesPerPair-1)) {
-		t.Errorf("the page leaves out one of the first %d classes", compare.HTMLClassesPerPair)
+	if !strings.Contains(p.text, fmt.Sprintf("shape %d", render.HTMLClassesPerPair-1)) {
+		t.Errorf("the page leaves out one of the first %d classes", render.HTMLClassesPerPair)
 	}
 }
 
@@ -198,7 +199,7 @@ func TestHTMLDrift(t *testing.T) {
 	d := &compare.Drift{Exact: true, Policies: []compare.PolicyDrift{{Policy: "b", Changed: 4,
 		Moves: []compare.Move{{From: engine.Reject, To: engine.Allow, Count: 4}}}},
 		Changes: []compare.Change{{Text: "b: 4 verdicts changed"}}}
-	p := parseHTMLPage(t, renderHTML(t, r, compare.RenderOptions{Drift: d, BaselinePath: "base.json"}))
+	p := parseHTMLPage(t, renderHTML(t, r, render.Options{Drift: d, BaselinePath: "base.json"}))
 	drift, summary := strings.Index(p.text, "Drift from the baseline base.json"), strings.Index(p.text, "How each policy differs")
 	if drift < 0 || summary < drift {
 		t.Errorf("the drift is missing or not first")

@@ -1,40 +1,34 @@
-package compare_test
+package render_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/golden"
 )
 
-var demoHistory = []string{"0.9.0", "1.0.0", "1.1.0", "1.2.0-beta", "v1.3.0-rc.1"}
+// cliHints are the hints prerel's CLI gives, which the golden reports
+// show.
+var cliHints = render.Hints{ShowAll: "--show-all", JSON: "--format json", TextShowAll: "--format text --show-all",
+	WriteBaseline: "--write-baseline", Changes: "on stderr"}
 
-// goldenDomain is small and shows every kind of entry: classes of several
-// causes, a constraint the engine refuses, and selection over a history.
-var goldenDomain = listDomain{groups: []compare.Group{
-	{Constraint: ">= 1.0.0-beta, < 1.0.0", Versions: []string{"1.0.0-rc.1", "1.0.0-alpha", "1.0.0"}},
-	{Constraint: "~> 1.2", Versions: []string{"1.2.0", "1.5.0", "2.0.0-beta"}},
-	{Constraint: ">= v1.0.0", Versions: []string{"1.0.0", "v1.1.0-beta"}},
-	{Constraint: "main", Versions: []string{"1.0.0"}},
-	{Constraint: ">= 1.0.0", Versions: demoHistory, History: "demo"},
-	{Constraint: "~> 1.0", Versions: demoHistory, History: "demo"},
-}}
-
-var goldenPolicies = []engine.Policy{linear, sameBase, tilde, noV}
-
-// goldenRelevance stands for the real constraints: "~> N.N" is half of
-// them.
-var goldenRelevance = compare.NewRelevanceTable("test constraints", []string{"~> 1.0", "~> 2.3", ">= 1.0.0", "= 1.2.3"})
-
+// goldenReport is the golden report of the compare package's tests, read
+// back from its JSON form.
 func goldenReport(t *testing.T) *compare.Report {
 	t.Helper()
-	r, err := compare.Run(context.Background(), goldenDomain, goldenPolicies, compare.Options{Relevance: goldenRelevance})
+	f, err := os.Open(filepath.Join("..", "testdata", "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := compare.DecodeReport(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,44 +37,49 @@ func goldenReport(t *testing.T) *compare.Report {
 
 func TestRenderGolden(t *testing.T) {
 	r := goldenReport(t)
-	for _, f := range compare.Formats {
-		if f == compare.FormatHTML {
+	for _, f := range render.Formats {
+		if f == render.FormatHTML {
 			continue // checked by the HTML tests, which read the page rather than compare its bytes
+		}
+		if f == render.FormatJSON {
+			continue // the golden report's own JSON, checked by the compare package's tests
 		}
 		t.Run(string(f), func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := compare.Render(&buf, f, r, compare.RenderOptions{}); err != nil {
+			if err := render.Render(&buf, f, r, render.Options{Hints: cliHints}); err != nil {
 				t.Fatal(err)
 			}
-			ext := map[compare.Format]string{compare.FormatText: "txt", compare.FormatMarkdown: "md", compare.FormatJSON: "json"}[f]
+			ext := map[render.Format]string{render.FormatText: "txt", render.FormatMarkdown: "md", render.FormatJSON: "json"}[f]
 			golden.Check(t, filepath.Join("testdata", "report."+ext), buf.Bytes())
 		})
 	}
 }
 
-// The JSON report reads back into the same report.
-func TestJSONRoundTrip(t *testing.T) {
+// TestNoHintsNoFlags checks that a report given no hints names no way
+// to see what it leaves out, and no command-line flag.
+func TestNoHintsNoFlags(t *testing.T) {
 	r := goldenReport(t)
-	var buf bytes.Buffer
-	if err := compare.RenderJSON(&buf, r); err != nil {
-		t.Fatal(err)
-	}
-	back, err := compare.DecodeReport(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := compare.Diff(r, back); len(d) != 0 {
-		t.Errorf("the report changed on the way through JSON: %v", d)
+	d := &compare.Drift{Changes: []compare.Change{{Text: "linear vs tilde: a class appeared"}}}
+	for _, f := range render.Formats {
+		var buf bytes.Buffer
+		if err := render.Render(&buf, f, r, render.Options{Drift: d}); err != nil {
+			t.Fatal(err)
+		}
+		for _, flag := range []string{"--show-all", "--format", "--write-baseline", "stderr", "lists them"} {
+			if strings.Contains(buf.String(), flag) {
+				t.Errorf("the %s report names %q", f, flag)
+			}
+		}
 	}
 }
 
 func TestParseFormat(t *testing.T) {
-	for in, want := range map[string]compare.Format{"text": compare.FormatText, "markdown": compare.FormatMarkdown, "json": compare.FormatJSON} {
-		if got, err := compare.ParseFormat(in); err != nil || got != want {
+	for in, want := range map[string]render.Format{"text": render.FormatText, "markdown": render.FormatMarkdown, "json": render.FormatJSON} {
+		if got, err := render.ParseFormat(in); err != nil || got != want {
 			t.Errorf("ParseFormat(%q) = %q, %v", in, got, err)
 		}
 	}
-	if _, err := compare.ParseFormat("yaml"); err == nil {
+	if _, err := render.ParseFormat("yaml"); err == nil {
 		t.Error("ParseFormat(yaml): no error")
 	}
 }
@@ -104,7 +103,7 @@ func TestMarkdownStaysWithinBudget(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := compare.RenderMarkdown(&buf, r); err != nil {
+	if err := render.Render(&buf, render.FormatMarkdown, r, render.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if buf.Len() > 65536 {

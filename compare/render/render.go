@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/internal/plural"
 )
 
@@ -17,7 +18,7 @@ type Format string
 const (
 	FormatText     Format = "text"     // a terminal: aligned tables
 	FormatMarkdown Format = "markdown" // a pull-request comment or CI step summary
-	FormatJSON     Format = "json"     // machines; see Report for the fields
+	FormatJSON     Format = "json"     // machines; see compare.Report for the fields
 	FormatHTML     Format = "html"     // a browser: one self-contained page with a heatmap
 )
 
@@ -45,21 +46,21 @@ func formatNames() string {
 	return strings.Join(names, ", ")
 }
 
-// Render writes r to w in format f; opt tunes the text, Markdown and HTML
+// Render writes r to w in format f; opts tunes the text, Markdown and HTML
 // reports. It fails when w or r is nil.
-func Render(w io.Writer, f Format, r *Report, opt RenderOptions) error {
+func Render(w io.Writer, f Format, r *compare.Report, opts Options) error {
 	if w == nil || r == nil {
 		return errors.New("compare: render needs a writer and a report")
 	}
 	switch f {
 	case FormatText:
-		return renderText(w, r, opt)
+		return renderText(w, r, opts)
 	case FormatMarkdown:
-		return renderMarkdown(w, r, opt)
+		return renderMarkdown(w, r, opts)
 	case FormatJSON:
-		return RenderJSON(w, r)
+		return r.WriteJSON(w)
 	case FormatHTML:
-		return renderHTML(w, r, opt)
+		return renderHTML(w, r, opts)
 	}
 	return fmt.Errorf("unknown format %q", f)
 }
@@ -100,16 +101,16 @@ func percent(part, whole int64) string {
 
 // divergeMatrix returns, for the agreement matrix, the diverged count of
 // each pair, both ways round.
-func divergeMatrix(r *Report) map[[2]string]int64 {
-	return pairMatrix(r, func(p Pair) int64 { return p.Diverge })
+func divergeMatrix(r *compare.Report) map[[2]string]int64 {
+	return pairMatrix(r, func(p compare.Pair) int64 { return p.Diverge })
 }
 
 // agreeMatrix returns the agreed count of each pair, both ways round.
-func agreeMatrix(r *Report) map[[2]string]int64 {
-	return pairMatrix(r, func(p Pair) int64 { return p.Agree })
+func agreeMatrix(r *compare.Report) map[[2]string]int64 {
+	return pairMatrix(r, func(p compare.Pair) int64 { return p.Agree })
 }
 
-func pairMatrix(r *Report, count func(Pair) int64) map[[2]string]int64 {
+func pairMatrix(r *compare.Report, count func(compare.Pair) int64) map[[2]string]int64 {
 	m := make(map[[2]string]int64, 2*len(r.Pairs))
 	for _, p := range r.Pairs {
 		m[[2]string{p.A, p.B}] = count(p)
@@ -121,13 +122,13 @@ func pairMatrix(r *Report, count func(Pair) int64) map[[2]string]int64 {
 // causeSummary says how many classes and cases of one pair each cause
 // has, the cause with the most cases first: "prerelease rule: 3 classes,
 // 40 cases; syntax: 1 class, 2 cases".
-func causeSummary(classes []Class) string {
+func causeSummary(classes []compare.Class) string {
 	type tally struct {
-		cause          Cause
+		cause          compare.Cause
 		classes, cases int64
 	}
 	var ts []*tally
-	by := map[Cause]*tally{}
+	by := map[compare.Cause]*tally{}
 	for _, c := range classes {
 		t := by[c.Cause]
 		if t == nil {

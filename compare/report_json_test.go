@@ -12,12 +12,12 @@ import (
 	"github.com/prerel/prerel/internal/longtest"
 )
 
-// TestRenderJSONAsEncoder checks that RenderJSON, which writes a report a
+// TestWriteJSONAsEncoder checks that Report.WriteJSON, which writes a report a
 // class at a time, writes what json.Encoder writes of the whole report,
 // on runs of its policies (jsonPolicies) over exhaustive scope 1, a small
 // corpus (with a selection) and a random sample, their baselines, and an
 // empty report.
-func TestRenderJSONAsEncoder(t *testing.T) {
+func TestWriteJSONAsEncoder(t *testing.T) {
 	exhaustive := mustExhaustive(t, 1)
 	corpus, err := compare.Corpus(smallCorpus, compare.PairAll)
 	if err != nil {
@@ -39,7 +39,7 @@ func TestRenderJSONAsEncoder(t *testing.T) {
 	for name, r := range reports {
 		t.Run(name, func(t *testing.T) {
 			var got, want bytes.Buffer
-			if err := compare.RenderJSON(&got, r); err != nil {
+			if err := r.WriteJSON(&got); err != nil {
 				t.Fatal(err)
 			}
 			enc := json.NewEncoder(&want)
@@ -49,7 +49,7 @@ func TestRenderJSONAsEncoder(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got.Bytes(), want.Bytes()) {
-				t.Fatalf("RenderJSON wrote %d bytes that differ from json.Encoder's %d", got.Len(), want.Len())
+				t.Fatalf("WriteJSON wrote %d bytes that differ from json.Encoder's %d", got.Len(), want.Len())
 			}
 		})
 	}

@@ -1,0 +1,27 @@
+// Package render writes the report of a compare run (a *compare.Report)
+// for people and programs; compare itself never prints.
+//
+// Render is the one entry point:
+//
+//	render.Render(w, render.FormatText, report, render.Options{})
+//
+// It writes one of four formats, one for each place a report is read:
+//
+//   - text: a terminal, 80 columns, the answer first (how each policy
+//     differs from the reference, with witnesses in words), then the case
+//     shapes that split the policies, the agreement matrix and the
+//     classes; long lists are cut and each cut says what it left out.
+//   - markdown: a pull-request comment or a CI step summary, kept under
+//     the size of a comment, one collapsible section per diverging pair.
+//   - json: machines; the report whole, written as it is encoded
+//     (compare.Report.WriteJSON), and read back by compare.DecodeReport.
+//   - html: a browser; one self-contained page (inline styles, no
+//     script, nothing fetched) with the agreement matrix as a heatmap
+//     whose cells link to their pair's classes.
+//
+// Options.All lists everything the text and Markdown reports cut, and
+// Options.Drift begins the report with the drift from a baseline. A
+// report tells its reader how to see what it leaves out only in the words
+// of Options.Hints, which the program that shows it supplies (prerel's
+// CLI passes its flags); the package names no flag of its own.
+package render

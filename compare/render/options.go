@@ -1,0 +1,137 @@
+package render
+
+import (
+	"html"
+	"slices"
+
+	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/internal/markdown"
+)
+
+// Options tunes the text, Markdown and HTML reports; the JSON report
+// holds everything and reads none of it.
+type Options struct {
+	// All lists every split, every class and every pair instead of the
+	// first ones.
+	All bool
+	// Drift, when set, is the drift from a baseline, which the report
+	// begins with; BaselinePath names the baseline.
+	Drift        *compare.Drift
+	BaselinePath string
+	// Hints tell the reader how to see what a report leaves out.
+	Hints Hints
+}
+
+// Hints are the words a report uses to tell its reader how to see what it
+// leaves out, in the terms of the program that shows it (a command-line
+// flag, a button). A report says nothing of a way whose hint is empty.
+type Hints struct {
+	// ShowAll lists everything the text report cuts: it sets
+	// Options.All.
+	ShowAll string
+	// JSON asks for the JSON report, which holds everything.
+	JSON string
+	// TextShowAll asks for the text report with everything listed; the
+	// Markdown report names it for what it leaves out.
+	TextShowAll string
+	// WriteBaseline writes a new baseline, one with every policy's
+	// verdict on every case.
+	WriteBaseline string
+	// Changes says where the changes of a drift from a baseline without
+	// per-case verdicts are listed ("on stderr"); the text report, which
+	// does not list them, names the place.
+	Changes string
+}
+
+// plain writes a hint in text as it is.
+func plain(s string) string { return s }
+
+// backticks writes a hint as Markdown code.
+func backticks(s string) string { return markdown.Code(s) }
+
+// htmlCode writes a hint as HTML code.
+func htmlCode(s string) string { return "<code>" + html.EscapeString(s) + "</code>" }
+
+// hint is "; " + before + the hint + after, or nothing when the hint is
+// empty; code writes the hint as the format shows code.
+func hint(before, h, after string, code func(string) string) string {
+	if h == "" {
+		return ""
+	}
+	return "; " + before + code(h) + after
+}
+
+// showAllOrJSON tells how to see a cut list whole: "; --show-all lists
+// them, --format json has them all", or the part the hints allow.
+func (h Hints) showAllOrJSON(code func(string) string) string {
+	switch {
+	case h.ShowAll != "" && h.JSON != "":
+		return "; " + code(h.ShowAll) + " lists them, " + code(h.JSON) + " has them all"
+	case h.ShowAll != "":
+		return "; " + code(h.ShowAll) + " lists them"
+	case h.JSON != "":
+		return "; " + code(h.JSON) + " has them all"
+	}
+	return ""
+}
+
+// referenceOf is the reference of a report: ref when given, else
+// compare.DefaultReference when the report has it, else the first policy.
+func referenceOf(ref string, names []string) string {
+	if ref != "" {
+		return ref
+	}
+	if slices.Contains(names, compare.DefaultReference) {
+		return compare.DefaultReference
+	}
+	return names[0]
+}
+
+// pairClasses finds the classes of each pair of a report as
+// Report.ClassesOf does, with one pass over the report for all the pairs:
+// the classes of a pair come in runs (a run's report has one per pair),
+// and index keeps each pair's runs, [from, to) into the report's classes.
+type pairClasses struct {
+	r     *compare.Report
+	index map[[2]string][][2]int
+}
+
+func newPairClasses(r *compare.Report) pairClasses {
+	pc := pairClasses{r: r, index: map[[2]string][][2]int{}}
+	for from := 0; from < len(r.Classes); {
+		a, b := r.Classes[from].A, r.Classes[from].B
+		to := from + 1
+		for to < len(r.Classes) && r.Classes[to].A == a && r.Classes[to].B == b {
+			to++
+		}
+		k := pairClassesKey(a, b)
+		pc.index[k] = append(pc.index[k], [2]int{from, to})
+		from = to
+	}
+	return pc
+}
+
+// of is r.ClassesOf(a, b); the classes of a pair that come in one run are
+// the report's own, which the caller must not change.
+func (pc pairClasses) of(a, b string) []compare.Class {
+	runs := pc.index[pairClassesKey(a, b)]
+	switch len(runs) {
+	case 0:
+		return nil
+	case 1:
+		return pc.r.Classes[runs[0][0]:runs[0][1]:runs[0][1]]
+	}
+	var out []compare.Class
+	for _, run := range runs {
+		out = append(out, pc.r.Classes[run[0]:run[1]]...)
+	}
+	return out
+}
+
+// pairClassesKey names a pair whichever its order.
+func pairClassesKey(a, b string) [2]string {
+	if b < a {
+		a, b = b, a
+	}
+	return [2]string{a, b}
+}

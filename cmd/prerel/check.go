@@ -14,21 +14,26 @@ import (
 	"github.com/prerel/prerel/internal/timeline"
 )
 
-func runPolicies(e *env, args []string) (err error) {
-	fs := newFlags(e, "policies", "", "List the registered policies, in registration order, with their rules.")
-	sources := addPolicySources(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if fs.NArg() != 0 {
-		return usagef("policies takes no arguments, got %q", fs.Arg(0))
-	}
-	return failure(writePolicies(e.stdout, e.registry.All()))
+// policiesCommand is prerel policies.
+var policiesCommand = command{
+	name:    "policies",
+	args:    "[flags]",
+	summary: "list the registered policies and their rules",
+	help:    "List the registered policies, in registration order, with their rules.",
+	flags: func(fs *flagSet) func(*env, []string) error {
+		sources := addPolicySources(fs)
+		return func(e *env, args []string) (err error) {
+			finish, err := sources.load(e)
+			defer func() { err = finish(err) }()
+			if err != nil {
+				return err
+			}
+			if len(args) != 0 {
+				return usagef("policies takes no arguments, got %q", args[0])
+			}
+			return failure(writePolicies(e.stdout, e.registry.All()))
+		}
+	},
 }
 
 // writePolicies lists the policies with their rules.
@@ -55,51 +60,57 @@ func checkArgs(constraint string, versions []string) error {
 	return nil
 }
 
-func runCheck(e *env, args []string) (err error) {
-	fs := newFlags(e, "check", "[flags] CONSTRAINT [VERSION...]",
-		"Judge each version against the constraint with every chosen policy: versions\n"+
-			"as rows, policies as columns, the rows where the policies disagree marked *.\n"+
-			"When the policies do not fit in 80 columns, those that answer alike on every\n"+
-			"version share a column, named in a legend above the table.")
-	sources := addPolicySources(fs)
-	var names policyList
-	fs.Var(&names, "policies", "comma-separated policies to run (default: all,\nin 'prerel policies' order)")
-	versionsFile := fs.String("versions-file", "", "also judge the versions of `FILE`, one a line (blank lines and lines\nstarting with # are skipped; they are judged as they are)")
-	format := formatFlag{"text", []string{"text", "json", "html"}}
-	fs.Var(&format, "format", "output format: text, json or html (json includes the reasons and every\nversion; html: a page with a timeline of the verdicts)")
-	showAll := addShowAll(fs, "list every version (without it: at most 20, first those some policy\nallows and another rejects, then those some policy allows; and a count\nof the rest)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if fs.NArg() < 1 {
-		return usagef("check needs a constraint and at least one version")
-	}
-	constraint, versions := fs.Arg(0), fs.Args()[1:]
-	// Versions given as arguments must parse; a file's versions are judged
-	// as they are, and a policy that cannot read one says invalid.
-	versions, err = gatherVersions(constraint, versions, *versionsFile)
-	if err != nil {
-		return err
-	}
-	if len(versions) == 0 {
-		return usagef("check needs a constraint and at least one version: as arguments or with --versions-file")
-	}
-	ps, err := e.resolve(names)
-	if err != nil {
-		return err
-	}
-	rep := engine.NewCheckReport(ps, constraint, versions)
-	if format.value == "html" {
-		return failure(writeCheckHTML(e.stdout, rep, *showAll))
-	}
-	return render(e.stdout, format.value, rep, func(w io.Writer, rep engine.CheckReport) error {
-		return writeCheckText(w, rep, *showAll)
-	})
+// checkCommand is prerel check.
+var checkCommand = command{
+	name:    "check",
+	args:    "[flags] CONSTRAINT [VERSION...]",
+	summary: "judge versions against a constraint with every policy",
+	help: `Judge each version against the constraint with every chosen policy: versions
+as rows, policies as columns, the rows where the policies disagree marked *.
+When the policies do not fit in 80 columns, those that answer alike on every
+version share a column, named in a legend above the table. The text report
+lists at most 20 versions, first those some policy allows and another
+rejects, then those some policy allows; --format json includes the reasons
+and every version, and html is a page with a timeline of the verdicts.`,
+	flags: func(fs *flagSet) func(*env, []string) error {
+		sources := addPolicySources(fs)
+		names := addPolicies(fs)
+		versionsFile := addVersionsFile(fs)
+		format := addFormat(fs, "text", "json", "html")
+		showAll := addShowAll(fs)
+		return func(e *env, args []string) (err error) {
+			finish, err := sources.load(e)
+			defer func() { err = finish(err) }()
+			if err != nil {
+				return err
+			}
+			if len(args) < 1 {
+				return usagef("check needs a constraint and at least one version")
+			}
+			constraint, versions := args[0], args[1:]
+			// Versions given as arguments must parse; a file's versions are
+			// judged as they are, and a policy that cannot read one says
+			// invalid.
+			versions, err = gatherVersions(constraint, versions, *versionsFile)
+			if err != nil {
+				return err
+			}
+			if len(versions) == 0 {
+				return usagef("check needs a constraint and at least one version: as arguments or with --versions-file")
+			}
+			ps, err := e.resolve(*names)
+			if err != nil {
+				return err
+			}
+			rep := engine.NewCheckReport(ps, constraint, versions)
+			if format.value == "html" {
+				return failure(writeCheckHTML(e.stdout, rep, *showAll))
+			}
+			return render(e.stdout, format.value, rep, func(w io.Writer, rep engine.CheckReport) error {
+				return writeCheckText(w, rep, *showAll)
+			})
+		}
+	},
 }
 
 // writeCheckHTML writes a check report as an HTML page: the summary, the

@@ -3,18 +3,28 @@
 //
 // Usage:
 //
-//	prerel policies                         list the registered policies
-//	prerel check CONSTRAINT VERSION...      one verdict per version and policy
-//	prerel eval                             batch mode: CONSTRAINT<TAB>VERSION lines on stdin
-//	prerel select CONSTRAINT VERSION...     the version each policy would install
-//	prerel explain --policy P CONSTRAINT VERSION
-//	                                        one policy's reasoning, comparator by comparator
-//	prerel compare                          the differential report over a domain
-//	prerel merge PARTIAL...                 the report of a sharded compare run (compare --shard K/N)
-//	prerel resolve DIR                      per module and provider: each policy's version next to today's
-//	prerel impact --policy P                what would install differently for real module calls under P
-//	prerel serve [--addr 127.0.0.1:8080]      the playground in the browser, with registry lookups
-//	prerel version                          prerel's version (also: prerel --version)
+//	prerel policies [flags]
+//	         list the registered policies and their rules
+//	prerel check    [flags] CONSTRAINT [VERSION...]
+//	         judge versions against a constraint with every policy
+//	prerel eval     [flags] < CONSTRAINT<TAB>VERSION lines
+//	         batch mode for scripts: one verdict line per input line
+//	prerel select   [flags] CONSTRAINT [VERSION...]
+//	         the version each policy would install
+//	prerel explain  --policy P [flags] CONSTRAINT VERSION
+//	         one policy's reasoning, comparator by comparator
+//	prerel compare  [flags]
+//	         differential report: where policies agree and diverge, with witnesses
+//	prerel merge    [flags] PARTIAL...
+//	         the whole run's report from the partial reports of compare --shard
+//	prerel resolve  [flags] DIR
+//	         each module and provider in DIR: its policy's version next to today's
+//	prerel impact   --policy P [flags] [--domain corpus | --domain DIR...]
+//	         what would install differently for real module calls under policy P
+//	prerel serve    [flags]
+//	         the playground: every policy in the browser, at http://127.0.0.1:8080
+//	prerel version
+//	         prerel's version (also: prerel --version)
 //
 // 'prerel --help' and 'prerel COMMAND -h' (or 'prerel help COMMAND') write
 // the help to stdout and exit 0. A flag error is printed once, on stderr,
@@ -71,3 +81,28 @@
 // findings include a locked provider version its chosen policy does not
 // admit, exits 3 when some versions could not be listed, whatever it found.
 package main
+
+//go:generate go test -run TestDocCommandList -update .
+
+// Adding a command
+//
+// Each command is defined once, by a command value (main.go) in the file
+// of the command: its name, the rest of its usage line, a one-line
+// summary, its long help and a function that defines its flags and
+// returns its run function. 'prerel help', 'prerel help NAME', 'prerel
+// NAME -h' and the command list above are made from it; go generate
+// rewrites the list, and TestDocCommandList fails while it is stale.
+//
+// To add a command, say pin, copy the pattern of select.go:
+//
+//   - write pin.go with a pinCommand value: name "pin", args such as
+//     "[flags] DIR", the summary and the help; its flags function
+//     defines the flags with the shared definitions of flags.go
+//     (addPolicySources, addPolicies, addFormat, addShowAll, the version
+//     source flags of resolveFlags) and its own, then returns the run
+//     function, which loads the policy sources, checks the arguments,
+//     calls the library and renders the report;
+//   - add &pinCommand to commands in main.go, where the list's order is
+//     set;
+//   - run go generate ./cmd/prerel, and add a script of its use to
+//     testdata/script and a case to TestHelpWidth.

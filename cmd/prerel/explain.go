@@ -16,41 +16,44 @@ import (
 // longer subject stands on a line of its own.
 const explainSubjectWidth = 34
 
-func runExplain(e *env, args []string) (err error) {
-	fs := newFlags(e, "explain", "--policy P [flags] CONSTRAINT VERSION",
-		"Show how one policy reaches its verdict for a constraint and a version,\n"+
-			"comparator by comparator: how each comparator was read (\"~>\" expanded,\n"+
-			"partial versions filled), which held, which prerelease rule applied and why,\n"+
-			"and the verdict. For a wrapped library it shows what the library was asked\n"+
-			"and what it answered. A policy that does not explain itself still shows its\n"+
-			"verdict and reason.")
-	sources := addPolicySources(fs)
-	name := fs.String("policy", "", "the `POLICY` to explain (see 'prerel policies')")
-	format := formatFlag{"text", []string{"text", "json"}}
-	fs.Var(&format, "format", "output format: text or json")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if *name == "" {
-		return usagef("explain needs --policy: one of %s", strings.Join(e.registry.Names(), ", "))
-	}
-	if fs.NArg() != 2 {
-		return usagef("explain needs a constraint and one version, got %s", plural.Of(fs.NArg(), "argument", "arguments"))
-	}
-	constraint, version := fs.Arg(0), fs.Arg(1)
-	if err := checkArgs(constraint, []string{version}); err != nil {
-		return err
-	}
-	ps, err := e.resolve(policyList{*name})
-	if err != nil {
-		return err
-	}
-	return render(e.stdout, format.value, engine.NewExplainReport(ps[0], constraint, version), writeExplainText)
+// explainCommand is prerel explain.
+var explainCommand = command{
+	name:    "explain",
+	args:    "--policy P [flags] CONSTRAINT VERSION",
+	summary: "one policy's reasoning, comparator by comparator",
+	help: `Show how one policy reaches its verdict for a constraint and a version,
+comparator by comparator: how each comparator was read ("~>" expanded,
+partial versions filled), which held, which prerelease rule applied and why,
+and the verdict. For a wrapped library it shows what the library was asked
+and what it answered. A policy that does not explain itself still shows its
+verdict and reason.`,
+	flags: func(fs *flagSet) func(*env, []string) error {
+		sources := addPolicySources(fs)
+		name := fs.String("policy", "", "the `POLICY` to explain (see 'prerel policies')")
+		format := addFormat(fs, "text", "json")
+		return func(e *env, args []string) (err error) {
+			finish, err := sources.load(e)
+			defer func() { err = finish(err) }()
+			if err != nil {
+				return err
+			}
+			if *name == "" {
+				return usagef("explain needs --policy: one of %s", strings.Join(e.registry.Names(), ", "))
+			}
+			if len(args) != 2 {
+				return usagef("explain needs a constraint and one version, got %s", plural.Of(len(args), "argument", "arguments"))
+			}
+			constraint, version := args[0], args[1]
+			if err := checkArgs(constraint, []string{version}); err != nil {
+				return err
+			}
+			ps, err := e.resolve(policyList{*name})
+			if err != nil {
+				return err
+			}
+			return render(e.stdout, format.value, engine.NewExplainReport(ps[0], constraint, version), writeExplainText)
+		}
+	},
 }
 
 // Layout of explain's text output.

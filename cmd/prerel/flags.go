@@ -17,21 +17,27 @@ import (
 // flagsNote is how every command reads its flags, for its usage text.
 const flagsNote = `Flags may come before, between or after the arguments; "--" ends the flags.`
 
-// newFlags returns a flag set that reports errors instead of exiting and
-// prints nothing itself: parseFlags writes the help (-h) to stdout, and a
-// flag error reaches stderr once, through run, with a hint.
-func newFlags(e *env, name, args, summary string) *flag.FlagSet {
-	fs := flag.NewFlagSet("prerel "+name, flag.ContinueOnError)
+// flagSet is the set of flags of one command.
+type flagSet = flag.FlagSet
+
+// errHelp is the error of parseFlags when the help is asked for.
+var errHelp = flag.ErrHelp
+
+// newFlags returns the flag set of c, which reports errors instead of
+// exiting and prints nothing itself: runCommand writes the help (-h) to
+// stdout, and a flag error reaches stderr once, with a hint.
+func newFlags(c *command) *flagSet {
+	fs := flag.NewFlagSet("prerel "+c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() { writeFlagsHelp(e.stdout, fs, name, args, summary) }
+	fs.Usage = func() {}
 	return fs
 }
 
-// writeFlagsHelp writes a command's help: its usage line, what it does,
-// how flags are read and its flags, when it has any.
-func writeFlagsHelp(w io.Writer, fs *flag.FlagSet, name, args, summary string) {
-	usageLine := strings.TrimSpace("prerel " + name + " " + args)
-	fmt.Fprintf(w, "Usage: %s\n\n%s\n", usageLine, summary)
+// writeHelp writes c's help: its usage line, what it does, how flags are
+// read and its flags, when it has any.
+func writeHelp(w io.Writer, c *command, fs *flagSet) {
+	usageLine := strings.TrimSpace("prerel " + c.name + " " + c.args)
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n", usageLine, c.help)
 	n := 0
 	fs.VisitAll(func(*flag.Flag) { n++ })
 	if n == 0 {
@@ -48,17 +54,12 @@ func writeFlagsHelp(w io.Writer, fs *flag.FlagSet, name, args, summary string) {
 // or after the positional arguments; "--" ends the flags, so that an
 // argument after it may start with "-". Afterwards fs.Args() holds the
 // positional arguments, in order. A flag error is a usage error with a
-// hint to the command's help; -h and -help write the help (fs.Usage) and
-// give flag.ErrHelp.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	help := fs.Usage
-	fs.Usage = func() {} // the flag package calls it on errors too
-	defer func() { fs.Usage = help }()
+// hint to the command's help; -h and -help give errHelp.
+func parseFlags(fs *flagSet, args []string) error {
 	flags, positional := splitArgs(fs, args)
 	if err := fs.Parse(flags); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			help()
-			return err
+			return errHelp
 		}
 		if r := registry.RedactURL(err.Error()); r != err.Error() {
 			err = errors.New(r) // a flag value may be a URL with a password
@@ -181,12 +182,12 @@ func (f durationFlag) Set(s string) error {
 // by durationFlag. Every duration flag of prerel is defined with it. The
 // help names the value after a word in backquotes in usage, as for any
 // flag ("`DURATION`").
-func durationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+func durationVar(fs *flagSet, p *time.Duration, name string, value time.Duration, usage string) {
 	*p = value
 	fs.Var(durationFlag{p}, name, usage)
 }
 
-// formatFlag is a --format flag limited to the given choices.
+// formatFlag is the --format flag: one of its choices.
 type formatFlag struct {
 	value   string
 	choices []string
@@ -204,29 +205,55 @@ func (f *formatFlag) Set(s string) error {
 	return fmt.Errorf("unknown format %q (expected %s)", s, strings.Join(f.choices, ", "))
 }
 
-// compareFormat is the --format flag of compare: one of compare.Formats,
-// read by compare.ParseFormat.
-type compareFormat struct{ format compare.Format }
+// The flags that several commands share are defined by the functions
+// below, each with its one help text.
 
-func (f *compareFormat) String() string { return string(f.format) }
-
-func (f *compareFormat) Set(s string) error {
-	format, err := compare.ParseFormat(s)
-	if err != nil {
-		return err
-	}
-	f.format = format
-	return nil
+// addPolicies defines --policies, the policies a command runs, in order.
+func addPolicies(fs *flagSet) *policyList {
+	var names policyList
+	fs.Var(&names, "policies", "comma-separated `POLICIES` to run, in this order (default: all, in\n'prerel policies' order)")
+	return &names
 }
 
-// compareFormatNames is compare.Formats as "text, markdown, json or html".
-func compareFormatNames() string {
+// addFormat defines --format, which takes one of formats; the first is
+// the default.
+func addFormat(fs *flagSet, formats ...string) *formatFlag {
+	f := &formatFlag{formats[0], formats}
+	fs.Var(f, "format", "output `FORMAT`: "+orList(formats))
+	return f
+}
+
+// addCompareFormat defines --format for the reports of package compare:
+// one of compare.Formats.
+func addCompareFormat(fs *flagSet) *formatFlag {
 	names := make([]string, len(compare.Formats))
 	for i, f := range compare.Formats {
 		names[i] = string(f)
 	}
+	return addFormat(fs, names...)
+}
+
+// orList is names as "a, b or c".
+func orList(names []string) string {
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// showAllFlag is the flag that lists everything a text report would
+// otherwise cut.
+const showAllFlag = "show-all"
+
+// addShowAll defines --show-all.
+func addShowAll(fs *flagSet) *bool {
+	return fs.Bool(showAllFlag, false, "list everything the report would otherwise cut, instead of the first\nones and a count of the rest")
+}
+
+// addBaseline defines --baseline and --write-baseline, of compare and
+// merge.
+func addBaseline(fs *flagSet) (baseline, write *string) {
+	baseline = fs.String("baseline", "", "compare the run with the baseline in `FILE`; exit 1 when they differ")
+	write = fs.String("write-baseline", "", "write the run's baseline to `FILE` (atomically; a symbolic link's target\nis written, and an existing file keeps its mode)")
+	return baseline, write
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"os"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/prerel/prerel/internal/golden"
 )
 
 // helpWidth is the widest a line of help may be, in terminal columns.
@@ -169,4 +172,41 @@ func TestModuleVersion(t *testing.T) {
 			t.Errorf("moduleVersion(%+v) = %q, want %q", tt.info, got, tt.want)
 		}
 	}
+}
+
+// TestDocCommandList checks that the command list of the package
+// documentation, in doc.go, is the one of 'prerel --help', made from the
+// commands' definitions. go generate (go test -run TestDocCommandList
+// -update) rewrites it.
+func TestDocCommandList(t *testing.T) {
+	data, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start, end = "// Usage:\n//\n", "\n//\n"
+	i := strings.Index(string(data), start)
+	if i < 0 {
+		t.Fatalf("doc.go has no %q", start)
+	}
+	i += len(start)
+	j := i + strings.Index(string(data[i:]), end) + 1
+	var list strings.Builder
+	writeCommandList(&list, "\t")
+	var want strings.Builder
+	for _, line := range strings.SplitAfter(strings.TrimSuffix(list.String(), "\n"), "\n") {
+		want.WriteString("//" + line)
+	}
+	want.WriteString("\n")
+	got := string(data[i:j])
+	if got == want.String() {
+		return
+	}
+	if golden.Update() {
+		data = []byte(string(data[:i]) + want.String() + string(data[j:]))
+		if err := os.WriteFile("doc.go", data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("doc.go's command list is not the one of the commands' definitions; run go generate ./cmd/prerel.\ngot:\n%s\nwant:\n%s", got, want.String())
 }

@@ -18,8 +18,17 @@ import (
 	"github.com/prerel/prerel/internal/timeline"
 )
 
-// impactSummary is the help text of prerel impact.
-const impactSummary = `If Terraform adopted policy P, what would install differently for real
+// impactCommand is prerel impact.
+var impactCommand = command{
+	name:    "impact",
+	args:    "--policy P [flags] [--domain corpus | --domain DIR...]",
+	summary: "what would install differently for real module calls under policy P",
+	help:    impactHelp,
+	flags:   impactFlags,
+}
+
+// impactHelp is the help text of prerel impact.
+const impactHelp = `If Terraform adopted policy P, what would install differently for real
 users? For each real module call and provider requirement, paired with the
 real version history of what it names, compare the version P installs with
 the version B installs (--against; default: today's installers,
@@ -45,8 +54,11 @@ The domain is the built-in corpus (6289 calls in 119 public repositories, a
 sample, not a census; one leading v is stripped from each git tag, as the
 registry does) or the configurations rooted at DIR..., read as prerel
 resolve reads them, with versions from --index or a registry. Calls without
-a history are counted, not classified. Exit status 1 when a call falls in a
---fail-on class.`
+a history are counted, not classified. --index, --registry-url, --timeout,
+--retries and --registry-deadline apply to directory domains only. The text
+report shows the first 5 cases of each class and notes; --format html is a
+page with a timeline of each of the most relevant changed calls. Exit status
+1 when a call falls in a --fail-on class.`
 
 // classList is the --fail-on flag: class names, or "changed" for every
 // change. The flag may be repeated, adding to the list; a name given
@@ -102,8 +114,8 @@ func (l *domainList) Set(s string) error {
 	return nil
 }
 
-func runImpact(e *env, args []string) (err error) {
-	fs := newFlags(e, "impact", "--policy P [flags] [--domain corpus | --domain DIR...]", impactSummary)
+// impactFlags defines the flags of prerel impact and returns its run.
+func impactFlags(fs *flagSet) func(*env, []string) error {
 	sources := addPolicySources(fs)
 	policy := fs.String("policy", "", "the `POLICY` P whose adoption is asked about (required)")
 	against := fs.String("against", "", "the `POLICY` B to compare with, for every call (default: today's\ninstallers, terraform-module for modules, apparentlymart for providers)")
@@ -112,57 +124,55 @@ func runImpact(e *env, args []string) (err error) {
 	var failOn classList
 	fs.Var(&failOn, "fail-on", "exit 1 when a call falls in one of these comma-separated `CLASSES`\n("+failOnChanged+": every class but unchanged)")
 	simulate := fs.Bool("simulate-prereleases", false, "insert X.Y.Z-beta.1 and X.Y.Z-rc.1 before each release X.Y.Z of every\nhistory that publishes no prerelease (the output says which figures\nare simulated)")
-	showAll := fs.Bool("show-all", false, "list every case of each class and every note (without it: the first\n5 of each)")
-	format := formatFlag{"text", []string{"text", "markdown", "json", "html"}}
-	fs.Var(&format, "format", "output format: text, markdown, json or html (html: a page with a\ntimeline of each of the most relevant changed calls)")
+	showAll := addShowAll(fs)
+	format := addFormat(fs, "text", "markdown", "json", "html")
 	var vf resolveFlags
-	vf.addVersionSourceFlags(fs, "directory domains")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if *policy == "" {
-		return usagef("impact needs --policy P, the policy whose adoption is asked about")
-	}
-	opts := impact.Options{Policies: e.registry, SimulatePrereleases: *simulate}
-	ps, err := e.resolve(policyList{*policy})
-	if err != nil {
-		return err
-	}
-	opts.Policy = ps[0]
-	if *against != "" {
-		if ps, err = e.resolve(policyList{*against}); err != nil {
+	vf.addVersionSourceFlags(fs)
+	return func(e *env, args []string) (err error) {
+		finish, err := sources.load(e)
+		defer func() { err = finish(err) }()
+		if err != nil {
 			return err
 		}
-		opts.Against = ps[0]
+		if *policy == "" {
+			return usagef("impact needs --policy P, the policy whose adoption is asked about")
+		}
+		opts := impact.Options{Policies: e.registry, SimulatePrereleases: *simulate}
+		ps, err := e.resolve(policyList{*policy})
+		if err != nil {
+			return err
+		}
+		opts.Policy = ps[0]
+		if *against != "" {
+			if ps, err = e.resolve(policyList{*against}); err != nil {
+				return err
+			}
+			opts.Against = ps[0]
+		}
+		d, err := impactDomain(e, fs, append(domains, args...), &vf)
+		if err != nil {
+			return err
+		}
+		rep, err := impact.Run(d, opts)
+		if err != nil {
+			return failure(err)
+		}
+		if format.value == "html" {
+			err = failure(writeImpactHTML(e, rep, d, opts, impact.RenderOptions{ShowAll: *showAll}))
+		} else {
+			err = renderImpact(e, format.value, rep, impact.RenderOptions{ShowAll: *showAll})
+		}
+		if err != nil {
+			return err
+		}
+		return impactOutcome(rep, failOn)
 	}
-	d, err := impactDomain(e, fs, append(domains, fs.Args()...), &vf)
-	if err != nil {
-		return err
-	}
-	rep, err := impact.Run(d, opts)
-	if err != nil {
-		return failure(err)
-	}
-	if format.value == "html" {
-		err = failure(writeImpactHTML(e, rep, d, opts, impact.RenderOptions{ShowAll: *showAll}))
-	} else {
-		err = renderImpact(e, format.value, rep, impact.RenderOptions{ShowAll: *showAll})
-	}
-	if err != nil {
-		return err
-	}
-	return impactOutcome(rep, failOn)
 }
 
 // impactDomain reads the domain the --domain flags and the arguments
 // name: the corpus by default, else every directory, with versions from
 // the index or registry the version flags name.
-func impactDomain(e *env, fs *flag.FlagSet, domains []string, vf *resolveFlags) (*impact.Domain, error) {
+func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*impact.Domain, error) {
 	if len(domains) == 0 || len(domains) == 1 && domains[0] == "corpus" {
 		var set []string
 		fs.Visit(func(f *flag.Flag) {

@@ -2,7 +2,7 @@ package main
 
 import (
 	"errors"
-	"flag"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,7 +29,7 @@ type policySources struct {
 }
 
 // addPolicySources defines the flags on fs.
-func addPolicySources(fs *flag.FlagSet) *policySources {
+func addPolicySources(fs *flagSet) *policySources {
 	s := &policySources{}
 	fs.Var(&s.files, "policy-file", "a `FILE` of policy blocks to add to the registered policies\n(repeatable); see 'Designs as data' in the README")
 	fs.Var(&s.cmds, "policy-cmd", "a policy named `NAME=COMMAND`, answered by COMMAND over the eval\nprotocol (repeatable); COMMAND is split into words as a shell does,\nwithout running a shell")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,49 +17,59 @@ import (
 	"github.com/prerel/prerel/internal/timeline"
 )
 
-func runSelect(e *env, args []string) (err error) {
-	fs := newFlags(e, "select", "[flags] CONSTRAINT [VERSION...]",
-		"Show the version each policy would install from the available versions:\n"+
-			"the newest it admits, or none.")
-	sources := addPolicySources(fs)
-	var names policyList
-	fs.Var(&names, "policies", "comma-separated policies to run (default: all,\nin 'prerel policies' order)")
-	versionsFile := fs.String("versions-file", "", "read the available versions from `FILE`, one a line (blank lines and\nlines starting with # are skipped)")
-	format := formatFlag{"text", []string{"text", "json", "html"}}
-	fs.Var(&format, "format", "output format: text, json or html (json keeps every note; html: a\npage with a timeline of the verdicts and selections)")
-	showAll := addShowAll(fs, "list every note with every version it names (without it: at most\n10 notes, each naming 2 versions, and a count of what was left out)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if fs.NArg() < 1 {
-		return usagef("select needs a constraint")
-	}
-	constraint, versions := fs.Arg(0), fs.Args()[1:]
-	// Versions given as arguments must parse; a file's versions are judged
-	// as they are, and each policy reports the ones it cannot read.
-	versions, err = gatherVersions(constraint, versions, *versionsFile)
-	if err != nil {
-		return err
-	}
-	if len(versions) == 0 {
-		return usagef("select needs versions: as arguments or with --versions-file")
-	}
-	ps, err := e.resolve(names)
-	if err != nil {
-		return err
-	}
-	rep := engine.NewSelectReport(ps, constraint, versions)
-	if format.value == "html" {
-		return failure(writeSelectHTML(e.stdout, rep, engine.NewCheckReport(ps, constraint, versions), *showAll))
-	}
-	return render(e.stdout, format.value, rep, func(w io.Writer, rep engine.SelectReport) error {
-		return writeSelectText(w, rep, *showAll)
-	})
+// selectCommand is prerel select.
+var selectCommand = command{
+	name:    "select",
+	args:    "[flags] CONSTRAINT [VERSION...]",
+	summary: "the version each policy would install",
+	help: `Show the version each policy would install from the available versions:
+the newest it admits, or none. The text report shows at most 10 notes, each
+naming 2 versions; --format json keeps every note, and html is a page with a
+timeline of the verdicts and selections.`,
+	flags: func(fs *flagSet) func(*env, []string) error {
+		sources := addPolicySources(fs)
+		names := addPolicies(fs)
+		versionsFile := addVersionsFile(fs)
+		format := addFormat(fs, "text", "json", "html")
+		showAll := addShowAll(fs)
+		return func(e *env, args []string) (err error) {
+			finish, err := sources.load(e)
+			defer func() { err = finish(err) }()
+			if err != nil {
+				return err
+			}
+			if len(args) < 1 {
+				return usagef("select needs a constraint")
+			}
+			constraint, versions := args[0], args[1:]
+			// Versions given as arguments must parse; a file's versions are
+			// judged as they are, and each policy reports the ones it
+			// cannot read.
+			versions, err = gatherVersions(constraint, versions, *versionsFile)
+			if err != nil {
+				return err
+			}
+			if len(versions) == 0 {
+				return usagef("select needs versions: as arguments or with --versions-file")
+			}
+			ps, err := e.resolve(*names)
+			if err != nil {
+				return err
+			}
+			rep := engine.NewSelectReport(ps, constraint, versions)
+			if format.value == "html" {
+				return failure(writeSelectHTML(e.stdout, rep, engine.NewCheckReport(ps, constraint, versions), *showAll))
+			}
+			return render(e.stdout, format.value, rep, func(w io.Writer, rep engine.SelectReport) error {
+				return writeSelectText(w, rep, *showAll)
+			})
+		}
+	},
+}
+
+// addVersionsFile defines --versions-file, of check and select.
+func addVersionsFile(fs *flagSet) *string {
+	return fs.String("versions-file", "", "also read versions from `FILE`, one a line (blank lines and lines\nstarting with # are skipped; they are judged as they are)")
 }
 
 // writeSelectHTML writes a select report as an HTML page: what the
@@ -107,16 +116,6 @@ func selectAnswer(rep engine.SelectReport) string {
 		return fmt.Sprintf("every policy selects %s", distinct[0])
 	}
 	return fmt.Sprintf("the policies give %d different answers: %s", len(distinct), strings.Join(distinct, ", "))
-}
-
-// showAllFlag is the flag of select, check and resolve that lists
-// everything a text report would otherwise cut.
-const showAllFlag = "show-all"
-
-// addShowAll defines --show-all on fs; usage says what it lists and what
-// is cut without it, in lines that fit the help's 80 columns.
-func addShowAll(fs *flag.FlagSet, usage string) *bool {
-	return fs.Bool(showAllFlag, false, usage)
 }
 
 // leftOut is the last line of a text report that cut something.

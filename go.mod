@@ -15,6 +15,7 @@ require (
 	github.com/hashicorp/terraform-registry-address v0.4.0
 	github.com/hashicorp/terraform-svchost v0.1.1
 	github.com/leanovate/gopter v0.2.11
+	github.com/spf13/pflag v1.1.0
 	github.com/zclconf/go-cty v1.16.3
 	golang.org/x/net v0.43.0
 )

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/compare"
@@ -169,7 +170,7 @@ var domainFlags = map[string]string{
 // apply to the domain of kind, so that it is not ignored in silence.
 func checkDomainFlags(fs *flagSet, kind string) error {
 	var err error
-	fs.Visit(func(f *flag.Flag) {
+	fs.Visit(func(f *pflag.Flag) {
 		want, ok := domainFlags[f.Name]
 		if !ok || want == kind || err != nil {
 			return

@@ -30,8 +30,10 @@
 // the help to stdout and exit 0. A flag error is printed once, on stderr,
 // followed by a line naming the command's help.
 //
-// Flags may come before, between or after the arguments. "--" ends the
-// flags: every argument after it is an argument, even one that starts with
+// Flags are read by github.com/spf13/pflag: --name VALUE or --name=VALUE,
+// and --name alone for a flag that is on or off; -name, as earlier
+// versions of prerel read it, is read as --name. Flags may come before,
+// between or after the arguments. "--" ends the flags: every argument after it is an argument, even one that starts with
 // "-" (prerel check -- '>= 1.0' 1.0.0). A list flag such as --policies may
 // be repeated, and adds to the list; a name given twice, in one flag or
 // across several, is an error, and so is a second --module-policy or

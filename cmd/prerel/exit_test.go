@@ -63,7 +63,7 @@ func TestExitStatusPolicies(t *testing.T) {
 		{name: "success", args: []string{"policies"}, code: exitOK},
 		{name: "help", args: []string{"policies", "-h"}, code: exitOK},
 		{name: "an argument", args: []string{"policies", "extra"}, code: exitUsage, stderr: "policies takes no arguments"},
-		{name: "unknown flag", args: []string{"policies", "--nope"}, code: exitUsage, stderr: "flag provided but not defined: -nope"},
+		{name: "unknown flag", args: []string{"policies", "--nope"}, code: exitUsage, stderr: "unknown flag: --nope"},
 		{name: "stdout fails", args: []string{"policies"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
 	})
 }
@@ -72,7 +72,7 @@ func TestExitStatusCheck(t *testing.T) {
 	runExitCases(t, []exitCase{
 		{name: "success", args: []string{"check", ">= 1.0.0", "1.0.0"}, code: exitOK},
 		{name: "unknown flag", args: []string{"check", "--nope", ">= 1.0.0", "1.0.0"}, code: exitUsage, stderr: "-nope"},
-		{name: "flag without value", args: []string{"check", ">= 1.0.0", "1.0.0", "--format"}, code: exitUsage, stderr: "flag needs an argument: -format"},
+		{name: "flag without value", args: []string{"check", ">= 1.0.0", "1.0.0", "--format"}, code: exitUsage, stderr: "flag needs an argument: --format"},
 		{name: "unparsable constraint", args: []string{"check", "=> 1", "1.0.0"}, code: exitUsage, stderr: `unknown operator "=>"`},
 		{name: "unknown policy", args: []string{"check", "--policies", "nope", ">= 1", "1.0.0"}, code: exitUsage, stderr: `unknown policy "nope"`},
 		{name: "stdout fails", args: []string{"check", ">= 1.0.0", "1.0.0"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
@@ -156,7 +156,7 @@ func TestExitStatusResolve(t *testing.T) {
 		{name: "success", args: []string{"resolve", "--index", resolveIndex, "--lock-file", "-", resolveExample}, code: exitOK},
 		{name: "unsatisfied module", args: []string{"resolve", "--index", resolveIndex, "--module-policy", "consul_next=terraform-module", resolveExample},
 			code: exitFinding, stderr: `module "consul_next"`},
-		{name: "unknown flag", args: []string{"resolve", "--nope", resolveExample}, code: exitUsage, stderr: "flag provided but not defined: -nope"},
+		{name: "unknown flag", args: []string{"resolve", "--nope", resolveExample}, code: exitUsage, stderr: "unknown flag: --nope"},
 		{name: "two directories", args: []string{"resolve", "--index", resolveIndex, resolveExample, resolveExample}, code: exitUsage, stderr: "got 2 arguments"},
 		{name: "config error", args: []string{"resolve", "--index", resolveIndex, badConfig}, code: exitUsage, stderr: `"carg"`},
 		{name: "missing index", args: []string{"resolve", "--index", "nope.json", resolveExample}, code: exitUsage, stderr: "nope.json"},

@@ -2,13 +2,14 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/terraform/registry"
@@ -17,49 +18,69 @@ import (
 // flagsNote is how every command reads its flags, for its usage text.
 const flagsNote = `Flags may come before, between or after the arguments; "--" ends the flags.`
 
-// flagSet is the set of flags of one command.
-type flagSet = flag.FlagSet
+// flagSet is the set of flags of one command, read by package pflag:
+// flags written "--name value" or "--name=value", anywhere among the
+// arguments, until "--".
+type flagSet = pflag.FlagSet
 
 // errHelp is the error of parseFlags when the help is asked for.
-var errHelp = flag.ErrHelp
+var errHelp = pflag.ErrHelp
 
 // newFlags returns the flag set of c, which reports errors instead of
 // exiting and prints nothing itself: runCommand writes the help (-h) to
 // stdout, and a flag error reaches stderr once, with a hint.
 func newFlags(c *command) *flagSet {
-	fs := flag.NewFlagSet("prerel "+c.name, flag.ContinueOnError)
+	fs := pflag.NewFlagSet("prerel "+c.name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	return fs
 }
 
 // writeHelp writes c's help: its usage line, what it does, how flags are
-// read and its flags, when it has any.
+// read and its flags, when it has any, each flag as "--name VALUE" on a
+// line of its own and its help below, with the default when it is not
+// the zero value.
 func writeHelp(w io.Writer, c *command, fs *flagSet) {
 	usageLine := strings.TrimSpace("prerel " + c.name + " " + c.args)
 	fmt.Fprintf(w, "Usage: %s\n\n%s\n", usageLine, c.help)
-	n := 0
-	fs.VisitAll(func(*flag.Flag) { n++ })
-	if n == 0 {
+	if !fs.HasFlags() {
 		return
 	}
 	fmt.Fprintf(w, "\n%s\n\nFlags:\n", flagsNote)
-	out := fs.Output()
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(out)
+	fs.VisitAll(func(f *pflag.Flag) {
+		name, usage := pflag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		fmt.Fprintf(w, "%s\n    \t%s", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+		switch {
+		case f.DefValue == "", f.DefValue == "0", f.DefValue == "false":
+		case f.Value.Type() == "string":
+			fmt.Fprintf(w, " (default %q)", f.DefValue)
+		default:
+			fmt.Fprintf(w, " (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
 }
 
 // parseFlags parses the flags of args wherever they stand, before, between
 // or after the positional arguments; "--" ends the flags, so that an
 // argument after it may start with "-". Afterwards fs.Args() holds the
 // positional arguments, in order. A flag error is a usage error with a
-// hint to the command's help; -h and -help give errHelp.
+// hint to the command's help; -h and --help give errHelp.
 func parseFlags(fs *flagSet, args []string) error {
-	flags, positional := splitArgs(fs, args)
-	if err := fs.Parse(flags); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+	if err := fs.Parse(doubleDash(fs, args)); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
 			return errHelp
+		}
+		if _, arg, ok := strings.Cut(err.Error(), "unknown shorthand flag: "); ok {
+			// prerel has no one-letter flags: "-x" and "-1.0" are unknown
+			// flags, not unknown letters.
+			if _, arg, ok = strings.Cut(arg, " in "); ok {
+				err = fmt.Errorf("unknown flag: %s", arg)
+			}
 		}
 		if r := registry.RedactURL(err.Error()); r != err.Error() {
 			err = errors.New(r) // a flag value may be a URL with a password
@@ -69,9 +90,36 @@ func parseFlags(fs *flagSet, args []string) error {
 	if err := emptyFlag(fs); err != nil {
 		return withHint(usage(err), fmt.Sprintf("Run '%s -h' for usage.", fs.Name()))
 	}
-	// Parsing "--" and the positional arguments sets no flag and leaves
-	// fs.Args() holding exactly the positional arguments.
-	return fs.Parse(append([]string{"--"}, positional...))
+	return nil
+}
+
+// doubleDash rewrites a flag of fs written with one dash, "-format" or
+// "-format=json", as "--format": prerel read its flags with Go's flag
+// package, which takes both, before it read them with pflag, and every
+// flag of prerel has a long name only. "-help" is "--help". A flag's
+// value and the arguments after "--" are left as they are.
+func doubleDash(fs *flagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' {
+			name, _, _ := strings.Cut(a[1:], "=")
+			if fs.Lookup(name) != nil || name == "help" {
+				a = "-" + a
+			}
+		}
+		out = append(out, a)
+		if name, ok := strings.CutPrefix(a, "--"); ok && !strings.Contains(name, "=") {
+			if f := fs.Lookup(name); f != nil && f.NoOptDefVal == "" && i+1 < len(args) {
+				i++
+				out = append(out, args[i]) // the flag's value
+			}
+		}
+	}
+	return out
 }
 
 // checksOwnEmptyValue names the flags whose command explains an empty
@@ -81,52 +129,14 @@ var checksOwnEmptyValue = map[string]bool{"domain": true}
 // emptyFlag refuses a flag given with an empty value, as in --baseline ""
 // from an unset shell variable: prerel would otherwise read it as the
 // flag left out and silently do less than asked.
-func emptyFlag(fs *flag.FlagSet) error {
+func emptyFlag(fs *flagSet) error {
 	var err error
-	fs.Visit(func(f *flag.Flag) {
+	fs.Visit(func(f *pflag.Flag) {
 		if err == nil && !checksOwnEmptyValue[f.Name] && strings.TrimSpace(f.Value.String()) == "" {
 			err = fmt.Errorf("--%s is empty: give it a value or leave it out", f.Name)
 		}
 	})
 	return err
-}
-
-// splitArgs separates the flags of args, each with its value when the
-// value is the next argument, from the positional arguments. Everything
-// after "--" is positional, and so is "-" alone.
-func splitArgs(fs *flag.FlagSet, args []string) (flags, positional []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return flags, append(positional, args[i+1:]...)
-		case len(a) < 2 || a[0] != '-':
-			positional = append(positional, a)
-		default:
-			flags = append(flags, a)
-			if takesValue(fs, a) && i+1 < len(args) {
-				i++
-				flags = append(flags, args[i])
-			}
-		}
-	}
-	return flags, positional
-}
-
-// takesValue reports whether the flag argument a ("-name" or "--name")
-// names a flag of fs that reads the next argument as its value: a known
-// flag that is not boolean, written without "=value".
-func takesValue(fs *flag.FlagSet, a string) bool {
-	name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
-	if strings.Contains(name, "=") {
-		return false
-	}
-	f := fs.Lookup(name)
-	if f == nil {
-		return false // Parse reports the unknown flag
-	}
-	b, ok := f.Value.(interface{ IsBoolFlag() bool })
-	return !ok || !b.IsBoolFlag()
 }
 
 // policyList is the --policies flag: a comma-separated list of names.
@@ -135,6 +145,10 @@ func takesValue(fs *flag.FlagSet, a string) bool {
 type policyList []string
 
 func (l *policyList) String() string { return strings.Join(*l, ",") }
+
+// Type names the value in the help: pflag's default for a flag whose
+// help names none in backquotes. Every flag value of prerel has one.
+func (l *policyList) Type() string { return "POLICIES" }
 
 func (l *policyList) Set(s string) error {
 	for _, name := range strings.Split(s, ",") {
@@ -150,7 +164,7 @@ func (l *policyList) Set(s string) error {
 	return nil
 }
 
-// durationFlag is a flag.Value for a duration written with its unit, as
+// durationFlag is a pflag.Value for a duration written with its unit, as
 // time.ParseDuration reads it ("10s", "1m30s", "500ms"); "0" needs none.
 // A bare number is refused with a hint, since it could mean seconds or
 // milliseconds, and so is a negative duration.
@@ -162,6 +176,8 @@ func (f durationFlag) String() string {
 	}
 	return f.d.String()
 }
+
+func (f durationFlag) Type() string { return "DURATION" }
 
 func (f durationFlag) Set(s string) error {
 	d, err := time.ParseDuration(s)
@@ -194,6 +210,8 @@ type formatFlag struct {
 }
 
 func (f *formatFlag) String() string { return f.value }
+
+func (f *formatFlag) Type() string { return "FORMAT" }
 
 func (f *formatFlag) Set(s string) error {
 	for _, c := range f.choices {

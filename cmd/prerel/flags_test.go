@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"reflect"
@@ -9,34 +8,33 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/prerel/prerel/catalogue"
 )
 
-func TestSplitArgs(t *testing.T) {
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+func TestDoubleDash(t *testing.T) {
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 	fs.String("format", "text", "")
 	fs.Bool("verbose", false, "")
 	tests := []struct {
-		name             string
-		args             []string
-		flags, arguments []string
+		name       string
+		args, want []string
 	}{
-		{"flags first", []string{"--format", "json", "a", "b"}, []string{"--format", "json"}, []string{"a", "b"}},
-		{"flags last", []string{"a", "b", "--format", "json"}, []string{"--format", "json"}, []string{"a", "b"}},
-		{"flags between", []string{"a", "-format=json", "b", "--verbose"}, []string{"-format=json", "--verbose"}, []string{"a", "b"}},
-		{"bool flag takes no value", []string{"--verbose", "a"}, []string{"--verbose"}, []string{"a"}},
-		{"double dash ends flags", []string{"--format", "json", "--", "--verbose", "-1"}, []string{"--format", "json"}, []string{"--verbose", "-1"}},
-		{"double dash after an argument", []string{"a", "--", "-b"}, nil, []string{"a", "-b"}},
-		{"double dash as a value", []string{"--format", "--", "a"}, []string{"--format", "--"}, []string{"a"}},
-		{"dash alone is an argument", []string{"-", "--format", "json"}, []string{"--format", "json"}, []string{"-"}},
-		{"value that looks like a flag", []string{"--format", "-x", "a"}, []string{"--format", "-x"}, []string{"a"}},
-		{"missing value", []string{"a", "--format"}, []string{"--format"}, []string{"a"}},
-		{"unknown flag", []string{"--nope", "a"}, []string{"--nope"}, []string{"a"}},
+		{"long flags as they are", []string{"--format", "json", "a", "--verbose"}, []string{"--format", "json", "a", "--verbose"}},
+		{"one dash", []string{"-format", "json", "a", "-verbose"}, []string{"--format", "json", "a", "--verbose"}},
+		{"one dash with a value", []string{"a", "-format=json", "b"}, []string{"a", "--format=json", "b"}},
+		{"help", []string{"-help"}, []string{"--help"}},
+		{"unknown flag as it is", []string{"-nope", "-x"}, []string{"-nope", "-x"}},
+		{"a value that looks like a flag", []string{"--format", "-verbose", "a"}, []string{"--format", "-verbose", "a"}},
+		{"a value after one dash", []string{"-format", "-verbose"}, []string{"--format", "-verbose"}},
+		{"double dash ends flags", []string{"--", "-format", "-verbose"}, []string{"--", "-format", "-verbose"}},
+		{"dash alone", []string{"-", "-verbose"}, []string{"-", "--verbose"}},
+		{"missing value", []string{"a", "-format"}, []string{"a", "--format"}},
 	}
 	for _, tt := range tests {
-		flags, arguments := splitArgs(fs, tt.args)
-		if !reflect.DeepEqual(flags, tt.flags) || !reflect.DeepEqual(arguments, tt.arguments) {
-			t.Errorf("%s: splitArgs(%q) = %q, %q; want %q, %q", tt.name, tt.args, flags, arguments, tt.flags, tt.arguments)
+		if got := doubleDash(fs, tt.args); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: doubleDash(%q) = %q, want %q", tt.name, tt.args, got, tt.want)
 		}
 	}
 }
@@ -54,7 +52,7 @@ func TestParseFlagsLeavesArguments(t *testing.T) {
 		{"none", nil, "text", nil},
 	}
 	for _, tt := range tests {
-		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		format := fs.String("format", "text", "")
 		if err := parseFlags(fs, tt.args); err != nil {
@@ -112,7 +110,7 @@ func TestDoubleDashKeepsDashedArguments(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{[]string{"check", "-1.0", "1.0.0"}, exitUsage, "flag provided but not defined: -1.0"},
+		{[]string{"check", "-1.0", "1.0.0"}, exitUsage, "unknown flag: -1.0"},
 		{[]string{"check", "--", "-1.0", "1.0.0"}, exitUsage, `constraint "-1.0": column 1`},
 		{[]string{"select", "--policies", "strict", "--", "-1.0", "--format"}, exitUsage, `constraint "-1.0": column 1`},
 	}
@@ -150,7 +148,7 @@ func TestRepeatedFlags(t *testing.T) {
 		{name: "select, a policy twice", args: []string{"select", "--policies", "cargo,cargo", ">= 1.0", "1.0.0"},
 			code: exitUsage, stderr: `policy "cargo" given twice`},
 		{name: "compare, a policy twice", args: []string{"compare", "--domain", cases, "--policies", "strict,strict"},
-			code: exitUsage, stderr: `prerel compare: invalid value "strict,strict" for flag -policies: policy "strict" given twice`},
+			code: exitUsage, stderr: `prerel compare: invalid argument "strict,strict" for "--policies" flag: policy "strict" given twice`},
 		{name: "resolve, extra policies twice", args: []string{"resolve", "--index", resolveIndex, "--policies", "strict", "--policies", "strict", resolveExample},
 			code: exitUsage, stderr: `policy "strict" given twice`},
 		{name: "resolve, a module call twice", args: []string{"resolve", "--index", resolveIndex, "--module-policy", "m=cargo", "--module-policy", "m=strict", resolveExample},
@@ -214,7 +212,7 @@ func TestDurationFlag(t *testing.T) {
 		}
 	}
 	code, _, stderr := runCLI(t, "", "resolve", "--timeout", "5", resolveExample)
-	want := "prerel resolve: invalid value \"5\" for flag -timeout: \"5\" has no unit: write a duration with its unit, such as 5s or 5ms\nRun 'prerel resolve -h' for usage.\n"
+	want := "prerel resolve: invalid argument \"5\" for \"--timeout\" flag: \"5\" has no unit: write a duration with its unit, such as 5s or 5ms\nRun 'prerel resolve -h' for usage.\n"
 	if code != exitUsage || stderr != want {
 		t.Errorf("resolve --timeout 5: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
@@ -241,10 +239,10 @@ func TestFlagErrorPrintedOnce(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{[]string{"policies", "--bogus"}, "prerel policies: flag provided but not defined: -bogus\nRun 'prerel policies -h' for usage.\n"},
-		{[]string{"check", "--bogus", ">= 1", "1.0.0"}, "prerel check: flag provided but not defined: -bogus\nRun 'prerel check -h' for usage.\n"},
-		{[]string{"check", ">= 1", "1.0.0", "--format"}, "prerel check: flag needs an argument: -format\nRun 'prerel check -h' for usage.\n"},
-		{[]string{"eval", "--format", "xml"}, "prerel eval: invalid value \"xml\" for flag -format: unknown format \"xml\" (expected tsv, json)\nRun 'prerel eval -h' for usage.\n"},
+		{[]string{"policies", "--bogus"}, "prerel policies: unknown flag: --bogus\nRun 'prerel policies -h' for usage.\n"},
+		{[]string{"check", "--bogus", ">= 1", "1.0.0"}, "prerel check: unknown flag: --bogus\nRun 'prerel check -h' for usage.\n"},
+		{[]string{"check", ">= 1", "1.0.0", "--format"}, "prerel check: flag needs an argument: --format\nRun 'prerel check -h' for usage.\n"},
+		{[]string{"eval", "--format", "xml"}, "prerel eval: invalid argument \"xml\" for \"--format\" flag: unknown format \"xml\" (expected tsv, json)\nRun 'prerel eval -h' for usage.\n"},
 		{[]string{"frobnicate"}, "prerel: unknown command \"frobnicate\"\nRun 'prerel --help' for usage.\n"},
 	}
 	for _, tt := range tests {

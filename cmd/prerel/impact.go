@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/pflag"
 
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/engine"
@@ -71,6 +71,8 @@ type classList struct {
 // failOnChanged is the --fail-on name of every changed class.
 const failOnChanged = "changed"
 
+func (l *classList) Type() string { return "CLASSES" }
+
 func (l *classList) String() string { return strings.Join(l.names, ",") }
 
 func (l *classList) Set(s string) error {
@@ -106,6 +108,8 @@ func (l *classList) add(c impact.Class) {
 
 // domainList is the --domain flag: corpus, or directories (repeatable).
 type domainList []string
+
+func (l *domainList) Type() string { return "DOMAIN" }
 
 func (l *domainList) String() string { return strings.Join(*l, " ") }
 
@@ -175,7 +179,7 @@ func impactFlags(fs *flagSet) func(*env, []string) error {
 func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*impact.Domain, error) {
 	if len(domains) == 0 || len(domains) == 1 && domains[0] == "corpus" {
 		var set []string
-		fs.Visit(func(f *flag.Flag) {
+		fs.Visit(func(f *pflag.Flag) {
 			switch f.Name {
 			case "index", "registry-url", "timeout", "retries":
 				set = append(set, "--"+f.Name)

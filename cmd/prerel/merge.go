@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/printable"
@@ -64,7 +66,7 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		}
 		if *partial {
 			var given error
-			fs.Visit(func(f *flag.Flag) {
+			fs.Visit(func(f *pflag.Flag) {
 				switch f.Name {
 				case "format", "baseline", "write-baseline", "show-all":
 					if given == nil {
@@ -160,6 +162,8 @@ type shardFlag struct {
 const shardUsage = "run only shard `K/N`, the K-th of N disjoint parts of the domain, and\n" +
 	"write its partial report (JSON) for prerel merge"
 
+func (f *shardFlag) Type() string { return "K/N" }
+
 func (f *shardFlag) String() string {
 	if f == nil || !f.set {
 		return ""
@@ -184,7 +188,7 @@ func checkShardFlags(fs *flagSet, shard *shardFlag) error {
 		return nil
 	}
 	var err error
-	fs.Visit(func(f *flag.Flag) {
+	fs.Visit(func(f *pflag.Flag) {
 		if err != nil {
 			return
 		}

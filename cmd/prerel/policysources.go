@@ -133,6 +133,8 @@ type fileList []string
 
 func (l *fileList) String() string { return strings.Join(*l, " ") }
 
+func (l *fileList) Type() string { return "FILE" }
+
 func (l *fileList) Set(s string) error {
 	if slices.Contains(*l, s) {
 		return fmt.Errorf("%q given twice", s)
@@ -148,6 +150,8 @@ type namedCommand struct {
 	name, text string
 	argv       []string
 }
+
+func (l *commandList) Type() string { return "NAME=COMMAND" }
 
 func (l *commandList) String() string {
 	var s []string

@@ -32,6 +32,8 @@ type pairList struct {
 
 type pair struct{ key, value, text string }
 
+func (l *pairList) Type() string { return "NAME=POLICY" }
+
 func (l *pairList) String() string {
 	var s []string
 	for _, p := range l.pairs {
@@ -61,6 +63,8 @@ type registryURLs struct {
 	all   string
 	hosts map[string]string
 }
+
+func (r *registryURLs) Type() string { return "URL" }
 
 func (r *registryURLs) String() string {
 	if r == nil {
@@ -154,14 +158,15 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 	fs.StringVar(&f.policy, "policy", "", "the default `POLICY`, overriding default_policy (built-in default: "+policyconfig.FallbackPolicy+")")
 	fs.Var(&f.modulePolicies, "module-policy", "`CALL=POLICY` for one module call, overriding the config file\n(repeatable); CALL is the call path, such as vpc or eks.node_group")
 	fs.Var(&f.providerPolicies, "provider-policy", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict\n(repeatable)")
-	extra := addPolicies(fs)
+	// resolve's --policies adds columns: not addPolicies, whose policies
+	// are those a command runs, all by default.
+	fs.Var(&f.extra, "policies", "comma-separated `POLICIES` to show as extra columns (default: none)")
 	f.addVersionSourceFlags(fs)
 	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules, or modules in TF_DATA_DIR)")
 	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
 	format := addFormat(fs, "text", "markdown", "json")
 	showAll := addShowAll(fs)
 	return func(e *env, args []string) (err error) {
-		f.extra = *extra
 		finish, err := sources.load(e)
 		defer func() { err = finish(err) }()
 		if err != nil {

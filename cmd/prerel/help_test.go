@@ -92,34 +92,10 @@ func TestColumns(t *testing.T) {
 	}
 }
 
-// TestHelpGoesToStdout checks every way of asking for help: the help is
-// written to stdout, nothing to stderr, and the exit status is 0; no
-// command at all is a usage error, with the help on stderr.
-func TestHelpGoesToStdout(t *testing.T) {
-	tests := []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--help"}, "Exit status:"},
-		{[]string{"-h"}, "Usage:"},
-		{[]string{"help"}, "Usage:"},
-		{[]string{"help", "check"}, "Usage: prerel check"},
-		{[]string{"check", "-h"}, "Usage: prerel check"},
-		{[]string{"check", "--help"}, "Usage: prerel check"},
-		{[]string{"check", ">= 1", "-h"}, "Usage: prerel check"},
-		{[]string{"eval", "-help"}, "Usage: prerel eval"},
-	}
-	for _, tt := range tests {
-		code, out, stderr := runCLI(t, "", tt.args...)
-		if code != exitOK || !strings.Contains(out, tt.want) || stderr != "" {
-			t.Errorf("prerel %q: exit %d, stdout %.60q, stderr %q; want exit 0 and %q on stdout only", tt.args, code, out, stderr, tt.want)
-		}
-	}
-	code, out, stderr := runCLI(t, "")
-	if code != exitUsage || out != "" || !strings.Contains(stderr, "Usage:") {
-		t.Errorf("prerel: exit %d, stdout %q, stderr %.60q; want exit 2 and the help on stderr", code, out, stderr)
-	}
-	// Help that cannot be written is a failed write.
+// TestHelpToBrokenPipe checks that help that cannot be written is a
+// failed write (testdata/script/help.txtar has the ways of asking for
+// help).
+func TestHelpToBrokenPipe(t *testing.T) {
 	runExitCases(t, []exitCase{
 		{name: "help to a broken pipe", args: []string{"--help"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
 		{name: "command help to a broken pipe", args: []string{"check", "-h"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
@@ -141,19 +117,6 @@ func TestHelpFlagsSection(t *testing.T) {
 		if _, out, _ := runCLI(t, "", name, "-h"); strings.Contains(out, "Flags") {
 			t.Errorf("prerel %s -h has a Flags section:\n%s", name, out)
 		}
-	}
-}
-
-// TestVersion checks --version and the version command.
-func TestVersion(t *testing.T) {
-	for _, args := range [][]string{{"--version"}, {"-version"}, {"version"}} {
-		code, out, stderr := runCLI(t, "", args...)
-		if code != exitOK || !strings.HasPrefix(out, "prerel ") || strings.Count(out, "\n") != 1 || stderr != "" {
-			t.Errorf("prerel %q: exit %d, stdout %q, stderr %q; want exit 0 and one line", args, code, out, stderr)
-		}
-	}
-	if code, _, stderr := runCLI(t, "", "version", "extra"); code != exitUsage || !strings.Contains(stderr, "version takes no arguments") {
-		t.Errorf("prerel version extra: exit %d, stderr %q", code, stderr)
 	}
 }
 

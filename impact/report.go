@@ -6,7 +6,7 @@ package impact
 const SchemaVersion = 1
 
 // Report is the result of Run. Its JSON form (snake_case keys) holds
-// everything RenderText shows.
+// everything the text report of Render shows.
 type Report struct {
 	// Schema is SchemaVersion.
 	Schema int `json:"schema"`

@@ -14,6 +14,7 @@ import (
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/report"
 )
 
 // failingWriter fails every write, as a closed pipe does.
@@ -306,11 +307,11 @@ func TestExplainTextReportsWriteErrors(t *testing.T) {
 	p, _ := catalogue.New().Lookup("strict")
 	rep := engine.NewExplainReport(p, ">= 1.0", "1.0.0")
 	w := &failOnce{}
-	if err := writeExplainText(w, rep); err == nil || !strings.Contains(err.Error(), "no space left on device") {
-		t.Errorf("writeExplainText to a failing writer: %v, want the write error", err)
+	if err := report.Explain(w, report.Text, rep, report.Options{}); err == nil || !strings.Contains(err.Error(), "no space left on device") {
+		t.Errorf("report.Explain to a failing writer: %v, want the write error", err)
 	}
-	if err := writeExplainText(failingWriter{}, rep); err == nil {
-		t.Error("writeExplainText to a broken pipe: no error")
+	if err := report.Explain(failingWriter{}, report.Text, rep, report.Options{}); err == nil {
+		t.Error("report.Explain to a broken pipe: no error")
 	}
 	runExitCases(t, []exitCase{
 		{name: "explain to a full device", args: []string{"explain", "--policy", "strict", ">=1.0", "1.0.0"}, stdout: &failOnce{},

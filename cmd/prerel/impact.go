@@ -16,6 +16,7 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/timeline"
+	"github.com/prerel/prerel/report"
 )
 
 // impactCommand is prerel impact.
@@ -162,9 +163,9 @@ func impactFlags(fs *flagSet) func(*env, []string) error {
 			return failure(err)
 		}
 		if format.value == "html" {
-			err = failure(writeImpactHTML(e, rep, d, opts, impact.RenderOptions{ShowAll: *showAll}))
+			err = failure(writeImpactHTML(e, rep, d, opts, renderOptions(*showAll)))
 		} else {
-			err = renderImpact(e, format.value, rep, impact.RenderOptions{ShowAll: *showAll})
+			err = failure(impact.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)))
 		}
 		if err != nil {
 			return err
@@ -209,16 +210,6 @@ func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*imp
 		return nil, usage(errors.New(diagnosticLines(diags)))
 	}
 	return d, usage(err)
-}
-
-func renderImpact(e *env, format string, rep *impact.Report, opts impact.RenderOptions) error {
-	switch format {
-	case "json":
-		return failure(writeJSON(e.stdout, rep))
-	case "markdown":
-		return failure(impact.RenderMarkdown(e.stdout, rep, opts))
-	}
-	return failure(impact.RenderText(e.stdout, rep, opts))
 }
 
 // impactOutcome is the exit status once the report is written: an
@@ -272,12 +263,12 @@ func impactCases(rep *impact.Report) ([]impact.Case, int) {
 // install differently, a timeline of each of the most relevant changed
 // cases (the case's constraint over its history, B's and P's verdicts
 // and selections), then the text report.
-func writeImpactHTML(e *env, rep *impact.Report, d *impact.Domain, opts impact.Options, ro impact.RenderOptions) error {
+func writeImpactHTML(e *env, rep *impact.Report, d *impact.Domain, opts impact.Options, ro report.Options) error {
 	var text strings.Builder
-	if err := impact.RenderText(&text, rep, ro); err != nil {
+	if err := impact.Render(&text, report.Text, rep, ro); err != nil {
 		return err
 	}
-	page := htmlPage{
+	page := report.Page{
 		Title: "prerel impact: " + printable.String(rep.Policy),
 		Answer: fmt.Sprintf("%s changes what %d of %s install (against %s)",
 			printable.String(rep.Policy), rep.Changed.Calls, plural.Of(rep.Data.WithHistory, "call with a history", "calls with a history"), impactAgainst(rep)),
@@ -300,7 +291,7 @@ func writeImpactHTML(e *env, rep *impact.Report, d *impact.Domain, opts impact.O
 		}
 		versions := h.Offered(opts.SimulatePrereleases)
 		check := engine.NewCheckReport([]engine.Policy{b, opts.Policy}, c.Constraint, versions)
-		svg, err := timeline.SVG(checkTimeline(check, []string{outcomeVersion(c.Against), outcomeVersion(c.Policy)}))
+		svg, err := timeline.SVG(report.CheckTimeline(check, []string{outcomeVersion(c.Against), outcomeVersion(c.Policy)}))
 		if err != nil {
 			return err
 		}
@@ -312,7 +303,7 @@ func writeImpactHTML(e *env, rep *impact.Report, d *impact.Domain, opts impact.O
 		if c.Simulated {
 			note += " Prereleases simulated."
 		}
-		page.Sections = append(page.Sections, htmlSection{
+		page.Sections = append(page.Sections, report.Section{
 			Heading: fmt.Sprintf("%s: %s %s", c.Cause, printable.String(c.SourceKey), printable.String(c.Constraint)),
 			Note:    note,
 			SVG:     svg,
@@ -321,7 +312,7 @@ func writeImpactHTML(e *env, rep *impact.Report, d *impact.Domain, opts impact.O
 	if left > 0 {
 		page.Omitted = plural.Of(left, "changed case", "changed cases") + " not drawn."
 	}
-	return writeHTML(e.stdout, page)
+	return report.WriteHTML(e.stdout, page)
 }
 
 // impactAgainst names B as the answer says it.

@@ -19,6 +19,7 @@ import (
 	"github.com/prerel/prerel/terraform/credentials"
 	"github.com/prerel/prerel/terraform/registry"
 
+	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 )
@@ -202,7 +203,7 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 		} else if err != nil {
 			return usage(err)
 		}
-		if err := renderResolve(e, format.value, rep, resolve.RenderOptions{ShowAll: *showAll}); err != nil {
+		if err := resolve.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)); err != nil {
 			return failure(err)
 		}
 		return resolveOutcome(rep, *showAll)
@@ -286,17 +287,6 @@ func (f *resolveFlags) versions(e *env) (registry.Source, error) {
 		c.Credentials = creds
 	}
 	return c, nil
-}
-
-func renderResolve(e *env, format string, rep *resolve.Report, opt resolve.RenderOptions) error {
-	switch format {
-	case "json":
-		return resolve.RenderJSON(e.stdout, rep)
-	case "markdown":
-		return resolve.RenderMarkdownWith(e.stdout, rep, opt)
-	default:
-		return resolve.RenderTextWith(e.stdout, rep, opt)
-	}
 }
 
 // resolveOutcome is the exit status of a resolved report, with every

@@ -11,18 +11,13 @@ import (
 
 // policiesCommand is prerel policies.
 var policiesCommand = command{
-	name:    "policies",
-	args:    "[flags]",
-	summary: "list the registered policies and their rules",
-	help:    "List the registered policies, in registration order, with their rules.",
+	name:          "policies",
+	args:          "[flags]",
+	summary:       "list the registered policies and their rules",
+	help:          "List the registered policies, in registration order, with their rules.",
+	policySources: true,
 	flags: func(fs *flagSet) func(*env, []string) error {
-		sources := addPolicySources(fs)
-		return func(e *env, args []string) (err error) {
-			finish, err := sources.load(e)
-			defer func() { err = finish(err) }()
-			if err != nil {
-				return err
-			}
+		return func(e *env, args []string) error {
 			if len(args) != 0 {
 				return usagef("policies takes no arguments, got %q", args[0])
 			}
@@ -67,18 +62,13 @@ version share a column, named in a legend above the table. The text report
 lists at most 20 versions, first those some policy allows and another
 rejects, then those some policy allows; --format json includes the reasons
 and every version, and html is a page with a timeline of the verdicts.`,
+	policySources: true,
 	flags: func(fs *flagSet) func(*env, []string) error {
-		sources := addPolicySources(fs)
 		names := addPolicies(fs)
 		versionsFile := addVersionsFile(fs)
 		format := addFormat(fs, "text", "json", "html")
 		showAll := addShowAll(fs)
-		return func(e *env, args []string) (err error) {
-			finish, err := sources.load(e)
-			defer func() { err = finish(err) }()
-			if err != nil {
-				return err
-			}
+		return func(e *env, args []string) error {
 			if len(args) < 1 {
 				return usagef("check needs a constraint and at least one version")
 			}
@@ -86,7 +76,7 @@ and every version, and html is a page with a timeline of the verdicts.`,
 			// Versions given as arguments must parse; a file's versions are
 			// judged as they are, and a policy that cannot read one says
 			// invalid.
-			versions, err = gatherVersions(constraint, versions, *versionsFile)
+			versions, err := gatherVersions(constraint, versions, *versionsFile)
 			if err != nil {
 				return err
 			}

@@ -39,12 +39,12 @@ With --shard K/N, it runs the K-th of N disjoint parts of the domain and
 writes a partial report for 'prerel merge', which makes the report of the
 whole run from the partial reports of every shard. Without --policies it
 compares all the policies, the native ones and the adapters.`,
-	flags: compareFlags,
+	policySources: true,
+	flags:         compareFlags,
 }
 
 // compareFlags defines the flags of prerel compare and returns its run.
 func compareFlags(fs *flagSet) func(*env, []string) error {
-	sources := addPolicySources(fs)
 	names := addPolicies(fs)
 	domain := fs.String("domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, or a file of CONSTRAINT<TAB>VERSION\nlines (a regular file or a pipe)")
 	scope := fs.Int("scope", compare.DefaultScope, fmt.Sprintf("exhaustive domain: its size, %d to %d", compare.MinScope, compare.MaxScope))
@@ -58,12 +58,7 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 	rank := fs.String("rank", string(compare.RankRelevance), "order of classes and case shapes: relevance (how common\nthe constraint shape is in real configurations, then count)\nor count")
 	var shard shardFlag // --shard: a partial report for prerel merge (merge.go)
 	fs.Var(&shard, "shard", shardUsage)
-	return func(e *env, args []string) (err error) {
-		finish, err := sources.load(e)
-		defer func() { err = finish(err) }()
-		if err != nil {
-			return err
-		}
+	return func(e *env, args []string) error {
 		if len(args) != 0 {
 			return usagef("compare takes no arguments, got %q (a file domain is given with --domain)", args[0])
 		}

@@ -98,13 +98,15 @@ package main
 // To add a command, say pin, copy the pattern of select.go:
 //
 //   - write pin.go with a pinCommand value: name "pin", args such as
-//     "[flags] DIR", the summary and the help; its flags function
-//     defines the flags with the shared definitions of flags.go
-//     (addPolicySources, addPolicies, addFormat, addShowAll, the version
-//     source flags of resolveFlags) and its own, then returns the run
-//     function, which loads the policy sources, checks the arguments,
-//     calls the library and renders the report;
+//     "[flags] DIR", the summary and the help; policySources: true when
+//     it runs policies (--policy-file, --policy-cmd, --policy-timeout);
+//     its flags function defines the flags with the shared definitions
+//     of flags.go (addPolicies, addFormat, addShowAll, the version source
+//     flags of resolveFlags) and its own, then returns the run function,
+//     which checks the arguments, calls the library and renders the
+//     report with the renderer beside it (report.Render's shape, with
+//     renderOptions);
 //   - add &pinCommand to commands in main.go, where the list's order is
 //     set;
 //   - run go generate ./cmd/prerel, and add a script of its use to
-//     testdata/script and a case to TestHelpWidth.
+//     testdata/script (see TestScripts) and a case to TestHelpWidth.

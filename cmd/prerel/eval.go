@@ -42,16 +42,11 @@ trailing "\r" is dropped. Empty input gives empty output. --format json
 writes one object per line, with the reasons; there, a constraint or version
 that is not valid UTF-8 also comes as constraint_base64 or version_base64,
 its exact bytes.`,
+	policySources: true,
 	flags: func(fs *flagSet) func(*env, []string) error {
-		sources := addPolicySources(fs)
 		names := addPolicies(fs)
 		format := addFormat(fs, "tsv", "json")
-		return func(e *env, args []string) (err error) {
-			finish, err := sources.load(e)
-			defer func() { err = finish(err) }()
-			if err != nil {
-				return err
-			}
+		return func(e *env, args []string) error {
 			if len(args) != 0 {
 				return usagef("eval reads stdin and takes no arguments, got %q", args[0])
 			}

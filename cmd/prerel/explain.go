@@ -19,16 +19,11 @@ partial versions filled), which held, which prerelease rule applied and why,
 and the verdict. For a wrapped library it shows what the library was asked
 and what it answered. A policy that does not explain itself still shows its
 verdict and reason.`,
+	policySources: true,
 	flags: func(fs *flagSet) func(*env, []string) error {
-		sources := addPolicySources(fs)
 		name := fs.String("policy", "", "the `POLICY` to explain (see 'prerel policies')")
 		format := addFormat(fs, "text", "json")
-		return func(e *env, args []string) (err error) {
-			finish, err := sources.load(e)
-			defer func() { err = finish(err) }()
-			if err != nil {
-				return err
-			}
+		return func(e *env, args []string) error {
 			if *name == "" {
 				return usagef("explain needs --policy: one of %s", strings.Join(e.registry.Names(), ", "))
 			}

@@ -21,11 +21,12 @@ import (
 
 // impactCommand is prerel impact.
 var impactCommand = command{
-	name:    "impact",
-	args:    "--policy P [flags] [--domain corpus | --domain DIR...]",
-	summary: "what would install differently for real module calls under policy P",
-	help:    impactHelp,
-	flags:   impactFlags,
+	name:          "impact",
+	args:          "--policy P [flags] [--domain corpus | --domain DIR...]",
+	summary:       "what would install differently for real module calls under policy P",
+	help:          impactHelp,
+	policySources: true,
+	flags:         impactFlags,
 }
 
 // impactHelp is the help text of prerel impact.
@@ -121,7 +122,6 @@ func (l *domainList) Set(s string) error {
 
 // impactFlags defines the flags of prerel impact and returns its run.
 func impactFlags(fs *flagSet) func(*env, []string) error {
-	sources := addPolicySources(fs)
 	policy := fs.String("policy", "", "the `POLICY` P whose adoption is asked about (required)")
 	against := fs.String("against", "", "the `POLICY` B to compare with, for every call (default: today's\ninstallers, terraform-module for modules, apparentlymart for providers)")
 	var domains domainList
@@ -133,12 +133,7 @@ func impactFlags(fs *flagSet) func(*env, []string) error {
 	format := addFormat(fs, "text", "markdown", "json", "html")
 	var vf resolveFlags
 	vf.addVersionSourceFlags(fs)
-	return func(e *env, args []string) (err error) {
-		finish, err := sources.load(e)
-		defer func() { err = finish(err) }()
-		if err != nil {
-			return err
-		}
+	return func(e *env, args []string) error {
 		if *policy == "" {
 			return usagef("impact needs --policy P, the policy whose adoption is asked about")
 		}

@@ -42,6 +42,10 @@ type command struct {
 	// help is the text of 'prerel NAME -h' after the usage line: what the
 	// command does, in lines of at most 80 columns.
 	help string
+	// policySources gives the command --policy-file, --policy-cmd and
+	// --policy-timeout: the policies they name are registered before the
+	// command runs, and the policy commands stopped after it.
+	policySources bool
 	// flags defines the command's flags on fs and returns the function
 	// that runs the command once they are parsed, with the arguments
 	// that are not flags. The function may read fs (fs.Changed).
@@ -149,13 +153,17 @@ func runCommand(e *env, c *command, args []string) (code int) {
 	ce := *e
 	ce.stdout = out
 	fs := newFlags(c)
+	var sources *policySources
+	if c.policySources {
+		sources = addPolicySources(fs)
+	}
 	run := c.flags(fs)
 	err := parseFlags(fs, args)
 	switch {
 	case errors.Is(err, errHelp):
 		writeHelp(out, c, fs)
 	case err == nil:
-		err = run(&ce, fs.Args())
+		err = runWithPolicies(&ce, sources, fs.Args(), run)
 	}
 	if out.err != nil && exitStatus(err) < exitUsage {
 		err = failure(fmt.Errorf("write to standard output: %w", out.err))
@@ -171,6 +179,22 @@ func runCommand(e *env, c *command, args []string) (code int) {
 		}
 	}
 	return code
+}
+
+// runWithPolicies registers the policies that sources name, when there
+// are any, runs run with args and stops the policy commands; the error
+// is run's, or the failure of a policy command when run went well (see
+// policySources.load).
+func runWithPolicies(e *env, sources *policySources, args []string, run func(*env, []string) error) (err error) {
+	if sources != nil {
+		var finish func(error) error
+		finish, err = sources.load(e)
+		defer func() { err = finish(err) }()
+		if err != nil {
+			return err
+		}
+	}
+	return run(e, args)
 }
 
 // workerPanic is a panic recovered in a goroutine a command started, to

@@ -41,26 +41,21 @@ const mergeSummary = "Merge the partial reports of a sharded compare run into th
 
 // mergeCommand is prerel merge.
 var mergeCommand = command{
-	name:    "merge",
-	args:    "[flags] PARTIAL...",
-	summary: "the whole run's report from the partial reports of compare --shard",
-	help:    mergeSummary,
-	flags:   mergeFlags,
+	name:          "merge",
+	args:          "[flags] PARTIAL...",
+	summary:       "the whole run's report from the partial reports of compare --shard",
+	help:          mergeSummary,
+	policySources: true,
+	flags:         mergeFlags,
 }
 
 // mergeFlags defines the flags of prerel merge and returns its run.
 func mergeFlags(fs *flagSet) func(*env, []string) error {
-	sources := addPolicySources(fs)
 	format := addCompareFormat(fs)
 	baseline, writeBaseline := addBaseline(fs)
 	showAll := addShowAll(fs)
 	partial := fs.Bool("partial", false, "write the merged partial report (JSON) instead of the report; the\nparts may then be any of the shards")
-	return func(e *env, args []string) (err error) {
-		finish, err := sources.load(e)
-		defer func() { err = finish(err) }()
-		if err != nil {
-			return err
-		}
+	return func(e *env, args []string) error {
 		if len(args) == 0 {
 			return usagef("merge needs the partial reports to merge, written by prerel compare --shard K/N --format json")
 		}
@@ -80,6 +75,7 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		}
 		var base *compare.Report
 		if *baseline != "" {
+			var err error
 			if base, err = compare.ReadBaseline(*baseline); err != nil {
 				return inputError(err)
 			}

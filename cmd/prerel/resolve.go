@@ -144,13 +144,13 @@ policies. Exit status 1 when some module or provider has no admissible
 version under its chosen policy, or a locked provider version is not
 admitted by it; 3 when some versions could not be listed. Every problem is
 named on stderr.`,
-	flags: resolveCommandFlags,
+	policySources: true,
+	flags:         resolveCommandFlags,
 }
 
 // resolveCommandFlags defines the flags of prerel resolve and returns its
 // run.
 func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
-	sources := addPolicySources(fs)
 	f := resolveFlags{
 		modulePolicies:   pairList{flag: "module-policy"},
 		providerPolicies: pairList{flag: "provider-policy"},
@@ -167,12 +167,7 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
 	format := addFormat(fs, "text", "markdown", "json")
 	showAll := addShowAll(fs)
-	return func(e *env, args []string) (err error) {
-		finish, err := sources.load(e)
-		defer func() { err = finish(err) }()
-		if err != nil {
-			return err
-		}
+	return func(e *env, args []string) error {
 		if len(args) != 1 {
 			return usagef("resolve needs exactly one root module directory, got %d arguments", len(args))
 		}

@@ -20,18 +20,13 @@ var selectCommand = command{
 the newest it admits, or none. The text report shows at most 10 notes, each
 naming 2 versions; --format json keeps every note, and html is a page with a
 timeline of the verdicts and selections.`,
+	policySources: true,
 	flags: func(fs *flagSet) func(*env, []string) error {
-		sources := addPolicySources(fs)
 		names := addPolicies(fs)
 		versionsFile := addVersionsFile(fs)
 		format := addFormat(fs, "text", "json", "html")
 		showAll := addShowAll(fs)
-		return func(e *env, args []string) (err error) {
-			finish, err := sources.load(e)
-			defer func() { err = finish(err) }()
-			if err != nil {
-				return err
-			}
+		return func(e *env, args []string) error {
 			if len(args) < 1 {
 				return usagef("select needs a constraint")
 			}
@@ -39,7 +34,7 @@ timeline of the verdicts and selections.`,
 			// Versions given as arguments must parse; a file's versions are
 			// judged as they are, and each policy reports the ones it
 			// cannot read.
-			versions, err = gatherVersions(constraint, versions, *versionsFile)
+			versions, err := gatherVersions(constraint, versions, *versionsFile)
 			if err != nil {
 				return err
 			}

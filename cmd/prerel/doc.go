@@ -109,4 +109,4 @@ package main
 //   - add &pinCommand to commands in main.go, where the list's order is
 //     set;
 //   - run go generate ./cmd/prerel, and add a script of its use to
-//     testdata/script (see TestScripts) and a case to TestHelpWidth.
+//     testdata/script (see TestScripts).

@@ -25,7 +25,9 @@ const TextCases = 5
 const MarkdownCases = 50
 
 // Render writes r in format f: report.Text for an 80-column terminal,
-// report.Markdown for a pull-request comment, report.JSON for programs.
+// report.Markdown for a pull-request comment, report.JSON for programs,
+// report.HTML for a page with a timeline of each of the most relevant
+// changed cases (of a report Run made).
 // Unless opts.ShowAll, the text and Markdown reports list the first few
 // cases, sources and notes, and say that opts.ShowAllHint (and, in
 // Markdown, opts.WholeHint) lists the rest.
@@ -37,6 +39,8 @@ func Render(w io.Writer, f report.Format, r *Report, opts report.Options) error 
 		return renderMarkdown(w, r, opts)
 	case report.JSON:
 		return report.WriteJSON(w, r)
+	case report.HTML:
+		return renderHTML(w, r, opts)
 	}
 	return &report.UnsupportedError{Report: "impact", Format: f}
 }

@@ -1,5 +1,7 @@
 package impact
 
+import "github.com/prerel/prerel/engine"
+
 // SchemaVersion is the version of the JSON form of a Report: it changes
 // when a field changes meaning or disappears; a new field does not
 // change it.
@@ -37,6 +39,19 @@ type Report struct {
 	Skipped  []string `json:"skipped"`
 	Unread   []Unread `json:"unread"`
 	Problems []string `json:"problems"`
+
+	// run is what the HTML report draws from; nil in a report Run did not
+	// make.
+	run *runInputs
+}
+
+// runInputs are the inputs of Run that the HTML report draws: the
+// domain's histories and the policies.
+type runInputs struct {
+	domain   *Domain
+	policy   engine.Policy
+	against  map[Kind]engine.Policy
+	simulate bool
 }
 
 // Against names the baseline B of each kind of call.

@@ -11,11 +11,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/prerel/prerel"
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/impact"
 	"github.com/prerel/prerel/internal/plural"
-	"github.com/prerel/prerel/internal/printable"
-	"github.com/prerel/prerel/internal/timeline"
 	"github.com/prerel/prerel/report"
 )
 
@@ -157,10 +154,8 @@ func impactFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return failure(err)
 		}
-		if format.value == "html" {
-			err = failure(writeImpactHTML(e, rep, d, opts, renderOptions(*showAll)))
-		} else {
-			err = failure(impact.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)))
+		if err := impact.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)); err != nil {
+			return failure(err)
 		}
 		if err != nil {
 			return err
@@ -226,113 +221,4 @@ func impactOutcome(rep *impact.Report, failOn classList) error {
 		return nil
 	}
 	return finding(fmt.Errorf("--fail-on: %s in the classes named: %s", plural.Of(total, "call falls", "calls fall"), strings.Join(hits, ", ")))
-}
-
-// impactMaxTimelines is how many changed cases an HTML impact report
-// draws.
-const impactMaxTimelines = 10
-
-// impactCases returns the changed cases to draw, at most
-// impactMaxTimelines: the first case of each changed class (classes in
-// report order, the most relevant first), then the second of each, and so
-// on; and how many changed cases are left out.
-func impactCases(rep *impact.Report) ([]impact.Case, int) {
-	var out []impact.Case
-	total := 0
-	for _, c := range rep.Classes {
-		if c.Changed {
-			total += len(c.Cases)
-		}
-	}
-	for k := 0; len(out) < min(total, impactMaxTimelines); k++ {
-		for _, c := range rep.Classes {
-			if c.Changed && k < len(c.Cases) && len(out) < impactMaxTimelines {
-				out = append(out, c.Cases[k])
-			}
-		}
-	}
-	return out, total - len(out)
-}
-
-// writeImpactHTML writes an impact report as an HTML page: how many calls
-// install differently, a timeline of each of the most relevant changed
-// cases (the case's constraint over its history, B's and P's verdicts
-// and selections), then the text report.
-func writeImpactHTML(e *env, rep *impact.Report, d *impact.Domain, opts impact.Options, ro report.Options) error {
-	var text strings.Builder
-	if err := impact.Render(&text, report.Text, rep, ro); err != nil {
-		return err
-	}
-	page := report.Page{
-		Title: "prerel impact: " + printable.String(rep.Policy),
-		Answer: fmt.Sprintf("%s changes what %d of %s install (against %s)",
-			printable.String(rep.Policy), rep.Changed.Calls, plural.Of(rep.Data.WithHistory, "call with a history", "calls with a history"), impactAgainst(rep)),
-		Text: text.String(),
-	}
-	cases, left := impactCases(rep)
-	for _, c := range cases {
-		h := d.HistoryOf(&c)
-		b := opts.Against
-		if b == nil {
-			name := rep.Against.Module
-			if c.Kind == impact.KindProvider {
-				name = rep.Against.Provider
-			}
-			b, _ = e.registry.Lookup(name)
-		}
-		if h == nil || b == nil {
-			left++
-			continue
-		}
-		versions := h.Offered(opts.SimulatePrereleases)
-		check := engine.NewCheckReport([]engine.Policy{b, opts.Policy}, c.Constraint, versions)
-		svg, err := timeline.SVG(report.CheckTimeline(check, []string{outcomeVersion(c.Against), outcomeVersion(c.Policy)}))
-		if err != nil {
-			return err
-		}
-		note := fmt.Sprintf("%s %s, constraint %q: %s; %s installs %s, %s installs %s; %s (%s).",
-			c.Kind, printable.String(c.Source), printable.String(c.Constraint),
-			plural.Of(c.Calls, "call", "calls")+" in "+plural.Of(c.Repos, "repository", "repositories"),
-			printable.String(check.Policies[0]), outcomeText(c.Against), printable.String(check.Policies[1]), outcomeText(c.Policy),
-			plural.Of(len(versions), "version offered", "versions offered"), printable.String(h.Name))
-		if c.Simulated {
-			note += " Prereleases simulated."
-		}
-		page.Sections = append(page.Sections, report.Section{
-			Heading: fmt.Sprintf("%s: %s %s", c.Cause, printable.String(c.SourceKey), printable.String(c.Constraint)),
-			Note:    note,
-			SVG:     svg,
-		})
-	}
-	if left > 0 {
-		page.Omitted = plural.Of(left, "changed case", "changed cases") + " not drawn."
-	}
-	return report.WriteHTML(e.stdout, page)
-}
-
-// impactAgainst names B as the answer says it.
-func impactAgainst(rep *impact.Report) string {
-	if rep.Against.Module == rep.Against.Provider {
-		return printable.String(rep.Against.Module)
-	}
-	return fmt.Sprintf("%s for modules, %s for providers", printable.String(rep.Against.Module), printable.String(rep.Against.Provider))
-}
-
-// outcomeVersion is the version an outcome installs, "" for none.
-func outcomeVersion(o impact.Outcome) string {
-	if o.Selects == nil {
-		return ""
-	}
-	return *o.Selects
-}
-
-// outcomeText says what an outcome installs.
-func outcomeText(o impact.Outcome) string {
-	switch {
-	case o.Refuses != "":
-		return "nothing (refuses the constraint)"
-	case o.Selects == nil:
-		return "nothing"
-	}
-	return printable.String(*o.Selects)
 }

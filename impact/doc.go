@@ -107,8 +107,9 @@
 //
 // # Output
 //
-// Run returns a Report; RenderText writes it for an 80-column terminal,
-// RenderMarkdown as a pull-request comment, and its JSON form (schema
-// SchemaVersion, snake_case keys) holds everything the text shows, with
-// the counts of each class by cause. The package prints nothing itself.
+// Run returns a Report; Render writes it for an 80-column terminal
+// (report.Text), as a pull-request comment (report.Markdown) or in its
+// JSON form (report.JSON: schema SchemaVersion, snake_case keys), which
+// holds everything the text shows, with the counts of each class by
+// cause. The package prints nothing itself.
 package impact

@@ -8,26 +8,50 @@ import (
 
 	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/report"
 )
 
-// TextWidth is the terminal width RenderText fits.
+// TextWidth is the terminal width the text report fits.
 const TextWidth = 80
 
 // TextCases is how many cases of each class, sources without a history
-// and other list entries RenderText shows unless asked for all; the rest
-// are counted in one line.
+// and other list entries the text report shows unless asked for all; the
+// rest are counted in one line.
 const TextCases = 5
 
-// MarkdownCases is how many cases of each class RenderMarkdown shows
+// MarkdownCases is how many cases of each class the Markdown report shows
 // unless asked for all, the first TextCases in the open and the rest in a
 // collapsed section.
 const MarkdownCases = 50
 
-// RenderOptions says how much the renderers show.
-type RenderOptions struct {
-	// ShowAll lists every case, source and note instead of the first
-	// few.
-	ShowAll bool
+// Render writes r in format f: report.Text for an 80-column terminal,
+// report.Markdown for a pull-request comment, report.JSON for programs,
+// report.HTML for a page with a timeline of each of the most relevant
+// changed cases (of a report Run made).
+// Unless opts.ShowAll, the text and Markdown reports list the first few
+// cases, sources and notes, and say that opts.ShowAllHint (and, in
+// Markdown, opts.WholeHint) lists the rest.
+func Render(w io.Writer, f report.Format, r *Report, opts report.Options) error {
+	switch f {
+	case report.Text:
+		return renderText(w, r, opts)
+	case report.Markdown:
+		return renderMarkdown(w, r, opts)
+	case report.JSON:
+		return report.WriteJSON(w, r)
+	case report.HTML:
+		return renderHTML(w, r, opts)
+	}
+	return &report.UnsupportedError{Report: "impact", Format: f}
+}
+
+// listsThem is " (HINT lists them)" for opts.ShowAllHint, "" without
+// one: the end of a line that says what a list left out.
+func listsThem(opts report.Options) string {
+	if opts.ShowAllHint == "" {
+		return ""
+	}
+	return " (" + opts.ShowAllHint + " lists them)"
 }
 
 // errWriter keeps the first write error; later writes do nothing.
@@ -48,12 +72,12 @@ func (e *errWriter) line(indent int, s string) {
 	e.printf("%s\n", wrap(strings.Repeat(" ", indent)+s, indent+2))
 }
 
-// RenderText writes r for an 80-column terminal, the answer first: what
+// renderText writes r for an 80-column terminal, the answer first: what
 // the data is and how many calls install differently, the counts of
 // every class (of the calls with a history) split by cause, then each
 // changed class with its smallest example and its largest cases, then
 // what was not classified.
-func RenderText(w io.Writer, r *Report, opts RenderOptions) error {
+func renderText(w io.Writer, r *Report, opts report.Options) error {
 	e := &errWriter{w: w}
 	e.line(0, "prerel impact: what would install differently if Terraform adopted "+r.Policy)
 	e.printf("\n")
@@ -163,7 +187,7 @@ func writeTextTable(e *errWriter, r *Report) {
 
 // writeTextClass writes one changed class: its smallest example and its
 // largest cases.
-func writeTextClass(e *errWriter, r *Report, c *ClassReport, opts RenderOptions) {
+func writeTextClass(e *errWriter, r *Report, c *ClassReport, opts report.Options) {
 	e.printf("\n")
 	e.line(0, fmt.Sprintf("%s: %s (%s), %s, %s", c.Class, plural.Of(c.Calls, "call", "calls"), percentText(c.Percent),
 		plural.Of(c.Distinct, "distinct triple", "distinct triples"), plural.Of(len(c.Cases), "case", "cases")))
@@ -186,7 +210,7 @@ func writeTextClass(e *errWriter, r *Report, c *ClassReport, opts RenderOptions)
 			outcomeText(k.Against), outcomeText(k.Policy), k.Cause, simulatedMark(k.Simulated)))
 	}
 	if rest := len(c.Cases) - len(shown); rest > 0 {
-		e.line(4, fmt.Sprintf("... %s (--show-all lists them)", plural.Of(rest, "more case", "more cases")))
+		e.line(4, fmt.Sprintf("... %s%s", plural.Of(rest, "more case", "more cases"), listsThem(opts)))
 	}
 }
 
@@ -286,7 +310,7 @@ func nearbyText(r *Report, x *Example, code, text func(string) string) string {
 }
 
 // writeTextNotes writes what was not classified or left out.
-func writeTextNotes(e *errWriter, r *Report, opts RenderOptions) {
+func writeTextNotes(e *errWriter, r *Report, opts report.Options) {
 	notes := notes(r, opts, same, same)
 	if len(notes) == 0 {
 		return
@@ -302,7 +326,7 @@ func same(s string) string { return s }
 
 // notes are the lines after the classes, with code for outside text
 // shown as code and text for the rest of the outside text.
-func notes(r *Report, opts RenderOptions, code, text func(string) string) []string {
+func notes(r *Report, opts report.Options, code, text func(string) string) []string {
 	var out []string
 	limit := func(n int) int {
 		if opts.ShowAll {
@@ -317,7 +341,7 @@ func notes(r *Report, opts RenderOptions, code, text func(string) string) []stri
 			parts = append(parts, fmt.Sprintf("%s %s", code(displayKey(s.SourceKey)), strconv.Itoa(s.Calls)))
 		}
 		if rest := len(r.WithoutHistory) - len(shown); rest > 0 {
-			parts = append(parts, fmt.Sprintf("and %s (--show-all lists them)", plural.Of(rest, "more source", "more sources")))
+			parts = append(parts, fmt.Sprintf("and %s%s", plural.Of(rest, "more source", "more sources"), listsThem(opts)))
 		}
 		out = append(out, fmt.Sprintf("%s without a history counted but not classified: %s",
 			plural.Of(r.Data.WithoutHistory, "call", "calls"), strings.Join(parts, ", ")))
@@ -355,7 +379,7 @@ func notes(r *Report, opts RenderOptions, code, text func(string) string) []stri
 			names[i] = fmt.Sprintf("%s %s (%s, %s)", code(u.Dir), code(u.Module), text(placeOr(u.Pos)), code(u.Source))
 		}
 		if rest := len(g.modules) - len(shown); rest > 0 {
-			names = append(names, fmt.Sprintf("and %d more (--show-all lists them)", rest))
+			names = append(names, fmt.Sprintf("and %d more%s", rest, listsThem(opts)))
 		}
 		out = append(out, fmt.Sprintf("%s whose own module calls and providers are not counted (%s): %s",
 			plural.Of(len(g.modules), "module", "modules"), text(g.reason), strings.Join(names, ", ")))
@@ -366,7 +390,7 @@ func notes(r *Report, opts RenderOptions, code, text func(string) string) []stri
 			out = append(out, "no version to select, not counted: "+text(s))
 		}
 		if rest := n - len(shown); rest > 0 {
-			out = append(out, fmt.Sprintf("%s with no version to select (--show-all lists them)", plural.Of(rest, "more source", "more sources")))
+			out = append(out, fmt.Sprintf("%s with no version to select%s", plural.Of(rest, "more source", "more sources"), listsThem(opts)))
 		}
 	}
 	shown := r.Problems[:limit(len(r.Problems))]
@@ -374,7 +398,7 @@ func notes(r *Report, opts RenderOptions, code, text func(string) string) []stri
 		out = append(out, "versions not listed: "+text(p))
 	}
 	if rest := len(r.Problems) - len(shown); rest > 0 {
-		out = append(out, fmt.Sprintf("and %s whose versions were not listed (--show-all lists them)", plural.Of(rest, "more call", "more calls")))
+		out = append(out, fmt.Sprintf("and %s whose versions were not listed%s", plural.Of(rest, "more call", "more calls"), listsThem(opts)))
 	}
 	return out
 }
@@ -487,12 +511,12 @@ func splitWords(s string) []string {
 	return words
 }
 
-// RenderMarkdown writes r as GitHub-flavoured Markdown for a pull-request
+// renderMarkdown writes r as GitHub-flavoured Markdown for a pull-request
 // comment: the data and the answer, the table of classes, each changed
 // class with its smallest example and a table of its cases (the first
 // TextCases in the open, the rest up to MarkdownCases in a collapsed
 // section, all of them with ShowAll), then the notes.
-func RenderMarkdown(w io.Writer, r *Report, opts RenderOptions) error {
+func renderMarkdown(w io.Writer, r *Report, opts report.Options) error {
 	e := &errWriter{w: w}
 	e.printf("## prerel impact: what would install differently under %s\n\n", markdown.Code(r.Policy))
 	e.printf("**Data:** %s.  \n", markdown.Escape(dataSentence(r)))
@@ -551,7 +575,7 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-func writeMarkdownClass(e *errWriter, r *Report, c *ClassReport, opts RenderOptions) {
+func writeMarkdownClass(e *errWriter, r *Report, c *ClassReport, opts report.Options) {
 	e.printf("\n### %s: %s (%s)\n\n", markdown.Code(string(c.Class)), plural.Of(c.Calls, "call", "calls"), percentText(c.Percent))
 	e.printf("%s, %s.\n\n", upperFirst(plural.Of(c.Distinct, "distinct triple", "distinct triples")), plural.Of(len(c.Cases), "case", "cases"))
 	if x := c.Example; x != nil {
@@ -583,7 +607,17 @@ func writeMarkdownClass(e *errWriter, r *Report, c *ClassReport, opts RenderOpti
 		e.printf("\n</details>\n")
 	}
 	if rest := len(c.Cases) - len(shown); rest > 0 {
-		e.printf("\n%s are left out (`--show-all` or `--format json` lists them).\n", plural.Of(rest, "more case", "more cases"))
+		var hints []string
+		for _, h := range []string{opts.ShowAllHint, opts.WholeHint} {
+			if h != "" {
+				hints = append(hints, markdown.Code(h))
+			}
+		}
+		how := ""
+		if len(hints) > 0 {
+			how = " (" + strings.Join(hints, " or ") + " lists them)"
+		}
+		e.printf("\n%s are left out%s.\n", plural.Of(rest, "more case", "more cases"), how)
 	}
 }
 

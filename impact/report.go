@@ -1,12 +1,14 @@
 package impact
 
+import "github.com/prerel/prerel/engine"
+
 // SchemaVersion is the version of the JSON form of a Report: it changes
 // when a field changes meaning or disappears; a new field does not
 // change it.
 const SchemaVersion = 1
 
 // Report is the result of Run. Its JSON form (snake_case keys) holds
-// everything RenderText shows.
+// everything the text report of Render shows.
 type Report struct {
 	// Schema is SchemaVersion.
 	Schema int `json:"schema"`
@@ -37,6 +39,19 @@ type Report struct {
 	Skipped  []string `json:"skipped"`
 	Unread   []Unread `json:"unread"`
 	Problems []string `json:"problems"`
+
+	// run is what the HTML report draws from; nil in a report Run did not
+	// make.
+	run *runInputs
+}
+
+// runInputs are the inputs of Run that the HTML report draws: the
+// domain's histories and the policies.
+type runInputs struct {
+	domain   *Domain
+	policy   engine.Policy
+	against  map[Kind]engine.Policy
+	simulate bool
 }
 
 // Against names the baseline B of each kind of call.

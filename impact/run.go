@@ -99,6 +99,7 @@ func Run(d *Domain, opts Options) (*Report, error) {
 		acc.add(c, a, o, h)
 	}
 	acc.fill(r, d, offers, opts.SimulatePrereleases)
+	r.run = &runInputs{domain: d, policy: opts.Policy, against: against, simulate: opts.SimulatePrereleases}
 	return r, nil
 }
 

@@ -2,7 +2,6 @@ package impact_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/impact"
 	"github.com/prerel/prerel/internal/golden"
+	"github.com/prerel/prerel/report"
 )
 
 // smallDomain is a hand-made corpus: a module with v-prefixed tags and a
@@ -127,7 +127,7 @@ func TestRunSimulate(t *testing.T) {
 		t.Errorf("example history %+v: want thing.txt, simulated, 3 published, 9 offered", x.History)
 	}
 	var text bytes.Buffer
-	if err := impact.RenderText(&text, r, impact.RenderOptions{}); err != nil {
+	if err := impact.Render(&text, report.Text, r, cliOptions); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"simulated: X.Y.Z-beta.1 and X.Y.Z-rc.1 inserted", "SIMULATED", "SIMULATED: 6 prereleases inserted", "simulated history"} {
@@ -195,16 +195,13 @@ func TestRunOptions(t *testing.T) {
 func TestRenderGolden(t *testing.T) {
 	r := runSmall(t, "linear", true)
 	var text, md, js bytes.Buffer
-	if err := impact.RenderText(&text, r, impact.RenderOptions{}); err != nil {
+	if err := impact.Render(&text, report.Text, r, cliOptions); err != nil {
 		t.Fatal(err)
 	}
-	if err := impact.RenderMarkdown(&md, r, impact.RenderOptions{}); err != nil {
+	if err := impact.Render(&md, report.Markdown, r, cliOptions); err != nil {
 		t.Fatal(err)
 	}
-	enc := json.NewEncoder(&js)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	if err := impact.Render(&js, report.JSON, r, cliOptions); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "testdata/golden/small.txt", text.Bytes())
@@ -216,3 +213,7 @@ func TestRenderGolden(t *testing.T) {
 		}
 	}
 }
+
+// cliOptions are the render options prerel impact passes without
+// --show-all: its reports name the flags, as the golden files do.
+var cliOptions = report.Options{ShowAllHint: "--show-all", WholeHint: "--format json"}

@@ -55,9 +55,8 @@
 // # Layout
 //
 // cmd/prerel → resolve → terraform/config, terraform/registry,
-// terraform/address, resolve/policyconfig → engine. The package looks
+// terraform/address, resolve/policyconfig, report → engine. The package looks
 // policies up by name in an engine.Registry and imports no policy
 // package, so a program's own policies work everywhere; it prints
-// nothing itself (RenderText, RenderMarkdown and RenderJSON write a
-// Report).
+// nothing itself (Render writes a Report as text, Markdown or JSON).
 package resolve

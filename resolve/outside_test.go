@@ -19,6 +19,7 @@ import (
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/golden"
+	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/terraform/registry"
 )
@@ -120,9 +121,11 @@ func renderAll(t *testing.T, r *resolve.Report) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for ext, render := range map[string]func(*bytes.Buffer, *resolve.Report) error{
-		"txt":  func(w *bytes.Buffer, r *resolve.Report) error { return resolve.RenderText(w, r) },
-		"md":   func(w *bytes.Buffer, r *resolve.Report) error { return resolve.RenderMarkdown(w, r) },
-		"json": func(w *bytes.Buffer, r *resolve.Report) error { return resolve.RenderJSON(w, r) },
+		"txt": func(w *bytes.Buffer, r *resolve.Report) error { return resolve.Render(w, report.Text, r, cliOptions) },
+		"md": func(w *bytes.Buffer, r *resolve.Report) error {
+			return resolve.Render(w, report.Markdown, r, cliOptions)
+		},
+		"json": func(w *bytes.Buffer, r *resolve.Report) error { return resolve.Render(w, report.JSON, r, cliOptions) },
 	} {
 		var b bytes.Buffer
 		if err := render(&b, r); err != nil {
@@ -366,13 +369,12 @@ func TestNilArguments(t *testing.T) {
 	}
 	var nilReport *resolve.Report
 	for name, render := range map[string]func() error{
-		"RenderText": func() error { return resolve.RenderText(&bytes.Buffer{}, nil) },
-		"RenderTextWith": func() error {
-			return resolve.RenderTextWith(&bytes.Buffer{}, nil, resolve.RenderOptions{ShowAll: true})
+		"text": func() error { return resolve.Render(&bytes.Buffer{}, report.Text, nil, cliOptions) },
+		"text, everything": func() error {
+			return resolve.Render(&bytes.Buffer{}, report.Text, nil, report.Options{ShowAll: true})
 		},
-		"RenderMarkdown":     func() error { return resolve.RenderMarkdown(&bytes.Buffer{}, nil) },
-		"RenderMarkdownWith": func() error { return resolve.RenderMarkdownWith(&bytes.Buffer{}, nil, resolve.RenderOptions{}) },
-		"RenderJSON":         func() error { return resolve.RenderJSON(&bytes.Buffer{}, nil) },
+		"markdown": func() error { return resolve.Render(&bytes.Buffer{}, report.Markdown, nil, report.Options{}) },
+		"json":     func() error { return resolve.Render(&bytes.Buffer{}, report.JSON, nil, report.Options{}) },
 	} {
 		if err := render(); err == nil {
 			t.Errorf("%s of a nil report: no error", name)

@@ -14,9 +14,10 @@ import (
 	"github.com/prerel/prerel/internal/notes"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/report"
 )
 
-// RenderJSON writes r as indented JSON: an object with "schema"
+// renderJSON writes r as indented JSON: an object with "schema"
 // (SchemaVersion), "dir",
 // "versions_from", "config_file", "manifest_file", "default_policy",
 // "default_policy_from", "extra_policies", "modules_read", "items",
@@ -34,7 +35,7 @@ import (
 // and "from". The characters < > & are written as they are; control
 // characters are escaped as JSON escapes them; URL credentials are
 // replaced as Run replaces them. A nil report is an error.
-func RenderJSON(w io.Writer, r *Report) error {
+func renderJSON(w io.Writer, r *Report) error {
 	if r == nil {
 		return errNilReport
 	}
@@ -84,20 +85,24 @@ func where(pos string) string {
 	return "(" + pos + ")"
 }
 
-// RenderOptions are the choices of RenderTextWith and RenderMarkdownWith.
-type RenderOptions struct {
-	// ShowAll lists everything: every line of every list, every item a
-	// grouped problem concerns and every version some policy cannot
-	// read. Without it each list after the table shows 10 lines, a
-	// grouped problem names 6 items, an item's unreadable versions 2
-	// examples (each with a count of the rest), and the report ends with
-	// a count of what it left out.
-	ShowAll bool
+// Render writes r in format f: report.Text for a terminal,
+// report.Markdown for a pull request or a CI step summary, report.JSON
+// for programs. Unless opts.ShowAll, the text and Markdown reports cut
+// long lists: each list after the table shows 10 lines, a grouped problem
+// names 6 items, an item's unreadable versions 2 examples (each with a
+// count of the rest), and the report ends with a count of what it left
+// out and opts.ShowAllHint. A nil report is an error.
+func Render(w io.Writer, f report.Format, r *Report, opts report.Options) error {
+	switch f {
+	case report.Text:
+		return renderText(w, r, opts)
+	case report.Markdown:
+		return renderMarkdown(w, r, opts)
+	case report.JSON:
+		return renderJSON(w, r)
+	}
+	return &report.UnsupportedError{Report: "resolve", Format: f}
 }
-
-// ShowAllFlag is the command-line flag that sets RenderOptions.ShowAll,
-// for the line that says what a report left out.
-const ShowAllFlag = "--show-all"
 
 // section is one titled list that follows the table.
 type section struct {
@@ -199,7 +204,7 @@ func (g ProblemGroup) Names(max int, code func(string) string) (string, int) {
 // more versions than notes.MaxExamples, `v2.0.1, v2.0.0 and 130 more by
 // apparentlymart, apparentlymart-exact`, the versions some policy
 // selects first, then the newest.
-func (it *Item) unreadableLines(code, text func(string) string, opt RenderOptions, omitted *notes.Omitted) []string {
+func (it *Item) unreadableLines(code, text func(string) string, opt report.Options, omitted *notes.Omitted) []string {
 	var ns []notes.Note
 	for _, u := range it.Unreadable {
 		for _, p := range u.Policies {
@@ -248,7 +253,7 @@ func sortByFirst(gs []notes.Group, listed []Unreadable) []notes.Group {
 // sections returns the lists that follow the table, in order, each
 // line built by the given functions for the output format. Without
 // opt.ShowAll long lists are cut, and omitted counts what was left out.
-func (r *Report) sections(code func(string) string, text func(string) string, opt RenderOptions, omitted *notes.Omitted) []section {
+func (r *Report) sections(code func(string) string, text func(string) string, opt report.Options, omitted *notes.Omitted) []section {
 	var out []section
 	if len(r.Unread) > 0 {
 		s := section{title: "Modules not read (their module calls and providers are not shown)"}
@@ -320,30 +325,29 @@ func (r *Report) sections(code func(string) string, text func(string) string, op
 }
 
 // leftOut is the last line of a report that cut something, "" when it
-// cut nothing; code formats the flag.
-func leftOut(omitted *notes.Omitted, code func(string) string) string {
+// cut nothing; code formats opt.ShowAllHint.
+func leftOut(omitted *notes.Omitted, code func(string) string, opt report.Options) string {
 	if !omitted.Any() {
 		return ""
 	}
-	return fmt.Sprintf("%s left out; %s lists them", omitted, code(ShowAllFlag))
+	if opt.ShowAllHint == "" {
+		return fmt.Sprintf("%s left out", omitted)
+	}
+	return fmt.Sprintf("%s left out; %s lists them", omitted, code(opt.ShowAllHint))
 }
 
-// RenderText writes r for a terminal with the default RenderOptions: long
-// lists cut.
-func RenderText(w io.Writer, r *Report) error { return RenderTextWith(w, r, RenderOptions{}) }
-
-// RenderTextWith writes r for a terminal: a header, one table row per
+// renderText writes r for a terminal: a header, one table row per
 // item with the chosen policy's selection next to today's Terraform and
 // OpenTofu and the extra policies, rows that change today's selection
 // marked with "*" (and a line that says what "*" means when a row is
 // marked), then the modules not read, the skipped sources, the lock file
 // check, the problems (the items that share one named on one line), the
 // versions some policies cannot read and the warnings, and last what was
-// left out, if anything (see RenderOptions). Every text the report holds
+// left out, if anything (see Render). Every text the report holds
 // is written as printable.String writes it, so that no control
 // character reaches the terminal, and URL credentials are replaced as Run
 // replaces them. A nil report is an error.
-func RenderTextWith(w io.Writer, r *Report, opt RenderOptions) error {
+func renderText(w io.Writer, r *Report, opt report.Options) error {
 	if r == nil {
 		return errNilReport
 	}
@@ -370,7 +374,7 @@ func RenderTextWith(w io.Writer, r *Report, opt RenderOptions) error {
 			fmt.Fprintf(&b, "  %s\n", l)
 		}
 	}
-	if l := leftOut(&omitted, quote); l != "" {
+	if l := leftOut(&omitted, quote, opt); l != "" {
 		fmt.Fprintf(&b, "\n%s\n", l)
 	}
 	_, err := io.WriteString(w, b.String())
@@ -437,19 +441,15 @@ func (l *Lock) text() string {
 	}
 }
 
-// RenderMarkdown writes r as Markdown with the default RenderOptions: long
-// lists cut.
-func RenderMarkdown(w io.Writer, r *Report) error { return RenderMarkdownWith(w, r, RenderOptions{}) }
-
-// RenderMarkdownWith writes r as Markdown for a pull request or a CI step
-// summary: the same table as RenderTextWith, rows that change today's
+// renderMarkdown writes r as Markdown for a pull request or a CI step
+// summary: the same table as renderText, rows that change today's
 // selection marked in a first column (and a line that says what the mark
 // means when a row is marked), then the same lists and the same last
 // line. Every text the report holds is written as a code span with
 // markdown.Code or escaped with markdown.Escape, so that none of it can
 // render as a link, an image or HTML, and URL credentials are replaced as
 // Run replaces them. A nil report is an error.
-func RenderMarkdownWith(w io.Writer, r *Report, opt RenderOptions) error {
+func renderMarkdown(w io.Writer, r *Report, opt report.Options) error {
 	if r == nil {
 		return errNilReport
 	}
@@ -491,7 +491,7 @@ func RenderMarkdownWith(w io.Writer, r *Report, opt RenderOptions) error {
 			fmt.Fprintf(&b, "- %s\n", l)
 		}
 	}
-	if l := leftOut(&omitted, markdown.Code); l != "" {
+	if l := leftOut(&omitted, markdown.Code, opt); l != "" {
 		fmt.Fprintf(&b, "\n%s\n", l)
 	}
 	_, err := io.WriteString(w, b.String())

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/terraform/registry"
 )
@@ -28,10 +29,10 @@ func modulesConfig(constraint string, names ...string) string {
 func renderBoth(t *testing.T, r *resolve.Report) (cut, all string) {
 	t.Helper()
 	var a, b bytes.Buffer
-	if err := resolve.RenderText(&a, r); err != nil {
+	if err := resolve.Render(&a, report.Text, r, cliOptions); err != nil {
 		t.Fatal(err)
 	}
-	if err := resolve.RenderTextWith(&b, r, resolve.RenderOptions{ShowAll: true}); err != nil {
+	if err := resolve.Render(&b, report.Text, r, report.Options{ShowAll: true, ShowAllHint: "--show-all"}); err != nil {
 		t.Fatal(err)
 	}
 	return a.String(), b.String()
@@ -224,3 +225,7 @@ func TestRenderGroupsUnreadableVersions(t *testing.T) {
 		t.Errorf("the report keeps %d unreadable versions, want 31", len(r.Items[0].Unreadable))
 	}
 }
+
+// cliOptions are the render options prerel resolve passes without
+// --show-all: its reports name the flag, as the golden files do.
+var cliOptions = report.Options{ShowAllHint: "--show-all"}

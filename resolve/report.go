@@ -35,7 +35,7 @@ const RootModule = "root"
 const SchemaVersion = 1
 
 // Report is the result of Run. Its JSON form is the contract scripts rely
-// on: see RenderJSON.
+// on: see Render, whose JSON format writes it.
 type Report struct {
 	// Schema is SchemaVersion.
 	Schema        int      `json:"schema"`

@@ -20,6 +20,7 @@ import (
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/golden"
+	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/registry"
@@ -74,9 +75,11 @@ func TestGolden(t *testing.T) {
 		ext    string
 		render func(w *bytes.Buffer, r *resolve.Report) error
 	}{
-		{"txt", func(w *bytes.Buffer, r *resolve.Report) error { return resolve.RenderText(w, r) }},
-		{"md", func(w *bytes.Buffer, r *resolve.Report) error { return resolve.RenderMarkdown(w, r) }},
-		{"json", func(w *bytes.Buffer, r *resolve.Report) error { return resolve.RenderJSON(w, r) }},
+		{"txt", func(w *bytes.Buffer, r *resolve.Report) error { return resolve.Render(w, report.Text, r, cliOptions) }},
+		{"md", func(w *bytes.Buffer, r *resolve.Report) error {
+			return resolve.Render(w, report.Markdown, r, cliOptions)
+		}},
+		{"json", func(w *bytes.Buffer, r *resolve.Report) error { return resolve.Render(w, report.JSON, r, cliOptions) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,7 +147,7 @@ func comparable(t *testing.T, r *resolve.Report) string {
 		c.Items[i].From = ""
 	}
 	var b bytes.Buffer
-	if err := resolve.RenderJSON(&b, &c); err != nil {
+	if err := resolve.Render(&b, report.JSON, &c, cliOptions); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

@@ -3,32 +3,27 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/internal/notes"
-	"github.com/prerel/prerel/internal/plural"
-	"github.com/prerel/prerel/internal/printable"
-	"github.com/prerel/prerel/internal/timeline"
+	"github.com/prerel/prerel/report"
 )
 
-func runPolicies(e *env, args []string) (err error) {
-	fs := newFlags(e, "policies", "", "List the registered policies, in registration order, with their rules.")
-	sources := addPolicySources(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if fs.NArg() != 0 {
-		return usagef("policies takes no arguments, got %q", fs.Arg(0))
-	}
-	return failure(writePolicies(e.stdout, e.registry.All()))
+// policiesCommand is prerel policies.
+var policiesCommand = command{
+	name:          "policies",
+	args:          "[flags]",
+	summary:       "list the registered policies and their rules",
+	help:          "List the registered policies, in registration order, with their rules.",
+	policySources: true,
+	flags: func(fs *flagSet) func(*env, []string) error {
+		return func(e *env, args []string) error {
+			if len(args) != 0 {
+				return usagef("policies takes no arguments, got %q", args[0])
+			}
+			return failure(writePolicies(e.stdout, e.registry.All()))
+		}
+	},
 }
 
 // writePolicies lists the policies with their rules.
@@ -55,386 +50,45 @@ func checkArgs(constraint string, versions []string) error {
 	return nil
 }
 
-func runCheck(e *env, args []string) (err error) {
-	fs := newFlags(e, "check", "[flags] CONSTRAINT [VERSION...]",
-		"Judge each version against the constraint with every chosen policy: versions\n"+
-			"as rows, policies as columns, the rows where the policies disagree marked *.\n"+
-			"When the policies do not fit in 80 columns, those that answer alike on every\n"+
-			"version share a column, named in a legend above the table.")
-	sources := addPolicySources(fs)
-	var names policyList
-	fs.Var(&names, "policies", "comma-separated policies to run (default: all,\nin 'prerel policies' order)")
-	versionsFile := fs.String("versions-file", "", "also judge the versions of `FILE`, one a line (blank lines and lines\nstarting with # are skipped; they are judged as they are)")
-	format := formatFlag{"text", []string{"text", "json", "html"}}
-	fs.Var(&format, "format", "output format: text, json or html (json includes the reasons and every\nversion; html: a page with a timeline of the verdicts)")
-	showAll := addShowAll(fs, "list every version (without it: at most 20, first those some policy\nallows and another rejects, then those some policy allows; and a count\nof the rest)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if fs.NArg() < 1 {
-		return usagef("check needs a constraint and at least one version")
-	}
-	constraint, versions := fs.Arg(0), fs.Args()[1:]
-	// Versions given as arguments must parse; a file's versions are judged
-	// as they are, and a policy that cannot read one says invalid.
-	versions, err = gatherVersions(constraint, versions, *versionsFile)
-	if err != nil {
-		return err
-	}
-	if len(versions) == 0 {
-		return usagef("check needs a constraint and at least one version: as arguments or with --versions-file")
-	}
-	ps, err := e.resolve(names)
-	if err != nil {
-		return err
-	}
-	rep := engine.NewCheckReport(ps, constraint, versions)
-	if format.value == "html" {
-		return failure(writeCheckHTML(e.stdout, rep, *showAll))
-	}
-	return render(e.stdout, format.value, rep, func(w io.Writer, rep engine.CheckReport) error {
-		return writeCheckText(w, rep, *showAll)
-	})
-}
-
-// writeCheckHTML writes a check report as an HTML page: the summary, the
-// timeline of every policy's verdicts, then the text report.
-func writeCheckHTML(w io.Writer, rep engine.CheckReport, showAll bool) error {
-	var text strings.Builder
-	if err := writeCheckText(&text, rep, showAll); err != nil {
-		return err
-	}
-	svg, err := timeline.SVG(checkTimeline(rep, nil))
-	if err != nil {
-		return err
-	}
-	return writeHTML(w, htmlPage{
-		Title:    "prerel check: " + printable.String(rep.Constraint),
-		Answer:   checkAnswer(rep),
-		Sections: []htmlSection{{SVG: svg}},
-		Text:     text.String(),
-	})
-}
-
-// checkAnswer is the conclusion of a check report in one sentence.
-func checkAnswer(rep engine.CheckReport) string {
-	n := 0
-	for _, row := range rep.Versions {
-		if disagreement(row) != allAgree {
-			n++
-		}
-	}
-	switch {
-	case len(rep.Policies) == 1:
-		allowed := 0
-		for _, row := range rep.Versions {
-			if row.Results[0].Verdict == engine.Allow {
-				allowed++
+// checkCommand is prerel check.
+var checkCommand = command{
+	name:    "check",
+	args:    "[flags] CONSTRAINT [VERSION...]",
+	summary: "judge versions against a constraint with every policy",
+	help: `Judge each version against the constraint with every chosen policy: versions
+as rows, policies as columns, the rows where the policies disagree marked *.
+When the policies do not fit in 80 columns, those that answer alike on every
+version share a column, named in a legend above the table. The text report
+lists at most 20 versions, first those some policy allows and another
+rejects, then those some policy allows; --format json includes the reasons
+and every version, and html is a page with a timeline of the verdicts.`,
+	policySources: true,
+	flags: func(fs *flagSet) func(*env, []string) error {
+		names := addPolicies(fs)
+		versionsFile := addVersionsFile(fs)
+		format := addFormat(fs, "text", "json", "html")
+		showAll := addShowAll(fs)
+		return func(e *env, args []string) error {
+			if len(args) < 1 {
+				return usagef("check needs a constraint and at least one version")
 			}
-		}
-		return fmt.Sprintf("%s allows %d of %s", rep.Policies[0], allowed, plural.Of(len(rep.Versions), "version", "versions"))
-	case n == 0:
-		return "policies agree on " + agreeOn(len(rep.Versions))
-	}
-	return fmt.Sprintf("policies disagree on %d of %s", n, plural.Of(len(rep.Versions), "version", "versions"))
-}
-
-// Layout of the check table.
-const (
-	// checkWidth is the widest a line of the check table may be.
-	checkWidth = 80
-	// checkMaxRows is how many versions the table shows without
-	// --show-all.
-	checkMaxRows = 20
-	// checkGap is the space between two columns.
-	checkGap = 2
-)
-
-// How much the policies disagree on a version.
-const (
-	allAgree      = iota // every policy gives the same verdict
-	invalidOnly          // they disagree only in that some say invalid
-	allowVsReject        // some policy allows it and another rejects it
-)
-
-// disagreement is how much the policies of a row disagree.
-func disagreement(row engine.CheckRow) int {
-	seen := map[engine.Verdict]bool{}
-	for _, r := range row.Results {
-		seen[r.Verdict] = true
-	}
-	switch {
-	case seen[engine.Allow] && seen[engine.Reject]:
-		return allowVsReject
-	case len(seen) > 1:
-		return invalidOnly
-	}
-	return allAgree
-}
-
-// checkColumn is one column of the check table: the policies it stands
-// for, by index in the report, and its heading.
-type checkColumn struct {
-	head     string
-	policies []int
-}
-
-// writeCheckText writes a check report: a summary line saying on how many
-// versions the policies disagree, then the table, versions as rows and
-// policies as columns, each row where they disagree marked "*".
-//
-// When a column for each policy would make the table wider than 80
-// columns, the policies that give the same verdict on every version share
-// one column, headed A, B, ... and named in a legend above the table; and
-// when even those columns do not fit, the table is split into blocks of
-// columns that do, each repeating the versions. Without showAll the table
-// shows at most checkMaxRows versions (see checkRows) and says how many
-// it left out.
-func writeCheckText(w io.Writer, rep engine.CheckReport, showAll bool) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "constraint: %s\n", printable.String(rep.Constraint))
-	levels := make([]int, len(rep.Versions))
-	marked := make([]bool, len(rep.Versions))
-	n, conflicts := 0, 0
-	for i, row := range rep.Versions {
-		levels[i] = disagreement(row)
-		marked[i] = levels[i] != allAgree
-		if marked[i] {
-			n++
-		}
-		if levels[i] == allowVsReject {
-			conflicts++
-		}
-	}
-	if len(rep.Policies) > 1 {
-		switch {
-		case n == 0:
-			fmt.Fprintf(&b, "policies agree on %s\n", agreeOn(len(rep.Versions)))
-		case conflicts < n:
-			fmt.Fprintf(&b, "policies disagree on %d of %s (marked *): allow vs reject on %d\n",
-				n, plural.Of(len(rep.Versions), "version", "versions"), conflicts)
-		default:
-			fmt.Fprintf(&b, "policies disagree on %d of %s (marked *)\n", n, plural.Of(len(rep.Versions), "version", "versions"))
-		}
-	}
-	b.WriteString("\n")
-
-	rows := checkRows(rep, levels, showAll)
-	versionWidth := len("VERSION")
-	for _, i := range rows {
-		versionWidth = max(versionWidth, len(printable.String(rep.Versions[i].Version)))
-	}
-	columns := policyColumns(rep)
-	if tableWidth(versionWidth, columns) > checkWidth {
-		columns = answerColumns(rep)
-		fmt.Fprintf(&b, "%s in %s; the policies of a column answer alike:\n",
-			plural.Of(len(rep.Policies), "policy", "policies"), plural.Of(len(columns), "column", "columns"))
-		indent := strings.Repeat(" ", len(columns[len(columns)-1].head)+checkGap)
-		for _, c := range columns {
-			members := make([]string, len(c.policies))
-			for k, j := range c.policies {
-				members[k] = rep.Policies[j]
+			constraint, versions := args[0], args[1:]
+			// Versions given as arguments must parse; a file's versions are
+			// judged as they are, and a policy that cannot read one says
+			// invalid.
+			versions, err := gatherVersions(constraint, versions, *versionsFile)
+			if err != nil {
+				return err
 			}
-			for k, l := range notes.Wrap(commaList(members), indent, checkWidth) {
-				if k == 0 {
-					l = c.head + l[len(c.head):]
-				}
-				b.WriteString(l + "\n")
+			if len(versions) == 0 {
+				return usagef("check needs a constraint and at least one version: as arguments or with --versions-file")
 			}
-		}
-		b.WriteString("\n")
-	}
-	for k, block := range columnBlocks(versionWidth, columns) {
-		if k > 0 {
-			b.WriteString("\n")
-		}
-		writeCheckBlock(&b, rep, rows, marked, block)
-	}
-
-	shown := 0
-	for _, i := range rows {
-		if marked[i] {
-			shown++
-		}
-	}
-	if shown > 0 {
-		b.WriteString("\n* the policies do not all give this version the same verdict\n")
-	}
-	if left := len(rep.Versions) - len(rows); left > 0 {
-		what := plural.Of(left, "version", "versions")
-		if n > shown {
-			what += fmt.Sprintf(" (%d where the policies disagree)", n-shown)
-		} else {
-			what += " (the policies agree on each)"
-		}
-		fmt.Fprintf(&b, "\n%s\n", leftOut(what))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// agreeOn says on which versions the policies agree, all n of them.
-func agreeOn(n int) string {
-	switch n {
-	case 1:
-		return "the version"
-	case 2:
-		return "both versions"
-	}
-	return fmt.Sprintf("all %d versions", n)
-}
-
-// commaList is names as words of a comma-separated list, for notes.Wrap.
-func commaList(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = n
-		if i < len(names)-1 {
-			out[i] += ","
-		}
-	}
-	return out
-}
-
-// checkRows returns the indexes of the rows to show, in order: all of
-// them with showAll or when there are at most checkMaxRows, otherwise
-// checkMaxRows of them: first the versions some policy allows and another
-// rejects, then the other versions some policy allows (those the policies
-// disagree on first), then the rest (likewise), each kind in the order
-// given.
-func checkRows(rep engine.CheckReport, levels []int, showAll bool) []int {
-	rank := func(i int) int {
-		allowed := slices.ContainsFunc(rep.Versions[i].Results, func(r engine.PolicyResult) bool { return r.Verdict == engine.Allow })
-		switch {
-		case levels[i] == allowVsReject:
-			return 0
-		case allowed && levels[i] != allAgree:
-			return 1
-		case allowed:
-			return 2
-		case levels[i] != allAgree:
-			return 3
-		}
-		return 4
-	}
-	keep := make([]bool, len(levels))
-	room := len(levels)
-	if !showAll {
-		room = min(room, checkMaxRows)
-	}
-	for want := 0; want <= 4; want++ {
-		for i := range levels {
-			if room > 0 && rank(i) == want {
-				keep[i] = true
-				room--
+			ps, err := e.resolve(*names)
+			if err != nil {
+				return err
 			}
+			rep := engine.NewCheckReport(ps, constraint, versions)
+			return failure(report.Check(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)))
 		}
-	}
-	var rows []int
-	for i, k := range keep {
-		if k {
-			rows = append(rows, i)
-		}
-	}
-	return rows
-}
-
-// policyColumns is a column for each policy, headed by its name.
-func policyColumns(rep engine.CheckReport) []checkColumn {
-	cs := make([]checkColumn, len(rep.Policies))
-	for j, name := range rep.Policies {
-		cs[j] = checkColumn{head: name, policies: []int{j}}
-	}
-	return cs
-}
-
-// answerColumns is a column for each distinct answer, the policies that
-// give the same verdict on every version sharing one, in the order of
-// their first policy; the columns are headed A, B, ..., Z, AA, AB, ...
-func answerColumns(rep engine.CheckReport) []checkColumn {
-	var cs []checkColumn
-	index := map[string]int{}
-	for j := range rep.Policies {
-		var key strings.Builder
-		for _, row := range rep.Versions {
-			fmt.Fprintf(&key, "%s,", row.Results[j].Verdict)
-		}
-		k, ok := index[key.String()]
-		if !ok {
-			k = len(cs)
-			index[key.String()] = k
-			cs = append(cs, checkColumn{head: columnName(k)})
-		}
-		cs[k].policies = append(cs[k].policies, j)
-	}
-	return cs
-}
-
-// columnName is the heading of the k-th answer column: A to Z, then AA.
-func columnName(k int) string {
-	name := string(rune('A' + k%26))
-	for k /= 26; k > 0; k /= 26 {
-		k--
-		name = string(rune('A'+k%26)) + name
-	}
-	return name
-}
-
-// cellWidth is the width of a column: its heading or the widest verdict.
-func (c checkColumn) cellWidth() int { return max(len(c.head), len("invalid")) }
-
-// tableWidth is how wide a table of the columns is, with the mark and the
-// versions first.
-func tableWidth(versionWidth int, cs []checkColumn) int {
-	w := 1 + checkGap + versionWidth
-	for _, c := range cs {
-		w += checkGap + c.cellWidth()
-	}
-	return w
-}
-
-// columnBlocks splits the columns into blocks that each fit checkWidth
-// with the versions beside them; a block has at least one column.
-func columnBlocks(versionWidth int, cs []checkColumn) [][]checkColumn {
-	var blocks [][]checkColumn
-	var cur []checkColumn
-	for _, c := range cs {
-		if len(cur) > 0 && tableWidth(versionWidth, append(cur, c)) > checkWidth {
-			blocks = append(blocks, cur)
-			cur = nil
-		}
-		cur = append(cur, c)
-	}
-	return append(blocks, cur)
-}
-
-// writeCheckBlock writes the given rows with the given columns, a column
-// showing the verdict of its first policy (all of its policies give it).
-func writeCheckBlock(b *strings.Builder, rep engine.CheckReport, rows []int, marked []bool, cs []checkColumn) {
-	tw := tabwriter.NewWriter(b, 0, 4, checkGap, ' ', 0)
-	// The mark is a prefix of the first cell, so that its column keeps
-	// its width when no row is marked.
-	fmt.Fprint(tw, "   VERSION")
-	for _, c := range cs {
-		fmt.Fprintf(tw, "\t%s", c.head)
-	}
-	fmt.Fprintln(tw)
-	for _, i := range rows {
-		row := rep.Versions[i]
-		mark := "   "
-		if marked[i] {
-			mark = "*  "
-		}
-		fmt.Fprint(tw, mark+printable.String(row.Version))
-		for _, c := range cs {
-			fmt.Fprintf(tw, "\t%s", row.Results[c.policies[0]].Verdict)
-		}
-		fmt.Fprintln(tw)
-	}
-	tw.Flush()
+	},
 }

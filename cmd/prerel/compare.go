@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/compare"
@@ -22,112 +23,112 @@ import (
 	"github.com/prerel/prerel/internal/suggest"
 )
 
-func runCompare(e *env, args []string) (err error) {
-	fs := newFlags(e, "compare", "[flags]",
-		"Run every case of a domain through every chosen policy and report, first, how\n"+
-			"each differs from the reference (today's Terraform and OpenTofu rule): how\n"+
-			"often they agree, which admits more, and witnesses in words. Then the case\n"+
-			"shapes that split the policies, the agreement matrix, the divergence classes\n"+
-			"with causes and smallest witnesses, and on the corpus domain what each policy\n"+
-			"would install. With --baseline, the report begins with the drift per policy\n"+
-			"and the command exits 1 when the run differs from the baseline. When\n"+
-			"GITHUB_STEP_SUMMARY is set, the Markdown report is appended to it; if that\n"+
-			"fails, the baseline is still written and checked, and the exit status is 3.\n"+
-			"With --shard K/N, it runs the K-th of N disjoint parts of the domain and\n"+
-			"writes a partial report for 'prerel merge', which makes the report of the\n"+
-			"whole run from the partial reports of every shard.")
-	sources := addPolicySources(fs)
-	var names policyList
-	fs.Var(&names, "policies", "comma-separated policies to compare (default: all, the native policies\nand the adapters)")
+// compareCommand is prerel compare.
+var compareCommand = command{
+	name:    "compare",
+	args:    "[flags]",
+	summary: "differential report: where policies agree and diverge, with witnesses",
+	help: `Run every case of a domain through every chosen policy and report, first, how
+each differs from the reference (today's Terraform and OpenTofu rule): how
+often they agree, which admits more, and witnesses in words. Then the case
+shapes that split the policies, the agreement matrix, the divergence classes
+with causes and smallest witnesses, and on the corpus domain what each policy
+would install. With --baseline, the report begins with the drift per policy
+and the command exits 1 when the run differs from the baseline. When
+GITHUB_STEP_SUMMARY is set, the Markdown report is appended to it; if that
+fails, the baseline is still written and checked, and the exit status is 3.
+With --shard K/N, it runs the K-th of N disjoint parts of the domain and
+writes a partial report for 'prerel merge', which makes the report of the
+whole run from the partial reports of every shard. Without --policies it
+compares all the policies, the native ones and the adapters.`,
+	policySources: true,
+	flags:         compareFlags,
+}
+
+// compareFlags defines the flags of prerel compare and returns its run.
+func compareFlags(fs *flagSet) func(*env, []string) error {
+	names := addPolicies(fs)
 	domain := fs.String("domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, or a file of CONSTRAINT<TAB>VERSION\nlines (a regular file or a pipe)")
 	scope := fs.Int("scope", compare.DefaultScope, fmt.Sprintf("exhaustive domain: its size, %d to %d", compare.MinScope, compare.MaxScope))
 	seed := fs.Int64("seed", 1, "random domain: the seed")
 	count := fs.Int("count", 100000, fmt.Sprintf("random domain: the number of cases, 1 to %d", compare.MaxRandomCount))
 	pairing := fs.String("pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets\n(context or all)")
-	format := compareFormat{comparerender.FormatText}
-	fs.Var(&format, "format", "output format: "+compareFormatNames())
-	baseline := fs.String("baseline", "", "compare the run with the baseline in `FILE`; exit 1 when they differ")
-	writeBaseline := fs.String("write-baseline", "", "write the run's baseline to `FILE` (atomically; a symbolic link's target\nis written, and an existing file keeps its mode)")
+	format := addCompareFormat(fs)
+	baseline, writeBaseline := addBaseline(fs)
 	reference := fs.String("reference", "", "the `POLICY` the summary compares the others with (default:\n"+compare.DefaultReference+", today's Terraform and OpenTofu rule)")
-	showAll := fs.Bool("show-all", false, "list every case shape, class and pair instead of the first ones")
+	showAll := addShowAll(fs)
 	rank := fs.String("rank", string(compare.RankRelevance), "order of classes and case shapes: relevance (how common\nthe constraint shape is in real configurations, then count)\nor count")
 	var shard shardFlag // --shard: a partial report for prerel merge (merge.go)
 	fs.Var(&shard, "shard", shardUsage)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if fs.NArg() != 0 {
-		return usagef("compare takes no arguments, got %q (a file domain is given with --domain)", fs.Arg(0))
-	}
-	kind, err := domainKind(*domain)
-	if err != nil {
-		return err
-	}
-	if err := checkDomainFlags(fs, kind); err != nil {
-		return err
-	}
-	if err := checkShardFlags(fs, &shard); err != nil {
-		return err
-	}
-	ps, err := comparePolicies(e, names)
-	if err != nil {
-		return err
-	}
-	d, err := openDomain(kind, *domain, *scope, *seed, *count, *pairing)
-	if err != nil {
-		return err
-	}
-	var base *compare.Report
-	if *baseline != "" {
-		if base, err = compare.ReadBaseline(*baseline); err != nil {
-			return inputError(err)
+	return func(e *env, args []string) error {
+		if len(args) != 0 {
+			return usagef("compare takes no arguments, got %q (a file domain is given with --domain)", args[0])
 		}
-	}
-	if *writeBaseline != "" {
-		if _, err := compare.CheckBaselineTarget(*writeBaseline); err != nil {
-			return baselineWriteError(err)
+		kind, err := domainKind(*domain)
+		if err != nil {
+			return err
 		}
-	}
-	rk, err := compare.ParseRank(*rank)
-	if err != nil {
-		return usage(err)
-	}
-	if err := compare.CheckReference(*reference, ps); err != nil {
-		return usagef("--reference: %v; add it to --policies", err)
-	}
-	relevance, err := compare.CorpusRelevance(prerel.Corpus())
-	if err != nil {
-		return failure(err)
-	}
-	opt := compare.Options{Reference: *reference, Rank: rk, Relevance: relevance}
-	if e.stderrIsTTY {
-		opt.Progress = progressPrinter(e, time.Now)
-	}
-	if shard.set { // a shard writes its partial report (merge.go)
-		opt.Shard = shard.shard
-		return writeShard(e, d, ps, opt, shardDomainArgs(kind, *domain, *scope, *seed, *count, *pairing))
-	}
-	report, err := compare.Run(context.Background(), d, ps, opt)
-	var panicked *compare.PanicError
-	if errors.As(err, &panicked) {
-		// A bug in a policy: reported as every panic is, with its stack.
-		panic(&workerPanic{value: err, stack: panicked.Stack})
-	}
-	if err != nil {
-		return failure(err)
-	}
-	ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints}
-	if base != nil {
-		if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, relevance); err != nil {
-			return inputError(fmt.Errorf("%s: %w", *baseline, err))
+		if err := checkDomainFlags(fs, kind); err != nil {
+			return err
 		}
+		if err := checkShardFlags(fs, &shard); err != nil {
+			return err
+		}
+		ps, err := comparePolicies(e, *names)
+		if err != nil {
+			return err
+		}
+		d, err := openDomain(kind, *domain, *scope, *seed, *count, *pairing)
+		if err != nil {
+			return err
+		}
+		var base *compare.Report
+		if *baseline != "" {
+			if base, err = compare.ReadBaseline(*baseline); err != nil {
+				return inputError(err)
+			}
+		}
+		if *writeBaseline != "" {
+			if _, err := compare.CheckBaselineTarget(*writeBaseline); err != nil {
+				return baselineWriteError(err)
+			}
+		}
+		rk, err := compare.ParseRank(*rank)
+		if err != nil {
+			return usage(err)
+		}
+		if err := compare.CheckReference(*reference, ps); err != nil {
+			return usagef("--reference: %v; add it to --policies", err)
+		}
+		relevance, err := compare.CorpusRelevance(prerel.Corpus())
+		if err != nil {
+			return failure(err)
+		}
+		opt := compare.Options{Reference: *reference, Rank: rk, Relevance: relevance}
+		if e.stderrIsTTY {
+			opt.Progress = progressPrinter(e, time.Now)
+		}
+		if shard.set { // a shard writes its partial report (merge.go)
+			opt.Shard = shard.shard
+			return writeShard(e, d, ps, opt, shardDomainArgs(kind, *domain, *scope, *seed, *count, *pairing))
+		}
+		report, err := compare.Run(context.Background(), d, ps, opt)
+		var panicked *compare.PanicError
+		if errors.As(err, &panicked) {
+			// A bug in a policy: reported as every panic is, with its stack.
+			panic(&workerPanic{value: err, stack: panicked.Stack})
+		}
+		if err != nil {
+			return failure(err)
+		}
+		ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints}
+		if base != nil {
+			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, relevance); err != nil {
+				return inputError(fmt.Errorf("%s: %w", *baseline, err))
+			}
+		}
+		return writeCompareOutputs(e, "compare", comparerender.Format(format.value), report, ropt, *writeBaseline)
 	}
-	return writeCompareOutputs(e, "compare", format.format, report, ropt, *writeBaseline)
 }
 
 // The kinds of domain --domain names.
@@ -164,9 +165,9 @@ var domainFlags = map[string]string{
 
 // checkDomainFlags refuses a flag given on the command line that does not
 // apply to the domain of kind, so that it is not ignored in silence.
-func checkDomainFlags(fs *flag.FlagSet, kind string) error {
+func checkDomainFlags(fs *flagSet, kind string) error {
 	var err error
-	fs.Visit(func(f *flag.Flag) {
+	fs.Visit(func(f *pflag.Flag) {
 		want, ok := domainFlags[f.Name]
 		if !ok || want == kind || err != nil {
 			return
@@ -193,15 +194,6 @@ func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
 	return ps, nil
 }
 
-// writeCompareOutputs writes the report to stdout, writes the baseline
-// when asked to, then appends the report to the GitHub step summary when
-// there is one, and last tells the drift from the baseline. A failed
-// output does not stop the others: each is reported, and the baseline is
-// checked all the same. The exit status is then that of the failure (3,
-// an outside failure; 2 for a baseline path that is not a regular file),
-// even when the run also differs from the baseline, whose drift stderr
-// still tells. cmd names the command (compare or merge) in stderr's
-// messages.
 // compareHints are the hints the reports of compare and merge give, in
 // the words of their flags.
 var compareHints = comparerender.Hints{
@@ -212,6 +204,15 @@ var compareHints = comparerender.Hints{
 	Changes:       "on stderr",
 }
 
+// writeCompareOutputs writes the report to stdout, writes the baseline
+// when asked to, then appends the report to the GitHub step summary when
+// there is one, and last tells the drift from the baseline. A failed
+// output does not stop the others: each is reported, and the baseline is
+// checked all the same. The exit status is then that of the failure (3,
+// an outside failure; 2 for a baseline path that is not a regular file),
+// even when the run also differs from the baseline, whose drift stderr
+// still tells. cmd names the command (compare or merge) in stderr's
+// messages.
 func writeCompareOutputs(e *env, cmd string, format comparerender.Format, report *compare.Report, ropt comparerender.Options, baselinePath string) error {
 	var failed []error
 	if err := comparerender.Render(e.stdout, format, report, ropt); err != nil {

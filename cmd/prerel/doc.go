@@ -3,25 +3,37 @@
 //
 // Usage:
 //
-//	prerel policies                         list the registered policies
-//	prerel check CONSTRAINT VERSION...      one verdict per version and policy
-//	prerel eval                             batch mode: CONSTRAINT<TAB>VERSION lines on stdin
-//	prerel select CONSTRAINT VERSION...     the version each policy would install
-//	prerel explain --policy P CONSTRAINT VERSION
-//	                                        one policy's reasoning, comparator by comparator
-//	prerel compare                          the differential report over a domain
-//	prerel merge PARTIAL...                 the report of a sharded compare run (compare --shard K/N)
-//	prerel resolve DIR                      per module and provider: each policy's version next to today's
-//	prerel impact --policy P                what would install differently for real module calls under P
-//	prerel serve [--addr 127.0.0.1:8080]      the playground in the browser, with registry lookups
-//	prerel version                          prerel's version (also: prerel --version)
+//	prerel policies [flags]
+//	         list the registered policies and their rules
+//	prerel check    [flags] CONSTRAINT [VERSION...]
+//	         judge versions against a constraint with every policy
+//	prerel eval     [flags] < CONSTRAINT<TAB>VERSION lines
+//	         batch mode for scripts: one verdict line per input line
+//	prerel select   [flags] CONSTRAINT [VERSION...]
+//	         the version each policy would install
+//	prerel explain  --policy P [flags] CONSTRAINT VERSION
+//	         one policy's reasoning, comparator by comparator
+//	prerel compare  [flags]
+//	         differential report: where policies agree and diverge, with witnesses
+//	prerel merge    [flags] PARTIAL...
+//	         the whole run's report from the partial reports of compare --shard
+//	prerel resolve  [flags] DIR
+//	         each module and provider in DIR: its policy's version next to today's
+//	prerel impact   --policy P [flags] [--domain corpus | --domain DIR...]
+//	         what would install differently for real module calls under policy P
+//	prerel serve    [flags]
+//	         the playground: every policy in the browser, at http://127.0.0.1:8080
+//	prerel version
+//	         prerel's version (also: prerel --version)
 //
 // 'prerel --help' and 'prerel COMMAND -h' (or 'prerel help COMMAND') write
 // the help to stdout and exit 0. A flag error is printed once, on stderr,
 // followed by a line naming the command's help.
 //
-// Flags may come before, between or after the arguments. "--" ends the
-// flags: every argument after it is an argument, even one that starts with
+// Flags are read by github.com/spf13/pflag: --name VALUE or --name=VALUE,
+// and --name alone for a flag that is on or off; -name, as earlier
+// versions of prerel read it, is read as --name. Flags may come before,
+// between or after the arguments. "--" ends the flags: every argument after it is an argument, even one that starts with
 // "-" (prerel check -- '>= 1.0' 1.0.0). A list flag such as --policies may
 // be repeated, and adds to the list; a name given twice, in one flag or
 // across several, is an error, and so is a second --module-policy or
@@ -71,3 +83,30 @@
 // findings include a locked provider version its chosen policy does not
 // admit, exits 3 when some versions could not be listed, whatever it found.
 package main
+
+//go:generate go test -run TestDocCommandList -update .
+
+// Adding a command
+//
+// Each command is defined once, by a command value (main.go) in the file
+// of the command: its name, the rest of its usage line, a one-line
+// summary, its long help and a function that defines its flags and
+// returns its run function. 'prerel help', 'prerel help NAME', 'prerel
+// NAME -h' and the command list above are made from it; go generate
+// rewrites the list, and TestDocCommandList fails while it is stale.
+//
+// To add a command, say pin, copy the pattern of select.go:
+//
+//   - write pin.go with a pinCommand value: name "pin", args such as
+//     "[flags] DIR", the summary and the help; policySources: true when
+//     it runs policies (--policy-file, --policy-cmd, --policy-timeout);
+//     its flags function defines the flags with the shared definitions
+//     of flags.go (addPolicies, addFormat, addShowAll, the version source
+//     flags of resolveFlags) and its own, then returns the run function,
+//     which checks the arguments, calls the library and renders the
+//     report with the renderer beside it (report.Render's shape, with
+//     renderOptions);
+//   - add &pinCommand to commands in main.go, where the list's order is
+//     set;
+//   - run go generate ./cmd/prerel, and add a script of its use to
+//     testdata/script (see TestScripts).

@@ -28,37 +28,35 @@ const evalBatch = 4096
 // soon as its lines hold this much, however few they are.
 const evalBatchBytes = 8 << 20
 
-func runEval(e *env, args []string) (err error) {
-	fs := newFlags(e, "eval", "[flags] < CONSTRAINT<TAB>VERSION lines",
-		"Read CONSTRAINT<TAB>VERSION lines from stdin and write exactly one line per\n"+
-			"input line, in order: CONSTRAINT<TAB>VERSION<TAB>VERDICT..., the constraint\n"+
-			"and version echoed byte for byte, one verdict column per policy in the order\n"+
-			"of --policies, each allow, reject or invalid. A line that is not two\n"+
-			"tab-separated fields is an error naming its line number (exit 2). One\n"+
-			"trailing \"\\r\" is dropped. Empty input gives empty output. In JSON, a\n"+
-			"constraint or version that is not valid UTF-8 also comes as\n"+
-			"constraint_base64 or version_base64, its exact bytes.")
-	sources := addPolicySources(fs)
-	var names policyList
-	fs.Var(&names, "policies", "comma-separated policies, one verdict column each (default: all,\nin 'prerel policies' order)")
-	format := formatFlag{"tsv", []string{"tsv", "json"}}
-	fs.Var(&format, "format", "output format: tsv, or json (one object per line,\nwith reasons)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if fs.NArg() != 0 {
-		return usagef("eval reads stdin and takes no arguments, got %q", fs.Arg(0))
-	}
-	ps, err := e.resolve(names)
-	if err != nil {
-		return err
-	}
-	return evalStream(e.stdin, e.stdout, ps, format.value == "json", runtime.GOMAXPROCS(0))
+// evalCommand is prerel eval.
+var evalCommand = command{
+	name:    "eval",
+	args:    "[flags] < CONSTRAINT<TAB>VERSION lines",
+	summary: "batch mode for scripts: one verdict line per input line",
+	help: `Read CONSTRAINT<TAB>VERSION lines from stdin and write exactly one line per
+input line, in order: CONSTRAINT<TAB>VERSION<TAB>VERDICT..., the constraint
+and version echoed byte for byte, one verdict column per policy in the order
+of --policies, each allow, reject or invalid. A line that is not two
+tab-separated fields is an error naming its line number (exit 2). One
+trailing "\r" is dropped. Empty input gives empty output. --format json
+writes one object per line, with the reasons; there, a constraint or version
+that is not valid UTF-8 also comes as constraint_base64 or version_base64,
+its exact bytes.`,
+	policySources: true,
+	flags: func(fs *flagSet) func(*env, []string) error {
+		names := addPolicies(fs)
+		format := addFormat(fs, "tsv", "json")
+		return func(e *env, args []string) error {
+			if len(args) != 0 {
+				return usagef("eval reads stdin and takes no arguments, got %q", args[0])
+			}
+			ps, err := e.resolve(*names)
+			if err != nil {
+				return err
+			}
+			return evalStream(e.stdin, e.stdout, ps, format.value == "json", runtime.GOMAXPROCS(0))
+		}
+	},
 }
 
 // evalStream is eval: it judges the lines of r with every policy of ps,

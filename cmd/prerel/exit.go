@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"syscall"
@@ -108,7 +107,7 @@ func inputError(err error) error {
 func exitStatus(err error) int {
 	var ee *exitError
 	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
+	case err == nil, errors.Is(err, errHelp):
 		return exitOK
 	case errors.As(err, &ee):
 		return ee.code

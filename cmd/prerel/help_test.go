@@ -1,57 +1,41 @@
 package main
 
 import (
+	"os"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/prerel/prerel/internal/golden"
 )
 
 // helpWidth is the widest a line of help may be, in terminal columns.
 const helpWidth = 80
 
-// TestHelpWidth checks that 'prerel --help' and each command's -h write
+// TestHelpWidth checks that 'prerel --help' and every command's -h write
 // their help to stdout, and that every line of it fits in helpWidth
 // columns, tabs expanded to the next multiple of 8 as a terminal shows
 // them.
 func TestHelpWidth(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-	}{
-		{"prerel --help", []string{"--help"}},
-		{"prerel policies -h", []string{"policies", "-h"}},
-		{"prerel check -h", []string{"check", "-h"}},
-		{"prerel eval -h", []string{"eval", "-h"}},
-		{"prerel select -h", []string{"select", "-h"}},
-		{"prerel explain -h", []string{"explain", "-h"}},
-		{"prerel compare -h", []string{"compare", "-h"}},
-		{"prerel merge -h", []string{"merge", "-h"}},
-		{"prerel resolve -h", []string{"resolve", "-h"}},
-		{"prerel impact -h", []string{"impact", "-h"}},
-		{"prerel serve -h", []string{"serve", "-h"}},
-		{"prerel version -h", []string{"version", "-h"}},
+	tests := [][]string{{"--help"}}
+	for _, c := range commands {
+		tests = append(tests, []string{c.name, "-h"})
 	}
-	covered := map[string]bool{}
-	for _, tt := range tests {
-		covered[tt.args[0]] = true
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, "", tt.args...)
+	for _, args := range tests {
+		name := "prerel " + strings.Join(args, " ")
+		t.Run(name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, "", args...)
 			if code != exitOK || stdout == "" || stderr != "" {
 				t.Fatalf("%s: exit %d, stdout %q, stderr %q; want exit %d and help on stdout only",
-					tt.name, code, stdout, stderr, exitOK)
+					name, code, stdout, stderr, exitOK)
 			}
 			for i, line := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
 				if w := columns(line); w > helpWidth {
 					t.Errorf("%s: line %d is %d columns wide, more than %d:\n%s",
-						tt.name, i+1, w, helpWidth, line)
+						name, i+1, w, helpWidth, line)
 				}
 			}
 		})
-	}
-	for _, c := range commands {
-		if !covered[c.name] {
-			t.Errorf("command %s has no case in TestHelpWidth", c.name)
-		}
 	}
 }
 
@@ -89,34 +73,10 @@ func TestColumns(t *testing.T) {
 	}
 }
 
-// TestHelpGoesToStdout checks every way of asking for help: the help is
-// written to stdout, nothing to stderr, and the exit status is 0; no
-// command at all is a usage error, with the help on stderr.
-func TestHelpGoesToStdout(t *testing.T) {
-	tests := []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--help"}, "Exit status:"},
-		{[]string{"-h"}, "Usage:"},
-		{[]string{"help"}, "Usage:"},
-		{[]string{"help", "check"}, "Usage: prerel check"},
-		{[]string{"check", "-h"}, "Usage: prerel check"},
-		{[]string{"check", "--help"}, "Usage: prerel check"},
-		{[]string{"check", ">= 1", "-h"}, "Usage: prerel check"},
-		{[]string{"eval", "-help"}, "Usage: prerel eval"},
-	}
-	for _, tt := range tests {
-		code, out, stderr := runCLI(t, "", tt.args...)
-		if code != exitOK || !strings.Contains(out, tt.want) || stderr != "" {
-			t.Errorf("prerel %q: exit %d, stdout %.60q, stderr %q; want exit 0 and %q on stdout only", tt.args, code, out, stderr, tt.want)
-		}
-	}
-	code, out, stderr := runCLI(t, "")
-	if code != exitUsage || out != "" || !strings.Contains(stderr, "Usage:") {
-		t.Errorf("prerel: exit %d, stdout %q, stderr %.60q; want exit 2 and the help on stderr", code, out, stderr)
-	}
-	// Help that cannot be written is a failed write.
+// TestHelpToBrokenPipe checks that help that cannot be written is a
+// failed write (testdata/script/help.txtar has the ways of asking for
+// help).
+func TestHelpToBrokenPipe(t *testing.T) {
 	runExitCases(t, []exitCase{
 		{name: "help to a broken pipe", args: []string{"--help"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
 		{name: "command help to a broken pipe", args: []string{"check", "-h"}, stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
@@ -141,19 +101,6 @@ func TestHelpFlagsSection(t *testing.T) {
 	}
 }
 
-// TestVersion checks --version and the version command.
-func TestVersion(t *testing.T) {
-	for _, args := range [][]string{{"--version"}, {"-version"}, {"version"}} {
-		code, out, stderr := runCLI(t, "", args...)
-		if code != exitOK || !strings.HasPrefix(out, "prerel ") || strings.Count(out, "\n") != 1 || stderr != "" {
-			t.Errorf("prerel %q: exit %d, stdout %q, stderr %q; want exit 0 and one line", args, code, out, stderr)
-		}
-	}
-	if code, _, stderr := runCLI(t, "", "version", "extra"); code != exitUsage || !strings.Contains(stderr, "version takes no arguments") {
-		t.Errorf("prerel version extra: exit %d, stderr %q", code, stderr)
-	}
-}
-
 func TestModuleVersion(t *testing.T) {
 	tests := []struct {
 		info *debug.BuildInfo
@@ -169,4 +116,41 @@ func TestModuleVersion(t *testing.T) {
 			t.Errorf("moduleVersion(%+v) = %q, want %q", tt.info, got, tt.want)
 		}
 	}
+}
+
+// TestDocCommandList checks that the command list of the package
+// documentation, in doc.go, is the one of 'prerel --help', made from the
+// commands' definitions. go generate (go test -run TestDocCommandList
+// -update) rewrites it.
+func TestDocCommandList(t *testing.T) {
+	data, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start, end = "// Usage:\n//\n", "\n//\n"
+	i := strings.Index(string(data), start)
+	if i < 0 {
+		t.Fatalf("doc.go has no %q", start)
+	}
+	i += len(start)
+	j := i + strings.Index(string(data[i:]), end) + 1
+	var list strings.Builder
+	writeCommandList(&list, "\t")
+	var want strings.Builder
+	for _, line := range strings.SplitAfter(strings.TrimSuffix(list.String(), "\n"), "\n") {
+		want.WriteString("//" + line)
+	}
+	want.WriteString("\n")
+	got := string(data[i:j])
+	if got == want.String() {
+		return
+	}
+	if golden.Update() {
+		data = []byte(string(data[:i]) + want.String() + string(data[j:]))
+		if err := os.WriteFile("doc.go", data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("doc.go's command list is not the one of the commands' definitions; run go generate ./cmd/prerel.\ngot:\n%s\nwant:\n%s", got, want.String())
 }

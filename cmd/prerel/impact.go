@@ -3,23 +3,31 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/pflag"
 
 	"github.com/prerel/prerel"
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/impact"
 	"github.com/prerel/prerel/internal/plural"
-	"github.com/prerel/prerel/internal/printable"
-	"github.com/prerel/prerel/internal/timeline"
+	"github.com/prerel/prerel/report"
 )
 
-// impactSummary is the help text of prerel impact.
-const impactSummary = `If Terraform adopted policy P, what would install differently for real
+// impactCommand is prerel impact.
+var impactCommand = command{
+	name:          "impact",
+	args:          "--policy P [flags] [--domain corpus | --domain DIR...]",
+	summary:       "what would install differently for real module calls under policy P",
+	help:          impactHelp,
+	policySources: true,
+	flags:         impactFlags,
+}
+
+// impactHelp is the help text of prerel impact.
+const impactHelp = `If Terraform adopted policy P, what would install differently for real
 users? For each real module call and provider requirement, paired with the
 real version history of what it names, compare the version P installs with
 the version B installs (--against; default: today's installers,
@@ -45,8 +53,11 @@ The domain is the built-in corpus (6289 calls in 119 public repositories, a
 sample, not a census; one leading v is stripped from each git tag, as the
 registry does) or the configurations rooted at DIR..., read as prerel
 resolve reads them, with versions from --index or a registry. Calls without
-a history are counted, not classified. Exit status 1 when a call falls in a
---fail-on class.`
+a history are counted, not classified. --index, --registry-url, --timeout,
+--retries and --registry-deadline apply to directory domains only. The text
+report shows the first 5 cases of each class and notes; --format html is a
+page with a timeline of each of the most relevant changed calls. Exit status
+1 when a call falls in a --fail-on class.`
 
 // classList is the --fail-on flag: class names, or "changed" for every
 // change. The flag may be repeated, adding to the list; a name given
@@ -58,6 +69,8 @@ type classList struct {
 
 // failOnChanged is the --fail-on name of every changed class.
 const failOnChanged = "changed"
+
+func (l *classList) Type() string { return "CLASSES" }
 
 func (l *classList) String() string { return strings.Join(l.names, ",") }
 
@@ -95,6 +108,8 @@ func (l *classList) add(c impact.Class) {
 // domainList is the --domain flag: corpus, or directories (repeatable).
 type domainList []string
 
+func (l *domainList) Type() string { return "DOMAIN" }
+
 func (l *domainList) String() string { return strings.Join(*l, " ") }
 
 func (l *domainList) Set(s string) error {
@@ -102,9 +117,8 @@ func (l *domainList) Set(s string) error {
 	return nil
 }
 
-func runImpact(e *env, args []string) (err error) {
-	fs := newFlags(e, "impact", "--policy P [flags] [--domain corpus | --domain DIR...]", impactSummary)
-	sources := addPolicySources(fs)
+// impactFlags defines the flags of prerel impact and returns its run.
+func impactFlags(fs *flagSet) func(*env, []string) error {
 	policy := fs.String("policy", "", "the `POLICY` P whose adoption is asked about (required)")
 	against := fs.String("against", "", "the `POLICY` B to compare with, for every call (default: today's\ninstallers, terraform-module for modules, apparentlymart for providers)")
 	var domains domainList
@@ -112,60 +126,51 @@ func runImpact(e *env, args []string) (err error) {
 	var failOn classList
 	fs.Var(&failOn, "fail-on", "exit 1 when a call falls in one of these comma-separated `CLASSES`\n("+failOnChanged+": every class but unchanged)")
 	simulate := fs.Bool("simulate-prereleases", false, "insert X.Y.Z-beta.1 and X.Y.Z-rc.1 before each release X.Y.Z of every\nhistory that publishes no prerelease (the output says which figures\nare simulated)")
-	showAll := fs.Bool("show-all", false, "list every case of each class and every note (without it: the first\n5 of each)")
-	format := formatFlag{"text", []string{"text", "markdown", "json", "html"}}
-	fs.Var(&format, "format", "output format: text, markdown, json or html (html: a page with a\ntimeline of each of the most relevant changed calls)")
+	showAll := addShowAll(fs)
+	format := addFormat(fs, "text", "markdown", "json", "html")
 	var vf resolveFlags
-	vf.addVersionSourceFlags(fs, "directory domains")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if *policy == "" {
-		return usagef("impact needs --policy P, the policy whose adoption is asked about")
-	}
-	opts := impact.Options{Policies: e.registry, SimulatePrereleases: *simulate}
-	ps, err := e.resolve(policyList{*policy})
-	if err != nil {
-		return err
-	}
-	opts.Policy = ps[0]
-	if *against != "" {
-		if ps, err = e.resolve(policyList{*against}); err != nil {
+	vf.addVersionSourceFlags(fs)
+	return func(e *env, args []string) error {
+		if *policy == "" {
+			return usagef("impact needs --policy P, the policy whose adoption is asked about")
+		}
+		opts := impact.Options{Policies: e.registry, SimulatePrereleases: *simulate}
+		ps, err := e.resolve(policyList{*policy})
+		if err != nil {
 			return err
 		}
-		opts.Against = ps[0]
+		opts.Policy = ps[0]
+		if *against != "" {
+			if ps, err = e.resolve(policyList{*against}); err != nil {
+				return err
+			}
+			opts.Against = ps[0]
+		}
+		d, err := impactDomain(e, fs, append(domains, args...), &vf)
+		if err != nil {
+			return err
+		}
+		rep, err := impact.Run(d, opts)
+		if err != nil {
+			return failure(err)
+		}
+		if err := impact.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)); err != nil {
+			return failure(err)
+		}
+		if err != nil {
+			return err
+		}
+		return impactOutcome(rep, failOn)
 	}
-	d, err := impactDomain(e, fs, append(domains, fs.Args()...), &vf)
-	if err != nil {
-		return err
-	}
-	rep, err := impact.Run(d, opts)
-	if err != nil {
-		return failure(err)
-	}
-	if format.value == "html" {
-		err = failure(writeImpactHTML(e, rep, d, opts, impact.RenderOptions{ShowAll: *showAll}))
-	} else {
-		err = renderImpact(e, format.value, rep, impact.RenderOptions{ShowAll: *showAll})
-	}
-	if err != nil {
-		return err
-	}
-	return impactOutcome(rep, failOn)
 }
 
 // impactDomain reads the domain the --domain flags and the arguments
 // name: the corpus by default, else every directory, with versions from
 // the index or registry the version flags name.
-func impactDomain(e *env, fs *flag.FlagSet, domains []string, vf *resolveFlags) (*impact.Domain, error) {
+func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*impact.Domain, error) {
 	if len(domains) == 0 || len(domains) == 1 && domains[0] == "corpus" {
 		var set []string
-		fs.Visit(func(f *flag.Flag) {
+		fs.Visit(func(f *pflag.Flag) {
 			switch f.Name {
 			case "index", "registry-url", "timeout", "retries":
 				set = append(set, "--"+f.Name)
@@ -197,16 +202,6 @@ func impactDomain(e *env, fs *flag.FlagSet, domains []string, vf *resolveFlags) 
 	return d, usage(err)
 }
 
-func renderImpact(e *env, format string, rep *impact.Report, opts impact.RenderOptions) error {
-	switch format {
-	case "json":
-		return failure(writeJSON(e.stdout, rep))
-	case "markdown":
-		return failure(impact.RenderMarkdown(e.stdout, rep, opts))
-	}
-	return failure(impact.RenderText(e.stdout, rep, opts))
-}
-
 // impactOutcome is the exit status once the report is written: an
 // outside failure when versions could not be listed, a finding when a
 // call falls in a --fail-on class.
@@ -226,113 +221,4 @@ func impactOutcome(rep *impact.Report, failOn classList) error {
 		return nil
 	}
 	return finding(fmt.Errorf("--fail-on: %s in the classes named: %s", plural.Of(total, "call falls", "calls fall"), strings.Join(hits, ", ")))
-}
-
-// impactMaxTimelines is how many changed cases an HTML impact report
-// draws.
-const impactMaxTimelines = 10
-
-// impactCases returns the changed cases to draw, at most
-// impactMaxTimelines: the first case of each changed class (classes in
-// report order, the most relevant first), then the second of each, and so
-// on; and how many changed cases are left out.
-func impactCases(rep *impact.Report) ([]impact.Case, int) {
-	var out []impact.Case
-	total := 0
-	for _, c := range rep.Classes {
-		if c.Changed {
-			total += len(c.Cases)
-		}
-	}
-	for k := 0; len(out) < min(total, impactMaxTimelines); k++ {
-		for _, c := range rep.Classes {
-			if c.Changed && k < len(c.Cases) && len(out) < impactMaxTimelines {
-				out = append(out, c.Cases[k])
-			}
-		}
-	}
-	return out, total - len(out)
-}
-
-// writeImpactHTML writes an impact report as an HTML page: how many calls
-// install differently, a timeline of each of the most relevant changed
-// cases (the case's constraint over its history, B's and P's verdicts
-// and selections), then the text report.
-func writeImpactHTML(e *env, rep *impact.Report, d *impact.Domain, opts impact.Options, ro impact.RenderOptions) error {
-	var text strings.Builder
-	if err := impact.RenderText(&text, rep, ro); err != nil {
-		return err
-	}
-	page := htmlPage{
-		Title: "prerel impact: " + printable.String(rep.Policy),
-		Answer: fmt.Sprintf("%s changes what %d of %s install (against %s)",
-			printable.String(rep.Policy), rep.Changed.Calls, plural.Of(rep.Data.WithHistory, "call with a history", "calls with a history"), impactAgainst(rep)),
-		Text: text.String(),
-	}
-	cases, left := impactCases(rep)
-	for _, c := range cases {
-		h := d.HistoryOf(&c)
-		b := opts.Against
-		if b == nil {
-			name := rep.Against.Module
-			if c.Kind == impact.KindProvider {
-				name = rep.Against.Provider
-			}
-			b, _ = e.registry.Lookup(name)
-		}
-		if h == nil || b == nil {
-			left++
-			continue
-		}
-		versions := h.Offered(opts.SimulatePrereleases)
-		check := engine.NewCheckReport([]engine.Policy{b, opts.Policy}, c.Constraint, versions)
-		svg, err := timeline.SVG(checkTimeline(check, []string{outcomeVersion(c.Against), outcomeVersion(c.Policy)}))
-		if err != nil {
-			return err
-		}
-		note := fmt.Sprintf("%s %s, constraint %q: %s; %s installs %s, %s installs %s; %s (%s).",
-			c.Kind, printable.String(c.Source), printable.String(c.Constraint),
-			plural.Of(c.Calls, "call", "calls")+" in "+plural.Of(c.Repos, "repository", "repositories"),
-			printable.String(check.Policies[0]), outcomeText(c.Against), printable.String(check.Policies[1]), outcomeText(c.Policy),
-			plural.Of(len(versions), "version offered", "versions offered"), printable.String(h.Name))
-		if c.Simulated {
-			note += " Prereleases simulated."
-		}
-		page.Sections = append(page.Sections, htmlSection{
-			Heading: fmt.Sprintf("%s: %s %s", c.Cause, printable.String(c.SourceKey), printable.String(c.Constraint)),
-			Note:    note,
-			SVG:     svg,
-		})
-	}
-	if left > 0 {
-		page.Omitted = plural.Of(left, "changed case", "changed cases") + " not drawn."
-	}
-	return writeHTML(e.stdout, page)
-}
-
-// impactAgainst names B as the answer says it.
-func impactAgainst(rep *impact.Report) string {
-	if rep.Against.Module == rep.Against.Provider {
-		return printable.String(rep.Against.Module)
-	}
-	return fmt.Sprintf("%s for modules, %s for providers", printable.String(rep.Against.Module), printable.String(rep.Against.Provider))
-}
-
-// outcomeVersion is the version an outcome installs, "" for none.
-func outcomeVersion(o impact.Outcome) string {
-	if o.Selects == nil {
-		return ""
-	}
-	return *o.Selects
-}
-
-// outcomeText says what an outcome installs.
-func outcomeText(o impact.Outcome) string {
-	switch {
-	case o.Refuses != "":
-		return "nothing (refuses the constraint)"
-	case o.Selects == nil:
-		return "nothing"
-	}
-	return printable.String(*o.Selects)
 }

@@ -123,7 +123,7 @@ func TestImpact(t *testing.T) {
 			stderr: []string{`unknown class "surprising" (valid: prerelease-later-minor-or-major, prerelease-later-patch,`, "or changed for every class but unchanged"}},
 		{name: "a class given twice", args: []string{"--policy", "cargo", "--fail-on", "refused", "--fail-on", "changed,refused"}, code: exitUsage,
 			stderr: []string{`class "refused" given twice`}},
-		{name: "unknown flag", args: []string{"--policy", "cargo", "--frobnicate"}, code: exitUsage, stderr: []string{"flag provided but not defined: -frobnicate"}},
+		{name: "unknown flag", args: []string{"--policy", "cargo", "--frobnicate"}, code: exitUsage, stderr: []string{"unknown flag: --frobnicate"}},
 		{name: "unknown format", args: []string{"--policy", "cargo", "--format", "xml"}, code: exitUsage, stderr: []string{`unknown format "xml"`}},
 		{name: "index on the corpus", args: []string{"--policy", "cargo", "--index", resolveIndex}, code: exitUsage, stderr: []string{"--index: only for directory domains"}},
 		{name: "corpus and a directory", args: []string{"--policy", "cargo", "--domain", "corpus", resolveExample}, code: exitUsage, stderr: []string{"cannot be combined"}},

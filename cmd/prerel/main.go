@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,26 +26,48 @@ type env struct {
 	stderrIsTTY bool
 }
 
+// A command is one prerel command, defined once: its usage line, the help
+// of 'prerel NAME -h' (and 'prerel help NAME'), its line in the command
+// list of 'prerel help' and of the package documentation, its flags and
+// what it runs all come from here. doc.go says how to add one.
 type command struct {
-	name, args, summary string
-	run                 func(e *env, args []string) error
+	// name is what the command is called by: prerel NAME.
+	name string
+	// args is the usage line after "prerel NAME", such as
+	// "[flags] CONSTRAINT [VERSION...]".
+	args string
+	// summary says in one line, lower case and without a period, what
+	// the command does, for the command lists.
+	summary string
+	// help is the text of 'prerel NAME -h' after the usage line: what the
+	// command does, in lines of at most 80 columns.
+	help string
+	// policySources gives the command --policy-file, --policy-cmd and
+	// --policy-timeout: the policies they name are registered before the
+	// command runs, and the policy commands stopped after it.
+	policySources bool
+	// flags defines the command's flags on fs and returns the function
+	// that runs the command once they are parsed, with the arguments
+	// that are not flags. The function may read fs (fs.Changed).
+	flags func(fs *flagSet) func(e *env, args []string) error
 }
 
-var commands []command
+// commands are prerel's commands, in the order of the command lists.
+var commands []*command
 
 func init() {
-	commands = []command{
-		{"policies", "", "list the registered policies and their rules", runPolicies},
-		{"check", "[flags] CONSTRAINT VERSION...", "judge versions against a constraint with every policy", runCheck},
-		{"eval", "[flags] < CONSTRAINT<TAB>VERSION lines", "batch mode for scripts: one verdict line per input line", runEval},
-		{"select", "[flags] CONSTRAINT [VERSION...]", "the version each policy would install", runSelect},
-		{"explain", "--policy P [flags] CONSTRAINT VERSION", "one policy's reasoning, comparator by comparator", runExplain},
-		{"compare", "[flags]", "differential report: where policies agree and diverge, with witnesses", runCompare},
-		{"merge", "[flags] PARTIAL...", "the whole run's report from the partial reports of compare --shard", runMerge},
-		{"resolve", "[flags] DIR", "each module and provider in DIR: its policy's version next to today's", runResolve},
-		{"impact", "--policy P [flags]", "what would install differently for real module calls under policy P", runImpact},
-		{"serve", "[flags]", "the playground: every policy in the browser, at http://127.0.0.1:8080", runServe},
-		{"version", "", "prerel's version (also: prerel --version)", runVersion},
+	commands = []*command{
+		&policiesCommand,
+		&checkCommand,
+		&evalCommand,
+		&selectCommand,
+		&explainCommand,
+		&compareCommand,
+		&mergeCommand,
+		&resolveCommand,
+		&impactCommand,
+		&serveCommand,
+		&versionCommand,
 	}
 }
 
@@ -113,8 +136,9 @@ func run(e *env, args []string) int {
 	return runCommand(e, c, args[1:])
 }
 
-// runCommand runs c with its arguments and reports its error.
-func runCommand(e *env, c command, args []string) (code int) {
+// runCommand parses c's flags, runs c with its arguments and reports its
+// error. A request for help (-h) writes c's help to stdout.
+func runCommand(e *env, c *command, args []string) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
 			stack := debug.Stack()
@@ -128,7 +152,19 @@ func runCommand(e *env, c command, args []string) (code int) {
 	out := &stickyWriter{w: e.stdout}
 	ce := *e
 	ce.stdout = out
-	err := c.run(&ce, args)
+	fs := newFlags(c)
+	var sources *policySources
+	if c.policySources {
+		sources = addPolicySources(fs)
+	}
+	run := c.flags(fs)
+	err := parseFlags(fs, args)
+	switch {
+	case errors.Is(err, errHelp):
+		writeHelp(out, c, fs)
+	case err == nil:
+		err = runWithPolicies(&ce, sources, fs.Args(), run)
+	}
 	if out.err != nil && exitStatus(err) < exitUsage {
 		err = failure(fmt.Errorf("write to standard output: %w", out.err))
 	}
@@ -143,6 +179,22 @@ func runCommand(e *env, c command, args []string) (code int) {
 		}
 	}
 	return code
+}
+
+// runWithPolicies registers the policies that sources name, when there
+// are any, runs run with args and stops the policy commands; the error
+// is run's, or the failure of a policy command when run went well (see
+// policySources.load).
+func runWithPolicies(e *env, sources *policySources, args []string, run func(*env, []string) error) (err error) {
+	if sources != nil {
+		var finish func(error) error
+		finish, err = sources.load(e)
+		defer func() { err = finish(err) }()
+		if err != nil {
+			return err
+		}
+	}
+	return run(e, args)
 }
 
 // workerPanic is a panic recovered in a goroutine a command started, to
@@ -199,13 +251,13 @@ func outsideText(msg string) string {
 	return strings.Join(lines, "\n")
 }
 
-func lookupCommand(name string) (command, bool) {
+func lookupCommand(name string) (*command, bool) {
 	for _, c := range commands {
 		if c.name == name {
 			return c, true
 		}
 	}
-	return command{}, false
+	return nil, false
 }
 
 // stickyWriter keeps the first write error; every later write fails with
@@ -230,16 +282,23 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "prerel puts prerelease-matching policies for version constraints side by side.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage:")
-	for _, c := range commands {
-		fmt.Fprintf(w, "  prerel %-8s %s\n", c.name, c.args)
-		fmt.Fprintf(w, "           %s\n", c.summary)
-	}
+	writeCommandList(w, "  ")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'prerel COMMAND -h' (or 'prerel help COMMAND') for a command's flags,")
 	fmt.Fprintln(w, "and 'prerel --version' for prerel's version.")
 	fmt.Fprintln(w, flagsNote)
 	fmt.Fprintln(w)
 	fmt.Fprint(w, exitStatusHelp)
+}
+
+// writeCommandList writes the list of commands, each line after indent:
+// a command's usage line, then its summary below it. It is the list of
+// 'prerel --help' and of the package documentation.
+func writeCommandList(w io.Writer, indent string) {
+	for _, c := range commands {
+		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%sprerel %-8s %s", indent, c.name, c.args), " "))
+		fmt.Fprintf(w, "%s         %s\n", indent, c.summary)
+	}
 }
 
 // resolve looks the policies up by name, all of them when names is empty.
@@ -267,17 +326,22 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-func runVersion(e *env, args []string) error {
-	fs := newFlags(e, "version", "", "Print prerel's version: the module version it was built as, or\n(devel) for a build from a source tree.")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() != 0 {
-		return usagef("version takes no arguments, got %q", fs.Arg(0))
-	}
-	info, _ := debug.ReadBuildInfo()
-	_, err := fmt.Fprintf(e.stdout, "prerel %s\n", moduleVersion(info))
-	return failure(err)
+// versionCommand is prerel version.
+var versionCommand = command{
+	name:    "version",
+	summary: "prerel's version (also: prerel --version)",
+	help: "Print prerel's version: the module version it was built as, or\n" +
+		"(devel) for a build from a source tree.",
+	flags: func(fs *flagSet) func(*env, []string) error {
+		return func(e *env, args []string) error {
+			if len(args) != 0 {
+				return usagef("version takes no arguments, got %q", args[0])
+			}
+			info, _ := debug.ReadBuildInfo()
+			_, err := fmt.Fprintf(e.stdout, "prerel %s\n", moduleVersion(info))
+			return failure(err)
+		}
+	},
 }
 
 // moduleVersion is the version of the main module in info: the tag or

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -28,36 +26,6 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	}
 	code := run(e, args)
 	return code, stdout.String(), stderr.String()
-}
-
-func TestUsage(t *testing.T) {
-	tests := []struct {
-		args   []string
-		code   int
-		stderr string
-	}{
-		{nil, exitUsage, "Usage:"},
-		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
-		{[]string{"check"}, exitUsage, "check needs a constraint and at least one version"},
-		{[]string{"check", ">= 1.0.0"}, exitUsage, "check needs a constraint and at least one version"},
-		{[]string{"check", ">= ", "1.0.0"}, exitUsage, `constraint ">= ": column 4: expected a version after ">="`},
-		{[]string{"check", ">= 1.0.0", "1.0"}, exitUsage, `version "1.0": column 4`},
-		{[]string{"check", "--policies", "strict,nope", ">= 1.0.0", "1.0.0"}, exitUsage, `unknown policy "nope"`},
-		{[]string{"check", "--policies", "strict,,cargo", ">= 1.0.0", "1.0.0"}, exitUsage, "empty policy name"},
-		{[]string{"check", "--format", "xml", ">= 1.0.0", "1.0.0"}, exitUsage, `unknown format "xml"`},
-		{[]string{"policies", "extra"}, exitUsage, "policies takes no arguments"},
-		{[]string{"eval", "extra"}, exitUsage, "eval reads stdin and takes no arguments"},
-		{[]string{"select"}, exitUsage, "select needs a constraint"},
-		{[]string{"select", ">= 1.0.0"}, exitUsage, "select needs versions"},
-		{[]string{"select", "=> 1", "1.0.0"}, exitUsage, `unknown operator "=>"`},
-		{[]string{"select", "--versions-file", "/nonexistent/versions.txt", ">= 1"}, exitUsage, "/nonexistent/versions.txt"},
-	}
-	for _, tt := range tests {
-		code, _, stderr := runCLI(t, "", tt.args...)
-		if code != tt.code || !strings.Contains(stderr, tt.stderr) {
-			t.Errorf("prerel %q: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, tt.code, tt.stderr)
-		}
-	}
 }
 
 func TestPoliciesListsEveryRegisteredPolicy(t *testing.T) {
@@ -84,27 +52,6 @@ func TestPoliciesListsEveryRegisteredPolicy(t *testing.T) {
 	}
 }
 
-func TestCheck(t *testing.T) {
-	code, out, stderr := runCLI(t, "", "check", "--policies", "strict,lexical,cargo",
-		">= 1.0.0-beta, < 1.0.0", "1.0.0-rc.1", "0.9.0", "v1.0.0-beta")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	want := `constraint: >= 1.0.0-beta, < 1.0.0
-policies disagree on 2 of 3 versions (marked *)
-
-   VERSION      strict  lexical  cargo
-*  1.0.0-rc.1   reject  reject   allow
-   0.9.0        reject  reject   reject
-*  v1.0.0-beta  reject  reject   allow
-
-* the policies do not all give this version the same verdict
-`
-	if out != want {
-		t.Errorf("check output:\n%s\nwant:\n%s", out, want)
-	}
-}
-
 func TestCheckJSON(t *testing.T) {
 	code, out, _ := runCLI(t, "", "check", "--format", "json", "--policies", "strict,cargo", "= 2.0.0-beta.1", "2.0.0-beta.1")
 	if code != exitOK {
@@ -127,32 +74,6 @@ func TestCheckJSON(t *testing.T) {
 		if r.Verdict != "allow" || r.Reason == "" {
 			t.Errorf("%s: %s %q, want allow with a reason", r.Policy, r.Verdict, r.Reason)
 		}
-	}
-}
-
-func TestEval(t *testing.T) {
-	in := ">= 1.1.0-beta.2\t1.1.0-beta.3\n" +
-		">= 1.1.0-beta.2\t2.0.0-beta.1\r\n" +
-		"= 2.0.0-beta.1\t2.0.0-beta.1\n" +
-		">=  1.0.0 \tv1.2.0\n" +
-		"~> v5.3.1\t5.3.9\n" +
-		"=> 1\t1.0.0\n" +
-		">= 1.0.0\tnot-a-version\n" +
-		"\t1.0.0\n"
-	code, out, stderr := runCLI(t, in, "eval", "--policies", "strict,lexical,cargo")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	want := ">= 1.1.0-beta.2\t1.1.0-beta.3\treject\tallow\tallow\n" +
-		">= 1.1.0-beta.2\t2.0.0-beta.1\treject\treject\treject\n" +
-		"= 2.0.0-beta.1\t2.0.0-beta.1\tallow\tallow\tallow\n" +
-		">=  1.0.0 \tv1.2.0\tallow\tallow\tallow\n" +
-		"~> v5.3.1\t5.3.9\tallow\tallow\tallow\n" +
-		"=> 1\t1.0.0\tinvalid\tinvalid\tinvalid\n" +
-		">= 1.0.0\tnot-a-version\tinvalid\tinvalid\tinvalid\n" +
-		"\t1.0.0\tallow\tallow\tallow\n"
-	if out != want {
-		t.Errorf("eval output:\n%q\nwant:\n%q", out, want)
 	}
 }
 
@@ -189,25 +110,6 @@ func TestEvalDefaultsToEveryPolicyInOrder(t *testing.T) {
 	}
 	if got := strings.Join(columns, ","); got != strings.Join(catalogueOrder, ",") {
 		t.Errorf("eval's default columns are\n%s\nwant\n%s", got, strings.Join(catalogueOrder, ","))
-	}
-}
-
-func TestEvalBadLines(t *testing.T) {
-	tests := []struct {
-		in     string
-		stdout string
-		stderr string
-	}{
-		{">= 1.0.0\t1.0.0\nno tab here\n>= 1\t1.0.0\n", ">= 1.0.0\t1.0.0\tallow\n", "stdin line 2: expected 2 tab-separated fields (CONSTRAINT<TAB>VERSION), found 1"},
-		{"a\tb\tc\n", "", "stdin line 1: expected 2 tab-separated fields (CONSTRAINT<TAB>VERSION), found 3"},
-		{">= 1\t1.0.0\n\n", ">= 1\t1.0.0\tallow\n", "stdin line 2: expected 2 tab-separated fields"},
-		{">= 1\t" + strings.Repeat("9", maxLine+1) + "\n", "", "stdin line 1: line longer than 1048576 bytes"},
-	}
-	for _, tt := range tests {
-		code, out, stderr := runCLI(t, tt.in, "eval", "--policies", "strict")
-		if code != exitUsage || out != tt.stdout || !strings.Contains(stderr, tt.stderr) {
-			t.Errorf("eval on %.40q: exit %d, stdout %q, stderr %q; want exit 2, %q, %q", tt.in, code, out, stderr, tt.stdout, tt.stderr)
-		}
 	}
 }
 
@@ -258,27 +160,6 @@ func TestEvalKeepsOrderAcrossBatches(t *testing.T) {
 		if l != fmt.Sprintf(">= %d.0.0\t%d.0.0\t%s\t%s", i%7, i%5, want, want) {
 			t.Fatalf("line %d = %q", i+1, l)
 		}
-	}
-}
-
-func TestSelect(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "versions.txt")
-	if err := os.WriteFile(file, []byte("# a history\n1.0.0\n1.1.0-beta.1\n\nnot-a-version\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, out, stderr := runCLI(t, "", "select", "--policies", "strict,cargo", "--versions-file", file, ">= 1.1.0-beta.1")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, want := range []string{"strict  none", "cargo   1.1.0-beta.1", `note: strict and cargo cannot read "not-a-version": version "not-a-version": column 1:`} {
-		if !strings.Contains(out, want) {
-			t.Errorf("select output lacks %q:\n%s", want, out)
-		}
-	}
-	code, out, _ = runCLI(t, "", "select", "--format", "json", "--policies", "strict", ">= 1.0.0", "1.0.0", "1.2.0")
-	if code != exitOK || !strings.Contains(out, `"selected": "1.2.0"`) {
-		t.Errorf("select json: exit %d\n%s", code, out)
 	}
 }
 

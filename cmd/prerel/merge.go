@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/prerel/prerel/compare"
 	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
@@ -38,102 +40,104 @@ const mergeSummary = "Merge the partial reports of a sharded compare run into th
 	"statuses are those of compare; --baseline makes the domain again from the\n" +
 	"shards' flags to describe changed verdicts."
 
-func runMerge(e *env, args []string) (err error) {
-	fs := newFlags(e, "merge", "[flags] PARTIAL...", mergeSummary)
-	sources := addPolicySources(fs)
-	format := compareFormat{comparerender.FormatText}
-	fs.Var(&format, "format", "output format: "+compareFormatNames())
-	baseline := fs.String("baseline", "", "compare the merged run with the baseline in `FILE`; exit 1 when they\ndiffer")
-	writeBaseline := fs.String("write-baseline", "", "write the merged run's baseline to `FILE` (as compare does)")
-	showAll := fs.Bool("show-all", false, "list every case shape, class and pair instead of the first ones")
+// mergeCommand is prerel merge.
+var mergeCommand = command{
+	name:          "merge",
+	args:          "[flags] PARTIAL...",
+	summary:       "the whole run's report from the partial reports of compare --shard",
+	help:          mergeSummary,
+	policySources: true,
+	flags:         mergeFlags,
+}
+
+// mergeFlags defines the flags of prerel merge and returns its run.
+func mergeFlags(fs *flagSet) func(*env, []string) error {
+	format := addCompareFormat(fs)
+	baseline, writeBaseline := addBaseline(fs)
+	showAll := addShowAll(fs)
 	partial := fs.Bool("partial", false, "write the merged partial report (JSON) instead of the report; the\nparts may then be any of the shards")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return usagef("merge needs the partial reports to merge, written by prerel compare --shard K/N --format json")
-	}
-	if *partial {
-		var given error
-		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "format", "baseline", "write-baseline", "show-all":
-				if given == nil {
-					given = usagef("--%s applies to the report, and --partial writes a partial report", f.Name)
+	return func(e *env, args []string) error {
+		if len(args) == 0 {
+			return usagef("merge needs the partial reports to merge, written by prerel compare --shard K/N --format json")
+		}
+		if *partial {
+			var given error
+			fs.Visit(func(f *pflag.Flag) {
+				switch f.Name {
+				case "format", "baseline", "write-baseline", "show-all":
+					if given == nil {
+						given = usagef("--%s applies to the report, and --partial writes a partial report", f.Name)
+					}
 				}
+			})
+			if given != nil {
+				return given
 			}
-		})
-		if given != nil {
-			return given
 		}
-	}
-	var base *compare.Report
-	if *baseline != "" {
-		if base, err = compare.ReadBaseline(*baseline); err != nil {
-			return inputError(err)
+		var base *compare.Report
+		if *baseline != "" {
+			var err error
+			if base, err = compare.ReadBaseline(*baseline); err != nil {
+				return inputError(err)
+			}
 		}
-	}
-	if *writeBaseline != "" {
-		if _, err := compare.CheckBaselineTarget(*writeBaseline); err != nil {
-			return baselineWriteError(err)
+		if *writeBaseline != "" {
+			if _, err := compare.CheckBaselineTarget(*writeBaseline); err != nil {
+				return baselineWriteError(err)
+			}
 		}
-	}
-	// The parts are read and merged one at a time: the memory of two
-	// partial reports, however many shards.
-	var merger compare.Merger
-	for _, path := range fs.Args() {
-		part, err := compare.ReadPartial(path)
+		// The parts are read and merged one at a time: the memory of two
+		// partial reports, however many shards.
+		var merger compare.Merger
+		for _, path := range args {
+			part, err := compare.ReadPartial(path)
+			if err != nil {
+				return inputError(err)
+			}
+			if err := merger.Add(part); err != nil {
+				return usage(trimCompare(err))
+			}
+		}
+		merged, err := merger.Partial()
 		if err != nil {
-			return inputError(err)
-		}
-		if err := merger.Add(part); err != nil {
 			return usage(trimCompare(err))
 		}
-	}
-	merged, err := merger.Partial()
-	if err != nil {
-		return usage(trimCompare(err))
-	}
-	if *partial {
-		if err := merged.WriteJSON(e.stdout); err != nil {
-			return failure(fmt.Errorf("write the partial report: %w", err))
-		}
-		return nil
-	}
-	if !merged.Complete() {
-		_, err := merged.Report(context.Background(), nil) // names the missing shards
-		return usage(trimCompare(err))
-	}
-	names := policyList(merged.Policies())
-	ps, err := e.resolve(names)
-	if err != nil {
-		return usagef("the partial reports compare %s: %v; give merge the --policy-file and --policy-cmd the shards had",
-			strings.Join(names, ", "), err)
-	}
-	report, err := merged.Report(context.Background(), ps)
-	var panicked *compare.PanicError
-	if errors.As(err, &panicked) {
-		panic(&workerPanic{value: err, stack: panicked.Stack})
-	}
-	if err != nil {
-		return usage(trimCompare(err))
-	}
-	ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints}
-	if base != nil {
-		d, why := partialDomain(merged)
-		if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, merged.Relevance()); err != nil {
-			if d == nil {
-				err = fmt.Errorf("%w: %v", err, why)
+		if *partial {
+			if err := merged.WriteJSON(e.stdout); err != nil {
+				return failure(fmt.Errorf("write the partial report: %w", err))
 			}
-			return inputError(fmt.Errorf("%s: %w", *baseline, err))
+			return nil
 		}
+		if !merged.Complete() {
+			_, err := merged.Report(context.Background(), nil) // names the missing shards
+			return usage(trimCompare(err))
+		}
+		names := policyList(merged.Policies())
+		ps, err := e.resolve(names)
+		if err != nil {
+			return usagef("the partial reports compare %s: %v; give merge the --policy-file and --policy-cmd the shards had",
+				strings.Join(names, ", "), err)
+		}
+		report, err := merged.Report(context.Background(), ps)
+		var panicked *compare.PanicError
+		if errors.As(err, &panicked) {
+			panic(&workerPanic{value: err, stack: panicked.Stack})
+		}
+		if err != nil {
+			return usage(trimCompare(err))
+		}
+		ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints}
+		if base != nil {
+			d, why := partialDomain(merged)
+			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, merged.Relevance()); err != nil {
+				if d == nil {
+					err = fmt.Errorf("%w: %v", err, why)
+				}
+				return inputError(fmt.Errorf("%s: %w", *baseline, err))
+			}
+		}
+		return writeCompareOutputs(e, "merge", comparerender.Format(format.value), report, ropt, *writeBaseline)
 	}
-	return writeCompareOutputs(e, "merge", format.format, report, ropt, *writeBaseline)
 }
 
 // trimCompare drops the package's "compare: " from an error of package
@@ -155,6 +159,8 @@ type shardFlag struct {
 const shardUsage = "run only shard `K/N`, the K-th of N disjoint parts of the domain, and\n" +
 	"write its partial report (JSON) for prerel merge"
 
+func (f *shardFlag) Type() string { return "K/N" }
+
 func (f *shardFlag) String() string {
 	if f == nil || !f.set {
 		return ""
@@ -174,12 +180,12 @@ func (f *shardFlag) Set(s string) error {
 // checkShardFlags refuses, with --shard, the flags that apply to a
 // report: a shard writes a partial report, in JSON, and the report is
 // merge's.
-func checkShardFlags(fs *flag.FlagSet, shard *shardFlag) error {
+func checkShardFlags(fs *flagSet, shard *shardFlag) error {
 	if !shard.set {
 		return nil
 	}
 	var err error
-	fs.Visit(func(f *flag.Flag) {
+	fs.Visit(func(f *pflag.Flag) {
 		if err != nil {
 			return
 		}

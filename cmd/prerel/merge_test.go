@@ -258,7 +258,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"compare --shard --show-all", nil, []string{"compare", "--scope", "1", "--shard", "1/2", "--show-all"}, "--show-all applies to the report of the whole run"},
 		{"compare --shard 3/2", nil, []string{"compare", "--scope", "1", "--shard", "3/2"}, "shard 3/2: the shard must be from 1 to 2"},
 		{"compare --shard 2", nil, []string{"compare", "--scope", "1", "--shard", "2"}, `shard "2": expected K/N`},
-		{"compare --shard empty", nil, []string{"compare", "--scope", "1", "--shard", ""}, `invalid value "" for flag -shard: shard "": expected K/N`},
+		{"compare --shard empty", nil, []string{"compare", "--scope", "1", "--shard", ""}, `invalid argument "" for "--shard" flag: shard "": expected K/N`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

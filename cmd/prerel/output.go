@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"io"
+
+	"github.com/prerel/prerel/report"
 )
 
 // newJSONEncoder returns the encoder of every JSON prerel writes: "<",
@@ -14,18 +16,8 @@ func newJSONEncoder(w io.Writer) *json.Encoder {
 	return enc
 }
 
-// writeJSON writes v as indented JSON.
-func writeJSON(w io.Writer, v any) error {
-	enc := newJSONEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-// render writes a report as JSON or with its text renderer. An error is a
-// failed write: an outside failure.
-func render[R any](w io.Writer, format string, report R, text func(io.Writer, R) error) error {
-	if format == "json" {
-		return failure(writeJSON(w, report))
-	}
-	return failure(text(w, report))
+// renderOptions are the options of a report's renderer: showAll, and the
+// flags that show what a text report cuts, as the renderer names them.
+func renderOptions(showAll bool) report.Options {
+	return report.Options{ShowAll: showAll, ShowAllHint: "--" + showAllFlag, WholeHint: "--format json"}
 }

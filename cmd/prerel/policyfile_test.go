@@ -385,7 +385,7 @@ func TestPolicyFileMistakes(t *testing.T) {
 			flags: func(t *testing.T, file string) []string {
 				return []string{"--policy-file", file, "--policy-file", file}
 			},
-			stderr: `invalid value "FILE" for flag -policy-file: "FILE" given twice` + "\n",
+			stderr: `invalid argument "FILE" for "--policy-file" flag: "FILE" given twice` + "\n",
 		},
 		{
 			name:   "a missing file",

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,7 +27,7 @@ type policySources struct {
 }
 
 // addPolicySources defines the flags on fs.
-func addPolicySources(fs *flag.FlagSet) *policySources {
+func addPolicySources(fs *flagSet) *policySources {
 	s := &policySources{}
 	fs.Var(&s.files, "policy-file", "a `FILE` of policy blocks to add to the registered policies\n(repeatable); see 'Designs as data' in the README")
 	fs.Var(&s.cmds, "policy-cmd", "a policy named `NAME=COMMAND`, answered by COMMAND over the eval\nprotocol (repeatable); COMMAND is split into words as a shell does,\nwithout running a shell")
@@ -132,6 +131,8 @@ type fileList []string
 
 func (l *fileList) String() string { return strings.Join(*l, " ") }
 
+func (l *fileList) Type() string { return "FILE" }
+
 func (l *fileList) Set(s string) error {
 	if slices.Contains(*l, s) {
 		return fmt.Errorf("%q given twice", s)
@@ -147,6 +148,8 @@ type namedCommand struct {
 	name, text string
 	argv       []string
 }
+
+func (l *commandList) Type() string { return "NAME=COMMAND" }
 
 func (l *commandList) String() string {
 	var s []string

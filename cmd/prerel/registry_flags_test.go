@@ -8,32 +8,6 @@ import (
 	"time"
 )
 
-func TestResolveRegistryFlagErrors(t *testing.T) {
-	tests := []struct {
-		name   string
-		args   []string
-		stderr string
-	}{
-		{name: "retries above the maximum", args: []string{"--retries", "1000000"}, stderr: "--retries must be between 0 and 10, got 1000000"},
-		{name: "negative retries", args: []string{"--retries", "-1"}, stderr: "--retries must be between 0 and 10, got -1"},
-		{name: "zero deadline", args: []string{"--registry-deadline", "0s"}, stderr: "--registry-deadline must be positive"},
-		{name: "query", args: []string{"--registry-url", "http://127.0.0.1:1/ok?x=1"}, stderr: `"http://127.0.0.1:1/ok?x=1" has a query (?x=1); a registry URL takes none`},
-		{name: "fragment", args: []string{"--registry-url", "reg.example=http://127.0.0.1:1/ok#frag"}, stderr: `"http://127.0.0.1:1/ok#frag" has a fragment (#frag)`},
-		{name: "password in a refused URL", args: []string{"--registry-url", "http://user:s3cret@127.0.0.1:1/ok?x"}, stderr: `http://REDACTED@127.0.0.1:1/ok?x`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := runCLI(t, "", append(append([]string{"resolve"}, tt.args...), resolveExample)...)
-			if code != exitUsage || !strings.Contains(stderr, tt.stderr) {
-				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, exitUsage, tt.stderr)
-			}
-			if strings.Contains(stderr, "s3cret") {
-				t.Errorf("the password is printed:\n%s", stderr)
-			}
-		})
-	}
-}
-
 // TestResolveRegistryRedactsPasswords runs resolve against a registry URL
 // with a user name and password, answered 500, in every format.
 func TestResolveRegistryRedactsPasswords(t *testing.T) {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"maps"
 	"os"
@@ -20,6 +19,7 @@ import (
 	"github.com/prerel/prerel/terraform/credentials"
 	"github.com/prerel/prerel/terraform/registry"
 
+	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 )
@@ -32,6 +32,8 @@ type pairList struct {
 }
 
 type pair struct{ key, value, text string }
+
+func (l *pairList) Type() string { return "NAME=POLICY" }
 
 func (l *pairList) String() string {
 	var s []string
@@ -62,6 +64,8 @@ type registryURLs struct {
 	all   string
 	hosts map[string]string
 }
+
+func (r *registryURLs) Type() string { return "URL" }
 
 func (r *registryURLs) String() string {
 	if r == nil {
@@ -102,23 +106,19 @@ func (r *registryURLs) Set(s string) error {
 	return nil
 }
 
-// resolveFlags are the flags of prerel resolve.
 // addVersionSourceFlags defines the flags that say where available
 // versions come from: --index, --registry-url, --timeout, --retries and
-// --registry-deadline.
-// scope, when set, names what they apply to ("directory domains") at the
-// start of each usage.
-func (f *resolveFlags) addVersionSourceFlags(fs *flag.FlagSet, scope string) {
-	if scope != "" {
-		scope += ": "
-	}
-	fs.StringVar(&f.index, "index", "", scope+"read available versions from the offline index\n`FILE` instead of a registry")
-	fs.Var(&f.urls, "registry-url", scope+"send service discovery to `URL` instead of each\nsource's host, or HOST=URL for one host (repeatable); an http or\nhttps URL without a query or fragment")
-	durationVar(fs, &f.timeout, "timeout", registry.DefaultTimeout, scope+"the `DURATION` to wait for each registry request,\nsuch as 10s or 1m")
-	fs.IntVar(&f.retries, "retries", registry.DefaultRetries, scope+fmt.Sprintf("retries of a registry request answered 429\nor 5xx, at most %d; a host that keeps answering 5xx is\nno longer retried", registry.MaxRetries))
-	durationVar(fs, &f.deadline, "registry-deadline", registry.DefaultDeadline, scope+"the `DURATION` all registry requests of the run\nmay take together, retries included")
+// --registry-deadline, of resolve, impact and serve.
+func (f *resolveFlags) addVersionSourceFlags(fs *flagSet) {
+	fs.StringVar(&f.index, "index", "", "read available versions from the offline index `FILE` instead of a\nregistry")
+	fs.Var(&f.urls, "registry-url", "send service discovery to `URL` instead of each source's host, or\nHOST=URL for one host (repeatable); an http or https URL without a\nquery or fragment")
+	durationVar(fs, &f.timeout, "timeout", registry.DefaultTimeout, "the `DURATION` to wait for each registry request, such as 10s or\n1m")
+	fs.IntVar(&f.retries, "retries", registry.DefaultRetries, fmt.Sprintf("retries of a registry request answered 429 or 5xx, at most %d; a\nhost that keeps answering 5xx is no longer retried", registry.MaxRetries))
+	durationVar(fs, &f.deadline, "registry-deadline", registry.DefaultDeadline, "the `DURATION` the registry requests of a run (of one lookup, for\nserve) may take together, retries included")
 }
 
+// resolveFlags are the flags of prerel resolve; impact and serve share
+// its version source flags.
 type resolveFlags struct {
 	configFile, policy, index, modulesDir, lockFile string
 	modulePolicies, providerPolicies                pairList
@@ -126,79 +126,83 @@ type resolveFlags struct {
 	urls                                            registryURLs
 	timeout, deadline                               time.Duration
 	retries                                         int
-	format                                          formatFlag
 }
 
-func runResolve(e *env, args []string) (err error) {
-	fs := newFlags(e, "resolve", "[flags] DIR",
-		"For each module call and provider of the Terraform/OpenTofu configuration\n"+
-			"rooted at DIR, show the version its chosen policy selects next to what\n"+
-			"Terraform and OpenTofu select today. The module tree is read as terraform\n"+
-			"init reads it: local modules from disk, remote ones from .terraform/modules\n"+
-			"(or --modules-dir); provider constraints of every module are intersected.\n"+
-			"Versions come from --index FILE or a registry (service discovery on each\n"+
-			"source's host, or --registry-url). Exit status 1 when some module or\n"+
-			"provider has no admissible version under its chosen policy, or a locked\n"+
-			"provider version is not admitted by it; 3 when some versions could not be\n"+
-			"listed. Every problem is named on stderr.")
-	sources := addPolicySources(fs)
+// resolveCommand is prerel resolve.
+var resolveCommand = command{
+	name:    "resolve",
+	args:    "[flags] DIR",
+	summary: "each module and provider in DIR: its policy's version next to today's",
+	help: `For each module call and provider of the Terraform/OpenTofu configuration
+rooted at DIR, show the version its chosen policy selects next to what
+Terraform and OpenTofu select today. The module tree is read as terraform
+init reads it: local modules from disk, remote ones from .terraform/modules
+(or --modules-dir); provider constraints of every module are intersected.
+Versions come from --index FILE or a registry (service discovery on each
+source's host, or --registry-url). --policies adds columns for more
+policies. Exit status 1 when some module or provider has no admissible
+version under its chosen policy, or a locked provider version is not
+admitted by it; 3 when some versions could not be listed. Every problem is
+named on stderr.`,
+	policySources: true,
+	flags:         resolveCommandFlags,
+}
+
+// resolveCommandFlags defines the flags of prerel resolve and returns its
+// run.
+func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 	f := resolveFlags{
 		modulePolicies:   pairList{flag: "module-policy"},
 		providerPolicies: pairList{flag: "provider-policy"},
-		format:           formatFlag{"text", []string{"text", "markdown", "json"}},
 	}
 	fs.StringVar(&f.configFile, "config", "", "the policy configuration `FILE` (default: DIR/"+policyconfig.DefaultFile+" when it exists)")
 	fs.StringVar(&f.policy, "policy", "", "the default `POLICY`, overriding default_policy (built-in default: "+policyconfig.FallbackPolicy+")")
 	fs.Var(&f.modulePolicies, "module-policy", "`CALL=POLICY` for one module call, overriding the config file\n(repeatable); CALL is the call path, such as vpc or eks.node_group")
 	fs.Var(&f.providerPolicies, "provider-policy", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict\n(repeatable)")
-	fs.Var(&f.extra, "policies", "comma-separated policies to show as extra columns")
-	f.addVersionSourceFlags(fs, "")
+	// resolve's --policies adds columns: not addPolicies, whose policies
+	// are those a command runs, all by default.
+	fs.Var(&f.extra, "policies", "comma-separated `POLICIES` to show as extra columns (default: none)")
+	f.addVersionSourceFlags(fs)
 	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules, or modules in TF_DATA_DIR)")
 	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
-	fs.Var(&f.format, "format", "output format: text, markdown or json")
-	showAll := addShowAll(fs, "list every line, item and version (without it: lists of at most 10\nlines, 6 items and 2 versions, each with a count of the rest)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+	format := addFormat(fs, "text", "markdown", "json")
+	showAll := addShowAll(fs)
+	return func(e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("resolve needs exactly one root module directory, got %d arguments", len(args))
+		}
+		dir := args[0]
+		if err := f.check(dir); err != nil {
+			return err
+		}
+		cfg, err := f.policyConfig(e, dir)
+		if err != nil {
+			return err
+		}
+		// The policies prerel.hcl declares are usable everywhere below.
+		e.registry = cfg.Registry()
+		extra, err := f.extraPolicies(e)
+		if err != nil {
+			return err
+		}
+		versions, err := f.versions(e)
+		if err != nil {
+			return err
+		}
+		rep, err := resolve.Run(context.Background(), resolve.Options{
+			Dir: dir, ModulesDir: f.modulesDir, Config: cfg, Versions: versions, Policies: e.registry, Extra: extra, LockFile: f.lockFile,
+		})
+		var diags hcl.Diagnostics
+		if errors.As(err, &diags) {
+			return diagnosticsError(diags)
+		} else if err != nil {
+			return usage(err)
+		}
+		if err := resolve.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)); err != nil {
+			return failure(err)
+		}
+		return resolveOutcome(rep, *showAll)
 	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("resolve needs exactly one root module directory, got %d arguments", fs.NArg())
-	}
-	dir := fs.Arg(0)
-	if err := f.check(dir); err != nil {
-		return err
-	}
-	cfg, err := f.policyConfig(e, dir)
-	if err != nil {
-		return err
-	}
-	// The policies prerel.hcl declares are usable everywhere below.
-	e.registry = cfg.Registry()
-	extra, err := f.extraPolicies(e)
-	if err != nil {
-		return err
-	}
-	versions, err := f.versions(e)
-	if err != nil {
-		return err
-	}
-	rep, err := resolve.Run(context.Background(), resolve.Options{
-		Dir: dir, ModulesDir: f.modulesDir, Config: cfg, Versions: versions, Policies: e.registry, Extra: extra, LockFile: f.lockFile,
-	})
-	var diags hcl.Diagnostics
-	if errors.As(err, &diags) {
-		return diagnosticsError(diags)
-	} else if err != nil {
-		return usage(err)
-	}
-	if err := renderResolve(e, f.format.value, rep, resolve.RenderOptions{ShowAll: *showAll}); err != nil {
-		return failure(err)
-	}
-	return resolveOutcome(rep, *showAll)
 }
 
 // check validates the flags and the root directory.
@@ -278,17 +282,6 @@ func (f *resolveFlags) versions(e *env) (registry.Source, error) {
 		c.Credentials = creds
 	}
 	return c, nil
-}
-
-func renderResolve(e *env, format string, rep *resolve.Report, opt resolve.RenderOptions) error {
-	switch format {
-	case "json":
-		return resolve.RenderJSON(e.stdout, rep)
-	case "markdown":
-		return resolve.RenderMarkdownWith(e.stdout, rep, opt)
-	default:
-		return resolve.RenderTextWith(e.stdout, rep, opt)
-	}
 }
 
 // resolveOutcome is the exit status of a resolved report, with every

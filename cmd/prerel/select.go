@@ -2,243 +2,61 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
-	"io"
 	"os"
-	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/internal/notes"
-	"github.com/prerel/prerel/internal/plural"
-	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
-	"github.com/prerel/prerel/internal/timeline"
+	"github.com/prerel/prerel/report"
 )
 
-func runSelect(e *env, args []string) (err error) {
-	fs := newFlags(e, "select", "[flags] CONSTRAINT [VERSION...]",
-		"Show the version each policy would install from the available versions:\n"+
-			"the newest it admits, or none.")
-	sources := addPolicySources(fs)
-	var names policyList
-	fs.Var(&names, "policies", "comma-separated policies to run (default: all,\nin 'prerel policies' order)")
-	versionsFile := fs.String("versions-file", "", "read the available versions from `FILE`, one a line (blank lines and\nlines starting with # are skipped)")
-	format := formatFlag{"text", []string{"text", "json", "html"}}
-	fs.Var(&format, "format", "output format: text, json or html (json keeps every note; html: a\npage with a timeline of the verdicts and selections)")
-	showAll := addShowAll(fs, "list every note with every version it names (without it: at most\n10 notes, each naming 2 versions, and a count of what was left out)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	finish, err := sources.load(e)
-	defer func() { err = finish(err) }()
-	if err != nil {
-		return err
-	}
-	if fs.NArg() < 1 {
-		return usagef("select needs a constraint")
-	}
-	constraint, versions := fs.Arg(0), fs.Args()[1:]
-	// Versions given as arguments must parse; a file's versions are judged
-	// as they are, and each policy reports the ones it cannot read.
-	versions, err = gatherVersions(constraint, versions, *versionsFile)
-	if err != nil {
-		return err
-	}
-	if len(versions) == 0 {
-		return usagef("select needs versions: as arguments or with --versions-file")
-	}
-	ps, err := e.resolve(names)
-	if err != nil {
-		return err
-	}
-	rep := engine.NewSelectReport(ps, constraint, versions)
-	if format.value == "html" {
-		return failure(writeSelectHTML(e.stdout, rep, engine.NewCheckReport(ps, constraint, versions), *showAll))
-	}
-	return render(e.stdout, format.value, rep, func(w io.Writer, rep engine.SelectReport) error {
-		return writeSelectText(w, rep, *showAll)
-	})
+// selectCommand is prerel select.
+var selectCommand = command{
+	name:    "select",
+	args:    "[flags] CONSTRAINT [VERSION...]",
+	summary: "the version each policy would install",
+	help: `Show the version each policy would install from the available versions:
+the newest it admits, or none. The text report shows at most 10 notes, each
+naming 2 versions; --format json keeps every note, and html is a page with a
+timeline of the verdicts and selections.`,
+	policySources: true,
+	flags: func(fs *flagSet) func(*env, []string) error {
+		names := addPolicies(fs)
+		versionsFile := addVersionsFile(fs)
+		format := addFormat(fs, "text", "json", "html")
+		showAll := addShowAll(fs)
+		return func(e *env, args []string) error {
+			if len(args) < 1 {
+				return usagef("select needs a constraint")
+			}
+			constraint, versions := args[0], args[1:]
+			// Versions given as arguments must parse; a file's versions are
+			// judged as they are, and each policy reports the ones it
+			// cannot read.
+			versions, err := gatherVersions(constraint, versions, *versionsFile)
+			if err != nil {
+				return err
+			}
+			if len(versions) == 0 {
+				return usagef("select needs versions: as arguments or with --versions-file")
+			}
+			ps, err := e.resolve(*names)
+			if err != nil {
+				return err
+			}
+			s := report.Selection{Report: engine.NewSelectReport(ps, constraint, versions)}
+			if format.value == "html" {
+				s.Verdicts = engine.NewCheckReport(ps, constraint, versions)
+			}
+			return failure(report.Select(e.stdout, report.Format(format.value), s, renderOptions(*showAll)))
+		}
+	},
 }
 
-// writeSelectHTML writes a select report as an HTML page: what the
-// policies select, the timeline of their verdicts (check, of the same
-// policies and versions) with each selection outlined, then the text
-// report.
-func writeSelectHTML(w io.Writer, rep engine.SelectReport, check engine.CheckReport, showAll bool) error {
-	var text strings.Builder
-	if err := writeSelectText(&text, rep, showAll); err != nil {
-		return err
-	}
-	selected := make([]string, len(rep.Policies))
-	for i, r := range rep.Policies {
-		if r.Selected != nil {
-			selected[i] = *r.Selected
-		}
-	}
-	svg, err := timeline.SVG(checkTimeline(check, selected))
-	if err != nil {
-		return err
-	}
-	return writeHTML(w, htmlPage{
-		Title:    "prerel select: " + printable.String(rep.Constraint),
-		Answer:   selectAnswer(rep),
-		Sections: []htmlSection{{SVG: svg}},
-		Text:     text.String(),
-	})
-}
-
-// selectAnswer is the conclusion of a select report in one sentence.
-func selectAnswer(rep engine.SelectReport) string {
-	var distinct []string
-	for _, r := range rep.Policies {
-		if s := selectsText(r); !slices.Contains(distinct, s) {
-			distinct = append(distinct, s)
-		}
-	}
-	switch {
-	case len(rep.Policies) == 1:
-		return fmt.Sprintf("%s selects %s", printable.String(rep.Policies[0].Policy), distinct[0])
-	case len(distinct) == 1 && distinct[0] == "none":
-		return "no policy selects a version"
-	case len(distinct) == 1:
-		return fmt.Sprintf("every policy selects %s", distinct[0])
-	}
-	return fmt.Sprintf("the policies give %d different answers: %s", len(distinct), strings.Join(distinct, ", "))
-}
-
-// showAllFlag is the flag of select, check and resolve that lists
-// everything a text report would otherwise cut.
-const showAllFlag = "show-all"
-
-// addShowAll defines --show-all on fs; usage says what it lists and what
-// is cut without it, in lines that fit the help's 80 columns.
-func addShowAll(fs *flag.FlagSet, usage string) *bool {
-	return fs.Bool(showAllFlag, false, usage)
-}
-
-// leftOut is the last line of a text report that cut something.
-func leftOut(what string) string {
-	return fmt.Sprintf("%s left out; --%s lists them", what, showAllFlag)
-}
-
-// writeSelectText writes a select report: the table of policies and the
-// version each selects first, then the notes, each refusal and each group
-// of unreadable versions (see selectNotes), then what was left out.
-func writeSelectText(w io.Writer, rep engine.SelectReport, showAll bool) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "constraint: %s\navailable:  %s\n\n", printable.String(rep.Constraint), plural.Of(len(rep.Available), "version", "versions"))
-	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "POLICY\tSELECTS")
-	for _, r := range rep.Policies {
-		fmt.Fprintf(tw, "%s\t%s\n", r.Policy, selectsText(r))
-	}
-	tw.Flush()
-	lines, omitted := selectNotes(rep, showAll)
-	if len(lines) > 0 {
-		b.WriteString("\n" + strings.Join(lines, "\n") + "\n")
-	}
-	if omitted > 0 {
-		fmt.Fprintf(&b, "\n%s\n", leftOut(plural.Of(omitted, "note", "notes")))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// selectNotes returns the note lines of a select report and how many
-// notes (one per policy and version, as the JSON lists them) it left out.
-//
-// Policies that refuse the constraint with the same words share a line.
-// Unreadable versions are grouped by the reason's shape (the reason with
-// the version's text abstracted, see notes.Shape) and the exact set of
-// policies that cannot read them: one line per group with the count and
-// notes.MaxExamples examples, the versions other policies select first,
-// then the newest. A version alone in its group keeps the line of old:
-// `note: P cannot read "V": REASON`. At most notes.MaxLines lines are
-// shown, the largest groups first. With showAll every line is shown and
-// every group lists all its versions, in list order, below its line.
-func selectNotes(rep engine.SelectReport, showAll bool) ([]string, int) {
-	type block struct {
-		lines []string
-		notes int // how many notes the block stands for
-		shown int // how many of them it names
-	}
-	var blocks []block
-	var refusals []notes.Note
-	var unreadable []notes.Note
-	var selected []string
-	for _, r := range rep.Policies {
-		if r.Error != "" {
-			refusals = append(refusals, notes.Note{Policy: r.Policy, Reason: printable.String(r.Error)})
-		}
-		if r.Selected != nil && !slices.Contains(selected, *r.Selected) {
-			selected = append(selected, *r.Selected)
-		}
-		for _, u := range r.Unreadable {
-			unreadable = append(unreadable, notes.Note{Policy: r.Policy, Subject: u.Version, Reason: printable.String(u.Reason)})
-		}
-	}
-	for _, g := range notes.GroupNotes(refusals) {
-		verb := "refuses"
-		if len(g.Policies) > 1 {
-			verb = "refuse"
-		}
-		blocks = append(blocks, block{
-			lines: []string{fmt.Sprintf("note: %s %s the constraint: %s", notes.And(g.Policies), verb, g.Reason)},
-			notes: g.Notes(), shown: g.Notes(),
-		})
-	}
-	for _, g := range notes.GroupNotes(unreadable) {
-		who := notes.And(g.Policies)
-		b := block{notes: g.Notes(), shown: g.Notes()}
-		switch n := len(g.Subjects); {
-		case n == 1:
-			b.lines = []string{fmt.Sprintf("note: %s cannot read %q: %s", who, g.Subjects[0], g.Reason)}
-		case n <= notes.MaxExamples:
-			b.lines = []string{fmt.Sprintf("note: %s cannot read %d versions, %s: %s", who, n, notes.And(printables(g.Subjects)), g.Shape)}
-		case showAll:
-			b.lines = append([]string{fmt.Sprintf("note: %s cannot read %d versions: %s", who, n, g.Shape)},
-				notes.Wrap(printables(g.Subjects), "  ", 80)...)
-		default:
-			examples := notes.Relevant(g.Subjects, selected...)[:notes.MaxExamples]
-			b.lines = []string{fmt.Sprintf("note: %s cannot read %d versions, e.g. %s: %s", who, n, notes.And(printables(examples)), g.Shape)}
-			b.shown = len(g.Policies) * len(examples)
-		}
-		blocks = append(blocks, b)
-	}
-	var lines []string
-	omitted := 0
-	for i, b := range blocks {
-		if !showAll && i >= notes.MaxLines {
-			omitted += b.notes
-			continue
-		}
-		lines = append(lines, b.lines...)
-		omitted += b.notes - b.shown
-	}
-	return lines, omitted
-}
-
-// printables is texts from outside, each escaped by printable.String.
-func printables(texts []string) []string {
-	out := make([]string, len(texts))
-	for i, t := range texts {
-		out[i] = printable.String(t)
-	}
-	return out
-}
-
-// selectsText is the SELECTS cell of a row.
-func selectsText(r engine.SelectRow) string {
-	switch {
-	case r.Error != "":
-		return "invalid constraint"
-	case r.Selected == nil:
-		return "none"
-	}
-	return printable.String(*r.Selected)
+// addVersionsFile defines --versions-file, of check and select.
+func addVersionsFile(fs *flagSet) *string {
+	return fs.String("versions-file", "", "also read versions from `FILE`, one a line (blank lines and lines\nstarting with # are skipped; they are judged as they are)")
 }
 
 // gatherVersions returns the versions given as arguments, which must

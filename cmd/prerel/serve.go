@@ -18,8 +18,17 @@ import (
 	"github.com/prerel/prerel/web"
 )
 
-// serveSummary is the help text of prerel serve.
-const serveSummary = `Serve prerel's playground at http://ADDR/: a page that runs every policy,
+// serveCommand is prerel serve.
+var serveCommand = command{
+	name:    "serve",
+	args:    "[flags]",
+	summary: "the playground: every policy in the browser, at http://127.0.0.1:8080",
+	help:    serveHelp,
+	flags:   serveFlags,
+}
+
+// serveHelp is the help text of prerel serve.
+const serveHelp = `Serve prerel's playground at http://ADDR/: a page that runs every policy,
 and policies written in HCL, in the browser (prerel compiled to WebAssembly),
 with each verdict, explanation, selection and the timeline; its link holds
 the whole view. The page also asks this server for a module's or provider's
@@ -44,79 +53,80 @@ const (
 // server listens on once it accepts connections.
 var serveStarted func(addr string)
 
-func runServe(e *env, args []string) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return serve(ctx, e, args)
+// serveFlags defines the flags of prerel serve and returns its run,
+// which serves until SIGINT or SIGTERM.
+func serveFlags(fs *flagSet) func(*env, []string) error {
+	run := serveRun(fs)
+	return func(e *env, args []string) error {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return run(ctx, e, args)
+	}
 }
 
-// serve runs prerel serve until ctx is done, then shuts the server down,
-// letting the requests under way finish for a few seconds.
-func serve(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "serve", "[flags]", serveSummary)
+// serveRun defines the flags of prerel serve and returns the function
+// that serves until ctx is done, then shuts the server down, letting the
+// requests under way finish for a few seconds.
+func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port); a host that is\nnot loopback lets other machines in")
 	dir := fs.String("dir", "", "serve the site in `DIR`, as web/build.sh writes it (default: build\nit from prerel's source into a temporary directory)")
 	var vf resolveFlags
-	vf.addVersionSourceFlags(fs, "")
-	if f := fs.Lookup("registry-deadline"); f != nil {
-		f.Usage = "the `DURATION` the registry requests of one lookup may take\ntogether, retries included"
-	}
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() != 0 {
-		return usagef("serve takes no arguments, got %q", fs.Arg(0))
-	}
-	host, _, err := net.SplitHostPort(*addr)
-	if err != nil {
-		return usagef("--addr %s: %v: expected HOST:PORT, such as 127.0.0.1:8080", printable.String(*addr), err)
-	}
-	versions, err := serveVersions(e, &vf)
-	if err != nil {
-		return err
-	}
-	site, cleanup, err := serveSite(ctx, e, *dir)
-	defer cleanup()
-	if err != nil {
-		return err
-	}
+	vf.addVersionSourceFlags(fs)
+	return func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 0 {
+			return usagef("serve takes no arguments, got %q", args[0])
+		}
+		host, _, err := net.SplitHostPort(*addr)
+		if err != nil {
+			return usagef("--addr %s: %v: expected HOST:PORT, such as 127.0.0.1:8080", printable.String(*addr), err)
+		}
+		versions, err := serveVersions(e, &vf)
+		if err != nil {
+			return err
+		}
+		site, cleanup, err := serveSite(ctx, e, *dir)
+		defer cleanup()
+		if err != nil {
+			return err
+		}
 
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return failure(fmt.Errorf("listen on %s: %w", printable.String(*addr), err))
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			return failure(fmt.Errorf("listen on %s: %w", printable.String(*addr), err))
+		}
+		if !isLoopback(host) {
+			fmt.Fprintf(e.stderr, "prerel serve: warning: %s is not a loopback address: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(host))
+		}
+		srv := &http.Server{
+			Handler:           web.Handler(site, versions),
+			ReadHeaderTimeout: serveReadHeaderTimeout,
+			WriteTimeout:      vf.deadline + time.Minute,
+			IdleTimeout:       serveIdleTimeout,
+			MaxHeaderBytes:    serveMaxHeaderBytes,
+		}
+		served := make(chan error, 1)
+		go func() { served <- srv.Serve(ln) }()
+		url := "http://" + ln.Addr().String() + "/"
+		if _, err := fmt.Fprintf(e.stdout, "serving the playground at %s (Ctrl-C stops)\n", url); err != nil {
+			srv.Close()
+			return failure(err)
+		}
+		if serveStarted != nil {
+			serveStarted(ln.Addr().String())
+		}
+		select {
+		case err := <-served:
+			return failure(fmt.Errorf("serve on %s: %w", ln.Addr(), err))
+		case <-ctx.Done():
+		}
+		sctx, cancel := context.WithTimeout(context.Background(), serveShutdownTimeout)
+		defer cancel()
+		if err := srv.Shutdown(sctx); err != nil {
+			srv.Close()
+		}
+		fmt.Fprintln(e.stderr, "prerel serve: stopped")
+		return nil
 	}
-	if !isLoopback(host) {
-		fmt.Fprintf(e.stderr, "prerel serve: warning: %s is not a loopback address: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(host))
-	}
-	srv := &http.Server{
-		Handler:           web.Handler(site, versions),
-		ReadHeaderTimeout: serveReadHeaderTimeout,
-		WriteTimeout:      vf.deadline + time.Minute,
-		IdleTimeout:       serveIdleTimeout,
-		MaxHeaderBytes:    serveMaxHeaderBytes,
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	url := "http://" + ln.Addr().String() + "/"
-	if _, err := fmt.Fprintf(e.stdout, "serving the playground at %s (Ctrl-C stops)\n", url); err != nil {
-		srv.Close()
-		return failure(err)
-	}
-	if serveStarted != nil {
-		serveStarted(ln.Addr().String())
-	}
-	select {
-	case err := <-served:
-		return failure(fmt.Errorf("serve on %s: %w", ln.Addr(), err))
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), serveShutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		srv.Close()
-	}
-	fmt.Fprintln(e.stderr, "prerel serve: stopped")
-	return nil
 }
 
 // serveVersions returns the source of each lookup the flags name: the

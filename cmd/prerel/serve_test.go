@@ -293,3 +293,13 @@ func TestServeStopsWhileBuilding(t *testing.T) {
 		t.Fatal("serve did not stop")
 	}
 }
+
+// serve runs prerel serve with args until ctx is done.
+func serve(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(&serveCommand)
+	run := serveRun(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	return run(ctx, e, fs.Args())
+}

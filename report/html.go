@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"html/template"
@@ -8,31 +8,34 @@ import (
 	"github.com/prerel/prerel/internal/timeline"
 )
 
-// htmlPage is one self-contained HTML report: a heading, the answer, the
+// Page is one self-contained HTML report: a heading, the answer, the
 // timelines, then the text report.
-type htmlPage struct {
+type Page struct {
 	// Title is the page's title and heading.
 	Title string
 	// Answer is the report's conclusion, shown first.
 	Answer string
 	// Sections hold the timelines.
-	Sections []htmlSection
+	Sections []Section
 	// Omitted says what was left out of the sections, if anything.
 	Omitted string
 	// Text is the text report, shown preformatted.
 	Text string
 }
 
-// htmlSection is one timeline with a heading and a note.
-type htmlSection struct {
+// Section is one timeline with a heading and a note.
+type Section struct {
+	// Heading is the section's heading; empty, it has none.
 	Heading string
-	Note    string
-	SVG     template.HTML
+	// Note says what the timeline shows; empty, there is none.
+	Note string
+	// SVG is the timeline, as package timeline draws it.
+	SVG template.HTML
 }
 
-// htmlTemplate is the layout of every HTML page: inline CSS, no script,
+// pageTemplate is the layout of every HTML page: inline CSS, no script,
 // no external resource.
-var htmlTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -75,14 +78,14 @@ pre { background: #f6f6f6; padding: 1em; overflow-x: auto; }
 </html>
 `))
 
-// writeHTML writes p as an HTML page.
-func writeHTML(w io.Writer, p htmlPage) error {
-	return htmlTemplate.Execute(w, p)
+// WriteHTML writes p as an HTML page.
+func WriteHTML(w io.Writer, p Page) error {
+	return pageTemplate.Execute(w, p)
 }
 
-// checkTimeline is the timeline of a check report, versions in precedence
+// CheckTimeline is the timeline of a check report, versions in precedence
 // order, each policy's verdicts with their reasons; selected names the
 // version each policy selects, by policy index, "" for none.
-func checkTimeline(rep engine.CheckReport, selected []string) timeline.Timeline {
+func CheckTimeline(rep engine.CheckReport, selected []string) timeline.Timeline {
 	return timeline.Sort(timeline.FromCheck(rep, selected))
 }

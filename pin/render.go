@@ -193,7 +193,7 @@ func (r *renderer) plan(p *Plan, opts RenderOptions) {
 		for _, l := range p.Lock {
 			r.item(fmt.Sprintf("%s is locked at %s; the pin asks for %s", r.text(l.Address), r.text(l.Locked), r.text(l.Pinned)))
 		}
-		r.line(fmt.Sprintf("Run `%s` (or `tofu init -upgrade`), or remove these provider blocks from the lock file (WriteOptions.Unlock), so that init installs the pinned versions.", UpgradeCommand))
+		r.line(fmt.Sprintf("Run `%s` (or `tofu init -upgrade`), or let prerel remove these provider blocks from the lock file, so that init installs the pinned versions. Removing the pins later needs the same again.", UpgradeCommand))
 		r.blank()
 	}
 	r.heading("Files")

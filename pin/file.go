@@ -75,7 +75,7 @@ func (pl *planner) files() error {
 		pins := byFile[rel]
 		pl.plan.Files = append(pl.plan.Files, File{Path: path, Rel: rel, Module: pins[0].Module, Content: string(render(pl.plan.Command, pins))})
 	}
-	for _, d := range pl.plan.dirs {
+	for _, d := range pl.plan.Dirs {
 		path := filepath.Join(d, FileName)
 		if written[filepath.Clean(path)] {
 			continue

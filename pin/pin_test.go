@@ -323,3 +323,56 @@ func TestUnlock(t *testing.T) {
 		t.Errorf("lock file:\n%s\nwant:\n%s", after, want)
 	}
 }
+
+// TestCheckChanged reports a file edited after Write, line by line.
+func TestCheckChanged(t *testing.T) {
+	dir := copyTree(t)
+	_, _, p := plan(t, dir)
+	if err := pin.Write(p, pin.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, pin.FileName)
+	b, _ := os.ReadFile(path)
+	edited := strings.Replace(string(b), `version = "2.0.0-beta.1"`, `version = "1.0.0"`, 1)
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := pin.Check(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "-  version = \"1.0.0\"\n+  version = \"2.0.0-beta.1\"\n"
+	if len(d) != 1 || d[0].File != pin.FileName || d[0].Kind != "changed" || d[0].Diff != want {
+		t.Errorf("Check: %+v, want %s changed:\n%s", d, pin.FileName, want)
+	}
+}
+
+// TestRenderOutsideText escapes control characters in text and keeps
+// outside text in code spans in Markdown.
+func TestRenderOutsideText(t *testing.T) {
+	v := "2.0.0-beta.1"
+	p := &pin.Plan{Pins: []pin.Pin{{Kind: resolve.KindModule, Name: "net", Module: resolve.RootModule,
+		Source: "corp/\x1b[31mnet/aws", Version: "2.0.0", Policy: "linear", File: pin.FileName, Terraform: &v}},
+		Unpinned: []pin.Unpinned{{Kind: resolve.KindModule, Name: "x", Module: "root", Source: "a*b*<img>",
+			Reason: "the version is an expression (var.*v*)", Instead: "write \x07it"}}}
+	var text, md bytes.Buffer
+	if err := pin.Render(&text, pin.Text, p, pin.RenderOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := pin.Render(&md, pin.Markdown, p, pin.RenderOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
+		if strings.ContainsAny(out, "\x1b\x07") {
+			t.Errorf("%s holds a control character:\n%q", name, out)
+		}
+	}
+	for _, want := range []string{"`a*b*<img>`", `var.\*v\*`} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	if err := pin.Render(&text, pin.Text, nil, pin.RenderOptions{}); err == nil {
+		t.Error("a nil plan rendered")
+	}
+}

@@ -73,10 +73,10 @@ type Plan struct {
 	// to install the pinned version (or, once the pins are removed,
 	// today's selection again).
 	Lock []LockChange `json:"lock"`
-
-	// dirs are the local module directories of the tree, where Check and
-	// Remove look for files pin wrote.
-	dirs []string
+	// Dirs are the module directories of the tree that are not
+	// downloaded by init, the root first: where Build looks for files pin
+	// wrote before, and Remove removes them.
+	Dirs []string `json:"dirs"`
 }
 
 // Pin is one override.
@@ -168,11 +168,11 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 	}
 	pl := planner{plan: p, report: report, tree: tree, opts: opts, users: map[string]*userOverrides{}}
 	for _, n := range tree.Nodes {
-		if !n.Remote() && !slices.Contains(p.dirs, n.Dir) {
-			p.dirs = append(p.dirs, n.Dir)
+		if !n.Remote() && !slices.Contains(p.Dirs, n.Dir) {
+			p.Dirs = append(p.Dirs, n.Dir)
 		}
 	}
-	for _, d := range p.dirs {
+	for _, d := range p.Dirs {
 		if err := pl.readDir(d); err != nil {
 			return nil, err
 		}
@@ -197,12 +197,12 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 	// One file's pins together, in tree order of the files: the
 	// root's first.
 	fileOrder := func(pin Pin) int {
-		for i, d := range p.dirs {
+		for i, d := range p.Dirs {
 			if pl.rel(filepath.Join(d, FileName)) == pin.File {
 				return i
 			}
 		}
-		return len(p.dirs)
+		return len(p.Dirs)
 	}
 	slices.SortStableFunc(p.Pins, func(a, b Pin) int { return fileOrder(a) - fileOrder(b) })
 	if err := pl.files(); err != nil {

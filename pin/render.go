@@ -2,6 +2,7 @@ package pin
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -53,10 +54,17 @@ func Render(w io.Writer, format Format, p *Plan, opts RenderOptions) error {
 		if d == nil {
 			d = []Difference{}
 		}
+		if p == nil {
+			return errNilPlan
+		}
 		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out{p, opts.Checked, d})
 	case Text, Markdown:
+		if p == nil {
+			return errNilPlan
+		}
 		r := &renderer{md: format == Markdown}
 		r.plan(p, opts)
 		_, err := io.WriteString(w, r.b.String())
@@ -64,6 +72,9 @@ func Render(w io.Writer, format Format, p *Plan, opts RenderOptions) error {
 	}
 	return fmt.Errorf("pin: unknown format %q", format)
 }
+
+// errNilPlan is what Render returns for a nil plan.
+var errNilPlan = errors.New("pin: no plan to render (nil)")
 
 type renderer struct {
 	b  strings.Builder
@@ -75,6 +86,15 @@ type renderer struct {
 func (r *renderer) text(s string) string {
 	if r.md {
 		return markdown.Code(s)
+	}
+	return printable.String(s)
+}
+
+// plain returns prerel's own words with outside text in them: escaped
+// for a terminal, or escaped as Markdown text.
+func (r *renderer) plain(s string) string {
+	if r.md {
+		return markdown.Escape(s)
 	}
 	return printable.String(s)
 }
@@ -182,9 +202,13 @@ func (r *renderer) plan(p *Plan, opts RenderOptions) {
 			if u.Pos != "" {
 				head += " at " + r.text(u.Pos)
 			}
-			r.item(head + fmt.Sprintf(", the chosen policy selects %s:", r.text(sel)))
-			r.detail("why: " + r.text(u.Reason))
-			r.detail("instead: " + r.text(u.Instead))
+			if u.Selected == nil {
+				r.item(head + ", the chosen policy selects none:")
+			} else {
+				r.item(head + fmt.Sprintf(", the chosen policy selects %s:", r.text(sel)))
+			}
+			r.detail("why: " + r.plain(u.Reason))
+			r.detail("instead: " + r.plain(u.Instead))
 		}
 		r.blank()
 	}

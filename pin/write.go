@@ -88,7 +88,7 @@ func removeOwned(path string) error {
 // run `terraform init -upgrade` after removing it, as after writing it.
 func Remove(p *Plan) ([]string, error) {
 	var removed []string
-	for _, d := range p.dirs {
+	for _, d := range p.Dirs {
 		path := filepath.Join(d, FileName)
 		own, err := Owned(path)
 		if err != nil {
@@ -183,12 +183,12 @@ func lineDiff(a, b string) string {
 		switch {
 		case i < len(x) && j < len(y) && strings.TrimSuffix(x[i], "\n") == strings.TrimSuffix(y[j], "\n"):
 			i, j = i+1, j+1
-		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
-			line("+", y[j])
-			j++
-		default:
+		case i < len(x) && (j == len(y) || lcs[i+1][j] >= lcs[i][j+1]):
 			line("-", x[i])
 			i++
+		default:
+			line("+", y[j])
+			j++
 		}
 	}
 	return b2.String()

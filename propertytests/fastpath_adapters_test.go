@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
-	"runtime/debug"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/leanovate/gopter"
@@ -84,20 +82,6 @@ func fastPathPolicies(t *testing.T) []fastPathPolicy {
 	}
 	return ps
 }
-
-// raceDetector reports whether the test binary was built with -race.
-var raceDetector = sync.OnceValue(func() bool {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return false
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "-race" {
-			return s.Value == "true"
-		}
-	}
-	return false
-})
 
 // tablePair is one policy's table (engine.ReadVersions) and the text
 // table it must equal.

@@ -321,12 +321,27 @@ func TestEndToEnd(t *testing.T) {
 // the root module: init refuses the pin while the lock file holds
 // today's version, installs and locks the pinned prerelease once
 // WriteOptions.Unlock removed that entry, and needs -upgrade to go back
-// once the pin is removed.
+// once the pin is removed. The root module requires the provider itself,
+// or only its child does and the pin adds the root's entry.
 func TestEndToEndProvider(t *testing.T) {
-	e := newE2E(t, "1.0.0", "1.1.0", "2.0.0-beta1")
-	e.write(filepath.Join(e.root, "main.tf"), fmt.Sprintf("terraform {\n  required_providers {\n    thing = {\n      source  = %q\n      version = \"~> 1.0\"\n    }\n  }\n}\n\nmodule \"app\" {\n  source = \"./app\"\n}\n", e2eProvider))
-	e.write(filepath.Join(e.root, "app", "main.tf"), fmt.Sprintf("terraform {\n  required_providers {\n    thing = {\n      source  = %q\n      version = \">= 1.0\"\n    }\n  }\n}\n", e2eProvider))
+	requirement := func(constraint string) string {
+		return fmt.Sprintf("terraform {\n  required_providers {\n    thing = {\n      source  = %q\n      version = %q\n    }\n  }\n}\n\n", e2eProvider, constraint)
+	}
+	const call = "module \"app\" {\n  source = \"./app\"\n}\n"
+	for _, tt := range []struct{ name, root, child string }{
+		{"root and child", requirement("~> 1.0") + call, requirement(">= 1.0")},
+		{"child only", call, requirement("~> 1.0")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newE2E(t, "1.0.0", "1.1.0", "2.0.0-beta1")
+			e.write(filepath.Join(e.root, "main.tf"), tt.root)
+			e.write(filepath.Join(e.root, "app", "main.tf"), tt.child)
+			providerPin(t, e)
+		})
+	}
+}
 
+func providerPin(t *testing.T, e *e2e) {
 	e.init()
 	if v := e.locked(); v != "1.1.0" {
 		t.Fatalf("without pins init locked %q, want 1.1.0", v)

@@ -34,8 +34,10 @@
 // source: its directory under .terraform/modules is rewritten by init);
 // a registry call whose version is an expression; an item whose chosen
 // policy selects no version; a call or provider that an override file the
-// user wrote already sets, naming that file; and everything in a
-// directory whose prerel_override.tf the user wrote.
+// user wrote already sets, naming that file; everything in a directory
+// whose prerel_override.tf the user wrote; and a call in a local module
+// called from several places whose chosen policies do not all select the
+// same version (one override file serves every instance).
 //
 // # Files
 //

@@ -376,3 +376,65 @@ func TestRenderOutsideText(t *testing.T) {
 		t.Error("a nil plan rendered")
 	}
 }
+
+// TestSharedModule pins a call of a local module called from two places
+// once when both calls' policies select the same version, and not at all
+// when they do not: one override file serves both.
+func TestSharedModule(t *testing.T) {
+	const dir = "testdata/shared"
+	x, err := registry.LoadIndex(filepath.Join(dir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, err := policyconfig.New(policies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diags := same.SetDefault("linear", policyconfig.FlagOrigin("--policy linear")); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	differ, diags := policyconfig.Load(policies, filepath.Join(dir, "prerel.hcl"))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, tt := range []struct {
+		name     string
+		cfg      *policyconfig.Config
+		pins     string
+		unpinned []string
+	}{
+		{"same", same, "net 2.0.0-beta.1 in " + filepath.Join("modules", "m", "prerel_override.tf"), nil},
+		{"differ", differ, "", []string{"a.net", "b.net"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rep, tree := runWith(t, dir, tt.cfg, x)
+			p, err := pin.Build(rep, tree, pin.Options{Policies: policies})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pins []string
+			for _, x := range p.Pins {
+				label := x.Name[strings.LastIndex(x.Name, ".")+1:]
+				pins = append(pins, label+" "+x.Version+" in "+x.File)
+			}
+			if got := strings.Join(pins, "\n"); got != tt.pins {
+				t.Errorf("pins %q, want %q", got, tt.pins)
+			}
+			var names []string
+			for _, u := range p.Unpinned {
+				names = append(names, u.Name)
+				if !strings.Contains(u.Reason, "called from several places (a.net, b.net)") {
+					t.Errorf("%s: reason %q", u.Name, u.Reason)
+				}
+			}
+			if strings.Join(names, ",") != strings.Join(tt.unpinned, ",") {
+				t.Errorf("unpinned %q, want %q", names, tt.unpinned)
+			}
+			for _, f := range p.Files {
+				if n := strings.Count(f.Content, `module "net"`); n != 1 {
+					t.Errorf("%s has %d blocks for net", f.Rel, n)
+				}
+			}
+		})
+	}
+}

@@ -193,6 +193,7 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 			return nil, err
 		}
 	}
+	pl.shared()
 	pl.expressions()
 	// One file's pins together, in tree order of the files: the
 	// root's first.
@@ -293,6 +294,9 @@ var (
 // is left to the configuration reader, which reports it.
 func (u *userOverrides) read(path, rel string) error {
 	src, err := safefile.Read(path, safefile.ConfigLimit)
+	if safefile.IsNotRegular(err) {
+		return nil // not read by the configuration reader either
+	}
 	if err != nil {
 		return fmt.Errorf("pin: %w", err)
 	}
@@ -355,10 +359,7 @@ func (pl *planner) selection(it *resolve.Item, module string) (string, bool) {
 func (pl *planner) module(it *resolve.Item) {
 	path := strings.Split(it.Name, ".")
 	parent := pl.tree.Node(strings.Join(path[:len(path)-1], "."))
-	module := resolve.RootModule
-	if len(path) > 1 {
-		module = "module." + strings.Join(path[:len(path)-1], ".module.")
-	}
+	module := callerOf(it.Name)
 	if parent == nil {
 		pl.unpinned(it, module, "the module that makes the call was not read", "run terraform init and plan again")
 		return
@@ -388,6 +389,72 @@ func (pl *planner) module(it *resolve.Item) {
 		Constraint: it.Constraint, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
 		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy],
 		File: pl.rel(filepath.Join(parent.Dir, FileName))})
+}
+
+// callerOf returns the address of the module that makes the call at a
+// call path: resolve.RootModule for "net", "module.app" for "app.net".
+func callerOf(callPath string) string {
+	path := strings.Split(callPath, ".")
+	if len(path) == 1 {
+		return resolve.RootModule
+	}
+	return "module." + strings.Join(path[:len(path)-1], ".module.")
+}
+
+// shared keeps the module pins of a directory that several module
+// instances share (a local module called from several places): one
+// override file serves them all, so a call there is pinned only when
+// every instance's item selects the same version; otherwise each is
+// Unpinned. Pins of the same call from several instances become one.
+func (pl *planner) shared() {
+	items := map[string]*resolve.Item{}
+	for i := range pl.report.Items {
+		if it := &pl.report.Items[i]; it.Kind == resolve.KindModule {
+			items[it.Name] = it
+		}
+	}
+	type key struct{ file, label string }
+	var kept []Pin
+	done := map[key]bool{}
+	for _, p := range pl.plan.Pins {
+		if p.Kind != resolve.KindModule {
+			kept = append(kept, p)
+			continue
+		}
+		path := strings.Split(p.Name, ".")
+		label := path[len(path)-1]
+		k := key{p.File, label}
+		if done[k] {
+			continue
+		}
+		done[k] = true
+		dir := pl.tree.Node(strings.Join(path[:len(path)-1], ".")).Dir
+		var others []string
+		agree := true
+		for _, n := range pl.tree.Nodes {
+			name := strings.Join(append(slices.Clone(n.Path), label), ".")
+			if n.Dir != dir || name == p.Name {
+				continue
+			}
+			others = append(others, name)
+			if it := items[name]; it == nil || it.Selected == nil || *it.Selected != p.Version {
+				agree = false
+			}
+		}
+		if agree {
+			kept = append(kept, p)
+			continue
+		}
+		for _, name := range append([]string{p.Name}, others...) {
+			it := items[name]
+			if it == nil {
+				it = &resolve.Item{Kind: resolve.KindModule, Name: name, Source: p.Source}
+			}
+			pl.unpinned(it, callerOf(name), "the module that makes this call is called from several places ("+strings.Join(append([]string{p.Name}, others...), ", ")+"), whose chosen policies do not all select "+p.Version,
+				"choose the same policy for every one of these calls in prerel.hcl")
+		}
+	}
+	pl.plan.Pins = kept
 }
 
 // expressions lists the registry module calls whose version is an

@@ -438,3 +438,16 @@ func TestSharedModule(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildRefusesOwnFiles refuses a tree read with the files pin wrote:
+// the plan would take the pins for the configuration's own constraints.
+func TestBuildRefusesOwnFiles(t *testing.T) {
+	rep, _ := report(t, treeDir)
+	tree, diags := config.LoadTree(treeDir, config.TreeOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if _, err := pin.Build(rep, tree, pin.Options{Policies: policies}); err == nil || !strings.Contains(err.Error(), "SkipFile") {
+		t.Errorf("Build: %v, want an error naming SkipFile", err)
+	}
+}

@@ -166,6 +166,13 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 	if p.Command == "" {
 		p.Command = DefaultCommand
 	}
+	for _, n := range tree.Nodes {
+		for _, f := range n.Module.Files {
+			if Skip(f) {
+				return nil, fmt.Errorf("pin: the tree was read with %s, which prerel wrote: read it, and resolve the report, with SkipFile set to pin.Skip", f)
+			}
+		}
+	}
 	pl := planner{plan: p, report: report, tree: tree, opts: opts, users: map[string]*userOverrides{}}
 	for _, n := range tree.Nodes {
 		if !n.Remote() && !slices.Contains(p.Dirs, n.Dir) {

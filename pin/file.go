@@ -31,9 +31,7 @@ func header(command string) string {
 
 // Owned reports whether the file at path is one pin wrote: it is named
 // FileName and its first line starts with HeaderPrefix. A file that does
-// not exist is not; a file that cannot be read is an error. It suits
-// resolve.Options.SkipFile and config.TreeOptions.SkipFile, where an error
-// counts as not owned.
+// not exist is not; a file that cannot be read is an error.
 func Owned(path string) (bool, error) {
 	if filepath.Base(path) != FileName {
 		return false, nil
@@ -49,7 +47,9 @@ func Owned(path string) (bool, error) {
 }
 
 // Skip is Owned for resolve.Options.SkipFile and
-// config.TreeOptions.SkipFile: it leaves out the files pin wrote.
+// config.TreeOptions.SkipFile: it leaves out the files pin wrote; a file
+// that cannot be read is not left out, so that the configuration reader
+// reports it.
 func Skip(path string) bool {
 	own, _ := Owned(path)
 	return own

@@ -151,8 +151,8 @@ const UpgradeCommand = "terraform init -upgrade"
 // installer selects.
 //
 // report and tree must read the same configuration without the files
-// pin wrote: resolve.Run with Options.SkipFile set to Owned, and
-// config.LoadTree with TreeOptions.SkipFile set to Owned (and the
+// pin wrote: resolve.Run with Options.SkipFile set to Skip, and
+// config.LoadTree with TreeOptions.SkipFile set to Skip (and the
 // report's ModulesDir). Build reads the module directories to find the
 // override files users wrote and the ones pin wrote before; it writes
 // nothing.

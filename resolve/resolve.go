@@ -47,7 +47,7 @@ type Options struct {
 	Concurrency int
 	// SkipFile, when it is not nil, leaves out of every module the
 	// configuration files for which it returns true
-	// (config.TreeOptions.SkipFile): package pin passes pin.Owned, so
+	// (config.TreeOptions.SkipFile): package pin passes pin.Skip, so
 	// that the report shows what the configuration selects without the
 	// override files pin wrote.
 	SkipFile func(path string) bool

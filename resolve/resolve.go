@@ -45,6 +45,12 @@ type Options struct {
 	LockFile string
 	// Concurrency bounds the version lookups under way at once; 0 means 4.
 	Concurrency int
+	// SkipFile, when it is not nil, leaves out of every module the
+	// configuration files for which it returns true
+	// (config.TreeOptions.SkipFile): package pin passes pin.Skip, so
+	// that the report shows what the configuration selects without the
+	// override files pin wrote.
+	SkipFile func(path string) bool
 }
 
 // installers are the policies that stand for today's Terraform and
@@ -71,7 +77,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, diags := config.LoadTree(opts.Dir, config.TreeOptions{ModulesDir: opts.ModulesDir})
+	tree, diags := config.LoadTree(opts.Dir, config.TreeOptions{ModulesDir: opts.ModulesDir, SkipFile: opts.SkipFile})
 	r := newReport(opts, tree)
 	c := collector{opts: opts, inst: inst, rel: relativeTo(opts.Dir), report: r, diags: append(opts.Config.Warnings(), diags...)}
 	c.collect(tree)

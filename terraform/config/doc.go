@@ -45,6 +45,19 @@
 // arguments that are expressions, duplicate module calls) is read from the
 // same parsed files with hcl/v2.
 //
+// # Override files
+//
+// Override files (override.tf, NAME_override.tf and their .tf.json and
+// .tofu forms) are read after the primary files, in name order, and
+// merged as Terraform merges them, not as terraform-config-inspect does
+// (which replaces a module call whole and appends a provider's
+// constraints): a module call's source and version each replace the
+// call's when the override sets them, and an override of a call that no
+// primary file declares is the error "Missing module call to override";
+// a required_providers entry is replaced whole, so that one without a
+// source stands for hashicorp/NAME again; required_version is replaced.
+// An override file applies to the module of its own directory only.
+//
 // Every problem comes back as an hcl.Diagnostic whose Subject is its
 // place (file, line and column) whenever one is known, and every place in
 // the structs here is an hcl.Range, the zero Range (no file name) meaning

@@ -28,6 +28,9 @@ type Module struct {
 	ModuleCalls []*ModuleCall
 	// Providers are the required providers, sorted by local name.
 	Providers []*ProviderRequirement
+	// RequiredCore are the required_version arguments of the terraform
+	// blocks; an override file's replace the primary files'.
+	RequiredCore []string
 }
 
 // ModuleCall is one module block.
@@ -64,6 +67,9 @@ type ProviderRequirement struct {
 	// expression rather than a literal string, which prerel does not
 	// evaluate; "" when all are literal.
 	Expr string
+	// ConfigurationAliases are the configuration_aliases argument's
+	// entries as written ("aws.east").
+	ConfigurationAliases []string
 	// Implied is set for a provider that no required_providers entry
 	// names but some resource or data block uses.
 	Implied bool
@@ -105,7 +111,7 @@ func (p *ProviderRequirement) Constraint() string {
 // directory; LoadTree follows the module calls.
 func Load(dir string) (*Module, hcl.Diagnostics) {
 	budget := maxConfigBytes
-	return load(dir, &budget)
+	return load(dir, &budget, nil)
 }
 
 // MaxConfigBytes bounds how much configuration is read: Load reads at
@@ -125,8 +131,9 @@ const MaxNesting = hclread.MaxNesting
 var maxConfigBytes int64 = MaxConfigBytes
 
 // load is Load, reading at most *budget bytes and taking what it reads
-// from *budget. Once the budget is spent, it reads nothing.
-func load(dir string, budget *int64) (*Module, hcl.Diagnostics) {
+// from *budget. Once the budget is spent, it reads nothing. A file for
+// whose path skip (when not nil) returns true is not read.
+func load(dir string, budget *int64, skip func(string) bool) (*Module, hcl.Diagnostics) {
 	m := &Module{Dir: dir}
 	if *budget < 0 {
 		return m, nil
@@ -139,6 +146,9 @@ func load(dir string, budget *int64) (*Module, hcl.Diagnostics) {
 	ex := &extras{calls: map[string]*callInfo{}, providers: map[string]*providerInfo{}}
 	skipped := false
 	for _, f := range files {
+		if skip != nil && skip(f.path) {
+			continue
+		}
 		src, err := safefile.Read(f.path, safefile.ConfigLimit)
 		var nr *safefile.NotRegularError
 		if errors.As(err, &nr) {
@@ -167,7 +177,17 @@ func load(dir string, budget *int64) (*Module, hcl.Diagnostics) {
 		if file == nil || file.Body == nil {
 			continue
 		}
-		more := append(inspectFile(file, f.path, mod), ex.read(file, f.override)...)
+		var more hcl.Diagnostics
+		if f.override {
+			// An override file is read on its own and merged as
+			// Terraform merges it (mergeOverride), not as
+			// terraform-config-inspect merges files.
+			ov := inspect.NewModule(dir)
+			more = append(inspectFile(file, f.path, ov), ex.read(file, f.override)...)
+			more = append(more, mergeOverride(mod, ov, file)...)
+		} else {
+			more = append(inspectFile(file, f.path, mod), ex.read(file, f.override)...)
+		}
 		if hdiags.HasErrors() {
 			// What is read of a file with syntax errors is incomplete:
 			// errors about it (a block without its arguments, a value of
@@ -326,7 +346,7 @@ func (ex *extras) read(file *hcl.File, override bool) hcl.Diagnostics {
 				continue
 			}
 			for _, rp := range tc.Blocks {
-				ex.readRequiredProviders(rp, file)
+				ex.readRequiredProviders(rp, file, override)
 			}
 		}
 	}
@@ -365,7 +385,11 @@ func (ex *extras) readModule(b *hcl.Block, file *hcl.File, override bool) hcl.Di
 	return nil
 }
 
-func (ex *extras) readRequiredProviders(b *hcl.Block, file *hcl.File) {
+// readRequiredProviders records the place of each entry of a
+// required_providers block and its first argument that is an
+// expression. An override file's entry replaces the entry read before,
+// as Terraform replaces it whole.
+func (ex *extras) readRequiredProviders(b *hcl.Block, file *hcl.File, override bool) {
 	attrs, _ := b.Body.JustAttributes()
 	names := make([]string, 0, len(attrs))
 	for n := range attrs {
@@ -375,7 +399,7 @@ func (ex *extras) readRequiredProviders(b *hcl.Block, file *hcl.File) {
 	for _, n := range names {
 		a := attrs[n]
 		pi := ex.providers[n]
-		if pi == nil {
+		if pi == nil || override {
 			pi = &providerInfo{pos: a.NameRange}
 			ex.providers[n] = pi
 		}
@@ -391,6 +415,9 @@ func (ex *extras) readRequiredProviders(b *hcl.Block, file *hcl.File) {
 			continue
 		}
 		for _, kv := range kvs {
+			if hcl.ExprAsKeyword(kv.Key) == "configuration_aliases" {
+				continue // references to provider configurations, not an expression to evaluate
+			}
 			if len(kv.Value.Variables()) > 0 {
 				pi.expr = exprText(kv.Value, file)
 				break
@@ -405,6 +432,7 @@ func exprText(e hcl.Expression, file *hcl.File) string {
 
 // build turns terraform-config-inspect's module and the extras into m.
 func (m *Module) build(mod *inspect.Module, ex *extras) {
+	m.RequiredCore = append([]string(nil), mod.RequiredCore...)
 	for name, c := range mod.ModuleCalls {
 		mc := &ModuleCall{Name: name, Source: c.Source, Version: c.Version,
 			Pos: hcl.Range{Filename: c.Pos.Filename, Start: hcl.Pos{Line: c.Pos.Line}}}
@@ -436,6 +464,13 @@ func (m *Module) build(mod *inspect.Module, ex *extras) {
 		}
 		pr := &ProviderRequirement{LocalName: name, Source: r.Source,
 			VersionConstraints: append([]string(nil), r.VersionConstraints...)}
+		for _, a := range r.ConfigurationAliases {
+			ref := a.Name
+			if a.Alias != "" {
+				ref += "." + a.Alias
+			}
+			pr.ConfigurationAliases = append(pr.ConfigurationAliases, ref)
+		}
 		if pi := ex.providers[name]; pi != nil {
 			pr.Pos = pi.pos
 			pr.Expr = pi.expr
@@ -454,4 +489,63 @@ func (m *Module) ModuleNames() []string {
 		out[i] = c.Name
 	}
 	return out
+}
+
+// mergeOverride merges what terraform-config-inspect read of one override
+// file (ov) into what it read of the files before (mod), as Terraform
+// merges an override file:
+//
+//   - a module call's arguments are merged one by one: source and
+//     version replace the call's when the override sets them; an
+//     override of a call no file before declares is an error;
+//   - a required_providers entry replaces the entry of the same name
+//     whole (source, version and configuration_aliases), so that an
+//     entry without a source stands for hashicorp/NAME again;
+//   - terraform { required_version } replaces the one before;
+//   - resources and data sources the files before do not declare are
+//     added (their providers may be implied).
+func mergeOverride(mod, ov *inspect.Module, file *hcl.File) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	content, _, _ := file.Body.PartialContent(extrasRootSchema)
+	if content != nil {
+		for _, b := range content.Blocks {
+			if b.Type != "module" {
+				continue
+			}
+			name := b.Labels[0]
+			mc, ok := mod.ModuleCalls[name]
+			if !ok {
+				diags = append(diags, diag.ErrorAt(&b.DefRange, "Missing module call to override",
+					fmt.Sprintf("There is no module call named %q. An override file can only override a module call that was already defined in a primary configuration file.", name)))
+				continue
+			}
+			oc := ov.ModuleCalls[name]
+			attrs, _, _ := b.Body.PartialContent(extrasModuleSchema)
+			if oc == nil || attrs == nil {
+				continue
+			}
+			if _, ok := attrs.Attributes["source"]; ok {
+				mc.Source = oc.Source
+			}
+			if _, ok := attrs.Attributes["version"]; ok {
+				mc.Version = oc.Version
+			}
+		}
+	}
+	for name, req := range ov.RequiredProviders {
+		if req != nil {
+			mod.RequiredProviders[name] = req
+		}
+	}
+	if len(ov.RequiredCore) > 0 {
+		mod.RequiredCore = ov.RequiredCore
+	}
+	for _, pair := range [][2]map[string]*inspect.Resource{{mod.ManagedResources, ov.ManagedResources}, {mod.DataResources, ov.DataResources}} {
+		for k, r := range pair[1] {
+			if _, ok := pair[0][k]; !ok {
+				pair[0][k] = r
+			}
+		}
+	}
+	return diags
 }

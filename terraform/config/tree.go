@@ -36,6 +36,12 @@ type TreeOptions struct {
 	// the default one that is not a regular file is skipped with a
 	// warning.
 	ModulesDir string
+	// SkipFile, when it is not nil, is asked about every configuration
+	// file of every module before it is read; a file for which it returns
+	// true is left out, as if it did not exist. A program that writes
+	// override files of its own uses it to read the configuration as it
+	// is without them.
+	SkipFile func(path string) bool
 }
 
 // DataDirEnv is the environment variable that moves Terraform's data
@@ -116,6 +122,12 @@ type Unread struct {
 	Reason string
 }
 
+// Remote reports whether the module is part of a module package
+// `terraform init` downloads (a registry, Git or HTTP source, or a local
+// path inside one): its files are in Terraform's data directory, which
+// init rewrites.
+func (n *Node) Remote() bool { return n.remote }
+
 // Key returns the call path as Terraform's module manifest keys it
 // ("eks.node_group"; "" for the root).
 func (n *Node) Key() string { return strings.Join(n.Path, ".") }
@@ -182,7 +194,7 @@ func localPath(source string) string {
 // diagnostic in the manifest's file. At most MaxConfigBytes of
 // configuration files are read over the whole tree.
 func LoadTree(root string, opts TreeOptions) (*Tree, hcl.Diagnostics) {
-	w := &treeWalker{root: root, tree: &Tree{}, loaded: map[string]*Module{}, budget: maxConfigBytes}
+	w := &treeWalker{root: root, tree: &Tree{}, loaded: map[string]*Module{}, budget: maxConfigBytes, skip: opts.SkipFile}
 	var diags hcl.Diagnostics
 
 	modulesDir := opts.ModulesDir
@@ -210,7 +222,7 @@ func LoadTree(root string, opts TreeOptions) (*Tree, hcl.Diagnostics) {
 
 	rootNode := &Node{Dir: root}
 	rootNode.canon = canonical(root)
-	mod, mdiags := load(root, &w.budget)
+	mod, mdiags := load(root, &w.budget, opts.SkipFile)
 	rootNode.Module = mod
 	diags = append(diags, mdiags...)
 	w.loaded[rootNode.canon] = mod
@@ -229,6 +241,8 @@ type treeWalker struct {
 	loaded       map[string]*Module
 	// budget is how many bytes of configuration may still be read.
 	budget int64
+	// skip is TreeOptions.SkipFile.
+	skip func(string) bool
 	// tooLarge is set once the tree has MaxTreeNodes instances and that
 	// has been reported: the calls left are listed as not read, without
 	// an error each.
@@ -319,7 +333,7 @@ func (w *treeWalker) visit(n *Node) hcl.Diagnostics {
 		if mod, ok := w.loaded[child.canon]; ok {
 			child.Module = mod
 		} else {
-			mod, mdiags := load(child.Dir, &w.budget)
+			mod, mdiags := load(child.Dir, &w.budget, w.skip)
 			child.Module = mod
 			w.loaded[child.canon] = mod
 			for _, d := range mdiags {

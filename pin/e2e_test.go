@@ -1,0 +1,392 @@
+package pin_test
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/prerel/prerel/internal/longtest"
+	"github.com/prerel/prerel/pin"
+	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/resolve/policyconfig"
+	"github.com/prerel/prerel/terraform/config"
+	"github.com/prerel/prerel/terraform/registry"
+)
+
+// e2eHost is the registry host of the end-to-end test: a host block of
+// the CLI configuration points it at the local server, so that no name
+// is looked up.
+const e2eHost = "registry.prerel.test"
+
+// moduleRegistry is a module registry over HTTPS on 127.0.0.1 that
+// serves corp/net/aws, and the same versions as a registry.Source for
+// the planner.
+type moduleRegistry struct {
+	srv      *httptest.Server
+	mu       sync.Mutex
+	versions []string
+	// providers are the versions of e2eProvider, which a filesystem
+	// mirror serves to init.
+	providers []string
+}
+
+func newModuleRegistry(t *testing.T, versions ...string) *moduleRegistry {
+	r := &moduleRegistry{versions: versions}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /.well-known/terraform.json", func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, `{"modules.v1": "/v1/modules/"}`)
+	})
+	mux.HandleFunc("GET /v1/modules/corp/net/aws/versions", func(w http.ResponseWriter, _ *http.Request) {
+		var vs []map[string]string
+		for _, v := range r.list() {
+			vs = append(vs, map[string]string{"version": v})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"modules": []any{map[string]any{"versions": vs}}})
+	})
+	mux.HandleFunc("GET /v1/modules/corp/net/aws/{version}/download", func(w http.ResponseWriter, req *http.Request) {
+		v := req.PathValue("version")
+		if !slices.Contains(r.list(), v) {
+			http.NotFound(w, req)
+			return
+		}
+		w.Header().Set("X-Terraform-Get", r.srv.URL+"/archives/net-"+v+".tar.gz")
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /archives/{name}", func(w http.ResponseWriter, req *http.Request) {
+		v := strings.TrimSuffix(strings.TrimPrefix(req.PathValue("name"), "net-"), ".tar.gz")
+		w.Write(moduleArchive(t, fmt.Sprintf("output \"version\" {\n  value = %q\n}\n", v)))
+	})
+	r.srv = httptest.NewTLSServer(mux)
+	t.Cleanup(r.srv.Close)
+	return r
+}
+
+func (r *moduleRegistry) list() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.versions)
+}
+
+// publish adds a version.
+func (r *moduleRegistry) publish(v string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.versions = append(r.versions, v)
+}
+
+func (r *moduleRegistry) ModuleVersions(_ context.Context, pkg tfaddr.ModulePackage) (*registry.Listing, error) {
+	if pkg.String() != e2eHost+"/corp/net/aws" {
+		return nil, fmt.Errorf("%s: %w", pkg, registry.ErrNotFound)
+	}
+	return &registry.Listing{Versions: r.list(), From: r.srv.URL}, nil
+}
+
+func (r *moduleRegistry) ProviderVersions(_ context.Context, p tfaddr.Provider) (*registry.Listing, error) {
+	if p.String() != e2eProvider || len(r.providers) == 0 {
+		return nil, fmt.Errorf("%s: %w", p, registry.ErrNotFound)
+	}
+	return &registry.Listing{Versions: r.providers, From: "the test mirror"}, nil
+}
+
+// e2eProvider is the provider the end-to-end test installs from a
+// filesystem mirror.
+const e2eProvider = e2eHost + "/corp/thing"
+
+func (r *moduleRegistry) String() string { return "the test registry" }
+
+// moduleArchive returns a .tar.gz holding main.tf.
+func moduleArchive(t *testing.T, mainTF string) []byte {
+	var b bytes.Buffer
+	gz := gzip.NewWriter(&b)
+	tw := tar.NewWriter(gz)
+	if err := tw.WriteHeader(&tar.Header{Name: "main.tf", Mode: 0o644, Size: int64(len(mainTF)), ModTime: time.Unix(0, 0)}); err != nil {
+		t.Error(err)
+	}
+	tw.Write([]byte(mainTF))
+	tw.Close()
+	gz.Close()
+	return b.Bytes()
+}
+
+// installer finds terraform or tofu on PATH.
+func installer(t *testing.T) string {
+	for _, name := range []string{"terraform", "tofu"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("neither terraform nor tofu is on PATH: the end-to-end test needs one")
+	return ""
+}
+
+// e2e is a root module in a temporary directory, with the CLI
+// configuration and data directory of its own.
+type e2e struct {
+	t               *testing.T
+	bin             string
+	reg             *moduleRegistry
+	tmp, root, data string
+	cliConfig, ca   string
+	cfg             *policyconfig.Config
+}
+
+// newE2E starts the registry, writes the CLI configuration (a host block
+// for the registry, a filesystem mirror for the provider versions given)
+// and chooses the "linear" policy for everything.
+func newE2E(t *testing.T, providers ...string) *e2e {
+	longtest.Skip(t)
+	bin := installer(t)
+	e := &e2e{t: t, bin: bin, reg: newModuleRegistry(t, "1.0.0", "1.1.0", "2.0.0-beta.1"), tmp: t.TempDir()}
+	e.reg.providers = providers
+	e.root, e.data = filepath.Join(e.tmp, "root"), filepath.Join(e.tmp, "data")
+	e.ca = filepath.Join(e.tmp, "ca.pem")
+	e.write(e.ca, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: e.reg.srv.Certificate().Raw})))
+	mirror := filepath.Join(e.tmp, "mirror")
+	for _, v := range providers {
+		// An unpacked mirror: init checks the package's hash, it does
+		// not run the provider.
+		e.write(filepath.Join(mirror, filepath.FromSlash(e2eProvider), v, runtime.GOOS+"_"+runtime.GOARCH, "terraform-provider-thing_v"+v), "#!/bin/sh\nexit 1\n")
+	}
+	e.cliConfig = filepath.Join(e.tmp, "cli.tfrc")
+	e.write(e.cliConfig, fmt.Sprintf("host %q {\n  services = {\n    \"modules.v1\" = %q\n  }\n}\n\n"+
+		"provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [\"%s/*/*\"]\n  }\n}\n",
+		e2eHost, e.reg.srv.URL+"/v1/modules/", mirror, e2eHost))
+	cfg, err := policyconfig.New(policies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diags := cfg.SetDefault("linear", policyconfig.FlagOrigin("--policy linear")); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	e.cfg = cfg
+	return e
+}
+
+func (e *e2e) write(path, content string) {
+	e.t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// tryInit runs init in the root module, with no network beyond the
+// local registry.
+func (e *e2e) tryInit(args ...string) (string, error) {
+	cmd := exec.Command(e.bin, append([]string{"init", "-backend=false", "-input=false", "-no-color"}, args...)...)
+	cmd.Dir = e.root
+	cmd.Env = []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + e.tmp,
+		"TF_CLI_CONFIG_FILE=" + e.cliConfig, "SSL_CERT_FILE=" + e.ca, "TF_DATA_DIR=" + e.data,
+		"CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "NO_PROXY=*",
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func (e *e2e) init(args ...string) {
+	e.t.Helper()
+	if out, err := e.tryInit(args...); err != nil {
+		e.t.Fatalf("%s init: %v\n%s", e.bin, err, out)
+	}
+}
+
+// installed returns the registry module versions of the module manifest.
+func (e *e2e) installed() map[string]string {
+	e.t.Helper()
+	m, diags := config.LoadManifest(filepath.Join(e.data, "modules", config.ManifestFileName))
+	if diags.HasErrors() {
+		e.t.Fatal(diags)
+	}
+	out := map[string]string{}
+	for k, r := range m {
+		if r.Version != "" {
+			out[k] = r.Version
+		}
+	}
+	e.t.Logf("installed: %v", out)
+	return out
+}
+
+// locked returns the version the lock file holds for e2eProvider.
+func (e *e2e) locked() string {
+	e.t.Helper()
+	locks, diags := config.LoadLockFile(filepath.Join(e.root, config.LockFileName))
+	if diags.HasErrors() {
+		e.t.Fatal(diags)
+	}
+	for _, l := range locks {
+		if l.Address == e2eProvider {
+			return l.Version
+		}
+	}
+	return ""
+}
+
+// plan resolves the root module, the files pin wrote left out, and
+// plans the pins.
+func (e *e2e) plan() *pin.Plan {
+	e.t.Helper()
+	rep, err := resolve.Run(context.Background(), resolve.Options{Dir: e.root, ModulesDir: filepath.Join(e.data, "modules"),
+		Config: e.cfg, Versions: e.reg, Policies: policies, SkipFile: pin.Skip})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	tree, diags := config.LoadTree(e.root, config.TreeOptions{ModulesDir: filepath.Join(e.data, "modules"), SkipFile: pin.Skip})
+	if diags.HasErrors() {
+		e.t.Fatal(diags)
+	}
+	p, err := pin.Build(rep, tree, pin.Options{Policies: policies})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var b bytes.Buffer
+	pin.Render(&b, pin.Text, p, pin.RenderOptions{})
+	e.t.Logf("plan:\n%s", b.String())
+	return p
+}
+
+// TestEndToEnd pins a registry module called from a local child module,
+// runs the real init against a local registry and finds the pinned
+// version installed; a newer prerelease makes Check report a difference;
+// Remove and init again install today's selection.
+func TestEndToEnd(t *testing.T) {
+	e := newE2E(t)
+	e.write(filepath.Join(e.root, "main.tf"), "module \"app\" {\n  source = \"./app\"\n}\n")
+	e.write(filepath.Join(e.root, "app", "main.tf"), fmt.Sprintf("module \"net\" {\n  source  = %q\n  version = \"~> 1.0\"\n}\n", e2eHost+"/corp/net/aws"))
+
+	// Today's selection, without pins.
+	e.init()
+	if got := e.installed(); got["app.net"] != "1.1.0" {
+		t.Fatalf("without pins init installed %v, want app.net 1.1.0", got)
+	}
+
+	p := e.plan()
+	want := map[string]string{}
+	for _, x := range p.Pins {
+		want[x.Name] = x.Version
+	}
+	if len(want) != 1 || want["app.net"] != "2.0.0-beta.1" {
+		t.Fatalf("pins %v, want app.net at 2.0.0-beta.1", want)
+	}
+	if err := pin.Write(p, pin.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.init()
+	if got := e.installed(); !equalMaps(got, want) {
+		t.Errorf("with the pins init installed %v, want exactly what the plan reported, %v", got, want)
+	}
+
+	// A newer prerelease: the files on disk are out of date.
+	e.reg.publish("2.0.0-beta.2")
+	p2 := e.plan()
+	diffs, err := pin.Check(p2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) != 1 || diffs[0].Kind != "changed" || !strings.Contains(diffs[0].Diff, `+  version = "2.0.0-beta.2"`) {
+		t.Errorf("Check after publishing 2.0.0-beta.2: %+v", diffs)
+	}
+
+	// Without the pins, init installs today's selection again.
+	if removed, err := pin.Remove(p2); err != nil || len(removed) != 1 {
+		t.Fatalf("Remove: %q, %v", removed, err)
+	}
+	e.init()
+	if got := e.installed(); got["app.net"] != "1.1.0" {
+		t.Errorf("after Remove init installed %v, want app.net 1.1.0", got)
+	}
+}
+
+// TestEndToEndProvider pins a provider a child module requires too, in
+// the root module: init refuses the pin while the lock file holds
+// today's version, installs and locks the pinned prerelease once
+// WriteOptions.Unlock removed that entry, and needs -upgrade to go back
+// once the pin is removed. The root module requires the provider itself,
+// or only its child does and the pin adds the root's entry.
+func TestEndToEndProvider(t *testing.T) {
+	requirement := func(constraint string) string {
+		return fmt.Sprintf("terraform {\n  required_providers {\n    thing = {\n      source  = %q\n      version = %q\n    }\n  }\n}\n\n", e2eProvider, constraint)
+	}
+	const call = "module \"app\" {\n  source = \"./app\"\n}\n"
+	for _, tt := range []struct{ name, root, child string }{
+		{"root and child", requirement("~> 1.0") + call, requirement(">= 1.0")},
+		{"child only", call, requirement("~> 1.0")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newE2E(t, "1.0.0", "1.1.0", "2.0.0-beta1")
+			e.write(filepath.Join(e.root, "main.tf"), tt.root)
+			e.write(filepath.Join(e.root, "app", "main.tf"), tt.child)
+			providerPin(t, e)
+		})
+	}
+}
+
+func providerPin(t *testing.T, e *e2e) {
+	e.init()
+	if v := e.locked(); v != "1.1.0" {
+		t.Fatalf("without pins init locked %q, want 1.1.0", v)
+	}
+	p := e.plan()
+	if len(p.Pins) != 1 || p.Pins[0].Version != "2.0.0-beta1" || len(p.Lock) != 1 || p.Lock[0].Locked != "1.1.0" {
+		t.Fatalf("pins %+v, lock changes %+v; want thing at 2.0.0-beta1, locked at 1.1.0", p.Pins, p.Lock)
+	}
+	if err := pin.Write(p, pin.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := e.tryInit(); err == nil || !strings.Contains(out, "does not match configured version") {
+		t.Fatalf("init with the pin and the old lock entry: %v\n%s\nwant the lock entry refused", err, out)
+	}
+	if err := pin.Write(p, pin.WriteOptions{Unlock: true}); err != nil {
+		t.Fatal(err)
+	}
+	e.init()
+	if v := e.locked(); v != "2.0.0-beta1" {
+		t.Errorf("with the pin init locked %q, want 2.0.0-beta1", v)
+	}
+	if d, err := pin.Check(e.plan()); err != nil || len(d) != 0 {
+		t.Errorf("Check: %+v, %v", d, err)
+	}
+
+	if _, err := pin.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := e.tryInit(); err == nil {
+		t.Errorf("init without the pin kept the locked prerelease:\n%s", out)
+	}
+	e.init("-upgrade")
+	if v := e.locked(); v != "1.1.0" {
+		t.Errorf("after Remove and init -upgrade the lock holds %q, want 1.1.0", v)
+	}
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}

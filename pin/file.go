@@ -1,0 +1,206 @@
+package pin
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/prerel/prerel/internal/safefile"
+	"github.com/prerel/prerel/resolve"
+)
+
+// HeaderPrefix starts the first line of every file pin writes: Owned
+// recognises pin's files by it, and pin never writes over or removes a
+// file without it.
+const HeaderPrefix = "# Written by prerel"
+
+// header returns the comment that starts a written file.
+func header(command string) string {
+	return HeaderPrefix + " (" + command + ").\n" +
+		"# These overrides make `terraform init` and `tofu init` install what\n" +
+		"# the chosen prerelease policy selects. prerel rewrites and removes\n" +
+		"# this file: choose policies in prerel.hcl instead of editing it.\n"
+}
+
+// Owned reports whether the file at path is one pin wrote: it is named
+// FileName and its first line starts with HeaderPrefix. A file that does
+// not exist is not; a file that cannot be read is an error.
+func Owned(path string) (bool, error) {
+	if filepath.Base(path) != FileName {
+		return false, nil
+	}
+	src, err := safefile.Read(path, safefile.ConfigLimit)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("pin: %w", err)
+	}
+	return bytes.HasPrefix(src, []byte(HeaderPrefix)), nil
+}
+
+// Skip is Owned for resolve.Options.SkipFile and
+// config.TreeOptions.SkipFile: it leaves out the files pin wrote; a file
+// that cannot be read is not left out, so that the configuration reader
+// reports it.
+func Skip(path string) bool {
+	own, _ := Owned(path)
+	return own
+}
+
+// files renders the planned pins into one file per directory.
+func (pl *planner) files() error {
+	byFile := map[string][]Pin{}
+	var order []string
+	for _, p := range pl.plan.Pins {
+		if byFile[p.File] == nil {
+			order = append(order, p.File)
+		}
+		byFile[p.File] = append(byFile[p.File], p)
+	}
+	written := map[string]bool{}
+	for _, rel := range order {
+		path := rel
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(pl.report.Dir, rel)
+		}
+		written[filepath.Clean(path)] = true
+		pins := byFile[rel]
+		pl.plan.Files = append(pl.plan.Files, File{Path: path, Rel: rel, Module: pins[0].Module, Content: string(render(pl.plan.Command, pins))})
+	}
+	for _, d := range pl.plan.Dirs {
+		path := filepath.Join(d, FileName)
+		if written[filepath.Clean(path)] {
+			continue
+		}
+		own, err := Owned(path)
+		if err != nil {
+			return err
+		}
+		if own {
+			pl.plan.Stale = append(pl.plan.Stale, pl.rel(path))
+		}
+	}
+	return nil
+}
+
+// render writes the override file of pins with hclwrite: a module block
+// per module call, with the version alone, and one terraform block with a
+// required_providers entry per provider, with source, version and
+// configuration_aliases, since Terraform replaces an entry whole.
+func render(command string, pins []Pin) []byte {
+	var b bytes.Buffer
+	b.WriteString(header(command))
+	var providers []Pin
+	for _, p := range pins {
+		if p.Kind != resolve.KindModule {
+			providers = append(providers, p)
+			continue
+		}
+		f := hclwrite.NewEmptyFile()
+		label := p.Name[strings.LastIndex(p.Name, ".")+1:]
+		blk := f.Body().AppendNewBlock("module", []string{label})
+		blk.Body().SetAttributeValue("version", cty.StringVal(p.Version))
+		b.WriteString("\n")
+		b.WriteString(comment(p))
+		b.Write(f.Bytes())
+	}
+	if len(providers) > 0 {
+		f := hclwrite.NewEmptyFile()
+		rp := f.Body().AppendNewBlock("terraform", nil).Body().AppendNewBlock("required_providers", nil).Body()
+		b.WriteString("\n")
+		for _, p := range providers {
+			b.WriteString(comment(p))
+			attrs := []hclwrite.ObjectAttrTokens{
+				{Name: hclwrite.TokensForIdentifier("source"), Value: hclwrite.TokensForValue(cty.StringVal(p.Source))},
+				{Name: hclwrite.TokensForIdentifier("version"), Value: hclwrite.TokensForValue(cty.StringVal(p.Version))},
+			}
+			if len(p.Aliases) > 0 {
+				var refs []hclwrite.Tokens
+				for _, a := range p.Aliases {
+					refs = append(refs, hclwrite.TokensForTraversal(traversal(a)))
+				}
+				attrs = append(attrs, hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForIdentifier("configuration_aliases"), Value: hclwrite.TokensForTuple(refs)})
+			}
+			rp.SetAttributeRaw(p.Name, hclwrite.TokensForObject(attrs))
+		}
+		b.Write(f.Bytes())
+	}
+	return hclwrite.Format(b.Bytes())
+}
+
+// traversal reads a provider reference such as "aws.east".
+func traversal(ref string) hcl.Traversal {
+	name, alias, ok := strings.Cut(ref, ".")
+	t := hcl.Traversal{hcl.TraverseRoot{Name: name}}
+	if ok {
+		t = append(t, hcl.TraverseAttr{Name: alias})
+	}
+	return t
+}
+
+// comment says, above a pin, what it replaces.
+func comment(p Pin) string {
+	what := "module." + p.Name
+	if p.Kind == resolve.KindProvider {
+		what = "provider " + p.Source
+	}
+	return commentLines(fmt.Sprintf("%s: %s selects %s for %s; today %s.", what, p.Policy, p.Version, quoted(p.Constraint), today(p)))
+}
+
+// commentWidth is the width of the comment lines of a written file.
+const commentWidth = 72
+
+// commentLines writes text as comment lines of at most commentWidth
+// columns (a longer word stands alone); outside text cannot end a
+// comment line early, since every control character is a space.
+func commentLines(text string) string {
+	text = strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, text)
+	var b strings.Builder
+	line := "#"
+	for _, w := range strings.Fields(text) {
+		if line != "#" && len(line)+1+len(w) > commentWidth {
+			b.WriteString(line + "\n")
+			line = "#"
+		}
+		line += " " + w
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+func quoted(c string) string {
+	if c == "" {
+		return "no constraint"
+	}
+	return fmt.Sprintf("%q", c)
+}
+
+// today says what today's installers select: "1.4.0", or
+// "terraform 1.4.0, tofu 1.3.0" when they differ.
+func today(p Pin) string {
+	t, o := orNone(p.Terraform), orNone(p.OpenTofu)
+	if t == o || p.OpenTofu == nil && p.Kind == resolve.KindProvider {
+		return t
+	}
+	return "terraform " + t + ", tofu " + o
+}
+
+func orNone(s *string) string {
+	if s == nil {
+		return "none"
+	}
+	return *s
+}

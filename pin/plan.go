@@ -1,0 +1,600 @@
+package pin
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/hclread"
+	"github.com/prerel/prerel/internal/safefile"
+	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/terraform/address"
+	"github.com/prerel/prerel/terraform/config"
+)
+
+// FileName is the name of the override file pin writes in a module
+// directory. Terraform reads it after the primary files, with the other
+// override files, in name order.
+const FileName = "prerel_override.tf"
+
+// DefaultCommand is the command the header of a written file names when
+// Options.Command is empty.
+const DefaultCommand = "prerel pin"
+
+// SchemaVersion is the version of the JSON form of a Plan: it changes
+// when a field changes meaning or disappears.
+const SchemaVersion = 1
+
+// Options tunes Plan.
+type Options struct {
+	// Command is the command the header of each written file names, so
+	// that a reader knows how to write it again or remove it; ""
+	// means DefaultCommand.
+	Command string
+	// Policies holds resolve.ProviderPolicy, today's provider installer,
+	// with which a provider pin is checked against every module's
+	// constraint; required when some provider is to be pinned.
+	Policies *engine.Registry
+}
+
+// Plan is what pin writes and what it cannot pin.
+type Plan struct {
+	Schema int `json:"schema"`
+	// Dir is the root module's directory, as the report has it.
+	Dir string `json:"dir"`
+	// Command is the command the files' headers name.
+	Command string `json:"command"`
+	// Pins are the overrides, module calls first in tree order, then
+	// providers.
+	Pins []Pin `json:"pins"`
+	// Unpinned are the items whose chosen policy selects another version
+	// than today's installer but that cannot be pinned, and why.
+	Unpinned []Unpinned `json:"unpinned"`
+	// Files are the override files to write, one per module directory
+	// that has pins, the root first.
+	Files []File `json:"files"`
+	// Stale are files pin wrote before (recognised by their header) in
+	// directories that need none now: Write removes them.
+	Stale []string `json:"stale"`
+	// Blocked are files named FileName that pin did not write: it never
+	// writes over them, and the pins of their directory are Unpinned.
+	Blocked []string `json:"blocked"`
+	// LockFile is the dependency lock file, relative to Dir; "" when
+	// there is none.
+	LockFile string `json:"lock_file,omitempty"`
+	// Lock are the providers whose lock file entry must change for init
+	// to install the pinned version (or, once the pins are removed,
+	// today's selection again).
+	Lock []LockChange `json:"lock"`
+	// Dirs are the module directories of the tree that are not
+	// downloaded by init, the root first: where Build looks for files pin
+	// wrote before, and Remove removes them.
+	Dirs []string `json:"dirs"`
+}
+
+// Pin is one override.
+type Pin struct {
+	Kind resolve.Kind `json:"kind"`
+	// Name is a module call's call path ("app.net") or a provider's local
+	// name in the root module.
+	Name string `json:"name"`
+	// Module is the address of the module whose override file holds the
+	// pin: resolve.RootModule or "module.app".
+	Module  string `json:"module"`
+	Source  string `json:"source"`
+	Address string `json:"address"`
+	// Constraint is what the configuration asks for without the pin.
+	Constraint string `json:"constraint"`
+	// Version is the pinned version: what the chosen policy selects.
+	Version    string `json:"version"`
+	Policy     string `json:"policy"`
+	PolicyFrom string `json:"policy_from"`
+	// Terraform and OpenTofu are what today's installers select; nil for
+	// none.
+	Terraform *string `json:"terraform"`
+	OpenTofu  *string `json:"opentofu"`
+	// File is the override file, relative to the root directory.
+	File string `json:"file"`
+	// Aliases are a provider entry's configuration_aliases, repeated in
+	// the override since the entry is replaced whole.
+	Aliases []string `json:"configuration_aliases,omitempty"`
+}
+
+// Unpinned is an item whose chosen policy selects another version than
+// today's installer and that pin cannot pin.
+type Unpinned struct {
+	Kind     resolve.Kind `json:"kind"`
+	Name     string       `json:"name"`
+	Module   string       `json:"module"`
+	Source   string       `json:"source"`
+	Pos      string       `json:"pos,omitempty"`
+	Selected *string      `json:"selected"`
+	// Reason says why it cannot be pinned, Instead what the user can do.
+	Reason  string `json:"reason"`
+	Instead string `json:"instead"`
+}
+
+// File is one override file to write.
+type File struct {
+	// Path is where it is written: the module directory joined with
+	// FileName. Rel is the same relative to the root directory.
+	Path    string `json:"path"`
+	Rel     string `json:"rel"`
+	Module  string `json:"module"`
+	Content string `json:"content"`
+}
+
+// LockChange is a provider whose lock file entry does not hold the
+// version init must install.
+type LockChange struct {
+	Address string `json:"address"`
+	Locked  string `json:"locked"`
+	// Pinned is the version the pin asks for.
+	Pinned string `json:"pinned"`
+	Pos    string `json:"pos,omitempty"`
+}
+
+// UpgradeCommand is what the user runs so that init replaces the lock
+// file entries of Plan.Lock; `tofu init -upgrade` for OpenTofu.
+const UpgradeCommand = "terraform init -upgrade"
+
+// Build works out the override files that make `terraform init` and
+// `tofu init` install, for every module call and provider of report,
+// what its chosen policy selects where that is not what today's
+// installer selects.
+//
+// report and tree must read the same configuration without the files
+// pin wrote: resolve.Run with Options.SkipFile set to Skip, and
+// config.LoadTree with TreeOptions.SkipFile set to Skip (and the
+// report's ModulesDir). Build reads the module directories to find the
+// override files users wrote and the ones pin wrote before; it writes
+// nothing.
+func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, error) {
+	if report == nil || tree == nil || tree.Root == nil {
+		return nil, errors.New("pin: a report and its tree are required")
+	}
+	p := &Plan{Schema: SchemaVersion, Dir: report.Dir, Command: opts.Command,
+		Pins: []Pin{}, Unpinned: []Unpinned{}, Files: []File{}, Stale: []string{}, Blocked: []string{}, Lock: []LockChange{},
+		LockFile: report.LockFile}
+	if p.Command == "" {
+		p.Command = DefaultCommand
+	}
+	for _, n := range tree.Nodes {
+		for _, f := range n.Module.Files {
+			if Skip(f) {
+				return nil, fmt.Errorf("pin: the tree was read with %s, which prerel wrote: read it, and resolve the report, with SkipFile set to pin.Skip", f)
+			}
+		}
+	}
+	pl := planner{plan: p, report: report, tree: tree, opts: opts, users: map[string]*userOverrides{}}
+	for _, n := range tree.Nodes {
+		if !n.Remote() && !slices.Contains(p.Dirs, n.Dir) {
+			p.Dirs = append(p.Dirs, n.Dir)
+		}
+	}
+	for _, d := range p.Dirs {
+		if err := pl.readDir(d); err != nil {
+			return nil, err
+		}
+	}
+	for i := range report.Items {
+		it := &report.Items[i]
+		if !it.Changed() {
+			continue
+		}
+		var err error
+		switch it.Kind {
+		case resolve.KindModule:
+			pl.module(it)
+		case resolve.KindProvider:
+			err = pl.provider(it)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	pl.shared()
+	pl.expressions()
+	// One file's pins together, in tree order of the files: the
+	// root's first.
+	fileOrder := func(pin Pin) int {
+		for i, d := range p.Dirs {
+			if pl.rel(filepath.Join(d, FileName)) == pin.File {
+				return i
+			}
+		}
+		return len(p.Dirs)
+	}
+	slices.SortStableFunc(p.Pins, func(a, b Pin) int { return fileOrder(a) - fileOrder(b) })
+	if err := pl.files(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+type planner struct {
+	plan   *Plan
+	report *resolve.Report
+	tree   *config.Tree
+	opts   Options
+	// users are the override files users wrote, by directory.
+	users map[string]*userOverrides
+}
+
+// userOverrides is what the override files of one directory that pin did
+// not write set: module calls' versions and required_providers entries,
+// each with the file.
+type userOverrides struct {
+	versions  map[string]string
+	providers map[string]string
+	// blocked is set when FileName there is not pin's.
+	blocked bool
+}
+
+func (pl *planner) rel(path string) string {
+	if r, err := filepath.Rel(pl.report.Dir, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
+}
+
+// readDir reads the override files of a module directory.
+func (pl *planner) readDir(dir string) error {
+	u := &userOverrides{versions: map[string]string{}, providers: map[string]string{}}
+	pl.users[dir] = u
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("pin: %w", err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !isOverrideName(name) || strings.HasPrefix(name, ".") {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		if name == FileName {
+			own, err := Owned(path)
+			if err != nil {
+				return err
+			}
+			if own {
+				continue
+			}
+			u.blocked = true
+			pl.plan.Blocked = append(pl.plan.Blocked, pl.rel(path))
+		}
+		if err := u.read(path, pl.rel(path)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isOverrideName reports whether Terraform or OpenTofu reads a file by
+// this name as an override file.
+func isOverrideName(name string) bool {
+	for _, ext := range []string{".tofu.json", ".tf.json", ".tofu", ".tf"} {
+		if stem, ok := strings.CutSuffix(name, ext); ok {
+			return stem == "override" || strings.HasSuffix(stem, "_override")
+		}
+	}
+	return false
+}
+
+var (
+	userRootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "terraform"},
+		{Type: "module", LabelNames: []string{"name"}},
+	}}
+	userTerraformSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}}
+	userModuleSchema    = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "version"}}}
+)
+
+// read records what one override file sets; a file that does not parse
+// is left to the configuration reader, which reports it.
+func (u *userOverrides) read(path, rel string) error {
+	src, err := safefile.Read(path, safefile.ConfigLimit)
+	if safefile.IsNotRegular(err) {
+		return nil // not read by the configuration reader either
+	}
+	if err != nil {
+		return fmt.Errorf("pin: %w", err)
+	}
+	var f *hcl.File
+	if strings.HasSuffix(path, ".json") {
+		f, _ = hclread.ParseJSON(src, path)
+	} else {
+		f, _ = hclread.ParseHCL(src, path)
+	}
+	if f == nil || f.Body == nil {
+		return nil
+	}
+	content, _, _ := f.Body.PartialContent(userRootSchema)
+	if content == nil {
+		return nil
+	}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "module":
+			if c, _, _ := b.Body.PartialContent(userModuleSchema); c != nil && c.Attributes["version"] != nil {
+				u.versions[b.Labels[0]] = rel
+			}
+		case "terraform":
+			tc, _, _ := b.Body.PartialContent(userTerraformSchema)
+			if tc == nil {
+				continue
+			}
+			for _, rp := range tc.Blocks {
+				attrs, _ := rp.Body.JustAttributes()
+				for name := range attrs {
+					u.providers[name] = rel
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// unpinned records an item that cannot be pinned.
+func (pl *planner) unpinned(it *resolve.Item, module, reason, instead string) {
+	pl.plan.Unpinned = append(pl.plan.Unpinned, Unpinned{Kind: it.Kind, Name: it.Name, Module: module, Source: it.Source,
+		Pos: it.Pos, Selected: it.Selected, Reason: reason, Instead: instead})
+}
+
+// selection returns the chosen policy's selection, or records why there
+// is none to pin.
+func (pl *planner) selection(it *resolve.Item, module string) (string, bool) {
+	if it.Status != resolve.StatusOK || it.Selected == nil {
+		why := "the chosen policy " + it.Policy + " selects no version"
+		if it.Problem != "" {
+			why += ": " + it.Problem
+		}
+		pl.unpinned(it, module, why, "widen the constraint or choose another policy in prerel.hcl; with no pin, init installs today's selection")
+		return "", false
+	}
+	return *it.Selected, true
+}
+
+// module plans the pin of a module call.
+func (pl *planner) module(it *resolve.Item) {
+	path := strings.Split(it.Name, ".")
+	parent := pl.tree.Node(strings.Join(path[:len(path)-1], "."))
+	module := callerOf(it.Name)
+	if parent == nil {
+		pl.unpinned(it, module, "the module that makes the call was not read", "run terraform init and plan again")
+		return
+	}
+	if parent.Remote() {
+		pl.unpinned(it, module, module+" is downloaded by init into its data directory, which init rewrites: an override there does not last",
+			"pin the version inside that module's own source (a release of it that asks for it), or vendor the module and call it by a local path")
+		return
+	}
+	version, ok := pl.selection(it, module)
+	if !ok {
+		return
+	}
+	u := pl.users[parent.Dir]
+	name := path[len(path)-1]
+	switch {
+	case u.blocked:
+		pl.unpinned(it, module, pl.rel(filepath.Join(parent.Dir, FileName))+" exists and prerel did not write it",
+			"rename it, or set the version there yourself")
+		return
+	case u.versions[name] != "":
+		pl.unpinned(it, module, u.versions[name]+" already overrides the version of this call",
+			"remove that version argument, or set it to "+version+" yourself")
+		return
+	}
+	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: it.Name, Module: module, Source: it.Source, Address: it.Address,
+		Constraint: it.Constraint, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
+		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy],
+		File: pl.rel(filepath.Join(parent.Dir, FileName))})
+}
+
+// callerOf returns the address of the module that makes the call at a
+// call path: resolve.RootModule for "net", "module.app" for "app.net".
+func callerOf(callPath string) string {
+	path := strings.Split(callPath, ".")
+	if len(path) == 1 {
+		return resolve.RootModule
+	}
+	return "module." + strings.Join(path[:len(path)-1], ".module.")
+}
+
+// shared keeps the module pins of a directory that several module
+// instances share (a local module called from several places): one
+// override file serves them all, so a call there is pinned only when
+// every instance's item selects the same version; otherwise each is
+// Unpinned. Pins of the same call from several instances become one.
+func (pl *planner) shared() {
+	items := map[string]*resolve.Item{}
+	for i := range pl.report.Items {
+		if it := &pl.report.Items[i]; it.Kind == resolve.KindModule {
+			items[it.Name] = it
+		}
+	}
+	type key struct{ file, label string }
+	var kept []Pin
+	done := map[key]bool{}
+	for _, p := range pl.plan.Pins {
+		if p.Kind != resolve.KindModule {
+			kept = append(kept, p)
+			continue
+		}
+		path := strings.Split(p.Name, ".")
+		label := path[len(path)-1]
+		k := key{p.File, label}
+		if done[k] {
+			continue
+		}
+		done[k] = true
+		dir := pl.tree.Node(strings.Join(path[:len(path)-1], ".")).Dir
+		var others []string
+		agree := true
+		for _, n := range pl.tree.Nodes {
+			name := strings.Join(append(slices.Clone(n.Path), label), ".")
+			if n.Dir != dir || name == p.Name {
+				continue
+			}
+			others = append(others, name)
+			if it := items[name]; it == nil || it.Selected == nil || *it.Selected != p.Version {
+				agree = false
+			}
+		}
+		if agree {
+			kept = append(kept, p)
+			continue
+		}
+		for _, name := range append([]string{p.Name}, others...) {
+			it := items[name]
+			if it == nil {
+				it = &resolve.Item{Kind: resolve.KindModule, Name: name, Source: p.Source}
+			}
+			pl.unpinned(it, callerOf(name), "the module that makes this call is called from several places ("+strings.Join(append([]string{p.Name}, others...), ", ")+"), whose chosen policies do not all select "+p.Version,
+				"choose the same policy for every one of these calls in prerel.hcl")
+		}
+	}
+	pl.plan.Pins = kept
+}
+
+// expressions lists the registry module calls whose version is an
+// expression: prerel does not know what they select, nor can it pin
+// them.
+func (pl *planner) expressions() {
+	for _, n := range pl.tree.Nodes {
+		for _, c := range n.Module.ModuleCalls {
+			if !c.VersionExpr || c.SourceExpr || address.ParseModuleSource(c.Source).Kind != address.Registry {
+				continue
+			}
+			it := &resolve.Item{Kind: resolve.KindModule, Name: strings.Join(append(slices.Clone(n.Path), c.Name), "."),
+				Source: c.Source, Pos: pl.rel(c.VersionPos.Filename) + posSuffix(c.VersionPos)}
+			module := resolve.RootModule
+			if a := n.Address(); a != "" {
+				module = a
+			}
+			pl.unpinned(it, module, "the version is an expression ("+c.Version+"), which prerel does not evaluate",
+				"write the version as a literal string, or set the pin in an override file yourself")
+		}
+	}
+}
+
+func posSuffix(r hcl.Range) string {
+	if r.Filename == "" {
+		return ""
+	}
+	return fmt.Sprintf(":%d:%d", r.Start.Line, r.Start.Column)
+}
+
+// provider plans the pin of a provider in the root module's override
+// file, once the pin satisfies every other module's constraint.
+func (pl *planner) provider(it *resolve.Item) error {
+	version, ok := pl.selection(it, resolve.RootModule)
+	if !ok {
+		return nil
+	}
+	root := pl.tree.Root
+	name, source := it.Name, it.Source
+	var aliases []string
+	found := false
+	for _, p := range root.Module.Providers {
+		src := p.Source
+		if src == "" {
+			src = "hashicorp/" + p.LocalName
+		}
+		addr, err := address.ParseProvider(src)
+		if err != nil || address.ProviderKey(addr) != it.Address {
+			continue
+		}
+		name, source, aliases, found = p.LocalName, src, p.ConfigurationAliases, true
+		break
+	}
+	if !found {
+		for _, p := range root.Module.Providers {
+			if p.LocalName == name {
+				pl.unpinned(it, resolve.RootModule, "the root module uses the local name "+name+" for another provider",
+					"add a required_providers entry for "+it.Source+" to the root module under another name, then plan again")
+				return nil
+			}
+		}
+	}
+	u := pl.users[root.Dir]
+	switch {
+	case u.blocked:
+		pl.unpinned(it, resolve.RootModule, pl.rel(filepath.Join(root.Dir, FileName))+" exists and prerel did not write it",
+			"rename it, or set the version there yourself")
+		return nil
+	case u.providers[name] != "":
+		pl.unpinned(it, resolve.RootModule, u.providers[name]+" already overrides the required_providers entry "+name,
+			"remove that entry, or set its version to "+version+" yourself")
+		return nil
+	}
+	if bad, err := pl.refusing(it, version); err != nil {
+		return err
+	} else if len(bad) > 0 {
+		pl.unpinned(it, resolve.RootModule, version+" does not satisfy "+strings.Join(bad, "; "),
+			"relax those constraints, or choose a policy for "+it.Source+" that selects a version they admit")
+		return nil
+	}
+	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: name, Module: resolve.RootModule, Source: source, Address: it.Address,
+		Constraint: it.Constraint, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
+		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy],
+		File: pl.rel(filepath.Join(root.Dir, FileName)), Aliases: aliases})
+	for _, l := range pl.report.Locks {
+		if l.Address == it.Address && l.Version != version {
+			pl.plan.Lock = append(pl.plan.Lock, LockChange{Address: l.Address, Locked: l.Version, Pinned: version, Pos: l.Pos})
+		}
+	}
+	return nil
+}
+
+// refusing returns the requirements of modules other than the root that
+// keep today's installer from installing version once the root pins it,
+// each as "MODULE's CONSTRAINT (FILE:LINE)". Terraform intersects every
+// module's constraints, and admits a prerelease only when one of them
+// names it exactly: so the pin is judged together with all of them, and
+// each is named that refuses it together with the pin alone.
+func (pl *planner) refusing(it *resolve.Item, version string) ([]string, error) {
+	if pl.opts.Policies == nil {
+		return nil, errors.New("pin: Options.Policies is required to pin a provider")
+	}
+	pol, ok := pl.opts.Policies.Lookup(resolve.ProviderPolicy)
+	if !ok {
+		return nil, fmt.Errorf("pin: the policy %q, today's provider installer, is not registered", resolve.ProviderPolicy)
+	}
+	admits := func(constraints []string) (bool, error) {
+		sel, err := engine.Select(pol, strings.Join(append([]string{version}, constraints...), ", "), []string{version})
+		if err != nil {
+			return false, nil // a constraint the installer refuses admits nothing
+		}
+		return sel.Found, nil
+	}
+	var others []resolve.Requirement
+	var cs []string
+	for _, r := range it.Requirements {
+		if r.Module != resolve.RootModule && r.Constraint != "" {
+			others = append(others, r)
+			cs = append(cs, r.Constraint)
+		}
+	}
+	if ok, err := admits(cs); ok || err != nil {
+		return nil, err
+	}
+	var bad []string
+	for _, r := range others {
+		if ok, _ := admits([]string{r.Constraint}); !ok {
+			bad = append(bad, fmt.Sprintf("%s's %q (%s)", r.Module, r.Constraint, r.Pos))
+		}
+	}
+	if len(bad) == 0 {
+		bad = append(bad, "the constraints of the other modules together")
+	}
+	sort.Strings(bad)
+	return bad, nil
+}

@@ -1,0 +1,274 @@
+package pin
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/prerel/prerel/internal/markdown"
+	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/resolve"
+)
+
+// Format is a rendering of a Plan.
+type Format string
+
+// The formats Render writes.
+const (
+	Text     Format = "text"
+	Markdown Format = "markdown"
+	JSON     Format = "json"
+)
+
+// Width is the width of the text and Markdown renderings: no line the
+// renderer writes is longer, save one word longer than a line.
+const Width = 80
+
+// RenderOptions tunes Render.
+type RenderOptions struct {
+	// Differences, when Check ran, are shown after the plan.
+	Differences []Difference
+	// Checked says that Check ran: with no Differences the files are
+	// reported up to date.
+	Checked bool
+	// Contents shows the content of every file to write.
+	Contents bool
+}
+
+// Render writes the plan in format. It leads with what `init` installs
+// now that it did not before, per module; then what cannot be pinned and
+// why, the lock file entries to change, and the files. Outside text is
+// escaped as in package resolve's reports: control characters in text,
+// code spans in Markdown, JSON's escapes in JSON.
+func Render(w io.Writer, format Format, p *Plan, opts RenderOptions) error {
+	switch format {
+	case JSON:
+		type out struct {
+			*Plan
+			Checked     bool         `json:"checked"`
+			Differences []Difference `json:"differences"`
+		}
+		d := opts.Differences
+		if d == nil {
+			d = []Difference{}
+		}
+		if p == nil {
+			return errNilPlan
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out{p, opts.Checked, d})
+	case Text, Markdown:
+		if p == nil {
+			return errNilPlan
+		}
+		r := &renderer{md: format == Markdown}
+		r.plan(p, opts)
+		_, err := io.WriteString(w, r.b.String())
+		return err
+	}
+	return fmt.Errorf("pin: unknown format %q", format)
+}
+
+// errNilPlan is what Render returns for a nil plan.
+var errNilPlan = errors.New("pin: no plan to render (nil)")
+
+type renderer struct {
+	b  strings.Builder
+	md bool
+}
+
+// text returns outside text to show: escaped for a terminal, or as a
+// Markdown code span.
+func (r *renderer) text(s string) string {
+	if r.md {
+		return markdown.Code(s)
+	}
+	return printable.String(s)
+}
+
+// plain returns prerel's own words with outside text in them: escaped
+// for a terminal, or escaped as Markdown text.
+func (r *renderer) plain(s string) string {
+	if r.md {
+		return markdown.Escape(s)
+	}
+	return printable.String(s)
+}
+
+// heading writes a heading.
+func (r *renderer) heading(s string) {
+	if r.md {
+		r.line("## " + s)
+	} else {
+		r.line(s)
+	}
+	r.b.WriteString("\n")
+}
+
+// subheading writes the heading of one module or topic.
+func (r *renderer) subheading(s string) {
+	if r.md {
+		r.line("### " + s)
+		r.b.WriteString("\n")
+	} else {
+		r.line(s)
+	}
+}
+
+// item writes one entry, wrapped: a list item in Markdown, an indented
+// paragraph in text.
+func (r *renderer) item(s string) {
+	if r.md {
+		r.wrap("- ", "  ", s)
+	} else {
+		r.wrap("  ", "    ", s)
+	}
+}
+
+// detail writes a line under an item.
+func (r *renderer) detail(s string) {
+	r.wrap("    ", "    ", s)
+}
+
+// line writes s wrapped with no indentation.
+func (r *renderer) line(s string) { r.wrap("", "", s) }
+
+// wrap writes s in lines of at most Width columns, the first starting
+// with first, the others with rest; a word longer than a line stands
+// alone.
+func (r *renderer) wrap(first, rest, s string) {
+	cur := first
+	empty := true
+	for _, word := range strings.Fields(s) {
+		if !empty && len(cur)+1+len(word) > Width {
+			r.b.WriteString(cur + "\n")
+			cur, empty = rest, true
+		}
+		if !empty {
+			cur += " "
+		}
+		cur += word
+		empty = false
+	}
+	r.b.WriteString(cur + "\n")
+}
+
+func (r *renderer) blank() { r.b.WriteString("\n") }
+
+// plan writes the whole plan.
+func (r *renderer) plan(p *Plan, opts RenderOptions) {
+	r.heading("What `init` installs now that it did not before, per module")
+	if len(p.Pins) == 0 {
+		r.line("Nothing: for every module call and provider, the chosen policy selects what init installs today, or it cannot be pinned.")
+		r.blank()
+	}
+	for i := 0; i < len(p.Pins); {
+		j := i
+		for j < len(p.Pins) && p.Pins[j].File == p.Pins[i].File {
+			j++
+		}
+		mod := r.text(p.Pins[i].Module)
+		if p.Pins[i].Module == resolve.RootModule {
+			mod = "The root module"
+		}
+		r.subheading(fmt.Sprintf("%s, in %s", mod, r.text(p.Pins[i].File)))
+		for _, pin := range p.Pins[i:j] {
+			what := "module." + pin.Name[strings.LastIndex(pin.Name, ".")+1:]
+			if pin.Kind == resolve.KindProvider {
+				what = "provider " + pin.Name
+			}
+			r.item(fmt.Sprintf("%s (%s): %s instead of %s", r.text(what), r.text(pin.Source), r.text(pin.Version), r.text(today(pin))))
+			r.detail(fmt.Sprintf("chosen policy %s (%s) for %s", r.text(pin.Policy), r.text(pin.PolicyFrom), r.text(quoted(pin.Constraint))))
+		}
+		r.blank()
+		i = j
+	}
+	if len(p.Unpinned) > 0 {
+		r.heading("Not pinned")
+		for _, u := range p.Unpinned {
+			what := "module." + u.Name
+			if u.Kind == resolve.KindProvider {
+				what = "provider " + u.Name
+			}
+			sel := "none"
+			if u.Selected != nil {
+				sel = *u.Selected
+			}
+			head := fmt.Sprintf("%s (%s) in %s", r.text(what), r.text(u.Source), r.text(u.Module))
+			if u.Pos != "" {
+				head += " at " + r.text(u.Pos)
+			}
+			if u.Selected == nil {
+				r.item(head + ", the chosen policy selects none:")
+			} else {
+				r.item(head + fmt.Sprintf(", the chosen policy selects %s:", r.text(sel)))
+			}
+			r.detail("why: " + r.plain(u.Reason))
+			r.detail("instead: " + r.plain(u.Instead))
+		}
+		r.blank()
+	}
+	if len(p.Lock) > 0 {
+		r.heading("Lock file " + r.text(p.LockFile))
+		for _, l := range p.Lock {
+			r.item(fmt.Sprintf("%s is locked at %s; the pin asks for %s", r.text(l.Address), r.text(l.Locked), r.text(l.Pinned)))
+		}
+		r.line(fmt.Sprintf("Run `%s` (or `tofu init -upgrade`), or let prerel remove these provider blocks from the lock file, so that init installs the pinned versions. Removing the pins later needs the same again.", UpgradeCommand))
+		r.blank()
+	}
+	r.heading("Files")
+	for _, f := range p.Files {
+		r.item("write " + r.text(f.Rel))
+	}
+	for _, s := range p.Stale {
+		r.item("remove " + r.text(s) + ": nothing to pin there any more")
+	}
+	for _, s := range p.Blocked {
+		r.item("not touched: " + r.text(s) + " (prerel did not write it)")
+	}
+	if len(p.Files)+len(p.Stale)+len(p.Blocked) == 0 {
+		r.item("none")
+	}
+	if opts.Contents {
+		for _, f := range p.Files {
+			r.blank()
+			r.subheading(r.text(f.Rel))
+			r.code(f.Content)
+		}
+	}
+	if opts.Checked {
+		r.blank()
+		r.heading("Check")
+		if len(opts.Differences) == 0 {
+			r.line("The override files on disk are up to date.")
+		}
+		for _, d := range opts.Differences {
+			r.item(r.text(d.File) + ": " + d.Kind)
+			r.code(d.Diff)
+		}
+	}
+}
+
+// code writes lines of a file or diff as they are, escaped: a fenced
+// block in Markdown, indented in text.
+func (r *renderer) code(s string) {
+	if r.md {
+		fence := "```"
+		for strings.Contains(s, fence) {
+			fence += "`"
+		}
+		r.b.WriteString(fence + "\n")
+		for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+			r.b.WriteString(printable.String(l) + "\n")
+		}
+		r.b.WriteString(fence + "\n")
+		return
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		r.b.WriteString("    " + printable.String(l) + "\n")
+	}
+}

@@ -1,0 +1,7 @@
+module "a" {
+  source = "./modules/m"
+}
+
+module "b" {
+  source = "./modules/m"
+}

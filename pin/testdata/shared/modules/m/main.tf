@@ -1,0 +1,4 @@
+module "net" {
+  source  = "corp/net/aws"
+  version = "~> 1.0"
+}

@@ -1,0 +1,4 @@
+module "inner" {
+  source  = "corp/inner/aws"
+  version = "~> 1.0"
+}

@@ -1,0 +1,4 @@
+module "plain" {
+  source  = "corp/same/aws"
+  version = "1.0.0"
+}

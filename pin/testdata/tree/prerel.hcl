@@ -1,0 +1,5 @@
+default_policy = "linear"
+
+module "same" {
+  policy = "strict"
+}

@@ -1,0 +1,3 @@
+module "fixed" {
+  version = "~> 1.0"
+}

@@ -1,0 +1,3 @@
+module "net" {
+  source = "corp/net/aws"
+}

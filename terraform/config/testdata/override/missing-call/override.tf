@@ -1,0 +1,3 @@
+module "nett" {
+  version = "1.0.0"
+}

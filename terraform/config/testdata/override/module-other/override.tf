@@ -1,0 +1,3 @@
+module "net" {
+  count = 2
+}

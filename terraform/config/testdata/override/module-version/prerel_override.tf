@@ -1,0 +1,3 @@
+module "net" {
+  version = "2.0.0-beta.2"
+}

@@ -152,6 +152,7 @@ type goVersionsCargoWitness struct {
 // version and the harness's counterfactuals cannot change, so it names
 // that cause unknown. Then every diverging case is explained on its own.
 func TestGoVersionsCargoAgainstCargo(t *testing.T) {
+	longtest.SkipShort(t)
 	for _, want := range goVersionsCargoProofs {
 		t.Run(fmt.Sprintf("scope %d", want.scope), func(t *testing.T) {
 			if want.scope > compare.DefaultScope && !longtest.Enabled() {

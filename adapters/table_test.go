@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // tableConstraints are constraints that take each table off its pieces'
@@ -104,6 +105,7 @@ func tableDiff(table engine.VersionTable, p engine.Policy, constraint string, ve
 // its versions through each adapter's table, once with the pieces kept
 // and once with no memo, and requires what Compile and Match give.
 func TestTableEqualsText(t *testing.T) {
+	longtest.SkipShort(t)
 	constraints, versions := tableCases()
 	for _, memo := range []bool{true, false} {
 		name := "memo"

@@ -61,6 +61,7 @@ func reportBytes(t *testing.T, r *compare.Report) []byte {
 // with every registered policy: on the smallest exhaustive domain every
 // day, on the default one in the long run (longtest).
 func TestFastPathMatchesText(t *testing.T) {
+	longtest.SkipShort(t)
 	scope := longtest.Pick(compare.MinScope, compare.DefaultScope)
 	policies := catalogue.New().All()
 	d := mustExhaustive(t, scope)

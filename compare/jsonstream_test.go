@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // encoderJSON is v as a json.Encoder writes it, HTML escaping off,
@@ -132,6 +133,7 @@ func TestStreamJSONAsEncoder(t *testing.T) {
 // TestStreamJSONPartialAsEncoder checks a partial report's JSON, written
 // a pair and a class at a time, against json.Encoder.
 func TestStreamJSONPartialAsEncoder(t *testing.T) {
+	longtest.SkipShort(t)
 	d, err := Exhaustive(1)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/policies"
 )
 
@@ -37,6 +38,7 @@ func mustMerge(t testing.TB, parts ...*Partial) *Partial {
 // every grouping and order of the seven shards gives the same partial
 // report, byte for byte, and the same report.
 func TestMergeIsAssociativeAndOrderIndependent(t *testing.T) {
+	longtest.SkipShort(t)
 	defer func(c, s int) { maxClasses, maxSplits = c, s }(maxClasses, maxSplits)
 	ps := resolvePolicies(t, "strict", "lexical", "cargo", "hashicorp")
 	for _, capped := range []bool{false, true} {
@@ -130,6 +132,7 @@ func readPartial(t *testing.T, path string) *Partial {
 // Partial reports of different runs, a shard given twice and a missing
 // shard are refused with errors that name the files.
 func TestMergeRefusesWhatDoesNotFit(t *testing.T) {
+	longtest.SkipShort(t)
 	dir := t.TempDir()
 	ps := resolvePolicies(t, "strict", "cargo", "lexical")
 	d := exhaustiveDomain(t, 1)

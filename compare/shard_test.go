@@ -267,6 +267,7 @@ func shardDomains(t *testing.T) []struct {
 // and in the baseline: every day for three shards, in the long run
 // (longtest) for one to seven on larger domains.
 func TestMergeShardsGivesTheUnshardedReport(t *testing.T) {
+	longtest.SkipShort(t)
 	relevance, err := CorpusRelevance(prerel.Corpus())
 	if err != nil {
 		t.Fatal(err)

@@ -48,6 +48,7 @@ var specializedCases = []string{
 // the constraint, parts that read only the version kept with it) gives the
 // same result, verdict and reason, as admit evaluated as written.
 func TestSpecializedAsWritten(t *testing.T) {
+	longtest.SkipShort(t)
 	exprs := append([]string(nil), specializedCases...)
 	designs, _ := filepath.Glob("../testdata/designs/*.hcl")
 	var ps []*Policy

@@ -12,6 +12,7 @@ import (
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/policies"
 )
 
@@ -74,6 +75,7 @@ const tableGroups = 400
 // the generic table (engine.ReadVersions, one table for them all) of
 // every design and example and requires what Compile and Match give.
 func TestGenericTable(t *testing.T) {
+	longtest.SkipShort(t)
 	ps := append(loadAll(t, designsDir+"/*.hcl", hclpolicy.Options{}), loadAll(t, designsDir+"/examples/*.hcl", hclpolicy.Options{})...)
 	d, err := compare.Exhaustive(compare.MinScope)
 	if err != nil {

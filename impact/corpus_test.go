@@ -14,6 +14,7 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/impact"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // TestLoadCorpus checks the embedded call corpus against the counts of
@@ -71,6 +72,7 @@ type tally struct{ calls, rule, reading int }
 // (kind, constraint, history), its own classification and its own
 // prerelease stripping, and compares them with impact's, exactly.
 func TestCorpusIndependentCount(t *testing.T) {
+	longtest.SkipShort(t)
 	fsys := prerel.Corpus()
 	reg := catalogue.New()
 	rows := readCallRows(t, fsys)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/prerel/prerel/compare/generate"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // The catalogue's containments and agreements beyond holds_test.go: the
@@ -232,6 +233,7 @@ func catalogueDivergences(t *testing.T) []divergence {
 }
 
 func TestCatalogueDivergences(t *testing.T) {
+	longtest.SkipShort(t)
 	for _, d := range catalogueDivergences(t) {
 		t.Run(d.property.name, func(t *testing.T) {
 			params := witnessParameters(t, d.tests)

@@ -1,6 +1,7 @@
 package propertytests
 
 import (
+	"github.com/prerel/prerel/internal/longtest"
 	"testing"
 )
 
@@ -145,6 +146,7 @@ func divergences(t *testing.T) []divergence {
 }
 
 func TestDivergences(t *testing.T) {
+	longtest.SkipShort(t)
 	for _, d := range divergences(t) {
 		t.Run(d.property.name, func(t *testing.T) {
 			params := witnessParameters(t, d.tests)

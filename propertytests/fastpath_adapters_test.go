@@ -145,6 +145,7 @@ func (tp *tablePair) check(constraint string, versions []string) string {
 // each version list is read once and judges every constraint, as the
 // harness uses it. The policies run in parallel.
 func TestFastPathAdaptersEqualText(t *testing.T) {
+	longtest.SkipShort(t)
 	for _, fp := range fastPathPolicies(t) {
 		t.Run(fp.p.Name(), func(t *testing.T) {
 			t.Parallel()

@@ -27,6 +27,8 @@ const (
 	// every day; longTests in the long run (longtest).
 	defaultTests = 1000
 	longTests    = 5000
+	// shortTests is the count under -short, the race detector's run.
+	shortTests = 200
 	// maxComparators bounds the constraints the properties generate.
 	maxComparators = 4
 )
@@ -61,6 +63,9 @@ func tests(t *testing.T) int {
 			t.Fatalf("PRERELTESTS=%q: not a positive integer", s)
 		}
 		return n
+	}
+	if testing.Short() {
+		return shortTests
 	}
 	return longtest.Pick(defaultTests, longTests)
 }

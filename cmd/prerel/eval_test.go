@@ -310,6 +310,7 @@ func TestEvalLineTooLong(t *testing.T) {
 // repeated by each reason: every policy's reason stays within a few KB, so
 // that the output is the echo of the line and a bounded rest.
 func TestReasonsClipLongInput(t *testing.T) {
+	longtest.SkipShort(t)
 	constraint := ">= " + strings.Repeat("1", 1000000-len(">= x")) + "x"
 	code, out, stderr := runCLI(t, constraint+"\t1.0.0\n", "eval", "--format", "json")
 	if code != exitOK {
@@ -358,6 +359,9 @@ func TestEvalInvalidUTF8InTSV(t *testing.T) {
 // policy and three workers, a batch is cut into chunks.
 func TestEvalTablesMatchTextPath(t *testing.T) {
 	stride := longtest.Pick(200, 30)
+	if testing.Short() {
+		stride = 1000
+	}
 	in := evalInput(t, stride)
 	all := append(append(catalogue.New().All(), parsedReaders(t)...), compilesToNil{})
 	hashicorp, _ := catalogue.New().Lookup("hashicorp")
@@ -394,6 +398,7 @@ func TestEvalTablesMatchTextPath(t *testing.T) {
 // constraint about 3 lines of each batch), a batch that adds a version,
 // then the sample again.
 func TestEvalKeepsTablesAcrossBatches(t *testing.T) {
+	longtest.SkipShort(t)
 	sample := shuffled(exhaustiveLines(t, 2, 1, longtest.Pick(30000, 100000)), 1)
 	constraints := map[string]bool{}
 	var added strings.Builder

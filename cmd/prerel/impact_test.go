@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/prerel/prerel/internal/longtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,6 +52,7 @@ type impactJSON struct {
 }
 
 func TestImpact(t *testing.T) {
+	longtest.SkipShort(t)
 	tests := []struct {
 		name   string
 		args   []string
@@ -146,6 +148,7 @@ func TestImpact(t *testing.T) {
 // TestImpactTextWidth checks that every line of the text reports fits an
 // 80-column terminal.
 func TestImpactTextWidth(t *testing.T) {
+	longtest.SkipShort(t)
 	for _, args := range [][]string{
 		{"--policy", "linear"},
 		{"--policy", "linear", "--simulate-prereleases", "--show-all"},
@@ -165,6 +168,7 @@ func TestImpactTextWidth(t *testing.T) {
 }
 
 func TestImpactJSON(t *testing.T) {
+	longtest.SkipShort(t)
 	code, stdout, stderr := runCLI(t, "", "impact", "--policy", "linear", "--simulate-prereleases", "--format", "json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -210,6 +214,7 @@ func TestImpactJSON(t *testing.T) {
 }
 
 func TestImpactMarkdown(t *testing.T) {
+	longtest.SkipShort(t)
 	code, stdout, stderr := runCLI(t, "", "impact", "--policy", "linear", "--simulate-prereleases", "--format", "markdown")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -47,6 +47,7 @@ func registryOf(t *testing.T, ps ...engine.Policy) *engine.Registry {
 // prerel merge of the partial reports of compare --shard writes what
 // compare writes without --shard, byte for byte, in every format.
 func TestMergeShardsEndToEnd(t *testing.T) {
+	longtest.SkipShort(t)
 	cases := writeCases(t, ">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n>= 1.0.0-beta, < 1.0.0\t0.9.0\n>= 1.1.0-beta.2\t1.1.0-beta.3\n"+
 		"= 2.0.0-beta.1\t2.0.0-beta.1\n>= 1.0.0\t1.2.0\n~> 1.2\t2.0.0-beta.1\n~> 1.2\t1.9.0\n~> 1.2\tv1.5.0\n")
 	tests := []struct {
@@ -202,6 +203,7 @@ func TestMergeStepSummary(t *testing.T) {
 // What merge cannot merge, and the flags compare --shard refuses, are
 // bad usage or input: exit 2, with the file named.
 func TestMergeRefuses(t *testing.T) {
+	longtest.SkipShort(t)
 	dir := t.TempDir()
 	args := []string{"--scope", "1", "--policies", "strict,cargo,lexical"}
 	s := runShardsCLI(t, catalogue.New(), dir, 3, args...)
@@ -305,6 +307,7 @@ func TestMergeBaselineNeedsTheDomain(t *testing.T) {
 // merge without it, or with another policy under the same name, is
 // refused.
 func TestMergeWithAPolicyFile(t *testing.T) {
+	longtest.SkipShort(t)
 	dir := t.TempDir()
 	const file = "../../testdata/designs/hcl-cargo.hcl"
 	args := []string{"--scope", "1", "--policy-file", file, "--policies", "strict,hcl-cargo,cargo"}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/prerel/prerel/internal/longtest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -25,6 +26,7 @@ func TestMain(m *testing.M) {
 // which runs COMMAND as exec does and checks that it exits with status
 // N (exec checks for 0, ! exec for any other).
 func TestScripts(t *testing.T) {
+	longtest.SkipShort(t)
 	testdata, err := filepath.Abs("../../testdata")
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // writeVersions writes a versions file, one version a line.
@@ -402,6 +403,7 @@ func selectVersions(tb testing.TB) []string {
 // compiles to no matcher, on the constraints of compare's exhaustive
 // scope 1 and refused ones.
 func TestSelectTableMatchesEngine(t *testing.T) {
+	longtest.SkipShort(t)
 	ps := append(append(catalogue.New().All(), parsedReaders(t)...), compilesToNil{})
 	byTable := 0
 	for _, p := range ps {

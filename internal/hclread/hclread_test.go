@@ -13,6 +13,7 @@ import (
 
 	"github.com/prerel/prerel/internal/bounded"
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/internal/safefile"
 )
 
@@ -30,6 +31,7 @@ func numbered(format string, n int) string {
 }
 
 func TestParseRefusesDeepNesting(t *testing.T) {
+	longtest.SkipShort(t)
 	tooDeep := "Expressions nested deeper than 1000 levels"
 	tests := []struct {
 		name, src string
@@ -76,6 +78,7 @@ func TestParseRefusesDeepNesting(t *testing.T) {
 }
 
 func TestParseAcceptsNestingWithinTheLimit(t *testing.T) {
+	longtest.SkipShort(t)
 	const n = MaxNesting - 10
 	tests := []struct {
 		name, src string

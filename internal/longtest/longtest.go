@@ -44,3 +44,16 @@ func Pick[T any](everyday, long T) T {
 	}
 	return everyday
 }
+
+// SkipShort skips t under -short. CI's race detector run is
+// "go test -race -short ./...", which is for the concurrent code: a test
+// with no concurrency of its own that is many times slower under the race
+// detector (a sequential proof on a large input, a script that starts the
+// CLI as a process for every command) calls SkipShort and runs in the
+// plain runs only.
+func SkipShort(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("no concurrency of its own: skipped with -short, the race detector's run")
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prerel/prerel/internal/bounded"
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/internal/safefile"
 )
 
@@ -29,6 +30,7 @@ func formatted(diags hcl.Diagnostics, dir string) string {
 }
 
 func TestLoadRefusesDeepNesting(t *testing.T) {
+	longtest.SkipShort(t)
 	const n = 100000
 	rep := strings.Repeat
 	tests := []struct {

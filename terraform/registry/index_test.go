@@ -12,6 +12,7 @@ import (
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
+	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/internal/safefile"
 )
 
@@ -32,6 +33,7 @@ func bigIndex(n int) []byte {
 // TestParseIndexCountsLinesOnce parses an index with 100,000 keys and
 // checks that line numbers cost one pass over the file, not one per key.
 func TestParseIndexCountsLinesOnce(t *testing.T) {
+	longtest.SkipShort(t)
 	for _, n := range []int{100000} {
 		data := bigIndex(n)
 		var lines lineCounter

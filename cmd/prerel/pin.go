@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -150,11 +152,17 @@ func pinRemove(e *env, f *resolveFlags, dir, format string) error {
 	if err != nil {
 		return failure(err)
 	}
-	return failure(renderRemoved(e.stdout, format, removed))
+	lock := f.lockFile
+	if lock == "" {
+		lock = filepath.Join(dir, ".terraform.lock.hcl")
+	}
+	_, err = os.Stat(lock)
+	return failure(renderRemoved(e.stdout, format, removed, lock != "-" && err == nil))
 }
 
-// renderRemoved writes the files pin --remove removed.
-func renderRemoved(w io.Writer, format string, removed []string) error {
+// renderRemoved writes the files pin --remove removed and, when there is
+// a lock file, that a provider pin stays locked.
+func renderRemoved(w io.Writer, format string, removed []string, locked bool) error {
 	if removed == nil {
 		removed = []string{}
 	}
@@ -177,7 +185,9 @@ func renderRemoved(w io.Writer, format string, removed []string) error {
 		for _, r := range removed {
 			b.WriteString(item + code(r) + "\n")
 		}
-		b.WriteString("\nA provider version init installed for a pin stays in the lock file:\nrun `" + pin.UpgradeCommand + "` (or `tofu init -upgrade`).\n")
+		if locked {
+			b.WriteString("\nA provider version init installed for a pin stays in the lock file:\nrun `" + pin.UpgradeCommand + "` (or `tofu init -upgrade`).\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -119,11 +119,16 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 			return failure(err)
 		}
 		if *updateLock && !*dryRun && len(plan.Lock) > 0 && format.value != "json" {
-			var addrs []string
-			for _, l := range plan.Lock {
-				addrs = append(addrs, l.Address)
+			code, item := printable.String, "  "
+			if format.value == "markdown" {
+				code, item = markdown.Code, "- "
 			}
-			if _, err := fmt.Fprintf(e.stdout, "\nRemoved from %s: %s.\n", plan.LockFile, strings.Join(addrs, ", ")); err != nil {
+			var b strings.Builder
+			fmt.Fprintf(&b, "\nRemoved from %s:\n", code(plan.LockFile))
+			for _, l := range plan.Lock {
+				b.WriteString(item + code(l.Address) + "\n")
+			}
+			if _, err := io.WriteString(e.stdout, b.String()); err != nil {
 				return failure(err)
 			}
 		}

@@ -98,7 +98,7 @@ package main
 // NAME -h' and the command list above are made from it; go generate
 // rewrites the list, and TestDocCommandList fails while it is stale.
 //
-// To add a command, say pin, copy the pattern of select.go:
+// To add a command, copy the pattern of select.go, as pin.go does:
 //
 //   - write pin.go with a pinCommand value: name "pin", args such as
 //     "[flags] DIR", the summary and the help; policySources: true when

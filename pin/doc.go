@@ -64,5 +64,7 @@
 //
 // Render writes a Plan as text, Markdown or JSON. The text and Markdown
 // forms lead with what init installs now that it did not before, per
-// module, and keep within Width (80) columns.
+// module, with, for a pin of an item today's installer selects no
+// version for, why (resolve.Item.NoneToday), and keep within Width (80)
+// columns.
 package pin

@@ -102,6 +102,9 @@ type Pin struct {
 	OpenTofu  *string `json:"opentofu"`
 	// File is the override file, relative to the root directory.
 	File string `json:"file"`
+	// Why says why today's installer selects no version, when it selects
+	// none (resolve.NoneToday).
+	Why string `json:"why,omitempty"`
 	// Aliases are a provider entry's configuration_aliases, repeated in
 	// the override since the entry is replaced whole.
 	Aliases []string `json:"configuration_aliases,omitempty"`
@@ -394,8 +397,17 @@ func (pl *planner) module(it *resolve.Item) {
 	}
 	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: it.Name, Module: module, Source: it.Source, Address: it.Address,
 		Constraint: it.Constraint, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
-		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy],
+		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
 		File: pl.rel(filepath.Join(parent.Dir, FileName))})
+}
+
+// whyNone is what resolve.NoneToday says of an item, "" when today's
+// installer selects a version.
+func whyNone(it *resolve.Item) string {
+	if n := it.NoneToday(); n != nil {
+		return n.Why
+	}
+	return ""
 }
 
 // callerOf returns the address of the module that makes the call at a
@@ -544,7 +556,7 @@ func (pl *planner) provider(it *resolve.Item) error {
 	}
 	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: name, Module: resolve.RootModule, Source: source, Address: it.Address,
 		Constraint: it.Constraint, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
-		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy],
+		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
 		File: pl.rel(filepath.Join(root.Dir, FileName)), Aliases: aliases})
 	for _, l := range pl.report.Locks {
 		if l.Address == it.Address && l.Version != version {

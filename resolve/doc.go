@@ -42,6 +42,14 @@
 // provider version the chosen policy does not admit is among
 // RefusedLocks.
 //
+// Where today's Terraform selects no version although some listed version
+// is within the constraint (init stops with "There is no available
+// version ... which matches"), Item.NoneToday says why in one line
+// (`">= 2.0.0-beta.1" names a prerelease; today only "=" selects one`),
+// what the chosen policy and the extra policies select, and the override
+// that makes init install the chosen one (package pin writes it); the
+// text and Markdown reports list them after the table.
+//
 // # Outside text
 //
 // Labels, sources, paths, registry answers and error messages come from

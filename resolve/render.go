@@ -255,6 +255,25 @@ func sortByFirst(gs []notes.Group, listed []Unreadable) []notes.Group {
 // opt.ShowAll long lists are cut, and omitted counts what was left out.
 func (r *Report) sections(code func(string) string, text func(string) string, opt report.Options, omitted *notes.Omitted) []section {
 	var out []section
+	none := section{title: "Why Terraform selects no version today"}
+	for i := range r.Items {
+		it := &r.Items[i]
+		n := it.NoneToday()
+		if n == nil {
+			continue
+		}
+		line := fmt.Sprintf("%s %s %s: %s", it.Kind, code(it.Name), text(where(it.Pos)), text(n.Why))
+		if len(n.Selects) > 0 {
+			line += "; " + text(strings.Join(n.Selects, ", "))
+		}
+		if n.Pin != "" {
+			line += "; pin: " + text(n.Pin) + " (prerel pin writes it)"
+		}
+		none.lines = append(none.lines, line)
+	}
+	if len(none.lines) > 0 {
+		out = append(out, none)
+	}
 	if len(r.Unread) > 0 {
 		s := section{title: "Modules not read (their module calls and providers are not shown)"}
 		for _, u := range r.Unread {

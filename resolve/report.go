@@ -111,6 +111,7 @@ type Item struct {
 	Implied bool `json:"implied,omitempty"`
 
 	columns []string // policy names in column order
+	listed  []string // the versions listed
 }
 
 // Requirement is one module's constraint on a module call or provider.

@@ -86,6 +86,7 @@ func (j *job) resolve(l listing, extra []engine.Policy) Item {
 	}
 	versions := l.listing.Versions
 	it.From, it.Available = l.listing.From, len(versions)
+	it.listed = versions
 	if v, ok := newest(versions); ok {
 		it.Newest = &v
 	}

@@ -19,6 +19,8 @@
 //	         the whole run's report from the partial reports of compare --shard
 //	prerel resolve  [flags] DIR
 //	         each module and provider in DIR: its policy's version next to today's
+//	prerel pin      [flags] DIR
+//	         override files that make init install what the chosen policies select
 //	prerel impact   --policy P [flags] [--domain corpus | --domain DIR...]
 //	         what would install differently for real module calls under policy P
 //	prerel serve    [flags]
@@ -66,8 +68,9 @@
 //	0  success
 //	1  a finding: the run differs from the baseline (compare --baseline,
 //	   merge --baseline), or a module or provider has no admissible
-//	   version (resolve), or a call falls in a class --fail-on names
-//	   (impact)
+//	   version (resolve, pin), or the override files on disk are not
+//	   what pin would write (pin --check), or a call falls in a class
+//	   --fail-on names (impact)
 //	2  bad usage or bad input: a flag, an argument, a constraint or version
 //	   the engine cannot parse, a file that does not exist or is malformed,
 //	   a configuration error
@@ -95,7 +98,7 @@ package main
 // NAME -h' and the command list above are made from it; go generate
 // rewrites the list, and TestDocCommandList fails while it is stale.
 //
-// To add a command, say pin, copy the pattern of select.go:
+// To add a command, copy the pattern of select.go, as pin.go does:
 //
 //   - write pin.go with a pinCommand value: name "pin", args such as
 //     "[flags] DIR", the summary and the help; policySources: true when

@@ -23,8 +23,9 @@ const exitStatusHelp = `Exit status:
 	0  success
 	1  a finding: the run differs from the baseline (compare --baseline,
 	   merge --baseline), or a module or provider has no admissible
-	   version (resolve), or a call falls in a class --fail-on names
-	   (impact)
+	   version (resolve, pin), or the override files on disk are not
+	   what pin would write (pin --check), or a call falls in a class
+	   --fail-on names (impact)
 	2  bad usage or bad input: a flag, an argument, a constraint or version
 	   the engine cannot parse, a file that does not exist or is malformed,
 	   a configuration error

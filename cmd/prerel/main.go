@@ -65,6 +65,7 @@ func init() {
 		&compareCommand,
 		&mergeCommand,
 		&resolveCommand,
+		&pinCommand,
 		&impactCommand,
 		&serveCommand,
 		&versionCommand,

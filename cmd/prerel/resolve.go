@@ -151,7 +151,68 @@ named on stderr.`,
 // resolveCommandFlags defines the flags of prerel resolve and returns its
 // run.
 func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
-	f := resolveFlags{
+	f := addTreeFlags(fs)
+	// resolve's --policies adds columns: not addPolicies, whose policies
+	// are those a command runs, all by default.
+	fs.Var(&f.extra, "policies", "comma-separated `POLICIES` to show as extra columns (default: none)")
+	format := addFormat(fs, "text", "markdown", "json")
+	showAll := addShowAll(fs)
+	return func(e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("resolve needs exactly one root module directory, got %d arguments", len(args))
+		}
+		rep, err := f.resolve(e, args[0], nil)
+		if err != nil {
+			return err
+		}
+		if err := resolve.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)); err != nil {
+			return failure(err)
+		}
+		return resolveOutcome(rep, *showAll)
+	}
+}
+
+// resolve reads the configuration rooted at dir as the flags say and
+// resolves it, leaving out the files for which skip returns true (see
+// resolve.Options.SkipFile). The policies of the policy configuration
+// become e's.
+func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*resolve.Report, error) {
+	if err := f.check(dir); err != nil {
+		return nil, err
+	}
+	cfg, err := f.policyConfig(e, dir)
+	if err != nil {
+		return nil, err
+	}
+	// The policies prerel.hcl declares are usable everywhere below.
+	e.registry = cfg.Registry()
+	extra, err := f.extraPolicies(e)
+	if err != nil {
+		return nil, err
+	}
+	versions, err := f.versions(e)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := resolve.Run(context.Background(), resolve.Options{
+		Dir: dir, ModulesDir: f.modulesDir, Config: cfg, Versions: versions, Policies: e.registry, Extra: extra, LockFile: f.lockFile,
+		SkipFile: skip,
+	})
+	var diags hcl.Diagnostics
+	if errors.As(err, &diags) {
+		return nil, diagnosticsError(diags)
+	} else if err != nil {
+		return nil, usage(err)
+	}
+	return rep, nil
+}
+
+// addTreeFlags defines the flags that say how a configuration is read
+// and resolved, of resolve and pin: the policy configuration (--config,
+// --policy, --module-policy, --provider-policy), where versions come from
+// (addVersionSourceFlags), --modules-dir and --lock-file.
+func addTreeFlags(fs *flagSet) *resolveFlags {
+	f := &resolveFlags{
 		modulePolicies:   pairList{flag: "module-policy"},
 		providerPolicies: pairList{flag: "provider-policy"},
 	}
@@ -159,50 +220,10 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 	fs.StringVar(&f.policy, "policy", "", "the default `POLICY`, overriding default_policy (built-in default: "+policyconfig.FallbackPolicy+")")
 	fs.Var(&f.modulePolicies, "module-policy", "`CALL=POLICY` for one module call, overriding the config file\n(repeatable); CALL is the call path, such as vpc or eks.node_group")
 	fs.Var(&f.providerPolicies, "provider-policy", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict\n(repeatable)")
-	// resolve's --policies adds columns: not addPolicies, whose policies
-	// are those a command runs, all by default.
-	fs.Var(&f.extra, "policies", "comma-separated `POLICIES` to show as extra columns (default: none)")
 	f.addVersionSourceFlags(fs)
 	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules, or modules in TF_DATA_DIR)")
 	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
-	format := addFormat(fs, "text", "markdown", "json")
-	showAll := addShowAll(fs)
-	return func(e *env, args []string) error {
-		if len(args) != 1 {
-			return usagef("resolve needs exactly one root module directory, got %d arguments", len(args))
-		}
-		dir := args[0]
-		if err := f.check(dir); err != nil {
-			return err
-		}
-		cfg, err := f.policyConfig(e, dir)
-		if err != nil {
-			return err
-		}
-		// The policies prerel.hcl declares are usable everywhere below.
-		e.registry = cfg.Registry()
-		extra, err := f.extraPolicies(e)
-		if err != nil {
-			return err
-		}
-		versions, err := f.versions(e)
-		if err != nil {
-			return err
-		}
-		rep, err := resolve.Run(context.Background(), resolve.Options{
-			Dir: dir, ModulesDir: f.modulesDir, Config: cfg, Versions: versions, Policies: e.registry, Extra: extra, LockFile: f.lockFile,
-		})
-		var diags hcl.Diagnostics
-		if errors.As(err, &diags) {
-			return diagnosticsError(diags)
-		} else if err != nil {
-			return usage(err)
-		}
-		if err := resolve.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)); err != nil {
-			return failure(err)
-		}
-		return resolveOutcome(rep, *showAll)
-	}
+	return f
 }
 
 // check validates the flags and the root directory.

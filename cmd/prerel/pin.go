@@ -1,0 +1,199 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/prerel/prerel/internal/markdown"
+	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/pin"
+	"github.com/prerel/prerel/terraform/config"
+)
+
+// pinCommand is prerel pin.
+var pinCommand = command{
+	name:    "pin",
+	args:    "[flags] DIR",
+	summary: "override files that make init install what the chosen policies select",
+	help: `Write the override files (` + pin.FileName + `) that make terraform init and
+tofu init install, for each module call and provider of the configuration
+rooted at DIR, what its chosen policy selects where that is not what today's
+installer selects. DIR is read as resolve reads it, with the same flags, and
+without the files prerel pin wrote. A module call is pinned next to the call
+with the bare selected version; a provider in the root module, with its
+source, version and configuration_aliases, when every module's constraint
+admits the pin. The report leads with what init installs now that it did
+not before, then what cannot be pinned and why.
+
+prerel only writes and removes files that start with its own header: a file
+it did not write is never touched. --check writes nothing and exits 1 when
+the files on disk are not what pin would write; --remove deletes prerel's
+files; --update-lock removes from the lock file the provider entries that
+keep init from installing a pin (or else run terraform init -upgrade).
+Exit status 1 also when some item has no admissible version; 3 when some
+versions could not be listed, and then nothing is written.`,
+	policySources: true,
+	flags:         pinCommandFlags,
+}
+
+// pinCommandFlags defines the flags of prerel pin and returns its run.
+func pinCommandFlags(fs *flagSet) func(*env, []string) error {
+	f := addTreeFlags(fs)
+	check := fs.Bool("check", false, "write nothing; exit 1, showing the difference, when the override files\non disk are not what pin would write (for CI)")
+	remove := fs.Bool("remove", false, "remove the override files prerel wrote, and only those")
+	dryRun := fs.Bool("dry-run", false, "write nothing; print the files pin would write")
+	updateLock := fs.Bool("update-lock", false, "also remove from the lock file exactly the provider entries that\nmust change for init to install the pins")
+	format := addFormat(fs, "text", "markdown", "json")
+	return func(e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("pin needs exactly one root module directory, got %d arguments", len(args))
+		}
+		var modes []string
+		for _, m := range []struct {
+			on   bool
+			name string
+		}{{*check, "--check"}, {*remove, "--remove"}, {*dryRun, "--dry-run"}} {
+			if m.on {
+				modes = append(modes, m.name)
+			}
+		}
+		if len(modes) > 1 {
+			return usagef("%s cannot be used together", strings.Join(modes, " and "))
+		}
+		if *updateLock && (*check || *remove) {
+			return usagef("--update-lock cannot be used with %s", modes[0])
+		}
+		dir := args[0]
+		if *remove {
+			return pinRemove(e, f, dir, format.value)
+		}
+		rep, err := f.resolve(e, dir, pin.Skip)
+		if err != nil {
+			return err
+		}
+		// An outside failure (versions not listed) is reported before
+		// anything is written: a plan without those items would remove
+		// their pins.
+		outcome := resolveOutcome(rep, false)
+		if exitStatus(outcome) == exitFailure {
+			return outcome
+		}
+		tree, diags := config.LoadTree(dir, config.TreeOptions{ModulesDir: f.modulesDir, SkipFile: pin.Skip})
+		if diags.HasErrors() {
+			return diagnosticsError(diags)
+		}
+		plan, err := pin.Build(rep, tree, pin.Options{Policies: e.registry})
+		if err != nil {
+			return failure(err)
+		}
+		opts := pin.RenderOptions{Contents: *dryRun}
+		switch {
+		case *check:
+			diffs, err := pin.Check(plan)
+			if err != nil {
+				return failure(err)
+			}
+			opts.Checked, opts.Differences = true, diffs
+			if err := pin.Render(e.stdout, pin.Format(format.value), plan, opts); err != nil {
+				return failure(err)
+			}
+			if len(diffs) > 0 {
+				drift := finding(fmt.Errorf("%s not what prerel pin would write: run prerel pin %s",
+					plural.Of(len(diffs), "override file is", "override files are"), printable.String(dir)))
+				return errors.Join(drift, outcome)
+			}
+			return outcome
+		case *dryRun:
+		default:
+			if err := pin.Write(plan, pin.WriteOptions{Unlock: *updateLock}); err != nil {
+				return failure(err)
+			}
+		}
+		if err := pin.Render(e.stdout, pin.Format(format.value), plan, opts); err != nil {
+			return failure(err)
+		}
+		if *updateLock && !*dryRun && len(plan.Lock) > 0 && format.value != "json" {
+			code, item := printable.String, "  "
+			if format.value == "markdown" {
+				code, item = markdown.Code, "- "
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "\nRemoved from %s:\n", code(plan.LockFile))
+			for _, l := range plan.Lock {
+				b.WriteString(item + code(l.Address) + "\n")
+			}
+			if _, err := io.WriteString(e.stdout, b.String()); err != nil {
+				return failure(err)
+			}
+		}
+		return outcome
+	}
+}
+
+// pinRemove removes the override files prerel wrote in the local module
+// directories of the tree rooted at dir, and reports them. It reads the
+// tree only: no versions are listed.
+func pinRemove(e *env, f *resolveFlags, dir, format string) error {
+	if err := f.check(dir); err != nil {
+		return err
+	}
+	tree, diags := config.LoadTree(dir, config.TreeOptions{ModulesDir: f.modulesDir, SkipFile: pin.Skip})
+	if diags.HasErrors() {
+		return diagnosticsError(diags)
+	}
+	p := &pin.Plan{Dir: dir}
+	for _, n := range tree.Nodes {
+		if !n.Remote() && !slices.Contains(p.Dirs, n.Dir) {
+			p.Dirs = append(p.Dirs, n.Dir)
+		}
+	}
+	removed, err := pin.Remove(p)
+	if err != nil {
+		return failure(err)
+	}
+	lock := f.lockFile
+	if lock == "" {
+		lock = filepath.Join(dir, ".terraform.lock.hcl")
+	}
+	_, err = os.Stat(lock)
+	return failure(renderRemoved(e.stdout, format, removed, lock != "-" && err == nil))
+}
+
+// renderRemoved writes the files pin --remove removed and, when there is
+// a lock file, that a provider pin stays locked.
+func renderRemoved(w io.Writer, format string, removed []string, locked bool) error {
+	if removed == nil {
+		removed = []string{}
+	}
+	if format == "json" {
+		enc := newJSONEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Removed []string `json:"removed"`
+		}{removed})
+	}
+	code, item := printable.String, "  "
+	if format == "markdown" {
+		code, item = markdown.Code, "- "
+	}
+	var b strings.Builder
+	if len(removed) == 0 {
+		b.WriteString("No override file written by prerel to remove.\n")
+	} else {
+		b.WriteString("Removed:\n")
+		for _, r := range removed {
+			b.WriteString(item + code(r) + "\n")
+		}
+		if locked {
+			b.WriteString("\nA provider version init installed for a pin stays in the lock file:\nrun `" + pin.UpgradeCommand + "` (or `tofu init -upgrade`).\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

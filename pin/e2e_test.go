@@ -125,15 +125,21 @@ func moduleArchive(t *testing.T, mainTF string) []byte {
 	return b.Bytes()
 }
 
-// installer finds terraform or tofu on PATH.
-func installer(t *testing.T) string {
+// installers finds terraform and tofu on PATH: the end-to-end tests run
+// with each one found. With none, the test says so and skips; .ci/run
+// builds tofu when it finds none.
+func installers(t *testing.T) []string {
+	longtest.Skip(t)
+	var found []string
 	for _, name := range []string{"terraform", "tofu"} {
 		if p, err := exec.LookPath(name); err == nil {
-			return p
+			found = append(found, p)
 		}
 	}
-	t.Skip("neither terraform nor tofu is on PATH: the end-to-end test needs one")
-	return ""
+	if len(found) == 0 {
+		t.Skip("neither terraform nor tofu is on PATH: the end-to-end test needs one")
+	}
+	return found
 }
 
 // e2e is a root module in a temporary directory, with the CLI
@@ -150,9 +156,7 @@ type e2e struct {
 // newE2E starts the registry, writes the CLI configuration (a host block
 // for the registry, a filesystem mirror for the provider versions given)
 // and chooses the "linear" policy for everything.
-func newE2E(t *testing.T, providers ...string) *e2e {
-	longtest.Skip(t)
-	bin := installer(t)
+func newE2E(t *testing.T, bin string, providers ...string) *e2e {
 	e := &e2e{t: t, bin: bin, reg: newModuleRegistry(t, "1.0.0", "1.1.0", "2.0.0-beta.1"), tmp: t.TempDir()}
 	e.reg.providers = providers
 	e.root, e.data = filepath.Join(e.tmp, "root"), filepath.Join(e.tmp, "data")
@@ -270,7 +274,13 @@ func (e *e2e) plan() *pin.Plan {
 // version installed; a newer prerelease makes Check report a difference;
 // Remove and init again install today's selection.
 func TestEndToEnd(t *testing.T) {
-	e := newE2E(t)
+	for _, bin := range installers(t) {
+		t.Run(filepath.Base(bin), func(t *testing.T) { endToEnd(t, bin) })
+	}
+}
+
+func endToEnd(t *testing.T, bin string) {
+	e := newE2E(t, bin)
 	e.write(filepath.Join(e.root, "main.tf"), "module \"app\" {\n  source = \"./app\"\n}\n")
 	e.write(filepath.Join(e.root, "app", "main.tf"), fmt.Sprintf("module \"net\" {\n  source  = %q\n  version = \"~> 1.0\"\n}\n", e2eHost+"/corp/net/aws"))
 
@@ -328,16 +338,18 @@ func TestEndToEndProvider(t *testing.T) {
 		return fmt.Sprintf("terraform {\n  required_providers {\n    thing = {\n      source  = %q\n      version = %q\n    }\n  }\n}\n\n", e2eProvider, constraint)
 	}
 	const call = "module \"app\" {\n  source = \"./app\"\n}\n"
-	for _, tt := range []struct{ name, root, child string }{
-		{"root and child", requirement("~> 1.0") + call, requirement(">= 1.0")},
-		{"child only", call, requirement("~> 1.0")},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			e := newE2E(t, "1.0.0", "1.1.0", "2.0.0-beta1")
-			e.write(filepath.Join(e.root, "main.tf"), tt.root)
-			e.write(filepath.Join(e.root, "app", "main.tf"), tt.child)
-			providerPin(t, e)
-		})
+	for _, bin := range installers(t) {
+		for _, tt := range []struct{ name, root, child string }{
+			{"root and child", requirement("~> 1.0") + call, requirement(">= 1.0")},
+			{"child only", call, requirement("~> 1.0")},
+		} {
+			t.Run(filepath.Base(bin)+", "+tt.name, func(t *testing.T) {
+				e := newE2E(t, bin, "1.0.0", "1.1.0", "2.0.0-beta1")
+				e.write(filepath.Join(e.root, "main.tf"), tt.root)
+				e.write(filepath.Join(e.root, "app", "main.tf"), tt.child)
+				providerPin(t, e)
+			})
+		}
 	}
 }
 

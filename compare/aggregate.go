@@ -20,6 +20,9 @@ const MaxClasses = 300_000
 // cases of the others.
 const MaxSplits = 50_000
 
+// The caps a run keeps within are those of compare/internal/caps: these,
+// unless a test lowers them.
+
 // ClassesPerPair is how many classes a report of pairs pairs keeps per
 // pair: MaxClasses / pairs, and at least one.
 func ClassesPerPair(pairs int) int {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/compare/internal/caps"
 )
 
 // A run of some groups counts every group the domain yields, judges
@@ -62,5 +63,12 @@ func TestRunGroups(t *testing.T) {
 	}
 	if none.Cases() != 0 || all.Cases() != d.Info().Cases {
 		t.Errorf("RunGroups judged %d cases of none and %d of all %d", none.Cases(), all.Cases(), d.Info().Cases)
+	}
+}
+
+// The caps in force start at MaxClasses and MaxSplits.
+func TestCapsAreTheMaxima(t *testing.T) {
+	if caps.Classes != MaxClasses || caps.Splits != MaxSplits {
+		t.Errorf("caps %d classes, %d splits; want MaxClasses %d, MaxSplits %d", caps.Classes, caps.Splits, MaxClasses, MaxSplits)
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 // mergeReport combines the partial reports of every shard of a run into the
 // report of the whole run: mergePartials, then Partial.Report. The report
-// is the one Run makes of the whole domain, byte for byte in every
+// is the one compare.Run makes of the whole domain, byte for byte in every
 // format.
 func mergeReport(ctx context.Context, policies []engine.Policy, parts ...*Partial) (*compare.Report, error) {
 	p, err := mergePartials(parts...)

@@ -3,6 +3,7 @@ package compare
 import (
 	"strings"
 
+	"github.com/prerel/prerel/compare/internal/caps"
 	"github.com/prerel/prerel/engine"
 )
 
@@ -19,16 +20,13 @@ const MaxClasses = 300_000
 // cases of the others.
 const MaxSplits = 50_000
 
-// The limits in force: MaxClasses and MaxSplits, lowered by tests.
-var (
-	maxClasses = MaxClasses
-	maxSplits  = MaxSplits
-)
+// The caps a run keeps within are those of compare/internal/caps: these,
+// unless a test lowers them.
 
 // ClassesPerPair is how many classes a report of pairs pairs keeps per
 // pair: MaxClasses / pairs, and at least one.
 func ClassesPerPair(pairs int) int {
-	return max(maxClasses/max(pairs, 1), 1)
+	return max(caps.Classes/max(pairs, 1), 1)
 }
 
 // aggregate is what a run keeps: counts per pair and per class, and the
@@ -145,7 +143,7 @@ type classAgg struct {
 }
 
 func newAggregate(pairs int) *aggregate {
-	a := &aggregate{pairs: make([]pairAgg, pairs), splits: newCapped[splitKey, splitAgg](maxSplits, splitKey.less)}
+	a := &aggregate{pairs: make([]pairAgg, pairs), splits: newCapped[splitKey, splitAgg](caps.Splits, splitKey.less)}
 	for i := range a.pairs {
 		a.pairs[i].classes = newCapped[classKey, classAgg](ClassesPerPair(pairs), classKey.less)
 	}

@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/prerel/prerel/compare/internal/jsonpos"
 	"github.com/prerel/prerel/internal/safefile"
 )
 
@@ -255,7 +255,7 @@ const notReport = "not a report or baseline written by prerel compare"
 
 func decodeReport(data []byte) (*Report, error) {
 	at := func(off int64, format string, args ...any) error {
-		line, col := lineCol(data, off)
+		line, col := jsonpos.LineCol(data, off)
 		return &decodeError{line: line, col: col, msg: fmt.Sprintf(format, args...)}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -265,9 +265,9 @@ func decodeReport(data []byte) (*Report, error) {
 	dec.DisallowUnknownFields()
 	var r Report
 	if err := dec.Decode(&r); err != nil {
-		return nil, jsonError(err, dec, data, "report", at)
+		return nil, jsonpos.Error(err, dec, data, "report", at)
 	}
-	if err := trailingData(dec, data, "report", at); err != nil {
+	if err := jsonpos.Trailing(dec, data, "report", at); err != nil {
 		return nil, err
 	}
 	if r.Schema == 0 {
@@ -293,43 +293,4 @@ func decodeReport(data []byte) (*Report, error) {
 		return nil, &decodeError{msg: fmt.Sprintf("%s: it has %s", notReport, strings.Join(lacks, ", "))}
 	}
 	return &r, nil
-}
-
-// lineCol converts a byte offset of data into a 1-based line and column.
-func lineCol(data []byte, off int64) (line, col int) {
-	off = min(max(off, 0), int64(len(data)))
-	before := data[:off]
-	line = bytes.Count(before, []byte{'\n'}) + 1
-	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
-}
-
-// jsonError describes err, dec's error decoding data as a what ("report",
-// "partial report"), at its place in data with at.
-func jsonError(err error, dec *json.Decoder, data []byte, what string, at func(off int64, format string, args ...any) error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return at(syn.Offset-1, "malformed JSON: %v", syn)
-	case errors.As(err, &typ):
-		field := "the value"
-		if typ.Field != "" {
-			field = strconv.Quote(typ.Field)
-		}
-		return at(typ.Offset, "%s is a JSON %s, expected %s", field, typ.Value, typ.Type)
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return at(int64(len(data)), "the file ends in the middle of the %s", what)
-	}
-	return at(dec.InputOffset(), "%s", strings.TrimPrefix(err.Error(), "json: "))
-}
-
-// trailingData fails, with at, when data holds more than white space
-// after the value dec decoded, a what.
-func trailingData(dec *json.Decoder, data []byte, what string, at func(off int64, format string, args ...any) error) error {
-	if off := dec.InputOffset(); len(bytes.TrimSpace(data[off:])) > 0 {
-		rest := int64(len(data[off:]) - len(bytes.TrimLeft(data[off:], " \t\r\n")))
-		return at(off+rest, "data after the end of the %s", what)
-	}
-	return nil
 }

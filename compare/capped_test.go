@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/prerel/prerel/compare/internal/caps"
 	"github.com/prerel/prerel/engine"
 )
 
@@ -102,8 +103,8 @@ func (m matchAll) Match(string) engine.Result {
 // splits, counts the cases of the others, and keeps the same ones
 // whatever the number of workers.
 func TestRunCapsClassesAndSplits(t *testing.T) {
-	defer func(c, s int) { maxClasses, maxSplits = c, s }(maxClasses, maxSplits)
-	maxClasses, maxSplits = 10, 7
+	defer func(c, s int) { caps.Classes, caps.Splits = c, s }(caps.Classes, caps.Splits)
+	caps.Classes, caps.Splits = 10, 7
 	policies := []engine.Policy{oneWay{"yes", engine.Allow}, oneWay{"no", engine.Reject}}
 	var first *Report
 	for _, workers := range []int{1, 3} {

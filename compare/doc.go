@@ -38,29 +38,21 @@
 //
 // # Sharding
 //
-// A domain too large for one machine runs in shards: RunPartial with
-// Options.Shard K of N judges the groups whose index (in the order the
-// domain yields them) modulo N is K-1, every case keeping its offset in
-// the whole domain, and returns a Partial: the aggregate Run would keep of
-// those cases (counts per pair, every kept class with its count and
-// smallest witness, the smallest class key each cap turned away, the
-// splits, the selection, every verdict by offset), with the whole
-// domain's DomainInfo, the policies in order, the reference, rank,
-// relevance table and caps. A Merger combines partial reports of
-// disjoint shards, one part at a time, in any number, order and
-// grouping, into the same partial report, so that merging holds two
-// partial reports in memory however many shards there are; it refuses
-// parts of another run (another domain, policies, order of policies,
-// reference, rank, relevance table, caps or number of shards) or a shard
-// given twice, naming the files. Since the
-// caps keep the smallest keys whatever the order, the merged aggregate is
-// the one Run keeps, and Partial.Report builds the report from it as Run
-// does, once every shard is there: the same report, byte for byte, as
-// Run on the whole domain, baseline and drift included. It needs the
-// policies the shards ran: a partial report records a fingerprint of each
-// (its verdicts on a sample of the exhaustive domain of MinScope), and
-// a Merger and Report refuse a policy of the same name with another
-// fingerprint, or one that judges a kept witness otherwise.
+// A domain too large for one machine runs in parts, which package
+// compare/shard deals out, writes and merges. RunGroups judges only the
+// groups a caller owns (by their index in the order the domain yields
+// them), every case keeping its offset in the whole domain, and returns
+// an Aggregate: what Run keeps of those cases before it builds the report
+// (counts per pair, every kept class with its count and smallest witness,
+// the smallest class key each cap turned away, the splits, the selection,
+// the caps and every verdict by offset). Aggregate.Add combines
+// aggregates of disjoint groups; since the caps keep the smallest keys
+// whatever the order, the aggregate of every group is the one Run keeps,
+// and Aggregate.Report builds the report from it as Run does: the same
+// report, byte for byte, baseline and drift included, once it has judged
+// every kept witness again with the policies given. AggregateJSON is the
+// JSON form of an Aggregate, the fields a partial report holds from
+// "limits" to "verdicts".
 //
 // # Report
 //
@@ -95,8 +87,8 @@
 // witness's constraint shape. Reports order them by relevance, then count (Options.Rank).
 //
 // The package never prints: the render package writes a report as text,
-// Markdown, JSON or HTML. Report.WriteJSON, Partial.WriteJSON and
-// WriteBaseline write as they encode, a class at a time, so that the
+// Markdown, JSON or HTML. Report.WriteJSON, Aggregate.WriteJSONFields
+// and WriteBaseline write as they encode, a class at a time, so that the
 // JSON text of a large report is never held whole in memory.
 //
 // # Baselines

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding"
 	"encoding/json"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -136,10 +137,42 @@ func holdsSlice(t reflect.Type, levels int) bool {
 	return false
 }
 
+// streamFields writes the fields of struct v compact, as streamJSON
+// would write them, without the braces of their object and without a
+// final newline: the fields of an object another writer opens and closes.
+func streamFields(w io.Writer, v any) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	s := &jsonStreamer{w: bw, plans: map[reflect.Type]bool{}}
+	s.enc = json.NewEncoder(&s.buf)
+	s.enc.SetEscapeHTML(false)
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	if rv.Kind() != reflect.Struct {
+		return fmt.Errorf("streamFields: %s is not a struct", rv.Type())
+	}
+	if _, err := s.fields(rv, 0); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
 // object writes struct v field by field.
 func (s *jsonStreamer) object(v reflect.Value, depth int) error {
-	t := v.Type()
 	s.w.WriteByte('{')
+	n, err := s.fields(v, depth)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		s.newline(depth)
+	}
+	s.w.WriteByte('}')
+	return nil
+}
+
+// fields writes the fields of struct v, separated by commas, and returns
+// how many it wrote.
+func (s *jsonStreamer) fields(v reflect.Value, depth int) (int, error) {
+	t := v.Type()
 	n := 0
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -164,21 +197,17 @@ func (s *jsonStreamer) object(v reflect.Value, depth int) error {
 		n++
 		s.newline(depth + 1)
 		if err := s.whole(reflect.ValueOf(name), depth+1); err != nil {
-			return err
+			return n, err
 		}
 		s.w.WriteByte(':')
 		if s.indent {
 			s.w.WriteByte(' ')
 		}
 		if err := s.value(fv, depth+1); err != nil {
-			return err
+			return n, err
 		}
 	}
-	if n > 0 {
-		s.newline(depth)
-	}
-	s.w.WriteByte('}')
-	return nil
+	return n, nil
 }
 
 // array writes slice v element by element.

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"io/fs"
+	"maps"
 	"strconv"
 	"strings"
 )
@@ -41,6 +42,32 @@ type RelevanceTable struct {
 	counts map[string]int
 	total  int
 }
+
+// NewRelevanceCounts is the relevance table that counts constraint
+// shapes as counts does, as a RelevanceTable's Shapes gives them: its
+// total is their sum. counts is not kept.
+func NewRelevanceCounts(source string, counts map[string]int) *RelevanceTable {
+	t := &RelevanceTable{Source: source, counts: maps.Clone(counts)}
+	if t.counts == nil {
+		t.counts = map[string]int{}
+	}
+	for _, n := range t.counts {
+		t.total += n
+	}
+	return t
+}
+
+// Shapes are the counts of the table by constraint shape, a copy.
+func (t *RelevanceTable) Shapes() map[string]int {
+	out := maps.Clone(t.counts)
+	if out == nil {
+		out = map[string]int{}
+	}
+	return out
+}
+
+// Total is the number of constraints the table counts.
+func (t *RelevanceTable) Total() int { return t.total }
 
 // NewRelevanceTable counts the shapes of the given constraints; source
 // says where they come from.

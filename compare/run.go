@@ -33,11 +33,8 @@ type Options struct {
 	// Rank orders the classes of each pair and the splits; "" means
 	// RankRelevance.
 	Rank Rank
-	// Shard, when set, is the part of the domain RunPartial runs (see
-	// Shard); Run refuses it.
-	Shard Shard
 
-	shard *shardRun // RunPartial's sharded run (shard.go)
+	shard *shardRun // RunGroups' run of some groups (part.go)
 }
 
 // progressInterval is how often Progress is called.
@@ -81,9 +78,6 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	if _, err := ParseRank(string(opt.Rank)); err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
-	if err := opt.checkShard(); err != nil {
-		return nil, err
-	}
 	info := d.Info()
 	n := opt.Workers
 	if n <= 0 {
@@ -105,7 +99,7 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 		domainErr = d.Groups(func(g Group) bool {
 			pg := placedGroup{g, offset}
 			offset += int64(len(g.Versions))
-			if !opt.shard.owns(pg.offset, len(g.Versions)) { // a shard judges its own groups only (shard.go)
+			if !opt.shard.owns(pg.offset, len(g.Versions)) { // RunGroups judges some groups only (part.go)
 				return true
 			}
 			select {
@@ -158,9 +152,9 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	shared.flush(pairs, n, opt.shard == nil) // a shard keeps every class in its capped map
+	shared.flush(pairs, n, opt.shard == nil) // RunGroups keeps every class in its capped map
 	agg := shared.agg
-	if opt.shard != nil { // a shard keeps its aggregate as a partial report (shard.go)
+	if opt.shard != nil { // RunGroups keeps the aggregate (part.go)
 		if err := fillReasons(agg, policies, pairs, n); err != nil {
 			return nil, err
 		}

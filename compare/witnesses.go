@@ -12,9 +12,10 @@ import (
 // fillReasons sets the policies' reasons on the witness of every class of
 // agg, which the workers keep with their verdicts only: a class's witness
 // changes many times while a run lasts, and only the last one is shown.
-// A shard does so before it writes its partial report; a whole run fills
-// the reasons of its report's classes instead (fillClassReasons). A
-// policy that panics makes it return a PanicError.
+// A run of some groups (RunGroups) does so before it returns its
+// aggregate; a whole run fills the reasons of its report's classes
+// instead (fillClassReasons). A policy that panics makes it return a
+// PanicError.
 func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, workers int) error {
 	// The sides of each witness, found pair by pair in parallel.
 	type sides struct {

@@ -109,8 +109,7 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 			opt.Progress = progressPrinter(e, time.Now)
 		}
 		if shard.set { // a shard writes its partial report (merge.go)
-			opt.Shard = shard.shard
-			return writeShard(e, d, ps, opt, shardDomainArgs(kind, *domain, *scope, *seed, *count, *pairing))
+			return writeShard(e, d, ps, opt, shard.shard, shardDomainArgs(kind, *domain, *scope, *seed, *count, *pairing))
 		}
 		report, err := compare.Run(context.Background(), d, ps, opt)
 		var panicked *compare.PanicError

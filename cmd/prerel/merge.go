@@ -13,6 +13,7 @@ import (
 
 	"github.com/prerel/prerel/compare"
 	comparerender "github.com/prerel/prerel/compare/render"
+	compareshard "github.com/prerel/prerel/compare/shard"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/printable"
 )
@@ -88,9 +89,9 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		}
 		// The parts are read and merged one at a time: the memory of two
 		// partial reports, however many shards.
-		var merger compare.Merger
+		var merger compareshard.Merger
 		for _, path := range args {
-			part, err := compare.ReadPartial(path)
+			part, err := compareshard.ReadPartial(path, partialHints)
 			if err != nil {
 				return inputError(err)
 			}
@@ -149,9 +150,16 @@ func trimCompare(err error) error {
 	return err
 }
 
+// partialHints are the words of merge's errors on what is not a partial
+// report.
+var partialHints = compareshard.Hints{
+	Writer: "prerel compare --shard",
+	Write:  "prerel compare --shard K/N --format json",
+}
+
 // shardFlag is compare's --shard K/N.
 type shardFlag struct {
-	shard compare.Shard
+	shard compareshard.Shard
 	set   bool
 }
 
@@ -169,7 +177,7 @@ func (f *shardFlag) String() string {
 }
 
 func (f *shardFlag) Set(s string) error {
-	sh, err := compare.ParseShard(s)
+	sh, err := compareshard.ParseShard(s)
 	if err != nil {
 		return err
 	}
@@ -203,8 +211,8 @@ func checkShardFlags(fs *flagSet, shard *shardFlag) error {
 
 // writeShard runs one shard and writes its partial report to stdout,
 // with the flags that make its domain again (for merge --baseline).
-func writeShard(e *env, d compare.Domain, ps []engine.Policy, opt compare.Options, domainArgs []string) error {
-	p, err := compare.RunPartial(context.Background(), d, ps, opt)
+func writeShard(e *env, d compare.Domain, ps []engine.Policy, opt compare.Options, sh compareshard.Shard, domainArgs []string) error {
+	p, err := compareshard.RunPartial(context.Background(), d, ps, opt, sh)
 	var panicked *compare.PanicError
 	if errors.As(err, &panicked) {
 		panic(&workerPanic{value: err, stack: panicked.Stack})
@@ -236,7 +244,7 @@ func shardDomainArgs(kind, name string, scope int, seed int64, count int, pairin
 // partialDomain makes the domain of a partial report again from the flags
 // it records, and checks that it is the domain the shards ran; when it
 // cannot, it returns nil and why.
-func partialDomain(p *compare.Partial) (compare.Domain, error) {
+func partialDomain(p *compareshard.Partial) (compare.Domain, error) {
 	args := p.DomainArgs
 	if len(args) == 0 {
 		return nil, errors.New("the partial reports do not record how their domain was made")

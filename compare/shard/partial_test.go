@@ -1,4 +1,4 @@
-package compare
+package shard
 
 import (
 	"bytes"
@@ -9,22 +9,23 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel"
+	"github.com/prerel/prerel/compare"
 )
 
 // samplePartial is shard 2/3 of a small run with a selection and a
 // relevance table: every part of the JSON form.
 func samplePartial(t testing.TB) *Partial {
 	t.Helper()
-	d, err := Corpus(prerel.Corpus(), PairByContext)
+	d, err := compare.Corpus(prerel.Corpus(), compare.PairByContext)
 	if err != nil {
 		t.Fatal(err)
 	}
-	relevance, err := CorpusRelevance(prerel.Corpus())
+	relevance, err := compare.CorpusRelevance(prerel.Corpus())
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, err := RunPartial(context.Background(), limitGroups(d, 400), resolvePolicies(t, "strict", "cargo", "linear"),
-		Options{Shard: Shard{2, 3}, Relevance: relevance})
+		compare.Options{Relevance: relevance}, Shard{2, 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,9 +34,9 @@ func samplePartial(t testing.TB) *Partial {
 }
 
 // limitGroups is d cut to its first n groups.
-func limitGroups(d Domain, n int) Domain {
-	var groups []Group
-	d.Groups(func(g Group) bool {
+func limitGroups(d compare.Domain, n int) compare.Domain {
+	var groups []compare.Group
+	d.Groups(func(g compare.Group) bool {
 		groups = append(groups, g)
 		return len(groups) < n
 	})
@@ -55,7 +56,7 @@ func TestPartialJSONRoundTrip(t *testing.T) {
 		t.Errorf("read back: info %+v, policies %v, cases %d, shards %v, relevance %v, args %q",
 			q.Info(), q.Policies(), q.cases(), q.heldShards(), q.Relevance(), q.DomainArgs)
 	}
-	if q.agg.selection == nil || q.verdicts == nil {
+	if !bytes.Contains(partialJSONOf(t, q), []byte(`"selection":`)) || !q.agg.RecordsVerdicts() {
 		t.Error("the sample has no selection or no verdicts: it does not cover the JSON form")
 	}
 }
@@ -65,7 +66,7 @@ func TestPartialJSONRoundTrip(t *testing.T) {
 func TestReadPartialRefuses(t *testing.T) {
 	dir := t.TempDir()
 	good := string(partialJSONOf(t, samplePartial(t)))
-	r, err := Run(context.Background(), exhaustiveDomain(t, 1), resolvePolicies(t, "strict", "cargo"), Options{})
+	r, err := compare.Run(context.Background(), exhaustiveDomain(t, 1), resolvePolicies(t, "strict", "cargo"), compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestReadPartialRefuses(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.data), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := ReadPartial(path)
+			_, err := ReadPartial(path, cliHints)
 			if err == nil {
 				t.Fatal("read")
 			}
@@ -123,7 +124,7 @@ func TestReadPartialRefuses(t *testing.T) {
 		})
 	}
 	for _, path := range []string{dir, filepath.Join(dir, "missing.json")} {
-		if _, err := ReadPartial(path); err == nil || !strings.Contains(err.Error(), path) {
+		if _, err := ReadPartial(path, cliHints); err == nil || !strings.Contains(err.Error(), path) {
 			t.Errorf("ReadPartial(%s): %v, want an error naming it", path, err)
 		}
 	}
@@ -136,7 +137,7 @@ func FuzzDecodePartial(f *testing.F) {
 	ps := resolvePolicies(f, "strict", "cargo")
 	small := limitGroups(d, 30)
 	for k := 1; k <= 2; k++ {
-		p, err := RunPartial(context.Background(), small, ps, Options{Shard: Shard{k, 2}})
+		p, err := RunPartial(context.Background(), small, ps, compare.Options{}, Shard{k, 2})
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -159,3 +160,7 @@ func FuzzDecodePartial(f *testing.F) {
 		p.Report(context.Background(), ps)
 	})
 }
+
+// cliHints are the words prerel's command line gives the errors of
+// reading a partial report.
+var cliHints = Hints{Writer: "prerel compare --shard", Write: "prerel compare --shard K/N --format json"}

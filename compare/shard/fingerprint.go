@@ -1,10 +1,11 @@
-package compare
+package shard
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"sync"
 
+	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
 )
 
@@ -12,6 +13,10 @@ import (
 // fingerprint sample the exhaustive domain of MinScope: one case in this
 // many.
 const fingerprintEvery = 16
+
+// probePanicked is a fingerprint's verdict on a case where the policy
+// panics.
+const probePanicked = 3
 
 // probeGroup is a constraint with the versions a fingerprint judges
 // against it.
@@ -24,13 +29,13 @@ type probeGroup struct {
 // case of the exhaustive domain of MinScope, where the policies prerel
 // registers all differ from one another.
 var probeCases = sync.OnceValue(func() []probeGroup {
-	d, err := Exhaustive(MinScope)
+	d, err := compare.Exhaustive(compare.MinScope)
 	if err != nil {
 		return nil
 	}
 	var out []probeGroup
 	var i int
-	d.Groups(func(g Group) bool {
+	d.Groups(func(g compare.Group) bool {
 		pg := probeGroup{constraint: g.Constraint}
 		for _, v := range g.Versions {
 			if i%fingerprintEvery == 0 {
@@ -66,7 +71,7 @@ func probeVerdicts(p engine.Policy, g probeGroup) (out []byte) {
 	defer func() {
 		if recover() != nil {
 			for i := max(at, 0); i < len(out); i++ {
-				out[i] = verdictAbsent
+				out[i] = probePanicked
 			}
 			if at >= 0 && at+1 < len(out) {
 				// the versions after a panic are judged one by one

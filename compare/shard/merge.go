@@ -1,27 +1,22 @@
-package compare
+package shard
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"maps"
-	"runtime"
-	"runtime/debug"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 
+	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/internal/elide"
 	"github.com/prerel/prerel/internal/plural"
 )
 
 // mergeReport combines the partial reports of every shard of a run into the
 // report of the whole run: mergePartials, then Partial.Report. The report
-// is the one Run makes of the whole domain, byte for byte in every
+// is the one compare.Run makes of the whole domain, byte for byte in every
 // format.
-func mergeReport(ctx context.Context, policies []engine.Policy, parts ...*Partial) (*Report, error) {
+func mergeReport(ctx context.Context, policies []engine.Policy, parts ...*Partial) (*compare.Report, error) {
 	p, err := mergePartials(parts...)
 	if err != nil {
 		return nil, err
@@ -78,7 +73,7 @@ func mergePartials(parts ...*Partial) (*Partial, error) {
 // the result does not depend on their order. The zero Merger is empty.
 type Merger struct {
 	out   *Partial
-	first *Partial       // what every part must match: the first one added, without its aggregate and verdicts
+	first *Partial       // what every part must match: the first one added, its aggregate emptied
 	owner map[int]string // each shard added, and the name of the part that brought it
 	parts int            // the parts offered, refused or not
 }
@@ -100,21 +95,14 @@ func (m *Merger) Add(p *Partial) error {
 	if err := m.checkShards(p); err != nil {
 		return err
 	}
-	if m.out != nil && p.verdicts != nil {
-		for i, vs := range p.verdicts {
-			for j, x := range vs {
-				if x != verdictAbsent && m.out.verdicts[i][j] != verdictAbsent {
-					return fmt.Errorf("compare: %s and another partial report both judged case %d", p.name(), j)
-				}
-			}
+	if m.out != nil {
+		if c, ok := m.out.agg.Overlap(p.agg); ok {
+			return fmt.Errorf("compare: %s and another partial report both judged case %d", p.name(), c)
 		}
 	}
 	if m.out == nil {
 		first := *p
-		first.agg, first.verdicts = nil, nil
-		if p.verdicts != nil {
-			first.verdicts = [][]byte{} // recorded, as compatible asks
-		}
+		first.agg = p.agg.Empty(0) // its caps and whether it records verdicts, as compatible asks
 		m.first = &first
 		m.out = &Partial{
 			source:     p.source, // one part is still called by its name
@@ -126,15 +114,7 @@ func (m *Merger) Add(p *Partial) error {
 			reference:  p.reference,
 			rank:       p.rank,
 			relevance:  p.relevance,
-			classLimit: p.classLimit,
-			splitLimit: p.splitLimit,
-			agg:        newSizedAggregate(len(p.agg.pairs), p.classLimit, p.splitLimit),
-		}
-		if p.verdicts != nil {
-			m.out.verdicts = make([][]byte, len(p.policies))
-			for i := range m.out.verdicts {
-				m.out.verdicts[i] = bytes.Repeat([]byte{verdictAbsent}, int(p.info.Cases))
-			}
+			agg:        p.agg.Empty(p.info.Cases),
 		}
 	} else {
 		m.out.source = ""
@@ -142,13 +122,8 @@ func (m *Merger) Add(p *Partial) error {
 			m.out.DomainArgs = p.DomainArgs // that of the part with the first shard
 		}
 	}
-	m.out.agg.merge(p.agg)
-	for i, vs := range p.verdicts {
-		for j, x := range vs {
-			if x != verdictAbsent {
-				m.out.verdicts[i][j] = x
-			}
-		}
+	if err := m.out.agg.Add(p.agg); err != nil {
+		return err
 	}
 	m.noteShards(p)
 	m.out.shards = slices.Sorted(maps.Keys(m.owner))
@@ -182,8 +157,8 @@ func (m *Merger) Partial() (*Partial, error) {
 	if m.out == nil {
 		return nil, fmt.Errorf("compare: no partial reports to merge")
 	}
-	if m.out.agg.cases > m.out.info.Cases {
-		return nil, fmt.Errorf("compare: %s count %d cases together, more than the %d of the domain", shardList(m.out.heldShards()), m.out.agg.cases, m.out.info.Cases)
+	if m.out.agg.Cases() > m.out.info.Cases {
+		return nil, fmt.Errorf("compare: %s count %d cases together, more than the %d of the domain", shardList(m.out.heldShards()), m.out.agg.Cases(), m.out.info.Cases)
 	}
 	out := *m.out
 	return &out, nil
@@ -197,7 +172,7 @@ func compatible(a, b *Partial) error {
 	}
 	switch {
 	case a.info != b.info:
-		describe := func(i DomainInfo) string {
+		describe := func(i compare.DomainInfo) string {
 			s := fmt.Sprintf("%s (%s)", i.Description, plural.Of(i.Cases, "case", "cases"))
 			if i.Digest != "" {
 				s += ", " + i.Digest
@@ -222,21 +197,22 @@ func compatible(a, b *Partial) error {
 	case a.rank != b.rank:
 		return other("they rank classes differently", string(a.rank), string(b.rank))
 	case !sameRelevance(a.relevance, b.relevance):
-		describe := func(t *RelevanceTable) string {
+		describe := func(t *compare.RelevanceTable) string {
 			if t == nil {
 				return "no relevance table"
 			}
-			return fmt.Sprintf("%s (%d constraints)", t.Source, t.total)
+			return fmt.Sprintf("%s (%d constraints)", t.Source, t.Total())
 		}
 		return other("they rank by other relevance tables", describe(a.relevance), describe(b.relevance))
-	case a.classLimit != b.classLimit || a.splitLimit != b.splitLimit:
+	case !sameLimits(a.agg, b.agg):
 		describe := func(p *Partial) string {
-			return fmt.Sprintf("%d classes per pair, %d splits", p.classLimit, p.splitLimit)
+			classes, splits := p.agg.Limits()
+			return fmt.Sprintf("%d classes per pair, %d splits", classes, splits)
 		}
 		return other("they keep other numbers of classes and splits", describe(a), describe(b))
-	case (a.verdicts == nil) != (b.verdicts == nil):
+	case a.agg.RecordsVerdicts() != b.agg.RecordsVerdicts():
 		describe := func(p *Partial) string {
-			if p.verdicts == nil {
+			if !p.agg.RecordsVerdicts() {
 				return "no verdicts"
 			}
 			return "every verdict"
@@ -246,12 +222,11 @@ func compatible(a, b *Partial) error {
 	return nil
 }
 
-// sameRelevance reports whether two relevance tables count alike.
-func sameRelevance(a, b *RelevanceTable) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return a.Source == b.Source && a.total == b.total && maps.Equal(a.counts, b.counts)
+// sameLimits reports whether two aggregates keep within the same caps.
+func sameLimits(a, b *compare.Aggregate) bool {
+	ac, as := a.Limits()
+	bc, bs := b.Limits()
+	return ac == bc && as == bs
 }
 
 // Report builds the report of the whole run from a partial report that
@@ -260,7 +235,7 @@ func sameRelevance(a, b *RelevanceTable) bool {
 // Run on the whole domain. It fails when a shard is missing, and when a
 // policy is not the one the shards ran: one whose name differs, or that
 // judges a recorded witness otherwise than the shards recorded.
-func (p *Partial) Report(ctx context.Context, policies []engine.Policy) (*Report, error) {
+func (p *Partial) Report(ctx context.Context, policies []engine.Policy) (*compare.Report, error) {
 	if p == nil || p.agg == nil {
 		return nil, fmt.Errorf("compare: no partial report")
 	}
@@ -276,11 +251,11 @@ func (p *Partial) Report(ctx context.Context, policies []engine.Policy) (*Report
 		return nil, fmt.Errorf("compare: %s %s missing: the report of the run needs all %d shards, and %s %s",
 			shardList(missing), verb, p.n, holder, shardList(p.heldShards()))
 	}
-	if p.agg.cases != p.info.Cases {
+	if p.agg.Cases() != p.info.Cases {
 		return nil, fmt.Errorf("compare: the shards of %s judged %s of the %d of the domain", p.name(),
-			plural.Of(p.agg.cases, "case", "cases"), p.info.Cases)
+			plural.Of(p.agg.Cases(), "case", "cases"), p.info.Cases)
 	}
-	if err := checkPolicies(policies); err != nil {
+	if err := compare.CheckPolicies(policies); err != nil {
 		return nil, err
 	}
 	names := make([]string, len(policies))
@@ -297,151 +272,6 @@ func (p *Partial) Report(ctx context.Context, policies []engine.Policy) (*Report
 				names[i])
 		}
 	}
-	if err := p.checkWitnesses(ctx, policies); err != nil {
-		return nil, err
-	}
-	opt := Options{Reference: p.reference, Rank: p.rank, Relevance: p.relevance}
-	r := buildReport(p.info, policies, pairIndexes(len(policies)), p.agg, runtime.GOMAXPROCS(0), opt)
-	if p.verdicts != nil {
-		vs := make(map[string][]byte, len(names))
-		for i, name := range names {
-			if slices.Contains(p.verdicts[i], verdictAbsent) {
-				return nil, fmt.Errorf("compare: %s lacks the verdicts of some cases", p.name())
-			}
-			vs[name] = p.verdicts[i]
-		}
-		r.verdicts = &runVerdicts{byName: vs}
-	}
-	return r, ctx.Err()
-}
-
-// checkWitnesses judges every witness the partial report keeps (of
-// classes and splits) with the policies, and fails when one gives
-// another verdict than the shards recorded: it is not the policy the
-// shards ran, and the report would mix the two.
-func (p *Partial) checkWitnesses(ctx context.Context, policies []engine.Policy) error {
-	// want[constraint][version] is the verdict of each policy, -1 where
-	// the partial report records none.
-	want := map[string]map[string][]int8{}
-	expect := func(constraint, version string, policy int, v engine.Verdict) error {
-		byVersion := want[constraint]
-		if byVersion == nil {
-			byVersion = map[string][]int8{}
-			want[constraint] = byVersion
-		}
-		vs := byVersion[version]
-		if vs == nil {
-			vs = make([]int8, len(policies))
-			for i := range vs {
-				vs[i] = -1
-			}
-			byVersion[version] = vs
-		}
-		if vs[policy] >= 0 && vs[policy] != int8(v) {
-			return fmt.Errorf("compare: %s records two verdicts of %s on constraint %q, version %q",
-				p.name(), policies[policy].Name(), elide.Head(constraint, 200), elide.Head(version, 200))
-		}
-		vs[policy] = int8(v)
-		return nil
-	}
-	for k, pr := range pairIndexes(len(policies)) {
-		var err error
-		p.agg.pairs[k].classes.each(func(ck classKey, c *classAgg) {
-			if err == nil {
-				err = expect(c.key.constraint, c.key.version, pr[0], ck.a)
-			}
-			if err == nil {
-				err = expect(c.key.constraint, c.key.version, pr[1], ck.b)
-			}
-		})
-		if err != nil {
-			return err
-		}
-	}
-	var err error
-	p.agg.splits.each(func(sk splitKey, s *splitAgg) {
-		for i := 0; i < len(sk.verdicts) && err == nil; i++ {
-			err = expect(s.key.constraint, s.key.version, i, engine.Verdict(sk.verdicts[i]))
-		}
-	})
-	if err != nil {
-		return err
-	}
-	constraints := slices.Collect(maps.Keys(want))
-	sort.Strings(constraints)
-	next := make(chan string)
-	var mu sync.Mutex
-	var firstErr error
-	fail := func(err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if firstErr == nil {
-			firstErr = err
-		}
-	}
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range next {
-				if err := p.checkConstraint(policies, c, want[c]); err != nil {
-					fail(err)
-				}
-			}
-		}()
-	}
-	for _, c := range constraints {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- c
-	}
-	close(next)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
-}
-
-// checkConstraint judges the recorded witnesses of one constraint with
-// every policy that has a recorded verdict on them. A policy that panics
-// is named with the case.
-func (p *Partial) checkConstraint(policies []engine.Policy, constraint string, byVersion map[string][]int8) (err error) {
-	versions := slices.Collect(maps.Keys(byVersion))
-	sort.Strings(versions)
-	var policy engine.Policy
-	var version string
-	defer func() {
-		if r := recover(); r != nil {
-			err = &PanicError{Policy: policy.Name(), Constraint: constraint, Version: version, Value: r, Stack: debug.Stack()}
-		}
-	}()
-	for i, pol := range policies {
-		policy, version = pol, ""
-		var m engine.Matcher
-		var cerr error
-		compiled := false
-		for _, v := range versions {
-			w := byVersion[v][i]
-			if w < 0 {
-				continue
-			}
-			if !compiled {
-				m, cerr = pol.Compile(constraint)
-				compiled = true
-			}
-			version = v
-			got := engine.Invalid
-			if cerr == nil {
-				got = m.Match(v).Verdict
-			}
-			if got != engine.Verdict(w) {
-				return fmt.Errorf("compare: the policy %s judges constraint %q with version %q %s, where the shards recorded %s: it is not the policy the shards ran",
-					pol.Name(), elide.Head(constraint, 200), elide.Head(v, 200), got, engine.Verdict(w))
-			}
-		}
-	}
-	return nil
+	opt := compare.Options{Reference: p.reference, Rank: p.rank, Relevance: p.relevance}
+	return p.agg.Report(ctx, p.name(), p.info, policies, opt)
 }

@@ -1,6 +1,6 @@
 //go:build !race
 
-package compare
+package shard
 
 // shardRaceEnabled is set when the tests run under the race detector.
 const shardRaceEnabled = false

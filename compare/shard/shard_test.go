@@ -1,4 +1,4 @@
-package compare
+package shard
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/compare/internal/caps"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/longtest"
 )
@@ -16,18 +18,18 @@ import (
 // sliceDomain is a fixed domain for the shard tests.
 type sliceDomain struct {
 	name   string
-	groups []Group
+	groups []compare.Group
 }
 
-func (d sliceDomain) Info() DomainInfo {
+func (d sliceDomain) Info() compare.DomainInfo {
 	var n int64
 	for _, g := range d.groups {
 		n += int64(len(g.Versions))
 	}
-	return DomainInfo{Name: "list", Description: "test list " + d.name, Cases: n}
+	return compare.DomainInfo{Name: "list", Description: "test list " + d.name, Cases: n}
 }
 
-func (d sliceDomain) Groups(yield func(Group) bool) error {
+func (d sliceDomain) Groups(yield func(compare.Group) bool) error {
 	for _, g := range d.groups {
 		if !yield(g) {
 			return nil
@@ -45,9 +47,9 @@ func resolvePolicies(t testing.TB, names ...string) []engine.Policy {
 	return ps
 }
 
-func exhaustiveDomain(t testing.TB, scope int) Domain {
+func exhaustiveDomain(t testing.TB, scope int) compare.Domain {
 	t.Helper()
-	d, err := Exhaustive(scope)
+	d, err := compare.Exhaustive(scope)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,13 +73,11 @@ func roundTrip(t testing.TB, p *Partial, name string) *Partial {
 
 // runShards runs the n shards of d and returns their partial reports, each
 // read back from its JSON.
-func runShards(t testing.TB, d Domain, ps []engine.Policy, opt Options, n int) []*Partial {
+func runShards(t testing.TB, d compare.Domain, ps []engine.Policy, opt compare.Options, n int) []*Partial {
 	t.Helper()
 	parts := make([]*Partial, n)
 	for k := 1; k <= n; k++ {
-		o := opt
-		o.Shard = Shard{K: k, N: n}
-		p, err := RunPartial(context.Background(), d, ps, o)
+		p, err := RunPartial(context.Background(), d, ps, opt, Shard{K: k, N: n})
 		if err != nil {
 			t.Fatalf("shard %d/%d: %v", k, n, err)
 		}
@@ -90,16 +90,14 @@ func runShards(t testing.TB, d Domain, ps []engine.Policy, opt Options, n int) [
 // baseline. The text report is made from what the JSON holds.
 type rendered struct{ json, baseline []byte }
 
-func render(t testing.TB, r *Report) rendered {
+func render(t testing.TB, r *compare.Report) rendered {
 	t.Helper()
 	var out rendered
 	var j, base bytes.Buffer
 	if err := r.WriteJSON(&j); err != nil {
 		t.Fatal(err)
 	}
-	if err := encodeBaseline(&base, r.baseline()); err != nil {
-		t.Fatal(err)
-	}
+	base.Write(baselineJSON(t, r))
 	out.json, out.baseline = j.Bytes(), base.Bytes()
 	return out
 }
@@ -164,26 +162,20 @@ func TestParseShard(t *testing.T) {
 }
 
 // The shards of a run deal out the groups by index, each to exactly one
-// shard, and a case keeps its offset in the whole domain.
+// shard.
 func TestShardsDealOutEveryGroupOnce(t *testing.T) {
 	const groups = 23
 	for _, n := range []int{1, 2, 3, 7, 30} {
 		taken := make([]int, groups)
 		for k := 1; k <= n; k++ {
-			sr := &shardRun{shard: Shard{K: k, N: n}}
-			var offset int64
+			sh := Shard{K: k, N: n}
 			for i := range groups {
-				size := i%4 + 1
-				if sr.owns(offset, size) {
+				if sh.owns(int64(i)) {
 					taken[i]++
 					if i%n != k-1 {
 						t.Errorf("N=%d: shard %d takes group %d", n, k, i)
 					}
 				}
-				offset += int64(size)
-			}
-			if sr.yielded != offset {
-				t.Errorf("N=%d, shard %d: counted %d cases yielded, want %d", n, k, sr.yielded, offset)
 			}
 		}
 		for i, c := range taken {
@@ -192,20 +184,12 @@ func TestShardsDealOutEveryGroupOnce(t *testing.T) {
 			}
 		}
 	}
-	var none *shardRun
-	if !none.owns(0, 5) {
-		t.Error("a run that is not sharded does not own a group")
-	}
 }
 
-func TestRunRefusesAShard(t *testing.T) {
+func TestRunPartialRefusesABadShard(t *testing.T) {
 	ps := resolvePolicies(t, "strict", "cargo")
-	_, err := Run(context.Background(), exhaustiveDomain(t, 1), ps, Options{Shard: Shard{1, 2}})
-	if err == nil || !strings.Contains(err.Error(), "RunPartial") {
-		t.Errorf("Run with a shard: %v, want an error naming RunPartial", err)
-	}
 	for _, sh := range []Shard{{0, 2}, {3, 2}, {1, maxShards + 1}} {
-		if _, err := RunPartial(context.Background(), exhaustiveDomain(t, 1), ps, Options{Shard: sh}); err == nil {
+		if _, err := RunPartial(context.Background(), exhaustiveDomain(t, 1), ps, compare.Options{}, sh); err == nil {
 			t.Errorf("RunPartial with shard %v: no error", sh)
 		}
 	}
@@ -214,13 +198,13 @@ func TestRunRefusesAShard(t *testing.T) {
 // shardDomains are the domains the merge of N shards must reproduce.
 func shardDomains(t *testing.T) []struct {
 	name     string
-	domain   Domain
+	domain   compare.Domain
 	policies []engine.Policy
 } {
 	short := !longtest.Enabled()
-	scope := DefaultScope
+	scope := compare.DefaultScope
 	if short {
-		scope = MinScope
+		scope = compare.MinScope
 	}
 	all := resolvePolicies(t)
 	if short {
@@ -236,7 +220,7 @@ func shardDomains(t *testing.T) []struct {
 	if short {
 		natives = resolvePolicies(t, "strict", "cargo", "linear")
 	}
-	corpus, err := Corpus(prerel.Corpus(), PairByContext)
+	corpus, err := compare.Corpus(prerel.Corpus(), compare.PairByContext)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,13 +231,13 @@ func shardDomains(t *testing.T) []struct {
 	if short {
 		count = 1000
 	}
-	random, err := Random(7, count)
+	random, err := compare.Random(7, count)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return []struct {
 		name     string
-		domain   Domain
+		domain   compare.Domain
 		policies []engine.Policy
 	}{
 		{fmt.Sprintf("exhaustive scope %d, %d policies", scope, len(all)), exhaustiveDomain(t, scope), all},
@@ -268,14 +252,14 @@ func shardDomains(t *testing.T) []struct {
 // (longtest) for one to seven on larger domains.
 func TestMergeShardsGivesTheUnshardedReport(t *testing.T) {
 	longtest.SkipShort(t)
-	relevance, err := CorpusRelevance(prerel.Corpus())
+	relevance, err := compare.CorpusRelevance(prerel.Corpus())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range shardDomains(t) {
 		t.Run(tt.name, func(t *testing.T) {
-			opt := Options{Relevance: relevance}
-			r, err := Run(context.Background(), tt.domain, tt.policies, opt)
+			opt := compare.Options{Relevance: relevance}
+			r, err := compare.Run(context.Background(), tt.domain, tt.policies, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -299,14 +283,14 @@ func TestMergeShardsGivesTheUnshardedReport(t *testing.T) {
 // the merged shards still keep the classes, counts and witnesses of the
 // unsharded run, and count the same cases left out.
 func TestMergeShardsUnderTheCaps(t *testing.T) {
-	defer func(c, s int) { maxClasses, maxSplits = c, s }(maxClasses, maxSplits)
+	defer func(c, s int) { caps.Classes, caps.Splits = c, s }(caps.Classes, caps.Splits)
 	ps := resolvePolicies(t, "strict", "lexical", "cargo", "linear", "hashicorp")
-	maxClasses, maxSplits = 4*len(pairIndexes(len(ps))), 9
+	caps.Classes, caps.Splits = 4*len(pairIndexes(len(ps))), 9
 	d := exhaustiveDomain(t, 1)
 	partials := map[int][][]byte{} // by N, the partial reports of the first workers
 	for _, workers := range []int{1, 3} {
-		opt := Options{Workers: workers, Rank: RankCount}
-		r, err := Run(context.Background(), d, ps, opt)
+		opt := compare.Options{Workers: workers, Rank: compare.RankCount}
+		r, err := compare.Run(context.Background(), d, ps, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -350,9 +334,9 @@ func TestRunPartialProgress(t *testing.T) {
 	ps := resolvePolicies(t, "strict", "cargo")
 	d := exhaustiveDomain(t, 1)
 	var calls [][2]int64
-	p, err := RunPartial(context.Background(), d, ps, Options{Shard: Shard{2, 3}, Progress: func(done, total int64) {
+	p, err := RunPartial(context.Background(), d, ps, compare.Options{Progress: func(done, total int64) {
 		calls = append(calls, [2]int64{done, total})
-	}})
+	}}, Shard{2, 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,9 +361,9 @@ func TestRunPartialProgress(t *testing.T) {
 // fails a run.
 func TestRunPartialChecksTheDomain(t *testing.T) {
 	ps := resolvePolicies(t, "strict", "cargo")
-	d := lyingDomain{sliceDomain{groups: []Group{{Constraint: ">= 1.0", Versions: []string{"1.0.0", "1.1.0"}}, {Constraint: "~> 1.0", Versions: []string{"1.5.0"}}}}}
+	d := lyingDomain{sliceDomain{groups: []compare.Group{{Constraint: ">= 1.0", Versions: []string{"1.0.0", "1.1.0"}}, {Constraint: "~> 1.0", Versions: []string{"1.5.0"}}}}}
 	for _, sh := range []Shard{{1, 1}, {1, 2}, {2, 2}} {
-		_, err := RunPartial(context.Background(), d, ps, Options{Shard: sh})
+		_, err := RunPartial(context.Background(), d, ps, compare.Options{}, sh)
 		if err == nil || !strings.Contains(err.Error(), "yielded 3 cases, but announced 4") {
 			t.Errorf("shard %s: %v, want the count the domain announced", sh, err)
 		}
@@ -389,8 +373,20 @@ func TestRunPartialChecksTheDomain(t *testing.T) {
 // lyingDomain announces one case more than it yields.
 type lyingDomain struct{ sliceDomain }
 
-func (d lyingDomain) Info() DomainInfo {
+func (d lyingDomain) Info() compare.DomainInfo {
 	i := d.sliceDomain.Info()
 	i.Cases++
 	return i
+}
+
+// pairIndexes lists the pairs (i, j), i < j, of n policies in report
+// order.
+func pairIndexes(n int) [][2]int {
+	var out [][2]int
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			out = append(out, [2]int{i, j})
+		}
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package compare
+package shard
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/compare/internal/caps"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/policies"
@@ -39,14 +41,14 @@ func mustMerge(t testing.TB, parts ...*Partial) *Partial {
 // report, byte for byte, and the same report.
 func TestMergeIsAssociativeAndOrderIndependent(t *testing.T) {
 	longtest.SkipShort(t)
-	defer func(c, s int) { maxClasses, maxSplits = c, s }(maxClasses, maxSplits)
+	defer func(c, s int) { caps.Classes, caps.Splits = c, s }(caps.Classes, caps.Splits)
 	ps := resolvePolicies(t, "strict", "lexical", "cargo", "hashicorp")
 	for _, capped := range []bool{false, true} {
 		if capped {
-			maxClasses, maxSplits = 5*len(pairIndexes(len(ps))), 6
+			caps.Classes, caps.Splits = 5*len(pairIndexes(len(ps))), 6
 		}
-		for _, d := range []Domain{exhaustiveDomain(t, 1), must(Random(3, 1500))} {
-			s := runShards(t, d, ps, Options{}, 7)
+		for _, d := range []compare.Domain{exhaustiveDomain(t, 1), must(compare.Random(3, 1500))} {
+			s := runShards(t, d, ps, compare.Options{}, 7)
 			want := partialJSONOf(t, mustMerge(t, s...))
 			groupings := []struct {
 				name  string
@@ -122,7 +124,7 @@ func writePartial(t *testing.T, dir, name string, p *Partial) string {
 
 func readPartial(t *testing.T, path string) *Partial {
 	t.Helper()
-	p, err := ReadPartial(path)
+	p, err := ReadPartial(path, cliHints)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,41 +138,40 @@ func TestMergeRefusesWhatDoesNotFit(t *testing.T) {
 	dir := t.TempDir()
 	ps := resolvePolicies(t, "strict", "cargo", "lexical")
 	d := exhaustiveDomain(t, 1)
-	shard := func(name string, d Domain, ps []engine.Policy, opt Options, k, n int) *Partial {
-		opt.Shard = Shard{k, n}
-		p, err := RunPartial(context.Background(), d, ps, opt)
+	shard := func(name string, d compare.Domain, ps []engine.Policy, opt compare.Options, k, n int) *Partial {
+		p, err := RunPartial(context.Background(), d, ps, opt, Shard{k, n})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return readPartial(t, writePartial(t, dir, name, p))
 	}
-	one := shard("one.json", d, ps, Options{}, 1, 3)
-	two := shard("two.json", d, ps, Options{}, 2, 3)
-	three := shard("three.json", d, ps, Options{}, 3, 3)
+	one := shard("one.json", d, ps, compare.Options{}, 1, 3)
+	two := shard("two.json", d, ps, compare.Options{}, 2, 3)
+	three := shard("three.json", d, ps, compare.Options{}, 3, 3)
 	tests := []struct {
 		name  string
 		parts []*Partial
 		want  []string
 	}{
-		{"another scope", []*Partial{one, shard("scope2.json", exhaustiveDomain(t, 2), ps, Options{}, 2, 3)},
+		{"another scope", []*Partial{one, shard("scope2.json", exhaustiveDomain(t, 2), ps, compare.Options{}, 2, 3)},
 			[]string{"one.json and scope2.json are not shards of one run: they ran other domains", "exhaustive scope 1", "exhaustive scope 2"}},
-		{"another seed", []*Partial{shard("seed1.json", must(Random(1, 300)), ps, Options{}, 1, 2), shard("seed2.json", must(Random(2, 300)), ps, Options{}, 2, 2)},
+		{"another seed", []*Partial{shard("seed1.json", must(compare.Random(1, 300)), ps, compare.Options{}, 1, 2), shard("seed2.json", must(compare.Random(2, 300)), ps, compare.Options{}, 2, 2)},
 			[]string{"seed1.json and seed2.json are not shards of one run: they ran other domains", "random seed 1", "random seed 2"}},
-		{"another count", []*Partial{shard("count300.json", must(Random(1, 300)), ps, Options{}, 1, 2), shard("count301.json", must(Random(1, 301)), ps, Options{}, 2, 2)},
+		{"another count", []*Partial{shard("count300.json", must(compare.Random(1, 300)), ps, compare.Options{}, 1, 2), shard("count301.json", must(compare.Random(1, 301)), ps, compare.Options{}, 2, 2)},
 			[]string{"count300.json and count301.json are not shards of one run: they ran other domains"}},
-		{"other policies", []*Partial{one, shard("policies.json", d, resolvePolicies(t, "strict", "cargo"), Options{}, 2, 3)},
+		{"other policies", []*Partial{one, shard("policies.json", d, resolvePolicies(t, "strict", "cargo"), compare.Options{}, 2, 3)},
 			[]string{"they compare other policies", "strict, cargo, lexical", "strict, cargo"}},
-		{"policies in another order", []*Partial{one, shard("order.json", d, resolvePolicies(t, "strict", "lexical", "cargo"), Options{}, 2, 3)},
+		{"policies in another order", []*Partial{one, shard("order.json", d, resolvePolicies(t, "strict", "lexical", "cargo"), compare.Options{}, 2, 3)},
 			[]string{"they compare other policies, or the same in another order"}},
-		{"another number of shards", []*Partial{one, shard("of4.json", d, ps, Options{}, 2, 4)},
+		{"another number of shards", []*Partial{one, shard("of4.json", d, ps, compare.Options{}, 2, 4)},
 			[]string{"they split the run into different numbers of shards", "shard 1/3", "shard 2/4"}},
-		{"another reference", []*Partial{one, shard("ref.json", d, ps, Options{Reference: "cargo"}, 2, 3)},
+		{"another reference", []*Partial{one, shard("ref.json", d, ps, compare.Options{Reference: "cargo"}, 2, 3)},
 			[]string{"other references", "strict", "cargo"}},
-		{"another rank", []*Partial{one, shard("rank.json", d, ps, Options{Rank: RankCount}, 2, 3)},
+		{"another rank", []*Partial{one, shard("rank.json", d, ps, compare.Options{Rank: compare.RankCount}, 2, 3)},
 			[]string{"they rank classes differently"}},
-		{"another relevance table", []*Partial{one, shard("relevance.json", d, ps, Options{Relevance: NewRelevanceTable("test", []string{"~> 1.0"})}, 2, 3)},
+		{"another relevance table", []*Partial{one, shard("relevance.json", d, ps, compare.Options{Relevance: compare.NewRelevanceTable("test", []string{"~> 1.0"})}, 2, 3)},
 			[]string{"they rank by other relevance tables", "no relevance table", "test (1 constraints)"}},
-		{"another policy of the same name", []*Partial{one, shard("renamed.json", d, []engine.Policy{policies.Strict{}, policies.Cargo{}, renamedPolicy{policies.Cargo{}, "lexical"}}, Options{}, 2, 3)},
+		{"another policy of the same name", []*Partial{one, shard("renamed.json", d, []engine.Policy{policies.Strict{}, policies.Cargo{}, renamedPolicy{policies.Cargo{}, "lexical"}}, compare.Options{}, 2, 3)},
 			[]string{"one.json and renamed.json are not shards of one run: they ran different policies named lexical"}},
 		{"a shard twice", []*Partial{one, two, readPartial(t, writePartial(t, dir, "two-again.json", two))},
 			[]string{"shard 2/3 is given twice: in two.json and in two-again.json"}},
@@ -224,7 +225,7 @@ func TestMergeRefusesWhatDoesNotFit(t *testing.T) {
 	// A Merger that refused a part is as it was: the shards added after
 	// merge as though the refused parts had never come.
 	var m Merger
-	for _, p := range []*Partial{one, shard("scope2-again.json", exhaustiveDomain(t, 2), ps, Options{}, 2, 3), one, nil, two, three} {
+	for _, p := range []*Partial{one, shard("scope2-again.json", exhaustiveDomain(t, 2), ps, compare.Options{}, 2, 3), one, nil, two, three} {
 		m.Add(p)
 	}
 	sameBytes(t, "a Merger after refusals", partialJSONOf(t, must(m.Partial())), partialJSONOf(t, mustMerge(t, one, two, three)))
@@ -269,21 +270,21 @@ func (r renamedPolicy) Name() string { return r.name }
 func TestMergedReportDriftsLikeTheRun(t *testing.T) {
 	d := exhaustiveDomain(t, 1)
 	before := resolvePolicies(t, "strict", "lexical", "cargo")
-	r, err := Run(context.Background(), d, before, Options{})
+	r, err := compare.Run(context.Background(), d, before, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, err := decodeReport(baselineJSON(t, r))
+	base, err := compare.DecodeReport(bytes.NewReader(baselineJSON(t, r)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// cargo now behaves like lexical
 	after := []engine.Policy{policies.Strict{}, policies.Lexical{}, renamedPolicy{policies.Lexical{}, "cargo"}}
-	run, err := Run(context.Background(), d, after, Options{})
+	run, err := compare.Run(context.Background(), d, after, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := ComputeDrift(context.Background(), d, base, run, nil)
+	want, err := compare.ComputeDrift(context.Background(), d, base, run, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,16 +292,16 @@ func TestMergedReportDriftsLikeTheRun(t *testing.T) {
 		t.Fatalf("the drift of the run %+v, want the verdicts of cargo moved", want)
 	}
 	for _, n := range []int{1, 2, 3, 7} {
-		merged, err := mergeReport(context.Background(), after, runShards(t, d, after, Options{}, n)...)
+		merged, err := mergeReport(context.Background(), after, runShards(t, d, after, compare.Options{}, n)...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := ComputeDrift(context.Background(), d, base, merged, nil)
+		got, err := compare.ComputeDrift(context.Background(), d, base, merged, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sameBytes(t, fmt.Sprintf("N=%d: the drift", n), indented(t, got), indented(t, want))
-		same, err := ComputeDrift(context.Background(), d, base, must(mergeReport(context.Background(), before, runShards(t, d, before, Options{}, n)...)), nil)
+		same, err := compare.ComputeDrift(context.Background(), d, base, must(mergeReport(context.Background(), before, runShards(t, d, before, compare.Options{}, n)...)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -311,13 +312,17 @@ func TestMergedReportDriftsLikeTheRun(t *testing.T) {
 }
 
 // baselineJSON is the baseline of r as WriteBaseline writes it.
-func baselineJSON(t testing.TB, r *Report) []byte {
+func baselineJSON(t testing.TB, r *compare.Report) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := encodeBaseline(&buf, r.baseline()); err != nil {
+	path := filepath.Join(t.TempDir(), "baseline.json")
+	if err := compare.WriteBaseline(path, r); err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // indented is the indented JSON of v.
@@ -352,12 +357,12 @@ func (rejectAll) Match(string) engine.Result { return engine.Rejected("nothing")
 // does not probe is still caught on the witnesses the shards kept.
 func TestMergeJudgesTheWitnessesAgain(t *testing.T) {
 	const odd = "~> 7.2"
-	d := sliceDomain{name: "odd", groups: []Group{
+	d := sliceDomain{name: "odd", groups: []compare.Group{
 		{Constraint: ">= 1.0.0", Versions: []string{"1.0.0", "1.1.0-beta", "2.0.0"}},
 		{Constraint: odd, Versions: []string{"7.5.0-beta.1", "7.3.0", "1.0.0"}},
 	}}
 	ps := resolvePolicies(t, "strict", "linear")
-	parts := runShards(t, d, ps, Options{}, 2)
+	parts := runShards(t, d, ps, compare.Options{}, 2)
 	changed := []engine.Policy{ps[0], onlyOn{ps[1], odd}}
 	if fingerprint(changed[1]) != fingerprint(ps[1]) {
 		t.Fatal("the changed policy has another fingerprint: the test does not reach the witnesses")

@@ -1,0 +1,28 @@
+// Package shard runs a compare run in shards and merges their partial
+// reports into the report of the whole run.
+//
+// A domain too large for one machine runs in shards: RunPartial with
+// Shard K of N judges, with compare.RunGroups, the groups whose index (in
+// the order the domain yields them) modulo N is K-1, every case keeping
+// its offset in the whole domain, and returns a Partial: the
+// compare.Aggregate of those cases, with the whole domain's DomainInfo,
+// the policies in order, the reference, rank, relevance table and caps.
+// Partial.WriteJSON writes it as one line of JSON, as it encodes it, and
+// ReadPartial reads it back, refusing with the file's line and column
+// what is not a partial report, in the words of the Hints the program
+// gives (prerel's CLI names its flags; the package names none).
+//
+// A Merger combines partial reports of disjoint shards, one part at a
+// time, in any number, order and grouping, into the same partial report,
+// so that merging holds two partial reports in memory however many
+// shards there are; it refuses parts of another run (another domain,
+// policies, order of policies, reference, rank, relevance table, caps or
+// number of shards) or a shard given twice, naming the files.
+// Partial.Report builds the report from a merged partial report once
+// every shard is there: the same report, byte for byte, as compare.Run on
+// the whole domain, baseline and drift included. It needs the policies
+// the shards ran: a partial report records a fingerprint of each (its
+// verdicts on a sample of the exhaustive domain of compare.MinScope), and
+// Report refuses a policy of the same name with another fingerprint, or
+// one that judges a kept witness otherwise.
+package shard

@@ -345,6 +345,7 @@ type PanicError struct {
 	Stack []byte
 }
 
+// Error names the value the policy panicked with.
 func (e *PanicError) Error() string { return fmt.Sprintf("batch: a policy panicked: %v", e.Value) }
 
 // recoverPanic is deferred by a worker: it keeps a panic of the worker in

@@ -57,7 +57,8 @@ func fillClassReasons(classes []Class, sides [][2]int32, witnesses [][2]string, 
 //
 // The witnesses are taken constraint by constraint, spread over workers
 // goroutines, and each policy compiles each constraint once. When the
-// witnesses name at most maxCauseVersions versions, each policy that is an
+// witnesses name at most maxCauseVersions versions, and few enough for
+// their constraints (newReasonTables), each policy that is an
 // engine.VersionReader reads them all once (reasonTables) and compiles
 // every constraint against that table; otherwise, and for the other
 // policies, each constraint is compiled against its own witness versions
@@ -70,7 +71,7 @@ func fillWitnessReasons(witnesses [][2]string, policies []engine.Policy, workers
 			add(witnesses[w][0], int32(w))
 		}
 	})
-	tables := newReasonTables(witnesses, policies, workers)
+	tables := newReasonTables(witnesses, len(constraints), policies, workers)
 	var firstErr error
 	var once sync.Once
 	parallel(len(constraints), workers, func() func(int) {
@@ -169,6 +170,14 @@ func (f *reasonFiller) reason(p int, constraint string, at int, version *string)
 	return f.matchers[p].Judge(i).Reason
 }
 
+// Bounds of the versions of the reason tables (newReasonTables): as many
+// as minReasonTableVersions are always read; more only up to
+// reasonTableVersions times the witnesses a constraint has on average.
+const (
+	minReasonTableVersions = 64
+	reasonTableVersions    = 8
+)
+
 // reasonTables are the tables the reasons are judged on: for each policy
 // that is an engine.VersionReader, its reading of every witness version
 // of the run, so that the versions are read once and not once per
@@ -178,10 +187,21 @@ type reasonTables struct {
 	tables []engine.VersionTable // per policy; nil: per constraint
 }
 
-// newReasonTables reads the versions of the witnesses, or returns nil
-// when no policy is a VersionReader or the witnesses name more than
-// maxCauseVersions versions.
-func newReasonTables(witnesses [][2]string, policies []engine.Policy, workers int) *reasonTables {
+// newReasonTables reads the versions of the witnesses, which name
+// constraints constraints, or returns nil when no policy is a
+// VersionReader, when the witnesses name more than maxCauseVersions
+// versions, or more than minReasonTableVersions and more than
+// reasonTableVersions times as many as a constraint has witnesses on
+// average.
+//
+// A table judges every version it holds for what a constraint's
+// comparators need (the adapters check each comparator against every
+// version of the table), so that it pays when the constraints share the
+// versions, as in the exhaustive domain, where every constraint meets
+// every version. In a domain whose cases are nearly all different, such
+// as the random domain, each constraint has a witness or two, and
+// compiling it against its own versions is cheaper by far.
+func newReasonTables(witnesses [][2]string, constraints int, policies []engine.Policy, workers int) *reasonTables {
 	readers := false
 	for _, p := range policies {
 		if _, ok := p.(engine.VersionReader); ok {
@@ -201,6 +221,9 @@ func newReasonTables(witnesses [][2]string, policies []engine.Policy, workers in
 			index[w[1]] = int32(len(versions))
 			versions = append(versions, w[1])
 		}
+	}
+	if len(versions) > minReasonTableVersions && len(versions)*max(constraints, 1) > reasonTableVersions*len(witnesses) {
+		return nil
 	}
 	t := &reasonTables{index: index, tables: make([]engine.VersionTable, len(policies))}
 	parallel(len(policies), workers, func() func(int) {

@@ -9,11 +9,11 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/prerel/prerel/batch"
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
@@ -22,136 +22,8 @@ import (
 	"github.com/prerel/prerel/policies"
 )
 
-// TestCompileCacheBoundedByBytes checks the accounting of eval's compile
-// cache: a long constraint is compiled for its line and not kept, and the
-// constraints kept never add up to more than maxCachedBytes or
-// maxCachedConstraints, however many distinct ones come.
-func TestCompileCacheBoundedByBytes(t *testing.T) {
-	strict, ok := catalogue.New().Lookup("strict")
-	if !ok {
-		t.Fatal("no strict policy")
-	}
-	c := &compileCache{policy: strict}
-	check := func(when string) {
-		t.Helper()
-		sum := 0
-		for k := range c.entries.m {
-			sum += len(k)
-		}
-		if sum != c.entries.bytes || c.entries.bytes > maxCachedBytes || len(c.entries.m) > maxCachedConstraints {
-			t.Fatalf("%s: %d constraints of %d bytes cached, accounted as %d; the bounds are %d and %d bytes",
-				when, len(c.entries.m), sum, c.entries.bytes, maxCachedConstraints, maxCachedBytes)
-		}
-	}
-
-	long := ">= 1.0.0" + strings.Repeat(", >= 1.0.0", maxCachedConstraintLen/10)
-	if r := c.judge(long, "1.0.0"); r.Verdict != engine.Allow {
-		t.Fatalf("a long constraint: %v, want allow", r)
-	}
-	if len(c.entries.m) != 0 || c.entries.bytes != 0 {
-		t.Fatalf("a constraint of %d bytes was cached (%d entries, %d bytes)", len(long), len(c.entries.m), c.entries.bytes)
-	}
-
-	// Distinct constraints just under the length limit fill the byte
-	// bound many times over.
-	pad := strings.Repeat(", >= 0.0.1", (maxCachedConstraintLen-40)/10)
-	for i := 0; i < 3*maxCachedBytes/maxCachedConstraintLen; i++ {
-		constraint := fmt.Sprintf(">= 1.0.%d%s", i, pad)
-		if len(constraint) > maxCachedConstraintLen {
-			t.Fatalf("a constraint of %d bytes, longer than %d", len(constraint), maxCachedConstraintLen)
-		}
-		c.judge(constraint, "2.0.0")
-		check(fmt.Sprintf("after %d long constraints", i+1))
-	}
-	if c.entries.bytes == 0 {
-		t.Fatal("nothing cached")
-	}
-
-	// Many short constraints reach the bound on entries first.
-	for i := 0; i < maxCachedConstraints+100; i++ {
-		c.judge(fmt.Sprintf(">= %d", i), "2.0.0")
-		if i%1000 == 0 {
-			check(fmt.Sprintf("after %d short constraints", i+1))
-		}
-	}
-	check("at the end")
-
-	// A cached constraint answers as a fresh one does.
-	c.judge(">= 1.0.0-beta", "1.0.0-rc.1")
-	if r := c.judge(">= 1.0.0-beta", "1.0.0-rc.1"); r.Verdict != engine.Reject {
-		t.Errorf("cached constraint: %v, want reject", r)
-	}
-}
-
-// TestTableCacheBounded checks the accounting of eval's table cache: a
-// long constraint is compiled for its lines and not kept; the entries kept
-// never count more than maxTableCacheBytes or maxCachedConstraints,
-// however many distinct constraints come; when the cache starts over it
-// reads its table again; and a new stream of versions drops both.
-func TestTableCacheBounded(t *testing.T) {
-	strict, ok := catalogue.New().Lookup("strict")
-	if !ok {
-		t.Fatal("no strict policy")
-	}
-	stream := &streamVersions{}
-	versions := []string{"1.0.0", "2.0.0-beta", "2.0.0"}
-	stream.add(versions, make([]int32, len(versions)))
-	c := &tableCache{policy: strict, verdicts: true}
-	check := func(when string) {
-		t.Helper()
-		sum := 0
-		for k, e := range c.entries.m {
-			sum += tableEntryBytes + len(k) + len(e.verdicts)
-		}
-		if sum != c.entries.bytes || c.entries.bytes > maxTableCacheBytes || len(c.entries.m) > maxCachedConstraints {
-			t.Fatalf("%s: %d constraints counting %d bytes cached, accounted as %d; the bounds are %d and %d bytes",
-				when, len(c.entries.m), sum, c.entries.bytes, maxCachedConstraints, maxTableCacheBytes)
-		}
-	}
-
-	long := ">= 1.0.0" + strings.Repeat(", >= 1.0.0", maxCachedConstraintLen/10)
-	if e := c.compile(stream, long); e.err != nil || !slices.Equal(e.verdicts, []engine.Verdict{engine.Allow, engine.Reject, engine.Allow}) {
-		t.Fatalf("a long constraint: %v %v, want allow, reject, allow", e.verdicts, e.err)
-	}
-	if len(c.entries.m) != 0 || c.entries.bytes != 0 {
-		t.Fatalf("a constraint of %d bytes was cached (%d entries, %d bytes)", len(long), len(c.entries.m), c.entries.bytes)
-	}
-
-	// Distinct constraints fill the byte bound many times over; each
-	// time the cache starts over, its table is read again.
-	table := c.table
-	tables := 0
-	for i := 0; i < 3*maxTableCacheBytes/tableEntryBytes; i++ {
-		c.compile(stream, fmt.Sprintf(">= 1.0.%d", i))
-		check(fmt.Sprintf("after %d constraints", i+1))
-		if c.table != table {
-			table = c.table
-			tables++
-		}
-	}
-	if tables < 2 {
-		t.Errorf("the table was read %d times again, want at least 2: the cache started over without it", tables)
-	}
-
-	// A cached constraint answers as a fresh one does, until the
-	// stream's versions change.
-	first := c.compile(stream, ">= 1.0.0-beta")
-	if again := c.compile(stream, ">= 1.0.0-beta"); again != first {
-		t.Errorf("a cached constraint was compiled again")
-	}
-	versions = []string{"2.0.0-beta", "0.9.0"}
-	stream.add(versions, make([]int32, len(versions)))
-	e := c.compile(stream, ">= 1.0.0-beta")
-	if e == first || !slices.Equal(e.verdicts, []engine.Verdict{engine.Reject, engine.Reject}) {
-		t.Errorf("after new versions: %v, want a new entry judging reject, reject", e.verdicts)
-	}
-	if len(c.entries.m) != 1 {
-		t.Errorf("after new versions, %d entries kept, want 1", len(c.entries.m))
-	}
-}
-
 // TestEvalBatchesBoundedByBytes checks that long lines are handed over in
-// batches of about evalBatchBytes, not evalBatch lines at a time.
+// batches of about batch.MaxBytes, not batch.MaxLines lines at a time.
 func TestEvalBatchesBoundedByBytes(t *testing.T) {
 	line := ">= 1.0.0\t" + strings.Repeat("1", maxLine-20) + "\n"
 	const n = 12
@@ -160,15 +32,16 @@ func TestEvalBatchesBoundedByBytes(t *testing.T) {
 		in.WriteString(line)
 	}
 	var batches []int
-	err := eachBatch(strings.NewReader(in.String()), func(batch *lineBatch) error {
+	err := eachBatch(strings.NewReader(in.String()), func(b *batch.Batch) error {
 		size := 0
-		for _, c := range batch.lines {
-			size += len(c.constraint) + 1 + len(c.version)
+		for i := range b.Len() {
+			c, v := b.Case(i)
+			size += len(c) + 1 + len(v)
 		}
-		if size > evalBatchBytes+maxLine {
-			t.Errorf("a batch of %d lines and %d bytes, more than %d", len(batch.lines), size, evalBatchBytes+maxLine)
+		if size > batch.MaxBytes+maxLine {
+			t.Errorf("a batch of %d lines and %d bytes, more than %d", b.Len(), size, batch.MaxBytes+maxLine)
 		}
-		batches = append(batches, len(batch.lines))
+		batches = append(batches, b.Len())
 		return nil
 	})
 	total := 0
@@ -390,73 +263,6 @@ func TestEvalTablesMatchTextPath(t *testing.T) {
 	}
 }
 
-// TestEvalKeepsTablesAcrossBatches checks that a constraint whose lines
-// come a few per batch is compiled against its policy's table once while
-// the batches bring no version the table lacks, and once more after a
-// batch brings one, and that the answers are the text path's: a shuffled
-// sample of the scope-2 domain (every batch holds its 83 versions, and a
-// constraint about 3 lines of each batch), a batch that adds a version,
-// then the sample again.
-func TestEvalKeepsTablesAcrossBatches(t *testing.T) {
-	longtest.SkipShort(t)
-	sample := shuffled(exhaustiveLines(t, 2, 1, longtest.Pick(30000, 100000)), 1)
-	constraints := map[string]bool{}
-	var added strings.Builder
-	for _, l := range sample {
-		c, _, _ := strings.Cut(l, "\t")
-		if !constraints[c] {
-			constraints[c] = true
-			added.WriteString(c + "\t9.9.9\n")
-		}
-	}
-	part := strings.Join(sample, "\n") + "\n"
-	in := part + added.String() + part
-	// The reasons of the adapters' tables are checked on every path by
-	// TestEvalTablesMatchTextPath; their text path is slow.
-	tests := []struct {
-		policy string
-		asJSON bool
-	}{
-		{"strict", false}, {"strict", true}, {"hashicorp", false}, {"masterminds", false},
-	}
-	for _, tt := range tests {
-		p, ok := catalogue.New().Lookup(tt.policy)
-		if !ok {
-			t.Fatalf("no policy %q", tt.policy)
-		}
-		asJSON := tt.asJSON
-		t.Run(fmt.Sprintf("%s, json %v", tt.policy, asJSON), func(t *testing.T) {
-			ps := []engine.Policy{p}
-			var want, got bytes.Buffer
-			if err := textEval(strings.NewReader(in), &want, ps, asJSON, 1); err != nil {
-				t.Fatal(err)
-			}
-			ev := newEvaluator(ps, asJSON, 1)
-			out := newEvalWriter(&got, asJSON, ps)
-			err := eachBatch(strings.NewReader(in), func(b *lineBatch) error {
-				ev.judge(b)
-				return out.write(b)
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := out.flush(); err != nil {
-				t.Fatal(err)
-			}
-			sameLines(t, got.String(), want.String())
-			if ev.stream.gen != 2 {
-				t.Errorf("the tables' versions were set %d times, want 2 (the first batch, the one that adds 9.9.9)", ev.stream.gen)
-			}
-			// A constraint reaches the table after about 11 of its
-			// 83 lines, within each of the two samples.
-			compiles := ev.tables[0][0].compiles
-			if n := len(constraints); compiles < n || compiles > 2*n {
-				t.Errorf("%d constraints compiled against the tables, want %d to %d: once per table", compiles, n, 2*n)
-			}
-		})
-	}
-}
-
 // sameLines fails t at the first line where got and want differ.
 func sameLines(t *testing.T, got, want string) {
 	t.Helper()
@@ -510,13 +316,17 @@ func shuffled(lines []string, seed uint64) []string {
 	return out
 }
 
+// longText is the length past which package batch keeps a version out
+// of its tables and a constraint out of its caches.
+const longText = 1 << 10
+
 // evalInput is a large eval input: the scope-2 exhaustive cases of every
 // stride-th constraint, by constraint (the table path); a shuffled sample
 // of them (few lines of a constraint in a batch: the text path); a block
 // version by version (the text path, and its compile cache across
 // batches); then lines no table holds or that are odd, by constraint:
-// versions longer than maxTableVersionLen among short ones, constraints
-// longer than maxCachedConstraintLen, refused constraints, invalid UTF-8,
+// versions longer than longText among short ones, constraints longer
+// than longText, refused constraints, invalid UTF-8,
 // "\r" inside a field, empty fields, repeated lines.
 func evalInput(tb testing.TB, stride int) string {
 	tb.Helper()
@@ -536,8 +346,8 @@ func evalInput(tb testing.TB, stride int) string {
 			b.WriteString(c + "\t" + v + "\n")
 		}
 	}
-	longVersion := "1.0.0-" + strings.Repeat("a.", maxTableVersionLen/2) + "z"
-	longConstraint := ">= 1.0.0-alpha" + strings.Repeat(", >= 0.0.1", maxCachedConstraintLen/10)
+	longVersion := "1.0.0-" + strings.Repeat("a.", longText/2) + "z"
+	longConstraint := ">= 1.0.0-alpha" + strings.Repeat(", >= 0.0.1", longText/10)
 	for _, c := range []string{">= 1.0.0-alpha", longConstraint, "=> 1", "", "~> 1.0\x80", ">= 1.0\r"} {
 		for _, v := range []string{"1.0.0", longVersion, "2.0.0-beta", "1.0.0-beta\xff", "1.5.0", longVersion + "+b", "", "1.0.0\r", "1.0.0"} {
 			b.WriteString(c + "\t" + v + "\n")
@@ -560,12 +370,12 @@ func textEval(r io.Reader, w io.Writer, ps []engine.Policy, asJSON bool, workers
 	caches := make([][]*compileCache, workers)
 	for i := range caches {
 		for _, p := range ps {
-			caches[i] = append(caches[i], &compileCache{policy: p})
+			caches[i] = append(caches[i], &compileCache{policy: p, compiled: map[string]compiled{}})
 		}
 	}
 	out := bufio.NewWriterSize(w, 64*1024)
 	enc := newJSONEncoder(out)
-	batch := make([]line, 0, evalBatch)
+	batch := make([]line, 0, batchLines)
 	judge := func() error {
 		chunk := (len(batch) + workers - 1) / workers
 		var wg sync.WaitGroup
@@ -615,7 +425,7 @@ func textEval(r io.Reader, w io.Writer, ps []engine.Policy, asJSON bool, workers
 			return fmt.Errorf("textEval: no tab in %q", text)
 		}
 		batch = append(batch, line{constraint: string(text[:tab]), version: string(text[tab+1:])})
-		if len(batch) == evalBatch {
+		if len(batch) == batchLines {
 			if err := judge(); err != nil {
 				return err
 			}
@@ -628,6 +438,46 @@ func textEval(r io.Reader, w io.Writer, ps []engine.Policy, asJSON bool, workers
 		return err
 	}
 	return out.Flush()
+}
+
+// batchLines is how many lines textEval judges at a time.
+const batchLines = batch.MaxLines
+
+// compileCache keeps one policy's compiled constraints for textEval, up
+// to 8192 of them, starting over empty when full.
+type compileCache struct {
+	policy   engine.Policy
+	compiled map[string]compiled
+}
+
+type compiled struct {
+	m   engine.Matcher
+	err error
+}
+
+// judge is the result of the policy's Compile and Match.
+func (c *compileCache) judge(constraint, version string) engine.Result {
+	e, ok := c.compiled[constraint]
+	if !ok {
+		e.m, e.err = c.policy.Compile(constraint)
+		if e.err == nil && e.m == nil {
+			e.err = nilMatcherError(c.policy)
+		}
+		if len(c.compiled) >= 8192 {
+			clear(c.compiled)
+		}
+		c.compiled[constraint] = e
+	}
+	if e.err != nil {
+		return engine.InvalidResult(e.err)
+	}
+	return e.m.Match(version)
+}
+
+// nilMatcherError is the refusal of a constraint that p compiled to no
+// matcher and no error, as the engine words it.
+func nilMatcherError(p engine.Policy) error {
+	return fmt.Errorf("policy %q %w", p.Name(), engine.ErrNilMatcher)
 }
 
 // nativePolicy is a native policy of package policies: a Policy with the

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prerel/prerel/batch"
 	"github.com/prerel/prerel/catalogue"
 )
 
@@ -140,7 +141,7 @@ func TestEvalJSON(t *testing.T) {
 // and checks that every output line answers its own input line.
 func TestEvalKeepsOrderAcrossBatches(t *testing.T) {
 	var in strings.Builder
-	n := evalBatch*2 + 17
+	n := batch.MaxLines*2 + 17
 	for i := 0; i < n; i++ {
 		fmt.Fprintf(&in, ">= %d.0.0\t%d.0.0\n", i%7, i%5)
 	}

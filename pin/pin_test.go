@@ -107,7 +107,7 @@ func TestPlan(t *testing.T) {
 	for name, reason := range map[string]string{
 		"net.inner": "downloaded by init",
 		"fixed":     "user_override.tf already overrides the version",
-		"dyn":       "the version is an expression (var.v)",
+		"regional":  "the version is an expression (\"~> ${var.region}\") that is not static: var.region has no default value",
 	} {
 		if !strings.Contains(unpinned[name], reason) {
 			t.Errorf("%s: reason %q, want one containing %q", name, unpinned[name], reason)

@@ -529,7 +529,7 @@ func TestSkipped(t *testing.T) {
 }
 module "by_var" {
   source  = "corp/app/aws"
-  version = var.v
+  version = var.w
 }
 module "local" {
   source = "../shared"
@@ -545,6 +545,9 @@ terraform {
     terraform = { source = "terraform.io/builtin/terraform" }
     dyn       = { source = "corp/dyn", version = var.v }
   }
+}
+variable "w" {
+  type = string
 }`,
 	})
 	cfg := loadConfig(t, t.TempDir())
@@ -558,7 +561,7 @@ terraform {
 		got = append(got, fmt.Sprintf("%s %s %s: %s", s.Kind, s.Name, s.Pos, s.Reason))
 	}
 	want := []string{
-		"module by_var main.tf:5:1: the version is an expression (var.v), which prerel does not evaluate",
+		"module by_var main.tf:5:1: the version is an expression (var.w) that is not static: var.w has no default value (values given to init with -var or in .tfvars files are not read)",
 		"module gh main.tf:12:1: not from a registry: GitHub repository (github.com is a Git shorthand, not a registry host)",
 		"module http main.tf:15:1: not from a registry: HTTP URL",
 		"provider dyn main.tf:21:5: an argument is an expression (var.v), which prerel does not evaluate",

@@ -795,3 +795,54 @@ func TestRealLayout(t *testing.T) {
 		t.Errorf("modules read %q, unread %+v", r.Modules, r.Unread)
 	}
 }
+
+func TestStaticVersion(t *testing.T) {
+	dir := writeDir(t, map[string]string{
+		"variables.tf": `variable "major" {
+  type    = string
+  const   = true
+  default = "1"
+}
+`,
+		"main.tf": `locals {
+  app = format("~> %s.0", var.major)
+}
+module "app" {
+  source  = "corp/app/aws"
+  version = local.app
+}
+module "db" {
+  source  = "corp/db/aws"
+  version = var.major
+}`,
+	})
+	x, err := registry.ParseIndex([]byte(`{"modules": {
+  "corp/app/aws": {"modules": [{"versions": [{"version": "1.0.0"}, {"version": "1.1.0"}, {"version": "2.0.0"}]}]},
+  "corp/db/aws": {"modules": [{"versions": [{"version": "1.0.0"}]}]}
+}}`), "index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: x, Policies: testRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range r.Items {
+		sel := "none"
+		if it.Selected != nil {
+			sel = *it.Selected
+		}
+		got = append(got, fmt.Sprintf("%s %q from %q at %s: %s", it.Name, it.Constraint, it.ConstraintFrom, it.Pos, sel))
+	}
+	want := []string{
+		`app "~> 1.0" from "local.app (main.tf:2)" at main.tf:6:13: 1.1.0`,
+		`db "1" from "var.major (variables.tf:1)" at main.tf:10:13: 1.0.0`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("items:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(r.Skipped) != 0 {
+		t.Errorf("skipped: %+v", r.Skipped)
+	}
+}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,5 +72,41 @@ func TestStaticVersion(t *testing.T) {
 				t.Errorf("VersionText is empty")
 			}
 		})
+	}
+}
+
+// TestStaticVersionBounds checks that locals that double in size at each
+// step, and a long chain of locals, end with a reason at once.
+func TestStaticVersionBounds(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("locals {\n  d0 = \"0123456789\"\n  c0 = \"1.0.0\"\n")
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&b, "  c%d = local.c%d\n", i, i-1)
+	}
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&b, "  d%d = \"${local.d%d}${local.d%d}\"\n", i, i-1, i-1)
+	}
+	b.WriteString("}\n")
+	b.WriteString("module \"doubled\" {\n  source  = \"a/b/c\"\n  version = local.d20\n}\n")
+	b.WriteString("module \"chain\" {\n  source  = \"a/b/c\"\n  version = local.c60\n}\n")
+	b.WriteString("module \"short\" {\n  source  = \"a/b/c\"\n  version = local.c20\n}\n")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := Load(dir)
+	got := map[string]string{}
+	for _, c := range m.ModuleCalls {
+		got[c.Name] = c.Version + " | " + c.VersionNotStatic
+	}
+	want := map[string]string{
+		"doubled": "local.d20 | local.d9: the value is larger than 4096 bytes",
+		"chain":   "local.c60 | local.c28 lies more than 32 locals deep",
+		"short":   "1.0.0 | ",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: %q, want %q", name, got[name], w)
+		}
 	}
 }

@@ -92,6 +92,18 @@ func (c *collector) moduleCall(n *config.Node, call *config.ModuleCall) {
 			fmt.Sprintf("module %q: %v", path, err)))
 		return
 	}
+	var notConst []string
+	for _, r := range call.VersionFrom {
+		if !r.Const {
+			notConst = append(notConst, r.Name)
+		}
+	}
+	if len(notConst) > 0 {
+		c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Subject: call.VersionPos.Ptr(),
+			Summary: "Version not constant for Terraform",
+			Detail: fmt.Sprintf("module %q: the version %s is made of %s, not declared const = true: OpenTofu evaluates it before init, as prerel does from the defaults, but Terraform 1.15 refuses it.",
+				path, call.VersionText, strings.Join(notConst, ", "))})
+	}
 	choice := c.opts.Config.Module(path)
 	req := Requirement{Module: moduleName(n), Constraint: call.Version, Pos: c.rel(call.VersionPos)}
 	c.jobs = append(c.jobs, &job{

@@ -803,6 +803,9 @@ func TestStaticVersion(t *testing.T) {
   const   = true
   default = "1"
 }
+variable "minor" {
+  default = "1.1.0"
+}
 `,
 		"main.tf": `locals {
   app = format("~> %s.0", var.major)
@@ -814,6 +817,10 @@ module "app" {
 module "db" {
   source  = "corp/db/aws"
   version = var.major
+}
+module "web" {
+  source  = "corp/app/aws"
+  version = var.minor
 }`,
 	})
 	x, err := registry.ParseIndex([]byte(`{"modules": {
@@ -838,11 +845,16 @@ module "db" {
 	want := []string{
 		`app "~> 1.0" from "local.app (main.tf:2)" at main.tf:6:13: 1.1.0`,
 		`db "1" from "var.major (variables.tf:1)" at main.tf:10:13: 1.0.0`,
+		`web "1.1.0" from "var.minor (variables.tf:6)" at main.tf:14:13: 1.1.0`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("items:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if len(r.Skipped) != 0 {
 		t.Errorf("skipped: %+v", r.Skipped)
+	}
+	want = []string{filepath.Join(dir, "main.tf") + `:14:13: warning: Version not constant for Terraform; module "web": the version var.minor is made of var.minor, not declared const = true: OpenTofu evaluates it before init, as prerel does from the defaults, but Terraform 1.15 refuses it.`}
+	if strings.Join(r.Warnings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(r.Warnings, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -31,9 +31,9 @@ type StaticRef struct {
 	// Pos is the place of the variable block's header or of the local's
 	// name.
 	Pos hcl.Range
-	// Const is set for a variable declared `const = true` (Terraform
-	// 1.15); OpenTofu evaluates any variable's default, Terraform only a
-	// constant variable's.
+	// Const is set for a variable declared `const = true`, and for a
+	// local made only of such variables: Terraform 1.15 evaluates a
+	// version only from those, OpenTofu from any variable's value.
 	Const bool
 }
 
@@ -51,6 +51,9 @@ type staticLocal struct {
 	done, busy bool
 	val        cty.Value
 	err        error
+	// allConst is set when every variable the local is made of is
+	// declared const.
+	allConst bool
 }
 
 // staticScope holds a module's variables and locals, as Terraform 1.15
@@ -174,6 +177,7 @@ func (s *staticScope) value(expr hcl.Expression, depth int) (cty.Value, []Static
 			if err != nil {
 				return cty.NilVal, refs, err
 			}
+			refs[len(refs)-1].Const = l.allConst
 			locals[name] = val
 		}
 	}
@@ -212,8 +216,12 @@ func (s *staticScope) local(name string, l *staticLocal, depth int) (cty.Value, 
 	}
 	l.busy = true
 	s.stack = append(s.stack, name)
-	val, _, err := s.value(l.expr, depth)
+	val, refs, err := s.value(l.expr, depth)
 	s.stack = s.stack[:len(s.stack)-1]
+	l.allConst = true
+	for _, r := range refs {
+		l.allConst = l.allConst && r.Const
+	}
 	l.busy = false
 	if err != nil && !strings.HasPrefix(err.Error(), "local.") && !strings.HasPrefix(err.Error(), "the locals refer") {
 		err = fmt.Errorf("local.%s: %v", name, err)

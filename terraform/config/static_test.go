@@ -27,7 +27,7 @@ func TestStaticVersion(t *testing.T) {
 	}{
 		{call: "literal", version: "1.2.3"},
 		{call: "var_const", version: "~> 5.1", from: "var.vpc_version@variables.tf:1 const"},
-		{call: "local_from_var", version: "~> 5.1", from: "local.eks_version@locals.tf:2"},
+		{call: "local_from_var", version: "~> 5.1", from: "local.eks_version@locals.tf:2 const"},
 		{call: "local_from_local", version: "= 6.2.0", from: "local.pinned@locals.tf:3"},
 		{call: "function", version: "~> 6.0", from: "var.major@variables.tf:7"},
 		{call: "cycle", version: "local.ping", from: "local.ping@locals.tf:5",

@@ -32,7 +32,8 @@
 // Plan.Unpinned lists, with the reason and what the user can do instead:
 // a call inside a module that init downloads (a registry, Git or HTTP
 // source: its directory under .terraform/modules is rewritten by init);
-// a registry call whose version is an expression; an item whose chosen
+// a registry call whose version is an expression that is not static (see
+// config.ModuleCall.VersionNotStatic); an item whose chosen
 // policy selects no version; a call or provider that an override file the
 // user wrote already sets, naming that file; everything in a directory
 // whose prerel_override.tf the user wrote; and a call in a local module

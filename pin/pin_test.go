@@ -107,7 +107,7 @@ func TestPlan(t *testing.T) {
 	for name, reason := range map[string]string{
 		"net.inner": "downloaded by init",
 		"fixed":     "user_override.tf already overrides the version",
-		"dyn":       "the version is an expression (var.v)",
+		"regional":  "the version is an expression (\"~> ${var.region}\") that is not static: var.region has no default value",
 	} {
 		if !strings.Contains(unpinned[name], reason) {
 			t.Errorf("%s: reason %q, want one containing %q", name, unpinned[name], reason)
@@ -449,5 +449,60 @@ func TestBuildRefusesOwnFiles(t *testing.T) {
 	}
 	if _, err := pin.Build(rep, tree, pin.Options{Policies: policies}); err == nil || !strings.Contains(err.Error(), "SkipFile") {
 		t.Errorf("Build: %v, want an error naming SkipFile", err)
+	}
+}
+
+// TestPinStaticVersion pins a module call whose version comes from a
+// constant variable through a local, and reads the pin back.
+func TestPinStaticVersion(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"main.tf": `variable "major" {
+  type    = string
+  const   = true
+  default = "1"
+}
+
+locals {
+  app = format("~> %s.0", var.major)
+}
+
+module "app" {
+  source  = "corp/app/aws"
+  version = local.app
+}
+`,
+		"prerel.hcl": "default_policy = \"linear\"\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, diags := policyconfig.Load(policies, filepath.Join(dir, "prerel.hcl"))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	x, err := registry.ParseIndex([]byte(`{"modules": {"corp/app/aws": {"modules": [{"versions": [{"version": "1.0.0"}, {"version": "1.1.0-beta.1"}]}]}}}`), "index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, tree := runWith(t, dir, cfg, x)
+	p, err := pin.Build(rep, tree, pin.Options{Policies: policies})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Pins) != 1 || p.Pins[0].Version != "1.1.0-beta.1" || p.Pins[0].Constraint != "~> 1.0" || p.Pins[0].ConstraintFrom != "local.app (main.tf:8)" {
+		t.Fatalf("pins: %+v; unpinned: %+v", p.Pins, p.Unpinned)
+	}
+	if err := pin.Write(p, pin.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	m, diags := config.Load(dir)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if c := m.ModuleCalls[0]; c.Version != "1.1.0-beta.1" || c.VersionExpr || c.VersionFrom != nil {
+		t.Errorf("read back: version %q expr=%v from %v", c.Version, c.VersionExpr, c.VersionFrom)
 	}
 }

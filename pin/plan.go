@@ -92,6 +92,10 @@ type Pin struct {
 	Address string `json:"address"`
 	// Constraint is what the configuration asks for without the pin.
 	Constraint string `json:"constraint"`
+	// ConstraintFrom names the variables and locals a module call's
+	// version expression was evaluated from (resolve.Item.ConstraintFrom);
+	// "" for a literal.
+	ConstraintFrom string `json:"constraint_from,omitempty"`
 	// Version is the pinned version: what the chosen policy selects.
 	Version    string `json:"version"`
 	Policy     string `json:"policy"`
@@ -396,7 +400,7 @@ func (pl *planner) module(it *resolve.Item) {
 		return
 	}
 	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: it.Name, Module: module, Source: it.Source, Address: it.Address,
-		Constraint: it.Constraint, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
+		Constraint: it.Constraint, ConstraintFrom: it.ConstraintFrom, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
 		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
 		File: pl.rel(filepath.Join(parent.Dir, FileName))})
 }
@@ -491,8 +495,8 @@ func (pl *planner) expressions() {
 			if a := n.Address(); a != "" {
 				module = a
 			}
-			pl.unpinned(it, module, "the version is an expression ("+c.Version+"), which prerel does not evaluate",
-				"write the version as a literal string, or set the pin in an override file yourself")
+			pl.unpinned(it, module, "the version is an expression ("+c.Version+") that is not static: "+c.VersionNotStatic,
+				"write the version as a literal string, or make the expression depend only on variables' defaults and locals, or set the pin in an override file yourself")
 		}
 	}
 }

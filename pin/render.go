@@ -182,7 +182,11 @@ func (r *renderer) plan(p *Plan, opts RenderOptions) {
 				what = "provider " + pin.Name
 			}
 			r.item(fmt.Sprintf("%s (%s): %s instead of %s", r.text(what), r.text(pin.Source), r.text(pin.Version), r.text(today(pin))))
-			r.detail(fmt.Sprintf("chosen policy %s (%s) for %s", r.text(pin.Policy), r.text(pin.PolicyFrom), r.text(quoted(pin.Constraint))))
+			constraint := r.text(quoted(pin.Constraint))
+			if pin.ConstraintFrom != "" {
+				constraint += " from " + r.text(pin.ConstraintFrom)
+			}
+			r.detail(fmt.Sprintf("chosen policy %s (%s) for %s", r.text(pin.Policy), r.text(pin.PolicyFrom), constraint))
 			if pin.Why != "" {
 				r.detail("why none today: " + r.plain(pin.Why))
 			}

@@ -84,7 +84,7 @@ func (c *collector) moduleCall(n *config.Node, call *config.ModuleCall) {
 		skip("not from a registry: " + src.Reason)
 		return
 	case call.VersionExpr:
-		skip(fmt.Sprintf("the version is an expression (%s), which prerel does not evaluate", call.Version))
+		skip(fmt.Sprintf("the version is an expression (%s) that is not static: %s", call.Version, call.VersionNotStatic))
 		return
 	}
 	if _, err := engine.ParseConstraint(call.Version); err != nil {
@@ -92,16 +92,41 @@ func (c *collector) moduleCall(n *config.Node, call *config.ModuleCall) {
 			fmt.Sprintf("module %q: %v", path, err)))
 		return
 	}
+	var notConst []string
+	for _, r := range call.VersionFrom {
+		if !r.Const {
+			notConst = append(notConst, r.Name)
+		}
+	}
+	if len(notConst) > 0 {
+		c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Subject: call.VersionPos.Ptr(),
+			Summary: "Version not constant for Terraform",
+			Detail: fmt.Sprintf("module %q: the version %s is made of %s, not declared const = true: OpenTofu evaluates it before init, as prerel does from the defaults, but Terraform 1.15 refuses it.",
+				path, call.VersionText, strings.Join(notConst, ", "))})
+	}
 	choice := c.opts.Config.Module(path)
 	req := Requirement{Module: moduleName(n), Constraint: call.Version, Pos: c.rel(call.VersionPos)}
 	c.jobs = append(c.jobs, &job{
 		item: Item{Kind: KindModule, Name: path, Source: call.Source, Address: src.Package.String(),
-			Constraint: call.Version, Requirements: []Requirement{req}, Pos: req.Pos,
+			Constraint: call.Version, ConstraintFrom: c.staticFrom(call.VersionFrom), Requirements: []Requirement{req}, Pos: req.Pos,
 			Policy: choice.Policy.Name(), PolicyFrom: choice.Origin.String()},
 		key:    lookupKey{kind: KindModule, module: src.Package},
 		chosen: choice.Policy,
 		today:  today{c.inst.terraformModule, c.inst.opentofuModule},
 	})
+}
+
+// staticFrom names the variables and locals a version expression refers
+// to, each with its file and line relative to the root directory:
+// "var.major (variables.tf:3), local.v (locals.tf:2)".
+func (c *collector) staticFrom(refs []config.StaticRef) string {
+	parts := make([]string, len(refs))
+	for i, r := range refs {
+		pos := r.Pos
+		pos.Start.Column = 0
+		parts[i] = r.Name + " (" + c.rel(pos) + ")"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // providerUse is one provider, gathered over every module that requires

@@ -21,6 +21,25 @@
 // requires it, with the module's address and the place of the
 // constraint, and its Constraint is all of them joined with ", ".
 //
+// A module call's version written as an expression is evaluated as
+// Terraform 1.15 and OpenTofu 1.8 evaluate it before init, from
+// variables' defaults and the locals made of them (see terraform/config):
+// the Item's Constraint is its value and ConstraintFrom names the
+// variables and locals it refers to, with their places. A version made of
+// a variable not declared `const = true` is a warning, since Terraform
+// refuses what OpenTofu evaluates. A version that is not static is in
+// Report.Skipped, with the reason.
+//
+// # Looking up versions
+//
+// The available versions of each address are looked up once per run,
+// however many module calls or modules name it, with at most
+// Options.Concurrency lookups (DefaultConcurrency, 8) under way at once;
+// the items of one address share its answer, and the report's order is
+// the configuration's, whichever lookup ends first. A registry.Client's
+// own limits (its deadline, timeouts and retries, and the per-host limit
+// on errors) hold for them all together.
+//
 // # Today's selectors
 //
 // Terraform's module installer is the "terraform-module" policy and

@@ -73,6 +73,9 @@ func (it *Item) constraintCell() string {
 	if it.Constraint == "" {
 		return "(any)"
 	}
+	if it.ConstraintFrom != "" {
+		return it.Constraint + " from " + it.ConstraintFrom
+	}
 	return it.Constraint
 }
 

@@ -72,6 +72,11 @@ type Item struct {
 	// call's version argument, or every requirement of a provider joined
 	// with ", ".
 	Constraint string `json:"constraint"`
+	// ConstraintFrom names, for a module call whose version is an
+	// expression evaluated as Terraform 1.15 and OpenTofu 1.8 evaluate it
+	// before init, the variables and locals it refers to and where each
+	// is declared: "var.major (variables.tf:3)"; "" for a literal.
+	ConstraintFrom string `json:"constraint_from,omitempty"`
 	// Requirements are the constraints Constraint is made of and where
 	// each comes from.
 	Requirements []Requirement `json:"requirements"`

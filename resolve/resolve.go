@@ -43,7 +43,9 @@ type Options struct {
 	// LockFile is the dependency lock file to check. "" means
 	// Dir/.terraform.lock.hcl when it exists; "-" means none.
 	LockFile string
-	// Concurrency bounds the version lookups under way at once; 0 means 4.
+	// Concurrency bounds the version lookups under way at once; 0 means
+	// DefaultConcurrency. Each address is looked up once per run, however
+	// many module calls or modules name it.
 	Concurrency int
 	// SkipFile, when it is not nil, leaves out of every module the
 	// configuration files for which it returns true
@@ -52,6 +54,12 @@ type Options struct {
 	// override files pin wrote.
 	SkipFile func(path string) bool
 }
+
+// DefaultConcurrency is how many version lookups Run makes at once when
+// Options.Concurrency is 0. The registry client's own limits (its
+// deadline, per-request timeout and retries, and the per-host limit on
+// errors) hold for them together.
+const DefaultConcurrency = 8
 
 // installers are the policies that stand for today's Terraform and
 // OpenTofu.

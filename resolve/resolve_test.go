@@ -529,7 +529,7 @@ func TestSkipped(t *testing.T) {
 }
 module "by_var" {
   source  = "corp/app/aws"
-  version = var.v
+  version = var.w
 }
 module "local" {
   source = "../shared"
@@ -545,6 +545,9 @@ terraform {
     terraform = { source = "terraform.io/builtin/terraform" }
     dyn       = { source = "corp/dyn", version = var.v }
   }
+}
+variable "w" {
+  type = string
 }`,
 	})
 	cfg := loadConfig(t, t.TempDir())
@@ -558,7 +561,7 @@ terraform {
 		got = append(got, fmt.Sprintf("%s %s %s: %s", s.Kind, s.Name, s.Pos, s.Reason))
 	}
 	want := []string{
-		"module by_var main.tf:5:1: the version is an expression (var.v), which prerel does not evaluate",
+		"module by_var main.tf:5:1: the version is an expression (var.w) that is not static: var.w has no default value (values given to init with -var or in .tfvars files are not read)",
 		"module gh main.tf:12:1: not from a registry: GitHub repository (github.com is a Git shorthand, not a registry host)",
 		"module http main.tf:15:1: not from a registry: HTTP URL",
 		"provider dyn main.tf:21:5: an argument is an expression (var.v), which prerel does not evaluate",
@@ -790,5 +793,68 @@ func TestRealLayout(t *testing.T) {
 	}
 	if _, ok := byName["module eks.kms"]; !ok || len(r.Modules) != 12 || len(r.Unread) != 0 {
 		t.Errorf("modules read %q, unread %+v", r.Modules, r.Unread)
+	}
+}
+
+func TestStaticVersion(t *testing.T) {
+	dir := writeDir(t, map[string]string{
+		"variables.tf": `variable "major" {
+  type    = string
+  const   = true
+  default = "1"
+}
+variable "minor" {
+  default = "1.1.0"
+}
+`,
+		"main.tf": `locals {
+  app = format("~> %s.0", var.major)
+}
+module "app" {
+  source  = "corp/app/aws"
+  version = local.app
+}
+module "db" {
+  source  = "corp/db/aws"
+  version = var.major
+}
+module "web" {
+  source  = "corp/app/aws"
+  version = var.minor
+}`,
+	})
+	x, err := registry.ParseIndex([]byte(`{"modules": {
+  "corp/app/aws": {"modules": [{"versions": [{"version": "1.0.0"}, {"version": "1.1.0"}, {"version": "2.0.0"}]}]},
+  "corp/db/aws": {"modules": [{"versions": [{"version": "1.0.0"}]}]}
+}}`), "index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: x, Policies: testRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range r.Items {
+		sel := "none"
+		if it.Selected != nil {
+			sel = *it.Selected
+		}
+		got = append(got, fmt.Sprintf("%s %q from %q at %s: %s", it.Name, it.Constraint, it.ConstraintFrom, it.Pos, sel))
+	}
+	want := []string{
+		`app "~> 1.0" from "local.app (main.tf:2)" at main.tf:6:13: 1.1.0`,
+		`db "1" from "var.major (variables.tf:1)" at main.tf:10:13: 1.0.0`,
+		`web "1.1.0" from "var.minor (variables.tf:6)" at main.tf:14:13: 1.1.0`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("items:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(r.Skipped) != 0 {
+		t.Errorf("skipped: %+v", r.Skipped)
+	}
+	want = []string{filepath.Join(dir, "main.tf") + `:14:13: warning: Version not constant for Terraform; module "web": the version var.minor is made of var.minor, not declared const = true: OpenTofu evaluates it before init, as prerel does from the defaults, but Terraform 1.15 refuses it.`}
+	if strings.Join(r.Warnings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(r.Warnings, "\n"), strings.Join(want, "\n"))
 	}
 }

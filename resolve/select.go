@@ -17,10 +17,13 @@ type listing struct {
 	err     error
 }
 
-// lookup lists the versions of every distinct address, at most n at once.
+// lookup lists the versions of every distinct address once, at most n
+// at once (DefaultConcurrency when n is 0 or less). The jobs of one
+// address share its listing, so that the answers, and the order they are
+// reported in (the jobs'), do not depend on which lookup ends first.
 func lookup(ctx context.Context, src registry.Source, jobs []*job, n int) map[lookupKey]listing {
 	if n <= 0 {
-		n = 4
+		n = DefaultConcurrency
 	}
 	var keys []lookupKey
 	seen := map[lookupKey]bool{}

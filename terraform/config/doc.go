@@ -64,6 +64,25 @@
 // unknown or implied. internal/diag.Format prints a diagnostic on one line,
 // the way all of prerel prints them.
 //
+// # Versions from variables and locals
+//
+// A module call's version may be an expression that Terraform 1.15 and
+// OpenTofu 1.8 evaluate before init: one made of variables' default
+// values (Terraform 1.15 asks that the variable be declared
+// `const = true`; OpenTofu takes any variable's value), locals that
+// depend only on those, and functions. Load evaluates it with the
+// defaults (values given to init with -var or in .tfvars files are not
+// read) and the locals, each local once, in the order they depend on
+// each other; ModuleCall.VersionFrom names the variables and locals the
+// version refers to. An expression that refers to anything else (a
+// resource, path.module, a variable without a default), a cycle of
+// locals, a for expression, or a function other than format, join,
+// lower, upper, trimspace, trimprefix, trimsuffix, replace, coalesce and
+// tostring is not static: ModuleCall.VersionNotStatic says why. Locals
+// are followed at most MaxStaticDepth deep, an expression holds at most
+// MaxStaticRefs references and every value is at most MaxStaticSize
+// bytes.
+//
 // Nothing here decides which non-local sources are registry addresses
 // (package terraform/address does) or which version to install.
 package config

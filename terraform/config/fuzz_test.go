@@ -70,6 +70,7 @@ func FuzzLoad(f *testing.F) {
 		"locals {\n  x = [[((!!a ? b : -c[d][*].e))]]\n  y = \"${a}%{if b}c%{endif}\"\n}\n",
 		"module \"m\" {\n",
 		"{",
+		"variable \"v\" {\n  const = true\n  default = \"1\"\n}\nlocals {\n  a = \"${local.b}${var.v}\"\n  b = format(\"%s%s\", local.a, var.v)\n  c = upper(var.v)\n}\nmodule \"m\" {\n  source  = \"a/b/c\"\n  version = local.c\n}\nmodule \"n\" {\n  source  = \"a/b/d\"\n  version = local.a\n}\n",
 	} {
 		f.Add([]byte(s))
 	}

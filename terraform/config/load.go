@@ -41,10 +41,23 @@ type ModuleCall struct {
 	Source     string
 	SourceExpr bool
 	// Version is the version argument, "" when there is none (HasVersion
-	// false); when VersionExpr is set it is the expression's text.
+	// false). A version written as an expression is evaluated as
+	// Terraform 1.15 and OpenTofu 1.8 evaluate it before init (see
+	// StaticRef): Version is then its value, VersionFrom what it was made
+	// of. When that cannot be done, VersionExpr is set, Version is the
+	// expression's text and VersionNotStatic says why.
 	Version     string
 	HasVersion  bool
 	VersionExpr bool
+	// VersionText is the version argument's expression as written when
+	// it is not a literal string ("var.major"), "" otherwise.
+	VersionText string
+	// VersionFrom are the variables and locals the version expression
+	// refers to directly, in the order written.
+	VersionFrom []StaticRef
+	// VersionNotStatic says why the version expression could not be
+	// evaluated, when VersionExpr is set.
+	VersionNotStatic string
 	// Pos is the place of the block's header; VersionPos the version
 	// argument's value (the block's header when there is none).
 	Pos        hcl.Range
@@ -143,7 +156,8 @@ func load(dir string, budget *int64, skip func(string) bool) (*Module, hcl.Diagn
 		return m, diags
 	}
 	mod := inspect.NewModule(dir)
-	ex := &extras{calls: map[string]*callInfo{}, providers: map[string]*providerInfo{}}
+	ex := &extras{calls: map[string]*callInfo{}, providers: map[string]*providerInfo{},
+		scope: &staticScope{vars: map[string]*staticVar{}, locals: map[string]*staticLocal{}}}
 	skipped := false
 	for _, f := range files {
 		if skip != nil && skip(f.path) {
@@ -304,6 +318,9 @@ func inspectFile(file *hcl.File, filename string, mod *inspect.Module) (diags hc
 type extras struct {
 	calls     map[string]*callInfo
 	providers map[string]*providerInfo
+	// scope holds the variables and locals a version expression may
+	// refer to.
+	scope *staticScope
 }
 
 type callInfo struct {
@@ -311,6 +328,8 @@ type callInfo struct {
 	sourceExpr             bool
 	hasVersion, versionExp bool
 	versionPos             hcl.Range
+	versionExpr            hcl.Expression // the version argument when it is an expression
+	versionText            string
 	primary                bool
 }
 
@@ -323,6 +342,8 @@ var (
 	extrasRootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 		{Type: "terraform"},
 		{Type: "module", LabelNames: []string{"name"}},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
 	}}
 	extrasTerraformSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}}
 	extrasModuleSchema    = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}, {Name: "version"}}}
@@ -340,6 +361,10 @@ func (ex *extras) read(file *hcl.File, override bool) hcl.Diagnostics {
 		switch b.Type {
 		case "module":
 			diags = append(diags, ex.readModule(b, file, override)...)
+		case "variable":
+			ex.scope.readVariable(b)
+		case "locals":
+			ex.scope.readLocals(b)
 		case "terraform":
 			tc, _, _ := b.Body.PartialContent(extrasTerraformSchema)
 			if tc == nil {
@@ -377,6 +402,10 @@ func (ex *extras) readModule(b *hcl.Block, file *hcl.File, override bool) hcl.Di
 		ci.hasVersion = true
 		ci.versionExp = len(v.Expr.Variables()) > 0
 		ci.versionPos = v.Expr.Range()
+		ci.versionExpr, ci.versionText = nil, ""
+		if ci.versionExp {
+			ci.versionExpr, ci.versionText = v.Expr, exprText(v.Expr, file)
+		}
 	}
 	if !hasSource && prev == nil && !override {
 		return hcl.Diagnostics{diag.ErrorAt(&b.DefRange, "Missing required argument",
@@ -443,6 +472,16 @@ func (m *Module) build(mod *inspect.Module, ex *extras) {
 			mc.SourceExpr = ci.sourceExpr
 			mc.HasVersion, mc.VersionExpr = ci.hasVersion, ci.versionExp
 			mc.VersionPos = ci.versionPos
+			if ci.versionExpr != nil {
+				mc.VersionText = ci.versionText
+				v, from, err := ex.scope.version(ci.versionExpr)
+				mc.VersionFrom = from
+				if err != nil {
+					mc.VersionNotStatic = err.Error()
+				} else {
+					mc.Version, mc.VersionExpr = v, false
+				}
+			}
 		} else {
 			mc.HasVersion = c.Version != ""
 		}

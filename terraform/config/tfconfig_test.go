@@ -35,7 +35,7 @@ func TestLoad(t *testing.T) {
 		{
 			dir: "basic",
 			want: `module local source="./modules/local" expr=false version="" has=false expr=false at testdata/basic/main.tf:16:1 version at testdata/basic/main.tf:16:1
-module pinned source="app.terraform.io/corp/net/aws" expr=false version="var.net_version" has=true expr=true at testdata/basic/main.tf:20:1 version at testdata/basic/main.tf:22:13
+module pinned source="app.terraform.io/corp/net/aws" expr=false version="1.0.0" has=true expr=false at testdata/basic/main.tf:20:1 version at testdata/basic/main.tf:22:13
 module vpc source="terraform-aws-modules/vpc/aws" expr=false version="~> 5.2" has=true expr=false at testdata/basic/main.tf:11:1 version at testdata/basic/vpc_override.tf:2:13
 provider aws source="hashicorp/aws" constraint=">= 5.0.0, < 6.0.0" expr="" implied=false at testdata/basic/main.tf:3:5
 provider legacy source="" constraint="~> 1.0" expr="" implied=false at testdata/basic/main.tf:7:5

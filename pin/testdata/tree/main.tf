@@ -38,3 +38,12 @@ module "app" {
 module "old" {
   source = "./modules/old"
 }
+
+variable "region" {
+  type = string
+}
+
+module "regional" {
+  source  = "corp/dyn/aws"
+  version = "~> ${var.region}"
+}

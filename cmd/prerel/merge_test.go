@@ -47,7 +47,7 @@ func registryOf(t *testing.T, ps ...engine.Policy) *engine.Registry {
 // prerel merge of the partial reports of compare --shard writes what
 // compare writes without --shard, byte for byte, in every format.
 func TestMergeShardsEndToEnd(t *testing.T) {
-	longtest.SkipShort(t)
+	longtest.Skip(t) // package compare/shard proves the merge every day
 	cases := writeCases(t, ">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n>= 1.0.0-beta, < 1.0.0\t0.9.0\n>= 1.1.0-beta.2\t1.1.0-beta.3\n"+
 		"= 2.0.0-beta.1\t2.0.0-beta.1\n>= 1.0.0\t1.2.0\n~> 1.2\t2.0.0-beta.1\n~> 1.2\t1.9.0\n~> 1.2\tv1.5.0\n")
 	tests := []struct {
@@ -59,18 +59,6 @@ func TestMergeShardsEndToEnd(t *testing.T) {
 		{"a file", []string{"--domain", cases, "--policies", "strict,lexical,cargo,hashicorp"}, []int{1, 2, 3, 7}},
 		{"random", []string{"--domain", "random", "--count", "1500", "--seed", "5", "--policies", "strict,cargo,masterminds"}, []int{2, 7}},
 		{"ranked by count, another reference", []string{"--scope", "1", "--policies", "strict,lexical,cargo", "--rank", "count", "--reference", "cargo"}, []int{3}},
-	}
-	if !longtest.Enabled() {
-		// Every day a file and a random sample, each cut in three; the
-		// merge itself is proven in package compare.
-		tests = []struct {
-			name string
-			args []string
-			ns   []int
-		}{
-			{tests[1].name, tests[1].args, []int{3}},
-			{tests[2].name, tests[2].args, []int{3}},
-		}
 	}
 	formats := []string{"json", "text", "markdown"}
 	for _, tt := range tests {

@@ -9,17 +9,19 @@ import (
 
 	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 )
 
-// Format is a rendering of a Plan.
-type Format string
+// Format is a rendering of a Plan: one of the formats of package report,
+// which every renderer of prerel shares.
+type Format = report.Format
 
-// The formats Render writes.
+// The formats Render writes; report.HTML is refused.
 const (
-	Text     Format = "text"
-	Markdown Format = "markdown"
-	JSON     Format = "json"
+	Text     = report.Text
+	Markdown = report.Markdown
+	JSON     = report.JSON
 )
 
 // Width is the width of the text and Markdown renderings: no line the

@@ -9,23 +9,25 @@ import (
 
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/report"
 )
 
-// Format is a report format.
-type Format string
+// Format is a report format: the formats of package report, which every
+// renderer of prerel shares.
+type Format = report.Format
 
 // The report formats.
 const (
-	FormatText     Format = "text"     // a terminal: aligned tables
-	FormatMarkdown Format = "markdown" // a pull-request comment or CI step summary
-	FormatJSON     Format = "json"     // machines; see compare.Report for the fields
-	FormatHTML     Format = "html"     // a browser: one self-contained page with a heatmap
+	FormatText     = report.Text     // a terminal: aligned tables
+	FormatMarkdown = report.Markdown // a pull-request comment or CI step summary
+	FormatJSON     = report.JSON     // machines; see compare.Report for the fields
+	FormatHTML     = report.HTML     // a browser: one self-contained page with a heatmap
 )
 
-// Formats lists every format, in the order help text names them. It is the
-// one list of format names: ParseFormat accepts exactly these, and the
-// prerel CLI's --format flag of compare is read with ParseFormat.
-var Formats = []Format{FormatText, FormatMarkdown, FormatJSON, FormatHTML}
+// Formats lists every format, in the order help text names them:
+// report.Formats. ParseFormat accepts exactly these, and the prerel CLI's
+// --format flag of compare is read with ParseFormat.
+var Formats = report.Formats
 
 // ParseFormat reads a format name: one of Formats, spelled exactly.
 func ParseFormat(s string) (Format, error) {

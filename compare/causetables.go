@@ -16,7 +16,9 @@ import (
 // text as before.
 //
 // They are made only when the witnesses are few enough
-// (maxCauseWitnesses) and name few enough versions (maxCauseVersions):
+// (maxCauseWitnesses), name few enough versions (maxCauseVersions), and
+// the steps judge enough cases for every constraint of theirs against
+// every version (maxCauseSpread):
 // in a domain whose cases are nearly all different, such as the random
 // domain, every rewritten constraint is met with a handful of versions,
 // and judging them one at a time on text is cheaper.
@@ -44,6 +46,9 @@ const (
 	// causeVectorBytes bounds the verdicts the vectors keep; past it the
 	// vectors are dropped and computed again when needed.
 	causeVectorBytes = 32 << 20
+	// maxCauseSpread bounds the verdicts the tables would work out for
+	// each case the steps judge: every constraint against every version.
+	maxCauseSpread = 64
 )
 
 // newCauseTables reads the versions the steps of the witnesses name, or
@@ -61,9 +66,13 @@ func newCauseTables(steps [][]counterfactual, policies []engine.Policy, workers 
 	}
 	index := map[string]int32{}
 	var versions []string
+	constraints := map[string]bool{}
+	cases := 0
 	for _, ws := range steps {
 		for _, s := range ws {
 			for _, c := range s.cases {
+				constraints[c[0]] = true
+				cases++
 				if _, ok := index[c[1]]; !ok {
 					if len(versions) == maxCauseVersions {
 						return nil
@@ -74,7 +83,7 @@ func newCauseTables(steps [][]counterfactual, policies []engine.Policy, workers 
 			}
 		}
 	}
-	if len(versions) == 0 {
+	if len(versions) == 0 || len(constraints)*len(versions) > maxCauseSpread*cases {
 		return nil
 	}
 	t := &causeTables{index: index, tables: make([]engine.VersionTable, len(policies)),

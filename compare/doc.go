@@ -12,7 +12,9 @@
 //     the scope parameter grows the alphabet (DefaultScope runs in
 //     seconds).
 //   - Random: cases from the generators of compare/generate, the same
-//     stream for the same seed, up to MaxRandomCount of them.
+//     stream for the same seed, up to MaxRandomCount of them: each
+//     generated constraint against a history of 64 versions generated
+//     around it and the other constraints that share the history.
 //   - Corpus: real constraint strings x real version histories (see
 //     Corpus for the pairing); it also compares selection, the version
 //     each policy would install.

@@ -299,7 +299,7 @@ func TestFileDomainDescriptionAndDigest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Info().Description; !strings.Contains(got, ": 1 generated case of") {
+	if got := r.Info().Description; !strings.Contains(got, ": 1 constraint of 1 to 4 comparators with 1 generated version") {
 		t.Errorf("random description %q", got)
 	}
 }

@@ -9,11 +9,12 @@ import (
 )
 
 // BenchmarkRunRandom measures the runner on the random domain with every
-// registered policy: 20,000 cases a run, nearly every one with a
-// constraint of its own, reported in cases per second for the whole run
-// (judging, classes, witnesses, reasons, causes and the report).
+// registered policy: 100,000 cases a run, 1,563 constraints each with a
+// history of 64 versions that 16 constraints share, reported in cases per
+// second for the whole run (judging, classes, witnesses, reasons, causes
+// and the report).
 func BenchmarkRunRandom(b *testing.B) {
-	const count = 20_000
+	const count = 100_000
 	d, err := compare.Random(1, count)
 	if err != nil {
 		b.Fatal(err)

@@ -2,6 +2,7 @@ package generate
 
 import (
 	"math/rand"
+	"slices"
 
 	"github.com/leanovate/gopter"
 
@@ -44,15 +45,70 @@ func Case(maxComparators int) gopter.Gen {
 	}
 }
 
-// Cases yields count cases generated as Case(DefaultMaxComparators) does,
-// as (constraint, version) text, the same stream for the same seed. It
-// stops early when yield returns false.
+// GroupSize is the number of versions Groups generates for each
+// constraint, and HistoryConstraints the number of constraints that share
+// one history of them.
+const (
+	GroupSize          = 64
+	HistoryConstraints = 16
+)
+
+// Cases yields count cases of Groups(seed, count, ...) one at a time, as
+// (constraint, version) text, the same stream for the same seed. It stops
+// early when yield returns false.
 func Cases(seed int64, count int, yield func(constraint, version string) bool) {
+	Groups(seed, count, func(c string, versions []string) bool {
+		for _, v := range versions {
+			if !yield(c, v) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// Groups yields count cases in groups, the same stream for the same seed,
+// as constraints meet the version history of what they constrain:
+// HistoryConstraints constraints of 1 to DefaultMaxComparators comparators,
+// which most often repeat the bounds of one another as constraints on one
+// module do, share a history of GroupSize versions generated around them
+// as Case does (each made from a comparator of one of them, most of the
+// time, or a free one), and each is judged against the whole history, one
+// group to a constraint. The last
+// group has only the first versions of its history when count is not a
+// multiple of GroupSize. The groups of one history are handed the same
+// versions slice, which the caller must not change. Groups stops early
+// when yield returns false.
+func Groups(seed int64, count int, yield func(constraint string, versions []string) bool) {
 	r := rand.New(rand.NewSource(seed))
-	for i := 0; i < count; i++ {
-		c := genCase(r, DefaultMaxComparators)
-		if !yield(c.Constraint.String(), c.Version.String()) {
-			return
+	for done := 0; done < count; {
+		constraints := make([]ConstraintSpec, 0, HistoryConstraints)
+		var bounds []ComparatorSpec
+		for range HistoryConstraints {
+			c := genConstraintFrom(r, DefaultMaxComparators, &bounds)
+			constraints = append(constraints, c)
+		}
+		history := make([]string, 0, GroupSize)
+		seen := make(map[string]bool, GroupSize)
+		for i := range GroupSize {
+			c := constraints[i%len(constraints)]
+			v := genCaseVersion(r, c).String()
+			// a history names each version once: draw again a few times
+			for try := 0; seen[v] && try < 8; try++ {
+				v = genCaseVersion(r, c).String()
+			}
+			seen[v] = true
+			history = append(history, v)
+		}
+		for _, c := range constraints {
+			n := min(GroupSize, count-done)
+			if n == 0 {
+				return
+			}
+			if !yield(c.String(), history[:n]) {
+				return
+			}
+			done += n
 		}
 	}
 }
@@ -214,13 +270,38 @@ func genConstraint(r *rand.Rand, maxComparators int) ConstraintSpec {
 	return c
 }
 
-func genCase(r *rand.Rand, maxComparators int) CaseSpec {
-	c := CaseSpec{Constraint: genConstraint(r, maxComparators)}
-	if !percent(r, 80) {
-		c.Version = genVersion(r, 50)
-		return c
+// genConstraintFrom is genConstraint for a constraint among others on the
+// same releases: most comparators repeat one of bounds, the comparators
+// already written, as constraints on one module repeat its bounds, and
+// the others are new, often built on the bases of bounds, and added to
+// them.
+func genConstraintFrom(r *rand.Rand, maxComparators int, bounds *[]ComparatorSpec) ConstraintSpec {
+	n := comparatorCount(r, maxComparators)
+	c := ConstraintSpec{Comparators: make([]ComparatorSpec, 0, n)}
+	for i := 0; i < n; i++ {
+		if len(*bounds) >= 4 && percent(r, 70) {
+			c.Comparators = append(c.Comparators, (*bounds)[r.Intn(len(*bounds))])
+			continue
+		}
+		cmp := genComparator(r, append(slices.Clip(*bounds), c.Comparators...))
+		c.Comparators = append(c.Comparators, cmp)
+		*bounds = append(*bounds, cmp)
 	}
-	cmp := c.Constraint.Comparators[r.Intn(len(c.Constraint.Comparators))]
+	return c
+}
+
+func genCase(r *rand.Rand, maxComparators int) CaseSpec {
+	c := genConstraint(r, maxComparators)
+	return CaseSpec{Constraint: c, Version: genCaseVersion(r, c)}
+}
+
+// genCaseVersion returns a version for c: most of the time one made from
+// one of its comparators, otherwise a free one.
+func genCaseVersion(r *rand.Rand, c ConstraintSpec) VersionSpec {
+	if !percent(r, 80) {
+		return genVersion(r, 50)
+	}
+	cmp := c.Comparators[r.Intn(len(c.Comparators))]
 	e := cmp.Version
 	v := VersionSpec{Major: e.Major, Minor: e.Minor, Patch: e.Patch}
 	switch n := r.Intn(100); {
@@ -243,6 +324,5 @@ func genCase(r *rand.Rand, maxComparators int) CaseSpec {
 		v.Prerelease = genPrerelease(r)
 	}
 	decorate(r, &v)
-	c.Version = v
-	return c
+	return v
 }

@@ -190,7 +190,10 @@ func TestCasesStopsEarly(t *testing.T) {
 
 // TestBias checks that the cases exercise prerelease rules: many versions
 // are prereleases sharing their base with a comparator, and the operators
-// and precisions all occur.
+// and precisions all occur. A history is generated around
+// HistoryConstraints constraints and each meets all of it, so a version
+// shares its base with a comparator of the constraint it meets less often
+// than a version of Case does.
 func TestBias(t *testing.T) {
 	const n = 10000
 	sameBasePre, pre, multi := 0, 0, 0
@@ -217,7 +220,7 @@ func TestBias(t *testing.T) {
 		}
 		return true
 	})
-	if sameBasePre < n/4 {
+	if sameBasePre < n/10 {
 		t.Errorf("only %d of %d versions are prereleases with a comparator's base", sameBasePre, n)
 	}
 	if pre < n/3 || pre > 3*n/4 {
@@ -352,5 +355,59 @@ func TestShrinkShiftsParts(t *testing.T) {
 		if !found {
 			t.Errorf("no shrink candidate %s", w)
 		}
+	}
+}
+
+// TestGroups checks the shape of Groups: GroupSize versions to a
+// constraint, the last group shorter, HistoryConstraints constraints to a
+// history, handed the same slice, and the cases of Cases in order.
+func TestGroups(t *testing.T) {
+	const count = 5*HistoryConstraints*GroupSize + 100
+	var cases []string
+	Cases(11, count, func(c, v string) bool {
+		cases = append(cases, c+" | "+v)
+		return true
+	})
+	var got []string
+	groups, histories := 0, 0
+	var last *string
+	Groups(11, count, func(c string, versions []string) bool {
+		if &versions[0] != last {
+			if groups%HistoryConstraints != 0 {
+				t.Fatalf("group %d starts a new history", groups)
+			}
+			histories++
+			last = &versions[0]
+		}
+		if len(versions) != GroupSize && len(got)+len(versions) != count {
+			t.Fatalf("group %d has %d versions", groups, len(versions))
+		}
+		if _, err := engine.ParseConstraint(c); err != nil {
+			t.Fatal(err)
+		}
+		distinct := map[string]bool{}
+		for _, v := range versions {
+			distinct[v] = true
+			got = append(got, c+" | "+v)
+		}
+		if len(distinct) < len(versions)*3/4 {
+			t.Errorf("group %d: %d distinct versions of %d", groups, len(distinct), len(versions))
+		}
+		groups++
+		return true
+	})
+	if len(got) != count || groups != (count+GroupSize-1)/GroupSize || histories != 6 {
+		t.Fatalf("%d cases in %d groups of %d histories", len(got), groups, histories)
+	}
+	if strings.Join(got, "\n") != strings.Join(cases, "\n") {
+		t.Fatal("Cases is not the cases of Groups in order")
+	}
+	n := 0
+	Groups(11, count, func(string, []string) bool {
+		n++
+		return n < 3
+	})
+	if n != 3 {
+		t.Fatalf("Groups went on after yield returned false: %d calls", n)
 	}
 }

@@ -68,9 +68,9 @@ func TestKeepsTablesAcrossBatches(t *testing.T) {
 // registered policy, one worker and three.
 func TestMatchesTextPath(t *testing.T) {
 	var cases [][2]string
-	// Every day every fifth case of scope 1; every case in the long run.
+	// Every day every tenth case of scope 1; every case in the long run.
 	for i, c := range exhaustiveCases(t, 1, 0) {
-		if i%longtest.Pick(5, 1) == 0 {
+		if i%longtest.Pick(10, 1) == 0 {
 			cases = append(cases, c)
 		}
 	}

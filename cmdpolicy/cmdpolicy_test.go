@@ -20,6 +20,7 @@ import (
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/bounded"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // needPython skips the test when python3 is missing: the rules of these
@@ -125,6 +126,7 @@ func (prereleaseNamed) Judge(c *engine.Constraint, v *engine.Version) engine.Res
 }
 
 func TestScriptEqualsNativeRuleOnExhaustiveDomain(t *testing.T) {
+	longtest.Skip(t) // a script on a whole exhaustive domain
 	noLeaks(t)
 	p := newPolicy(t, "prerelease_named.py", Options{})
 	d, err := compare.Exhaustive(compare.MinScope)

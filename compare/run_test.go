@@ -11,6 +11,7 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // listDomain is a fixed domain for tests.
@@ -151,9 +152,7 @@ func TestRunIsDeterministic(t *testing.T) {
 // The same holds for the registered policies, library adapters and
 // selection-level policies included.
 func TestRunIsDeterministicWithRegisteredPolicies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every registered policy")
-	}
+	longtest.Skip(t) // runs every registered policy; TestRunIsDeterministic runs every day
 	corpus, err := compare.Corpus(smallCorpus, compare.PairAll)
 	if err != nil {
 		t.Fatal(err)

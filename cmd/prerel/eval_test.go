@@ -232,6 +232,7 @@ func TestEvalInvalidUTF8InTSV(t *testing.T) {
 // a shuffled sample, lines version by version, long texts. With one
 // policy and three workers, a batch is cut into chunks.
 func TestEvalTablesMatchTextPath(t *testing.T) {
+	longtest.Skip(t) // package batch proves its evaluator equal to the text path every day
 	stride := longtest.Pick(600, 30)
 	if testing.Short() {
 		stride = 1000

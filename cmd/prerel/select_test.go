@@ -403,7 +403,7 @@ func selectVersions(tb testing.TB) []string {
 // compiles to no matcher, on the constraints of compare's exhaustive
 // scope 1 and refused ones.
 func TestSelectTableMatchesEngine(t *testing.T) {
-	longtest.SkipShort(t)
+	longtest.Skip(t) // every case of the domain through select
 	ps := append(append(catalogue.New().All(), parsedReaders(t)...), compilesToNil{})
 	byTable := 0
 	for _, p := range ps {

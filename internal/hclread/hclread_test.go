@@ -17,7 +17,9 @@ import (
 	"github.com/prerel/prerel/internal/safefile"
 )
 
-const deep = 100000
+// deep is the nesting of the hostile inputs: far beyond MaxNesting every
+// day, a hundred times beyond it in the long run.
+var deep = longtest.Pick(20000, 100000)
 
 func rep(s string, n int) string { return strings.Repeat(s, n) }
 

@@ -176,6 +176,14 @@ func (r *Report) ClassesOf(a, b string) []Class {
 	return out
 }
 
+// ClassesByPair returns a function that gives the classes of a pair as
+// ClassesOf does, found with one pass over the report for all the pairs,
+// for a renderer that walks every pair. A pair's classes that come in one
+// run are the report's own, which the caller must not change.
+func (r *Report) ClassesByPair() func(a, b string) []Class {
+	return newPairClasses(r).of
+}
+
 // pairClasses finds the classes of each pair of a report as ClassesOf
 // does, with one pass over the report for all the pairs: the classes of
 // a pair come in runs (a run's report has one per pair), and index keeps

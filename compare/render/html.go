@@ -192,9 +192,9 @@ func buildHTMLView(r *compare.Report, opt Options) htmlView {
 	if n := countFunc(r.Pairs, listed); n > 0 {
 		perPair = max(textClassesPerPair, min(perPair, htmlClasses/n))
 	}
-	byPair := newPairClasses(r)
+	byPair := r.ClassesByPair()
 	for _, p := range r.Pairs {
-		classes := byPair.of(p.A, p.B)
+		classes := byPair(p.A, p.B)
 		hp := htmlPair{ID: htmlPairID(p), P: p, Share: percent(p.Agree, p.Agree+p.Diverge), Total: len(classes),
 			MaxKept: compare.ClassesPerPair(len(r.Pairs))}
 		if len(classes) > 0 && listed(p) {

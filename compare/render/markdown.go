@@ -101,9 +101,9 @@ func renderMarkdown(w io.Writer, r *compare.Report, opt Options) error {
 	slices.SortStableFunc(pairs, func(x, y compare.Pair) int {
 		return cmp.Compare(boolInt(x.A != ref && x.B != ref), boolInt(y.A != ref && y.B != ref))
 	})
-	byPair := newPairClasses(r)
+	byPair := r.ClassesByPair()
 	for _, p := range pairs {
-		classes := byPair.of(p.A, p.B)
+		classes := byPair(p.A, p.B)
 		if len(classes) == 0 {
 			continue
 		}

@@ -292,9 +292,9 @@ func writeTextClasses(e *errWriter, r *compare.Report, ref string, opt Options) 
 		return
 	}
 	left := 0
-	byPair := newPairClasses(r)
+	byPair := r.ClassesByPair()
 	for _, p := range r.Pairs {
-		classes := byPair.of(p.A, p.B)
+		classes := byPair(p.A, p.B)
 		if len(classes) == 0 {
 			continue
 		}

@@ -201,22 +201,9 @@ func ReadBaseline(path string) (*Report, error) {
 	}
 	r, err := decodeReport(data)
 	if err != nil {
-		return nil, inFile(path, err)
+		return nil, jsonpos.InFile(path, err)
 	}
 	return r, nil
-}
-
-// inFile names path in err, a decoding error of the file's content: a
-// mistake in its JSON as path:LINE:COLUMN.
-func inFile(path string, err error) error {
-	var de *decodeError
-	if errors.As(err, &de) {
-		if de.line == 0 {
-			return fmt.Errorf("%s: %s", path, de.msg)
-		}
-		return fmt.Errorf("%s:%d:%d: %s", path, de.line, de.col, de.msg)
-	}
-	return fmt.Errorf("%s: %w", path, err)
 }
 
 // DecodeReport reads a JSON report or baseline, of at most
@@ -236,30 +223,16 @@ func DecodeReport(rd io.Reader) (*Report, error) {
 	return decodeReport(data)
 }
 
-// decodeError is an error in a report's JSON, at a line and column (0
-// when it has none).
-type decodeError struct {
-	line, col int
-	msg       string
-}
-
-func (e *decodeError) Error() string {
-	if e.line == 0 {
-		return "decode report: " + e.msg
-	}
-	return fmt.Sprintf("decode report: line %d, column %d: %s", e.line, e.col, e.msg)
-}
-
 // notReport is the end of the message for what is not a report.
 const notReport = "not a report or baseline written by prerel compare"
 
 func decodeReport(data []byte) (*Report, error) {
 	at := func(off int64, format string, args ...any) error {
 		line, col := jsonpos.LineCol(data, off)
-		return &decodeError{line: line, col: col, msg: fmt.Sprintf(format, args...)}
+		return &jsonpos.DecodeError{What: "report", Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &decodeError{msg: "the file is empty: " + notReport}
+		return nil, &jsonpos.DecodeError{What: "report", Msg: "the file is empty: " + notReport}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -271,10 +244,10 @@ func decodeReport(data []byte) (*Report, error) {
 		return nil, err
 	}
 	if r.Schema == 0 {
-		return nil, &decodeError{msg: "no schema: " + notReport}
+		return nil, &jsonpos.DecodeError{What: "report", Msg: "no schema: " + notReport}
 	}
 	if r.Schema != SchemaVersion {
-		return nil, &decodeError{msg: fmt.Sprintf("schema %d, this prerel reads schema %d", r.Schema, SchemaVersion)}
+		return nil, &jsonpos.DecodeError{What: "report", Msg: fmt.Sprintf("schema %d, this prerel reads schema %d", r.Schema, SchemaVersion)}
 	}
 	var lacks []string
 	if r.Domain.Name == "" && r.Domain.Description == "" {
@@ -290,7 +263,7 @@ func decodeReport(data []byte) (*Report, error) {
 		lacks = append(lacks, "no classes")
 	}
 	if len(lacks) > 0 {
-		return nil, &decodeError{msg: fmt.Sprintf("%s: it has %s", notReport, strings.Join(lacks, ", "))}
+		return nil, &jsonpos.DecodeError{What: "report", Msg: fmt.Sprintf("%s: it has %s", notReport, strings.Join(lacks, ", "))}
 	}
 	return &r, nil
 }

@@ -217,37 +217,10 @@ func ReadPartial(path string, hints Hints) (*Partial, error) {
 	}
 	p, err := decodePartial(data, hints)
 	if err != nil {
-		return nil, inFile(path, err)
+		return nil, jsonpos.InFile(path, err)
 	}
 	p.source = path
 	return p, nil
-}
-
-// inFile names path in err, a decoding error of the file's content: a
-// mistake in its JSON as path:LINE:COLUMN.
-func inFile(path string, err error) error {
-	var de *decodeError
-	if errors.As(err, &de) {
-		if de.line == 0 {
-			return fmt.Errorf("%s: %s", path, de.msg)
-		}
-		return fmt.Errorf("%s:%d:%d: %s", path, de.line, de.col, de.msg)
-	}
-	return fmt.Errorf("%s: %w", path, err)
-}
-
-// decodeError is an error in a partial report's JSON, at a line and
-// column (0 when it has none).
-type decodeError struct {
-	line, col int
-	msg       string
-}
-
-func (e *decodeError) Error() string {
-	if e.line == 0 {
-		return "decode partial report: " + e.msg
-	}
-	return fmt.Sprintf("decode partial report: line %d, column %d: %s", e.line, e.col, e.msg)
 }
 
 // decodePartialFrom reads a partial report of at most safefile.ReportLimit
@@ -266,7 +239,7 @@ func decodePartialFrom(r io.Reader, name string) (*Partial, error) {
 	}
 	p, err := decodePartial(data, Hints{})
 	if err != nil {
-		return nil, inFile(name, err)
+		return nil, jsonpos.InFile(name, err)
 	}
 	p.source = name
 	return p, nil
@@ -275,10 +248,10 @@ func decodePartialFrom(r io.Reader, name string) (*Partial, error) {
 func decodePartial(data []byte, hints Hints) (*Partial, error) {
 	at := func(off int64, format string, args ...any) error {
 		line, col := jsonpos.LineCol(data, off)
-		return &decodeError{line: line, col: col, msg: fmt.Sprintf(format, args...)}
+		return &jsonpos.DecodeError{What: "partial report", Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &decodeError{msg: "the file is empty: " + hints.notPartial()}
+		return nil, &jsonpos.DecodeError{What: "partial report", Msg: "the file is empty: " + hints.notPartial()}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -300,14 +273,14 @@ func decodePartial(data []byte, hints Hints) (*Partial, error) {
 		return nil, err
 	}
 	if j.Partial != partialVersion {
-		return nil, &decodeError{msg: fmt.Sprintf("partial report version %d, this prerel merges version %d: run every shard with the same prerel", j.Partial, partialVersion)}
+		return nil, &jsonpos.DecodeError{What: "partial report", Msg: fmt.Sprintf("partial report version %d, this prerel merges version %d: run every shard with the same prerel", j.Partial, partialVersion)}
 	}
 	if j.Schema != compare.SchemaVersion {
-		return nil, &decodeError{msg: fmt.Sprintf("schema %d, this prerel reads schema %d", j.Schema, compare.SchemaVersion)}
+		return nil, &jsonpos.DecodeError{What: "partial report", Msg: fmt.Sprintf("schema %d, this prerel reads schema %d", j.Schema, compare.SchemaVersion)}
 	}
 	p, err := j.partial()
 	if err != nil {
-		return nil, &decodeError{msg: err.Error()}
+		return nil, &jsonpos.DecodeError{What: "partial report", Msg: err.Error()}
 	}
 	return p, nil
 }
@@ -342,9 +315,9 @@ func notPartialError(data []byte, hints Hints) error {
 		if hints.Write != "" {
 			msg += ": write partial reports with " + hints.Write
 		}
-		return &decodeError{msg: msg}
+		return &jsonpos.DecodeError{What: "partial report", Msg: msg}
 	}
-	return &decodeError{msg: "no \"partial\" version: " + hints.notPartial()}
+	return &jsonpos.DecodeError{What: "partial report", Msg: "no \"partial\" version: " + hints.notPartial()}
 }
 
 // partial checks j and makes the Partial it describes.

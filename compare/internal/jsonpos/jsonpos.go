@@ -6,10 +6,39 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
 )
+
+// DecodeError is a mistake in a document's content, at a line and column
+// (0 when it has none).
+type DecodeError struct {
+	What      string // what the document is: "report", "partial report"
+	Line, Col int
+	Msg       string
+}
+
+func (e *DecodeError) Error() string {
+	if e.Line == 0 {
+		return "decode " + e.What + ": " + e.Msg
+	}
+	return fmt.Sprintf("decode %s: line %d, column %d: %s", e.What, e.Line, e.Col, e.Msg)
+}
+
+// InFile names path in err, an error decoding the file's content: a
+// DecodeError as path:LINE:COLUMN: message.
+func InFile(path string, err error) error {
+	var de *DecodeError
+	if errors.As(err, &de) {
+		if de.Line == 0 {
+			return fmt.Errorf("%s: %s", path, de.Msg)
+		}
+		return fmt.Errorf("%s:%d:%d: %s", path, de.Line, de.Col, de.Msg)
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
 
 // At makes the error at a byte offset of the document, with a message.
 type At func(off int64, format string, args ...any) error

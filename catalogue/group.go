@@ -1,0 +1,57 @@
+package catalogue
+
+// The groups a report or the playground puts the catalogue's policies in,
+// in the order they are shown.
+const (
+	// GroupInstallers holds what Terraform and OpenTofu do today: the
+	// native strict rule and the adapters that stand for an installer.
+	GroupInstallers = "installers"
+	// GroupUpdaters holds the readings of the bots that propose or lock
+	// versions (Renovate, Dependabot and the like).
+	GroupUpdaters = "updaters"
+	// GroupLibraries holds the version libraries wrapped as they behave.
+	GroupLibraries = "libraries"
+	// GroupProposals holds the candidate rules for prerelease matching.
+	GroupProposals = "proposals"
+	// GroupOwn holds every policy the catalogue does not ship: a user's
+	// HCL or command policy, or one registered by a program.
+	GroupOwn = "your own"
+)
+
+// Today is the name of the policy that states today's rule: only an exact
+// = pin selects a prerelease.
+const Today = "strict"
+
+// Groups lists the groups in the order they are shown.
+func Groups() []string {
+	return []string{GroupInstallers, GroupUpdaters, GroupLibraries, GroupProposals, GroupOwn}
+}
+
+var groupOf = map[string]string{
+	"strict":               GroupInstallers,
+	"terraform-module":     GroupInstallers,
+	"opentofu-module":      GroupInstallers,
+	"apparentlymart":       GroupInstallers,
+	"core-only":            GroupInstallers,
+	"hashicorp":            GroupLibraries,
+	"apparentlymart-exact": GroupLibraries,
+	"masterminds":          GroupLibraries,
+	"masterminds-pre":      GroupLibraries,
+	"go-versions-cargo":    GroupLibraries,
+	"lexical":              GroupProposals,
+	"cargo":                GroupProposals,
+	"linear":               GroupProposals,
+	"linear-tight":         GroupProposals,
+	"ga-bound":             GroupProposals,
+	"any-pre":              GroupProposals,
+	"fallback":             GroupProposals,
+}
+
+// Group returns the group of the policy named name: one of Groups, and
+// GroupOwn for a name the catalogue does not ship.
+func Group(name string) string {
+	if g, ok := groupOf[name]; ok {
+		return g
+	}
+	return GroupOwn
+}

@@ -1,0 +1,28 @@
+package catalogue
+
+import "testing"
+
+// TestEveryPolicyHasAGroup checks that each shipped policy is placed in a
+// group other than GroupOwn, and that no group names a policy the
+// catalogue does not ship.
+func TestEveryPolicyHasAGroup(t *testing.T) {
+	shipped := map[string]bool{}
+	for _, p := range New().All() {
+		name := p.Name()
+		shipped[name] = true
+		if g := Group(name); g == GroupOwn {
+			t.Errorf("policy %s has no group", name)
+		}
+	}
+	for name := range groupOf {
+		if !shipped[name] {
+			t.Errorf("group table names %s, which the catalogue does not ship", name)
+		}
+	}
+	if Group("my-policy") != GroupOwn {
+		t.Errorf("Group(my-policy) = %q, want %q", Group("my-policy"), GroupOwn)
+	}
+	if Group(Today) != GroupInstallers {
+		t.Errorf("today's rule %s is not among the installers", Today)
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -42,17 +41,22 @@ type moduleRegistry struct {
 	srv      *httptest.Server
 	mu       sync.Mutex
 	versions []string
-	// providers are the versions of e2eProvider, which a filesystem
-	// mirror serves to init.
+	// providers are the versions of e2eProvider, served with signed
+	// packages over providers.v1.
 	providers []string
+	// keyID is the ID of the key that signs the provider's packages.
+	keyID string
 }
 
 func newModuleRegistry(t *testing.T, versions ...string) *moduleRegistry {
 	r := &moduleRegistry{versions: versions}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/terraform.json", func(w http.ResponseWriter, _ *http.Request) {
-		fmt.Fprint(w, `{"modules.v1": "/v1/modules/"}`)
+		fmt.Fprint(w, `{"modules.v1": "/v1/modules/", "providers.v1": "/v1/providers/"}`)
 	})
+	packages := newProviderPackages(t)
+	r.keyID = packages.signer.PrimaryKey.KeyIdString()
+	packages.handle(mux, r.providerList, func() string { return r.srv.URL })
 	mux.HandleFunc("GET /v1/modules/corp/net/aws/versions", func(w http.ResponseWriter, _ *http.Request) {
 		var vs []map[string]string
 		for _, v := range r.list() {
@@ -78,6 +82,12 @@ func newModuleRegistry(t *testing.T, versions ...string) *moduleRegistry {
 	return r
 }
 
+func (r *moduleRegistry) providerList() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.providers)
+}
+
 func (r *moduleRegistry) list() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -99,14 +109,15 @@ func (r *moduleRegistry) ModuleVersions(_ context.Context, pkg tfaddr.ModulePack
 }
 
 func (r *moduleRegistry) ProviderVersions(_ context.Context, p tfaddr.Provider) (*registry.Listing, error) {
-	if p.String() != e2eProvider || len(r.providers) == 0 {
+	vs := r.providerList()
+	if p.String() != e2eProvider || len(vs) == 0 {
 		return nil, fmt.Errorf("%s: %w", p, registry.ErrNotFound)
 	}
-	return &registry.Listing{Versions: r.providers, From: "the test mirror"}, nil
+	return &registry.Listing{Versions: vs, From: r.srv.URL}, nil
 }
 
-// e2eProvider is the provider the end-to-end test installs from a
-// filesystem mirror.
+// e2eProvider is the provider the end-to-end test installs from the
+// test registry.
 const e2eProvider = e2eHost + "/corp/thing"
 
 func (r *moduleRegistry) String() string { return "the test registry" }
@@ -153,25 +164,18 @@ type e2e struct {
 	cfg             *policyconfig.Config
 }
 
-// newE2E starts the registry, writes the CLI configuration (a host block
-// for the registry, a filesystem mirror for the provider versions given)
-// and chooses the "linear" policy for everything.
+// newE2E starts the registry (publishing the provider versions given),
+// writes the CLI configuration (a host block for the registry) and
+// chooses the "linear" policy for everything.
 func newE2E(t *testing.T, bin string, providers ...string) *e2e {
 	e := &e2e{t: t, bin: bin, reg: newModuleRegistry(t, "1.0.0", "1.1.0", "2.0.0-beta.1"), tmp: t.TempDir()}
 	e.reg.providers = providers
 	e.root, e.data = filepath.Join(e.tmp, "root"), filepath.Join(e.tmp, "data")
 	e.ca = filepath.Join(e.tmp, "ca.pem")
 	e.write(e.ca, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: e.reg.srv.Certificate().Raw})))
-	mirror := filepath.Join(e.tmp, "mirror")
-	for _, v := range providers {
-		// An unpacked mirror: init checks the package's hash, it does
-		// not run the provider.
-		e.write(filepath.Join(mirror, filepath.FromSlash(e2eProvider), v, runtime.GOOS+"_"+runtime.GOARCH, "terraform-provider-thing_v"+v), "#!/bin/sh\nexit 1\n")
-	}
 	e.cliConfig = filepath.Join(e.tmp, "cli.tfrc")
-	e.write(e.cliConfig, fmt.Sprintf("host %q {\n  services = {\n    \"modules.v1\" = %q\n  }\n}\n\n"+
-		"provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [\"%s/*/*\"]\n  }\n}\n",
-		e2eHost, e.reg.srv.URL+"/v1/modules/", mirror, e2eHost))
+	e.write(e.cliConfig, fmt.Sprintf("host %q {\n  services = {\n    \"modules.v1\"   = %q\n    \"providers.v1\" = %q\n  }\n}\n",
+		e2eHost, e.reg.srv.URL+"/v1/modules/", e.reg.srv.URL+"/v1/providers/"))
 	cfg, err := policyconfig.New(policies)
 	if err != nil {
 		t.Fatal(err)
@@ -207,11 +211,13 @@ func (e *e2e) tryInit(args ...string) (string, error) {
 	return string(out), err
 }
 
-func (e *e2e) init(args ...string) {
+func (e *e2e) init(args ...string) string {
 	e.t.Helper()
-	if out, err := e.tryInit(args...); err != nil {
+	out, err := e.tryInit(args...)
+	if err != nil {
 		e.t.Fatalf("%s init: %v\n%s", e.bin, err, out)
 	}
+	return out
 }
 
 // installed returns the registry module versions of the module manifest.
@@ -332,7 +338,8 @@ func endToEnd(t *testing.T, bin string) {
 // today's version, installs and locks the pinned prerelease once
 // WriteOptions.Unlock removed that entry, and needs -upgrade to go back
 // once the pin is removed. The root module requires the provider itself,
-// or only its child does and the pin adds the root's entry.
+// or only its child does and the pin adds the root's entry. The provider
+// comes from the test registry over providers.v1, as a signed package.
 func TestEndToEndProvider(t *testing.T) {
 	requirement := func(constraint string) string {
 		return fmt.Sprintf("terraform {\n  required_providers {\n    thing = {\n      source  = %q\n      version = %q\n    }\n  }\n}\n\n", e2eProvider, constraint)
@@ -371,7 +378,10 @@ func providerPin(t *testing.T, e *e2e) {
 	if err := pin.Write(p, pin.WriteOptions{Unlock: true}); err != nil {
 		t.Fatal(err)
 	}
-	e.init()
+	// init installs the package after checking its signature.
+	if out := e.init(); !strings.Contains(out, "v2.0.0-beta1") || !strings.Contains(strings.ToLower(out), strings.ToLower(e.reg.keyID)) {
+		t.Errorf("init did not report installing v2.0.0-beta1 signed by key %s:\n%s", e.reg.keyID, out)
+	}
 	if v := e.locked(); v != "2.0.0-beta1" {
 		t.Errorf("with the pin init locked %q, want 2.0.0-beta1", v)
 	}

@@ -4,36 +4,59 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"github.com/prerel/prerel/internal/longtest"
+	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prerel/prerel/internal/longtest"
 )
 
-// readmeCommand is one command of a README sh block and the sample output
+// docCommand is one command of a page's sh blocks and the sample output
 // that follows it, if any.
-type readmeCommand struct {
-	line   int    // where the command is in README.md
+type docCommand struct {
+	page   string // the page, as in docPages
+	line   int    // where the command is on the page
 	text   string // as written
 	sample []string
 }
 
-// readmeCommands returns every command of README.md's sh blocks, with the
-// text block that follows a block of one command as its sample output.
-func readmeCommands(t *testing.T) []readmeCommand {
+// buildLine is the command the pages build prerel with; the commands after
+// it on the same page call ./prerel.
+const buildLine = "go build -o prerel ./cmd/prerel"
+
+// docPages returns the pages whose shell examples are run: README.md, then
+// every docs/*.md in name order.
+func docPages(t *testing.T) []string {
 	t.Helper()
-	data, err := os.ReadFile("README.md")
+	docs, err := filepath.Glob("docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cmds []readmeCommand
+	sort.Strings(docs)
+	return append([]string{"README.md"}, docs...)
+}
+
+// pageCommands returns every command of page's sh blocks, in order, with
+// the text block that follows a block of one command as its sample output.
+func pageCommands(t *testing.T, page string) []docCommand {
+	t.Helper()
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []docCommand
 	var block string // the info string of the open block, "" outside one
-	var blockCmds []readmeCommand
-	lastBlock := []readmeCommand(nil)
+	var blockCmds []docCommand
+	lastBlock := []docCommand(nil)
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
@@ -57,11 +80,11 @@ func readmeCommands(t *testing.T) []readmeCommand {
 			block = ""
 		case block == "sh":
 			if cmd := strings.TrimSpace(line); cmd != "" && !strings.HasPrefix(cmd, "#") {
-				blockCmds = append(blockCmds, readmeCommand{line: n, text: cmd})
+				blockCmds = append(blockCmds, docCommand{page: page, line: n, text: cmd})
 			}
 		case block == "text":
 			if len(blockCmds) == 0 {
-				blockCmds = []readmeCommand{{}}
+				blockCmds = []docCommand{{}}
 			}
 			blockCmds[0].sample = append(blockCmds[0].sample, line)
 		case block == "" && strings.TrimSpace(line) != "":
@@ -69,62 +92,200 @@ func readmeCommands(t *testing.T) []readmeCommand {
 		}
 	}
 	if block != "" {
-		t.Fatalf("README.md: a %s block is not closed", block)
+		t.Fatalf("%s: a %s block is not closed", page, block)
 	}
 	return cmds
 }
 
-// TestReadmeCommands runs the README's commands as a user would, in a copy
-// of the repository with prerel built at its root, and checks the sample
-// outputs. Each command must exit 0. go test, go build and go install are
-// left out: the test builds prerel itself, and go test is what runs it.
+// TestReadmeCommands runs the commands of README.md and of every page under
+// docs as a user would: each page top to bottom in one shell, from the root
+// of a fresh copy of the repository (its tracked files and those git does
+// not ignore, so that a prerel built here is not part of it), with TMPDIR a
+// directory of the page's own. It checks the sample outputs, and that a
+// page leaves no new file in the copy but the prerel it built. Each command
+// must exit 0.
+//
+// The shell's go is a function: "go run ./cmd/prerel ARGS" runs a prerel
+// the test built, as go run does (a failure prints "exit status N" on
+// stderr and exits 1), "go build -o prerel ./cmd/prerel" puts that prerel
+// at the root, other go build, go install and go test commands do nothing
+// (go test is what runs this), and any other go command is run.
 func TestReadmeCommands(t *testing.T) {
-	longtest.Skip(t) // runs every command of the README
+	longtest.Skip(t) // runs every command of the README and the docs
 	if raceEnabled {
-		t.Skip("runs every command of the README; skipped under the race detector")
+		t.Skip("runs every command of the README and the docs; skipped under the race detector")
 	}
-	work := copyRepository(t)
-	build := exec.Command("go", "build", "-o", filepath.Join(work, "prerel"), "./cmd/prerel")
+	bin := filepath.Join(t.TempDir(), "prerel")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/prerel")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	cmds := readmeCommands(t)
-	if len(cmds) < 10 {
-		t.Fatalf("only %d commands found in README.md", len(cmds))
-	}
-	for _, c := range cmds {
-		if strings.HasPrefix(c.text, "go test") || strings.HasPrefix(c.text, "go build") || strings.HasPrefix(c.text, "go install") {
+	files := repositoryFiles(t)
+	for _, page := range docPages(t) {
+		cmds := pageCommands(t, page)
+		if len(cmds) == 0 {
 			continue
 		}
-		t.Run(c.text, func(t *testing.T) {
-			out := runReadmeCommand(t, work, c)
-			if c.sample != nil {
-				checkSample(t, c, out)
+		t.Run(filepath.Base(page), func(t *testing.T) {
+			work := copyRepository(t, files)
+			sh := startDocShell(t, work, bin)
+			for _, c := range cmds {
+				t.Run(c.text, func(t *testing.T) {
+					out := sh.run(t, c)
+					if c.sample != nil {
+						checkSample(t, c, out)
+					}
+				})
+			}
+			sh.close(t)
+			for _, f := range newFiles(t, work, files) {
+				t.Errorf("%s: its commands leave %s in the repository: write it under ${TMPDIR:-/tmp} instead", page, f)
 			}
 		})
 	}
 }
 
-// runReadmeCommand runs c with bash in dir, bounded in time; "go run
-// ./cmd/prerel" runs the binary built at dir's root.
-func runReadmeCommand(t *testing.T, dir string, c readmeCommand) string {
+// docShellInit defines the shell's go function; PRERELTEST_BIN names the
+// prerel the test built.
+const docShellInit = `set -o pipefail
+go() {
+  if [ "$1" = run ] && [ "$2" = ./cmd/prerel ]; then
+    shift 2
+    "$PRERELTEST_BIN" "$@"
+    local status=$?
+    if [ "$status" -ne 0 ]; then
+      echo "exit status $status" >&2
+      return 1
+    fi
+    return 0
+  fi
+  if [ "go $*" = "` + buildLine + `" ]; then
+    cp "$PRERELTEST_BIN" prerel
+    return
+  fi
+  case "$1" in
+  build|install|test) return 0 ;;
+  esac
+  command go "$@"
+}
+`
+
+// docShell is one bash process that runs a page's commands in order, so
+// that a cd or a variable carries to the next command as it does for a
+// user.
+type docShell struct {
+	cmd      *exec.Cmd
+	cancel   context.CancelFunc
+	stdin    io.WriteCloser
+	statuses chan string // the exit status of each command, then closed
+	dir      string      // the command files and their outputs
+	n        int
+}
+
+// startDocShell starts bash in work, with TMPDIR a new directory and
+// GITHUB_STEP_SUMMARY unset.
+func startDocShell(t *testing.T, work, bin string) *docShell {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	text := strings.ReplaceAll(c.text, "go run ./cmd/prerel", "./prerel")
-	cmd := exec.CommandContext(ctx, "bash", "-o", "pipefail", "-c", text)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("README.md:%d: %s: %v\nstderr:\n%s", c.line, c.text, err, stderr.String())
+	dir := t.TempDir()
+	tmp := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "init.sh"), []byte(docShellInit), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	return stdout.String()
+	// The commands of one page run in at most 20 minutes, each in at
+	// most 2 (see run).
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	cmd := exec.CommandContext(ctx, "bash", "--noprofile", "--norc")
+	cmd.Dir = work
+	cmd.WaitDelay = 5 * time.Second
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GITHUB_STEP_SUMMARY=") && !strings.HasPrefix(kv, "TMPDIR=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, "TMPDIR="+tmp, "PRERELTEST_BIN="+bin)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	sh := &docShell{cmd: cmd, cancel: cancel, stdin: stdin, statuses: make(chan string), dir: dir}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			sh.statuses <- sc.Text()
+		}
+		close(sh.statuses)
+	}()
+	if _, err := fmt.Fprintf(stdin, ". %s\n", shellQuote(filepath.Join(dir, "init.sh"))); err != nil {
+		t.Fatal(err)
+	}
+	return sh
+}
+
+// run runs c in the shell, bounded in time, and returns its standard
+// output; it fails t when c exits with another status than 0.
+func (sh *docShell) run(t *testing.T, c docCommand) string {
+	t.Helper()
+	sh.n++
+	base := filepath.Join(sh.dir, strconv.Itoa(sh.n))
+	if err := os.WriteFile(base+".sh", []byte(c.text+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The command reads nothing from the shell's input, and its outputs go
+	// to files; the shell's own output is the status alone.
+	line := fmt.Sprintf(". %s </dev/null >%s 2>%s; echo \"$?\"\n",
+		shellQuote(base+".sh"), shellQuote(base+".out"), shellQuote(base+".err"))
+	if _, err := io.WriteString(sh.stdin, line); err != nil {
+		t.Fatalf("%s:%d: %s: the shell has stopped: %v", c.page, c.line, c.text, err)
+	}
+	var status string
+	var ok bool
+	select {
+	case status, ok = <-sh.statuses:
+	case <-time.After(2 * time.Minute):
+		sh.cancel()
+		t.Fatalf("%s:%d: %s: still running after 2 minutes", c.page, c.line, c.text)
+	}
+	stdout, _ := os.ReadFile(base + ".out")
+	stderr, _ := os.ReadFile(base + ".err")
+	if !ok {
+		t.Fatalf("%s:%d: %s: the shell exited\nstderr:\n%s", c.page, c.line, c.text, stderr)
+	}
+	if status != "0" {
+		t.Fatalf("%s:%d: %s: exit status %s\nstderr:\n%s", c.page, c.line, c.text, status, stderr)
+	}
+	return string(stdout)
+}
+
+// close ends the shell's input and waits for it to exit.
+func (sh *docShell) close(t *testing.T) {
+	t.Helper()
+	defer sh.cancel()
+	sh.stdin.Close()
+	for range sh.statuses {
+	}
+	if err := sh.cmd.Wait(); err != nil && !errors.Is(err, context.Canceled) {
+		t.Logf("the shell: %v", err)
+	}
+}
+
+// shellQuote quotes s for bash.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // checkSample compares a command's output with its sample: all of it, or
 // the lines before a last line "...".
-func checkSample(t *testing.T, c readmeCommand, out string) {
+func checkSample(t *testing.T, c docCommand, out string) {
 	t.Helper()
 	want := c.sample
 	prefix := len(want) > 0 && want[len(want)-1] == "..."
@@ -136,51 +297,129 @@ func checkSample(t *testing.T, c readmeCommand, out string) {
 		got = got[:len(want)]
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("README.md:%d: the sample output of %s is not what it prints:\n--- printed\n%s\n--- README\n%s",
-			c.line, c.text, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("%s:%d: the sample output of %s is not what it prints:\n--- printed\n%s\n--- %s\n%s",
+			c.page, c.line, c.text, strings.Join(got, "\n"), c.page, strings.Join(want, "\n"))
 	}
 }
 
-// copyRepository copies the repository's files, without .git, to a new
-// temporary directory, so that commands that write files change nothing
-// here.
-func copyRepository(t *testing.T) string {
+// repositoryFiles lists the files a fresh clone would have, with the
+// changes not yet committed: git's tracked files and the untracked ones it
+// does not ignore. Without git, every file but .git and a prerel at the
+// root.
+func repositoryFiles(t *testing.T) []string {
 	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" {
-				return filepath.SkipDir
+	out, err := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err == nil {
+		var files []string
+		for _, f := range strings.Split(string(out), "\x00") {
+			if f != "" {
+				files = append(files, filepath.FromSlash(f))
 			}
-			return os.MkdirAll(filepath.Join(dst, path), 0o755)
 		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(path)
+		return files
+	}
+	t.Logf("git ls-files: %v; copying every file but .git and ./prerel", err)
+	var files []string
+	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dst, path), data, 0o644)
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && path != "prerel" {
+			files = append(files, path)
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return files
+}
+
+// copyRepository copies files to a new temporary directory, keeping their
+// permission bits (a script stays executable), so that commands that
+// write files change nothing here. A listed file that no longer exists (a
+// deletion not yet committed) is left out.
+func copyRepository(t *testing.T, files []string) string {
+	t.Helper()
+	dst := t.TempDir()
+	for _, f := range files {
+		info, err := os.Lstat(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !info.Mode().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		target := filepath.Join(dst, f)
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(target, data, info.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return dst
 }
 
-func TestReadmeCommandsParse(t *testing.T) {
-	cmds := readmeCommands(t)
-	var withSample int
-	for _, c := range cmds {
-		if c.sample != nil {
-			withSample++
-		}
+// newFiles lists the files in work that are not among files, but for the
+// prerel a page builds at the root.
+func newFiles(t *testing.T, work string, files []string) []string {
+	t.Helper()
+	known := map[string]bool{"prerel": true}
+	for _, f := range files {
+		known[f] = true
 	}
-	if withSample < 2 {
-		t.Errorf("%d commands with a sample output, want at least 2", withSample)
+	var added []string
+	err := filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(work, path)
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && !known[rel] {
+			added = append(added, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return added
+}
+
+// TestReadmeCommandsParse checks, without running anything, that every
+// page's blocks close, that the README's samples are there, and that no
+// page calls ./prerel before the line that builds it.
+func TestReadmeCommandsParse(t *testing.T) {
+	for _, page := range docPages(t) {
+		cmds := pageCommands(t, page)
+		built := false
+		var withSample int
+		for _, c := range cmds {
+			if c.sample != nil {
+				withSample++
+			}
+			if c.text == buildLine {
+				built = true
+			}
+			if !built && strings.Contains(c.text, "./prerel ") {
+				t.Errorf("%s:%d: %s runs ./prerel before %q builds it", page, c.line, c.text, buildLine)
+			}
+		}
+		if page == "README.md" && withSample < 1 {
+			t.Errorf("README.md: %d commands with a sample output, want at least 1", withSample)
+		}
 	}
 }

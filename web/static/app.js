@@ -3,8 +3,11 @@
 // runs in a worker (worker.js) so that typing never waits for it; the page
 // asks it with call(method, argument). Every text from input, from the
 // link or from a registry is put into the page with textContent, never as
-// markup; the timeline SVG, which prerel writes with every input escaped,
-// is parsed as an XML document of its own and imported.
+// markup, and printable (control and format characters escaped, as prerel
+// prints them); the timeline SVG, which prerel writes with every input
+// escaped, is parsed as an XML document of its own and imported. Served by
+// prerel serve, the page carries the API token of the run in a meta
+// element and sends it with every request of the API.
 'use strict';
 
 (() => {
@@ -44,17 +47,68 @@
   let linking = false; // the link is being written
   let policyNames = '';
 
-  // el makes an element; children are elements or strings, added as text.
+  // printable: begin
+  // printable returns s as prerel's CLI prints text from outside (package
+  // internal/printable): every control character (C0, DEL, C1), Unicode
+  // format character (Cf: bidirectional overrides and isolates, zero-width
+  // characters) and line or paragraph separator is written as Go escapes
+  // it in a quoted string ("\u202e", "\x1b", "\n"), and so is a lone
+  // surrogate, which is not text; keep lists the characters left as they
+  // are (the line breaks of a message or of the versions box).
+  function printable(s, keep) {
+    return String(s).replace(/[\p{Cc}\p{Cf}\u2028\u2029]|[\ud800-\udfff]/gu, (c) => {
+      if (keep && keep.includes(c)) return c;
+      const short = {'\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v'}[c];
+      if (short) return short;
+      const n = c.codePointAt(0);
+      const hex = n.toString(16);
+      if (n < 0x20 || n === 0x7f) return '\\x' + hex.padStart(2, '0');
+      if (n < 0x10000) return '\\u' + hex.padStart(4, '0');
+      return '\\U' + hex.padStart(8, '0');
+    });
+  }
+  // printable: end
+
+  // shown is text from input or from prerel as the page shows it:
+  // printable, its line breaks kept.
+  function shown(s) {
+    return printable(s, '\n');
+  }
+
+  // setText sets an element's text, as shown.
+  function setText(e, s) {
+    e.textContent = shown(s);
+  }
+
+  // el makes an element; children are elements or strings, added as
+  // text. Every text and title is shown printable.
   function el(tag, props, ...children) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(props || {})) {
       if (k === 'class') e.className = v;
-      else if (k === 'text') e.textContent = v;
+      else if (k === 'text') e.textContent = shown(v);
+      else if (k === 'title') e.title = shown(v);
       else if (k === 'data') Object.assign(e.dataset, v);
       else e[k] = v;
     }
-    e.append(...children);
+    e.append(...children.map((c) => (typeof c === 'string' ? shown(c) : c)));
     return e;
+  }
+
+  // fieldText is text put into an input or the versions box: printable,
+  // its line breaks and tabs kept (the versions are read line by line,
+  // trimmed of spaces).
+  function fieldText(s) {
+    return printable(s, '\n\t');
+  }
+
+  // The API token of prerel serve, which it puts into the page it
+  // serves; "" on a static host.
+  const apiToken = (document.querySelector('meta[name="prerel-api-token"]') || {content: ''}).content;
+
+  // api asks prerel serve's API, with the page's token.
+  function api(path) {
+    return fetch(path, {cache: 'no-store', headers: {'X-Prerel-Token': apiToken}});
   }
 
   // call asks prerel, in the worker, and resolves to its result.
@@ -105,7 +159,7 @@
       if (location.protocol === 'file:') {
         msg += '\nBrowsers do not run WebAssembly workers from a file:// page: run "prerel serve", or serve this directory with any web server.';
       }
-      $('status').textContent = msg;
+      setText($('status'), msg);
       $('status').classList.add('failed');
       document.body.dataset.state = 'failed';
       return;
@@ -127,9 +181,9 @@
 
   // hasLookups reports whether prerel serve answers /api/versions here.
   async function hasLookups() {
-    if (location.protocol !== 'http:' && location.protocol !== 'https:') return false;
+    if (location.protocol !== 'http:' && location.protocol !== 'https:' || apiToken === '') return false;
     try {
-      const r = await fetch('api/status', {cache: 'no-store'});
+      const r = await api('api/status');
       if (!r.ok) return false;
       const j = await r.json();
       return j !== null && j.versions === true;
@@ -147,11 +201,11 @@
 
   function bind() {
     $('constraint').addEventListener('input', () => {
-      state.constraint = $('constraint').value;
+      state.constraint = cleanField($('constraint'));
       schedule(120);
     });
     $('versions').addEventListener('input', () => {
-      state.versions = $('versions').value;
+      state.versions = cleanField($('versions'));
       state.history = '';
       $('history').value = '';
       schedule(150);
@@ -210,6 +264,15 @@
     });
   }
 
+  // cleanField returns the value of an input or the versions box, its
+  // control and format characters escaped (see fieldText) in the field
+  // too.
+  function cleanField(field) {
+    const v = fieldText(field.value);
+    if (v !== field.value) field.value = v;
+    return v;
+  }
+
   function explainCell(td) {
     state.explain = {policy: td.dataset.policy, version: td.dataset.version};
     updateURL();
@@ -246,6 +309,8 @@
         s.history = '';
       }
     }
+    s.constraint = fieldText(s.constraint);
+    if (s.history === '') s.versions = fieldText(s.versions);
     Object.assign(state, s);
     $('constraint').value = state.constraint;
     $('versions').value = state.versions;
@@ -297,13 +362,13 @@
   }
 
   function draw(ans, problem) {
-    $('summary').textContent = ans ? ans.summary : problem;
+    setText($('summary'), ans ? ans.summary : problem);
     $('summary').classList.toggle('error', !ans);
     const cerr = $('constraint-error');
     cerr.hidden = !(ans && ans.constraint_error);
-    cerr.textContent = ans && ans.constraint_error
+    setText(cerr, ans && ans.constraint_error
       ? `The engine cannot parse this constraint, so prerel check refuses it: ${ans.constraint_error}. Each policy's own verdict is shown below.`
-      : '';
+      : '');
     $('hcl-errors').replaceChildren(...(ans && ans.hcl_errors ? ans.hcl_errors : []).map((t) => el('li', {text: t})));
     const notes = ans && ans.notes ? ans.notes.slice() : [];
     if (ans && ans.unreadable > 0) {
@@ -474,11 +539,11 @@
     const out = $('lookup-status');
     if (addr === '') return;
     out.classList.remove('error');
-    out.textContent = `Looking ${addr} up…`;
+    setText(out, `Looking ${addr} up…`);
     out.dataset.state = 'busy';
     $('lookup-button').disabled = true;
     try {
-      const r = await fetch('api/versions?address=' + encodeURIComponent(addr), {cache: 'no-store'});
+      const r = await api('api/versions?address=' + encodeURIComponent(addr));
       let j;
       try {
         j = await r.json();
@@ -486,16 +551,19 @@
         throw new Error(`HTTP ${r.status}`);
       }
       if (!r.ok || j.error) throw new Error(j.error || `HTTP ${r.status}`);
-      state.versions = j.versions.join('\n');
+      const versions = j.versions.map((v) => printable(v));
+      const escaped = versions.filter((v, i) => v !== j.versions[i]).length;
+      state.versions = versions.join('\n');
       state.history = '';
       $('versions').value = state.versions;
       $('history').value = '';
-      out.textContent = `${j.versions.length} versions of ${j.kind} ${j.canonical}, from ${j.from}` +
-        (j.warnings.length > 0 ? `; the registry warns: ${j.warnings.join('; ')}` : '');
+      setText(out, `${j.versions.length} versions of ${j.kind} ${j.canonical}, from ${j.from}` +
+        (escaped > 0 ? `; ${escaped} of them hold control or format characters, put in the box escaped as prerel prints them` : '') +
+        (j.warnings.length > 0 ? `; the registry warns: ${j.warnings.join('; ')}` : ''));
       out.dataset.state = 'done';
       renderNow();
     } catch (err) {
-      out.textContent = 'The lookup failed: ' + err.message;
+      setText(out, 'The lookup failed: ' + err.message);
       out.classList.add('error');
       out.dataset.state = 'failed';
     } finally {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/terraform/registry"
@@ -272,9 +273,13 @@ func checkAgainstCLI(t *testing.T, view pageView, constraint, versionsFile strin
 	if err := json.Unmarshal(run(t, "", args...), &sel); err != nil {
 		t.Fatal(err)
 	}
+	// The page groups the columns (catalogue.Groups, each group's
+	// policies in prerel check's order).
+	order := columnOrder(check.Policies)
 	var want []pageCell
 	for _, row := range check.Versions {
-		for _, r := range row.Results {
+		for _, j := range order {
+			r := row.Results[j]
 			want = append(want, pageCell{Policy: r.Policy, Version: row.Version, Verdict: r.Verdict.String(), Reason: r.Reason})
 		}
 	}
@@ -308,6 +313,32 @@ func checkAgainstCLI(t *testing.T, view pageView, constraint, versionsFile strin
 	}
 }
 
+// columnOrder returns the indexes of policies in the order of the page's
+// columns: by group of catalogue.Groups, each group in the order given.
+func columnOrder(policies []string) []int {
+	rank := func(name string) int { return slices.Index(catalogue.Groups(), catalogue.Group(name)) }
+	order := make([]int, len(policies))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rank(policies[a]) - rank(policies[b]) })
+	return order
+}
+
+// showAllRows asks the page of ctx for every version in the order given,
+// so that its table compares with prerel check's, and waits until it has
+// drawn them.
+func showAllRows(t *testing.T, ctx context.Context) {
+	t.Helper()
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const b = document.querySelector('#all-rows'); if (!b.checked) b.click(); })()`))
+	if err == nil {
+		err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelector('#verdicts').dataset.rows === document.querySelector('#verdicts').dataset.versions && `+settled, chromedp.WithPollingTimeout(10*time.Second)))
+	}
+	if err != nil {
+		t.Fatalf("showing every version: %v", err)
+	}
+}
+
 // playgroundCases are typed into the playground one after the other and
 // compared with prerel check. A case with a history takes the versions
 // of that corpus history, picked in the page, and its constraint is
@@ -338,6 +369,7 @@ func TestPlaygroundMatchesCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("the playground opened in %v (ready %.0f ms after navigation started)", wall.Round(time.Millisecond), loadMS)
+	showAllRows(t, ctx)
 
 	// The default view.
 	view := readView(t, ctx)
@@ -620,6 +652,7 @@ func fakeRegistry(versions []string) http.Handler {
 	}
 	mux.HandleFunc("/v1/providers/hashicorp/demo/versions", serve(versions))
 	mux.HandleFunc("/v1/providers/hashicorp/bidi/versions", serve(bidiListed))
+	mux.HandleFunc("/v1/providers/hashicorp/many/versions", serve(manyListed()))
 	return mux
 }
 

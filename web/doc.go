@@ -26,9 +26,19 @@
 //
 // # The page
 //
+// The verdict table groups its columns as package catalogue groups the
+// policies (installers, updaters, libraries, proposals, your own; the
+// groups come from web/playground's answers) and marks the column of
+// today's rule. Of more than 20 versions, it shows the versions the
+// policies disagree on first, then others up to 20, as prerel check does,
+// and every version in the order given on request; it scrolls within 70%
+// of the screen's height. A verdict clicked is explained right below the
+// table, scrolled into view.
+//
 // The page's state (the constraint, the versions or the corpus history
-// they come from, the chosen policies, the pasted HCL and the cell being
-// explained) is kept in the URL's fragment, so a link opens the same
+// they come from, the chosen policies, the pasted HCL, whether every
+// version is shown and the cell being explained) is kept in the URL's
+// fragment, so a link opens the same
 // view; a state longer than a few kilobytes is compressed (deflate,
 // base64url) into one parameter, and a state that decompresses to more
 // than 1 MiB is refused. Every text from input or from a registry is put

@@ -27,11 +27,19 @@
     policies: null,
     hcl: '',
     explain: null,
+    all: false,
   };
 
   // The page's state: what the link holds. policies is null for every
-  // policy, else the names chosen; explain is the cell explained, or null.
-  const state = {constraint: '', versions: '', history: '', policies: null, hcl: '', explain: null};
+  // policy, else the names chosen; explain is the cell explained, or null;
+  // all is whether every version is shown, rather than those the policies
+  // disagree on first.
+  const state = {constraint: '', versions: '', history: '', policies: null, hcl: '', explain: null, all: false};
+
+  // A table of more versions than this shows the versions the policies
+  // disagree on first, then others up to this many, as prerel check does,
+  // unless every version is asked for.
+  const MAX_ROWS = 20;
 
   let worker = null;
   let nextID = 0;
@@ -46,6 +54,7 @@
   let urlSeq = 0;
   let linking = false; // the link is being written
   let policyNames = '';
+  let scrollToExplain = false; // the explanation was asked for by a click
 
   // printable: begin
   // printable returns s as prerel's CLI prints text from outside (package
@@ -257,6 +266,10 @@
         explainCell(td);
       }
     });
+    $('all-rows').addEventListener('change', () => {
+      state.all = $('all-rows').checked;
+      renderNow();
+    });
     $('lookup').addEventListener('submit', lookup);
     $('copy-link').addEventListener('click', copyLink);
     window.addEventListener('hashchange', () => {
@@ -275,6 +288,7 @@
 
   function explainCell(td) {
     state.explain = {policy: td.dataset.policy, version: td.dataset.version};
+    scrollToExplain = true;
     updateURL();
     renderExplain();
   }
@@ -316,6 +330,7 @@
     $('versions').value = state.versions;
     $('history').value = state.history;
     $('hcl').value = state.hcl;
+    $('all-rows').checked = state.all;
     if (state.hcl !== '') $('hcl-box').open = true;
     policyNames = '';
     await renderNow();
@@ -400,25 +415,66 @@
     $('policies-count').textContent = `${n} of ${available.length} chosen`;
   }
 
+  // columns returns the policies of ans in the order of their columns:
+  // by group, in the order prerel gives the groups, each group's policies
+  // in the answer's order; each with its index in the answer.
+  function columns(ans) {
+    const rank = (p) => {
+      const i = info.groups.indexOf(p.group);
+      return i < 0 ? info.groups.length : i;
+    };
+    return ans.policies.map((p, i) => ({p, i})).sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i);
+  }
+
+  // rowsShown returns the rows of the verdict table: every version in the
+  // order given when every version is asked for or there are at most
+  // MAX_ROWS, else the versions the policies disagree on, then others
+  // up to MAX_ROWS, each in the order given.
+  function rowsShown(rows) {
+    if (state.all || rows.length <= MAX_ROWS) return rows;
+    const disagree = rows.filter((r) => r.disagree);
+    const agree = rows.filter((r) => !r.disagree);
+    return disagree.concat(agree.slice(0, Math.max(0, MAX_ROWS - disagree.length)));
+  }
+
   function drawVerdicts(ans) {
     const table = $('verdicts');
     table.replaceChildren();
     delete table.dataset.constraint;
+    $('rows-note').textContent = '';
     if (!ans) return;
-    const head = el('tr', {}, el('th', {text: '', title: '* the policies disagree'}), el('th', {text: 'version'}));
-    ans.policies.forEach((p) => {
-      head.append(el('th', {class: 'policy ' + p.origin, text: p.name, title: p.rule, data: {policy: p.name}}));
+    const cols = columns(ans);
+    const groupRow = el('tr', {class: 'groups'},
+      el('th', {text: '', title: '* the policies disagree', rowSpan: 2}),
+      el('th', {text: 'version', rowSpan: 2, class: 'version'}));
+    const head = el('tr');
+    cols.forEach(({p}, k) => {
+      const first = k === 0 || cols[k - 1].p.group !== p.group;
+      if (first) {
+        const n = cols.filter((c) => c.p.group === p.group).length;
+        groupRow.append(el('th', {class: 'group', colSpan: n, text: p.group, data: {group: p.group}}));
+      }
+      const today = p.name === info.today && p.origin !== 'hcl';
+      head.append(el('th', {
+        class: 'policy ' + p.origin + (first ? ' group-start' : '') + (today ? ' today' : ''),
+        text: today ? p.name + ' · today' : p.name,
+        title: (today ? 'today\'s rule: ' : '') + p.rule,
+        data: {policy: p.name, group: p.group},
+      }));
     });
+    const rows = ans.check.versions.map((row) => ({row, disagree: row.results.some((r) => r.verdict !== row.results[0].verdict)}));
+    const shown = rowsShown(rows);
     const body = el('tbody');
-    for (const row of ans.check.versions) {
-      const disagree = row.results.some((r) => r.verdict !== row.results[0].verdict);
-      const tr = el('tr', {data: {version: row.version}},
+    for (const {row, disagree} of shown) {
+      const tr = el('tr', {data: {version: row.version, disagree: String(disagree)}},
         el('td', {class: 'mark', text: disagree ? '*' : ''}),
         el('td', {class: 'version', text: row.version}));
-      row.results.forEach((r) => {
+      cols.forEach(({p, i}, k) => {
+        const r = row.results[i];
+        const first = k === 0 || cols[k - 1].p.group !== p.group;
         tr.append(el('td', {
-          class: 'verdict v-' + r.verdict,
-          text: r.verdict,
+          class: 'verdict v-' + r.verdict + (first ? ' group-start' : '') + (p.name === info.today && p.origin !== 'hcl' ? ' today' : ''),
+          text: GLYPHS[r.verdict] || r.verdict,
           title: `${r.policy} ${r.verdict}s ${row.version}: ${r.reason}`,
           tabIndex: 0,
           data: {policy: r.policy, version: row.version, verdict: r.verdict, reason: r.reason},
@@ -426,10 +482,26 @@
       });
       body.append(tr);
     }
-    table.append(el('thead', {}, head), body);
+    table.append(el('thead', {}, groupRow, head), body);
     table.dataset.constraint = ans.constraint;
     table.dataset.versions = String(ans.check.versions.length);
+    table.dataset.rows = String(shown.length);
+    const n = rows.filter((r) => r.disagree).length;
+    const box = $('all-rows-box');
+    box.hidden = rows.length <= MAX_ROWS;
+    if (shown.length < rows.length) {
+      $('rows-note').textContent = n > 0
+        ? `The ${n === 1 ? 'version' : n + ' versions'} the policies disagree on first, then ${shown.length - n} of the ${rows.length - n} they agree on; ${rows.length - shown.length} more not shown.`
+        : `${shown.length} of the ${rows.length} versions, on each of which the policies agree.`;
+    } else if (rows.length > MAX_ROWS) {
+      $('rows-note').textContent = `Every version, in the order given: the policies disagree on ${n}.`;
+    }
   }
+
+  // GLYPHS are the verdicts as the table shows them, narrow enough for
+  // every policy's column to fit; the legend and each cell's title say
+  // them in words.
+  const GLYPHS = {allow: '✓', reject: '·', invalid: '?'};
 
   function drawSelects(ans) {
     const table = $('selects');
@@ -529,6 +601,11 @@
     box.dataset.policy = rep.policy;
     box.dataset.version = rep.version;
     box.dataset.verdict = rep.verdict;
+    if (scrollToExplain) {
+      // Asked for by a click: shown where the reader looks.
+      scrollToExplain = false;
+      $('explain-panel').scrollIntoView({block: 'nearest'});
+    }
     settle();
   }
 
@@ -614,6 +691,7 @@
     else if (state.versions !== '') p.set('v', state.versions);
     if (state.policies !== null) p.set('p', state.policies.join(','));
     if (state.hcl !== '') p.set('x', state.hcl);
+    if (state.all) p.set('a', '1');
     if (state.explain) {
       p.set('ep', state.explain.policy);
       p.set('ev', state.explain.version);
@@ -641,6 +719,7 @@
       policies: p.has('p') ? (p.get('p') === '' ? [] : p.get('p').split(',')) : null,
       hcl: p.get('x') || '',
       explain: p.has('ep') ? {policy: p.get('ep'), version: p.get('ev') || ''} : null,
+      all: p.get('a') === '1',
     };
     return s;
   }

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	svchost "github.com/hashicorp/terraform-svchost"
+
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/terraform/registry"
 	"github.com/prerel/prerel/web"
@@ -82,7 +84,8 @@ func serveFlags(fs *flagSet) func(*env, []string) error {
 func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port); a host that is\nnot loopback lets other machines in")
 	dir := fs.String("dir", "", "serve the site in `DIR`, as web/build.sh writes it (default: build\nit from prerel's source into a temporary directory)")
-	allow := fs.StringArray("allow-registry", nil, "also look versions up on the registry `HOST` (repeatable); by default\nonly registry.terraform.io, registry.opentofu.org and the hosts of\n--registry-url")
+	var allow hostList
+	fs.Var(&allow, "allow-registry", "also look versions up on the registry `HOST` (repeatable); by default\nonly registry.terraform.io, registry.opentofu.org and the hosts of\n--registry-url")
 	var vf resolveFlags
 	vf.addVersionSourceFlags(fs)
 	return func(ctx context.Context, e *env, args []string) error {
@@ -93,7 +96,7 @@ func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) erro
 		if err != nil {
 			return usagef("--addr %s: %v: expected HOST:PORT, such as 127.0.0.1:8080", printable.String(*addr), err)
 		}
-		lookups, err := serveVersions(e, &vf, *allow)
+		lookups, err := serveVersions(e, &vf, allow)
 		if err != nil {
 			return err
 		}
@@ -149,6 +152,18 @@ func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) erro
 	}
 }
 
+// hostList is the repeatable --allow-registry flag.
+type hostList []string
+
+func (l *hostList) Type() string { return "HOST" }
+
+func (l *hostList) String() string { return strings.Join(*l, " ") }
+
+func (l *hostList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
 // serveVersions returns what the flags say of the lookups: their source,
 // the index, read once, or a registry client made for each lookup (a
 // Client's deadline counts from its first request), with the
@@ -166,11 +181,11 @@ func serveVersions(e *env, vf *resolveFlags, allow []string) (web.Options, error
 	}
 	hosts := map[string]bool{"registry.terraform.io": true, "registry.opentofu.org": true}
 	for _, h := range allow {
-		name := strings.ToLower(strings.TrimSpace(h))
-		if name == "" || strings.ContainsAny(name, "/ ") {
+		name, err := svchost.ForComparison(strings.TrimSpace(h))
+		if err != nil || strings.ContainsAny(h, "/") {
 			return web.Options{}, usagef("--allow-registry %s: expected a registry host name, such as registry.example.com", printable.String(h))
 		}
-		hosts[name] = true
+		hosts[strings.ToLower(name.String())] = true
 	}
 	src, err := vf.versions(e)
 	if err != nil {

@@ -811,6 +811,18 @@ func TestPlaygroundEscapesFormatCharacters(t *testing.T) {
 		}
 	}
 	check(ctx, "looked up")
+	// HCL whose text reads otherwise than it runs is flagged.
+	if err := setField(ctx, "#hcl", "policy \"sneaky\" {\n  admit = true /* \u202e } \u2066 */\n}\n"); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelector('#notes').textContent.includes('first on line 2') && `+settled, chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil {
+		notes, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("notes")))
+		t.Errorf("HCL with a bidirectional override: no note (%v): %q", err, notes)
+	}
+	if err := setField(ctx, "#hcl", ""); err != nil {
+		t.Fatal(err)
+	}
 	// A link that holds the raw characters.
 	link := u + "#" + url.Values{"c": {">= 1.0.0-a"}, "v": {strings.Join(bidiListed, "\n")}}.Encode()
 	openPlayground(t, ctx, link)

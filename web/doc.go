@@ -50,7 +50,9 @@
 // bidirectional override U+202E, is written as its Go escape ("\u202e"),
 // in the tables, the explanation and the messages; put into the
 // constraint field or the versions box (from a registry or a link), it
-// is escaped there too, and judged as it then reads. The page carries a
+// is escaped there too, and judged as it then reads. Pasted HCL is run
+// as it is, and a note names the first line that holds such a
+// character. The page carries a
 // Content-Security-Policy that allows only its own scripts (and
 // WebAssembly), its own style and requests to its own origin. The page
 // opened from a file:// URL cannot start its worker, and says to serve

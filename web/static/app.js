@@ -386,6 +386,10 @@
       : '');
     $('hcl-errors').replaceChildren(...(ans && ans.hcl_errors ? ans.hcl_errors : []).map((t) => el('li', {text: t})));
     const notes = ans && ans.notes ? ans.notes.slice() : [];
+    const hidden = state.hcl.split('\n').findIndex((line) => printable(line, '\t') !== line);
+    if (hidden >= 0) {
+      notes.push(`The HCL policy text holds a control or format character (such as a bidirectional override, which can make the text read otherwise than it runs), first on line ${hidden + 1}: ${printable(state.hcl.split('\n')[hidden], '\t')}`);
+    }
     if (ans && ans.unreadable > 0) {
       notes.push(`${ans.unreadable} of the versions cannot be read as versions by prerel's engine: each policy judges them as they are, and says invalid when it cannot read one.`);
     }

@@ -18,7 +18,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/terraform/registry"
 	"github.com/prerel/prerel/web"
 )
@@ -72,9 +74,9 @@ func startShared(t *testing.T) {
 	shared.Do(func() {
 		reg := httptest.NewServer(fakeRegistry(listed))
 		sharedCloser = append(sharedCloser, reg.Close)
-		srv := httptest.NewServer(web.Handler(os.DirFS(site), func() (registry.Source, error) {
+		srv := httptest.NewServer(web.Handler(os.DirFS(site), web.Options{Versions: func() (registry.Source, error) {
 			return &registry.Client{BaseURL: reg.URL, Timeout: 5 * time.Second, Retries: -1}, nil
-		}))
+		}}))
 		sharedCloser = append(sharedCloser, srv.Close)
 		sharedURL = srv.URL + "/"
 		actx, acancel := chromedp.NewExecAllocator(context.Background(), browserOptions(exe)...)
@@ -271,9 +273,13 @@ func checkAgainstCLI(t *testing.T, view pageView, constraint, versionsFile strin
 	if err := json.Unmarshal(run(t, "", args...), &sel); err != nil {
 		t.Fatal(err)
 	}
+	// The page groups the columns (catalogue.Groups, each group's
+	// policies in prerel check's order).
+	order := columnOrder(check.Policies)
 	var want []pageCell
 	for _, row := range check.Versions {
-		for _, r := range row.Results {
+		for _, j := range order {
+			r := row.Results[j]
 			want = append(want, pageCell{Policy: r.Policy, Version: row.Version, Verdict: r.Verdict.String(), Reason: r.Reason})
 		}
 	}
@@ -307,6 +313,32 @@ func checkAgainstCLI(t *testing.T, view pageView, constraint, versionsFile strin
 	}
 }
 
+// columnOrder returns the indexes of policies in the order of the page's
+// columns: by group of catalogue.Groups, each group in the order given.
+func columnOrder(policies []string) []int {
+	rank := func(name string) int { return slices.Index(catalogue.Groups(), catalogue.Group(name)) }
+	order := make([]int, len(policies))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rank(policies[a]) - rank(policies[b]) })
+	return order
+}
+
+// showAllRows asks the page of ctx for every version in the order given,
+// so that its table compares with prerel check's, and waits until it has
+// drawn them.
+func showAllRows(t *testing.T, ctx context.Context) {
+	t.Helper()
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const b = document.querySelector('#all-rows'); if (!b.checked) b.click(); })()`))
+	if err == nil {
+		err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelector('#verdicts').dataset.rows === document.querySelector('#verdicts').dataset.versions && `+settled, chromedp.WithPollingTimeout(10*time.Second)))
+	}
+	if err != nil {
+		t.Fatalf("showing every version: %v", err)
+	}
+}
+
 // playgroundCases are typed into the playground one after the other and
 // compared with prerel check. A case with a history takes the versions
 // of that corpus history, picked in the page, and its constraint is
@@ -337,6 +369,7 @@ func TestPlaygroundMatchesCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("the playground opened in %v (ready %.0f ms after navigation started)", wall.Round(time.Millisecond), loadMS)
+	showAllRows(t, ctx)
 
 	// The default view.
 	view := readView(t, ctx)
@@ -606,17 +639,27 @@ func fakeRegistry(versions []string) http.Handler {
 	mux.HandleFunc("/.well-known/terraform.json", func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"providers.v1":"/v1/providers/"}`)
 	})
-	mux.HandleFunc("/v1/providers/hashicorp/demo/versions", func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
-			Versions []map[string]string `json:"versions"`
+	serve := func(versions []string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			var body struct {
+				Versions []map[string]string `json:"versions"`
+			}
+			for _, v := range versions {
+				body.Versions = append(body.Versions, map[string]string{"version": v})
+			}
+			json.NewEncoder(w).Encode(body)
 		}
-		for _, v := range versions {
-			body.Versions = append(body.Versions, map[string]string{"version": v})
-		}
-		json.NewEncoder(w).Encode(body)
-	})
+	}
+	mux.HandleFunc("/v1/providers/hashicorp/demo/versions", serve(versions))
+	mux.HandleFunc("/v1/providers/hashicorp/bidi/versions", serve(bidiListed))
+	mux.HandleFunc("/v1/providers/hashicorp/many/versions", serve(manyListed()))
 	return mux
 }
+
+// bidiListed are the versions the fake registry lists for
+// hashicorp/bidi: one whose U+202E would show 1.0.0-\u202eevil as
+// 1.0.0-live, and control characters.
+var bidiListed = []string{"1.0.0", "1.0.0-\u202eevil", "1.1.0-\u2066rc\u2069.1", "2.0.0\x1b[31m"}
 
 // TestPlaygroundRegistryLookup looks versions up through the server, as
 // prerel serve answers them, from a fake registry, and checks the
@@ -712,5 +755,105 @@ func TestPlaygroundFromFile(t *testing.T) {
 	}
 	if !strings.Contains(status, `run "prerel serve"`) {
 		t.Errorf("the page opened as a file says %q", status)
+	}
+}
+
+// TestPlaygroundEscapesFormatCharacters looks up versions that hold a
+// bidirectional override and control characters, and opens a link that
+// holds them: the versions box, the tables and the explanation show them
+// escaped, as prerel check prints them, and the page's text holds none.
+func TestPlaygroundEscapesFormatCharacters(t *testing.T) {
+	ctx, u := playgroundTab(t)
+	openPlayground(t, ctx, u)
+	err := chromedp.Do(ctx,
+		chromedp.WaitVisible(chromedp.ID("address")),
+		chromedp.SendKeys(chromedp.ID("address"), "hashicorp/bidi"),
+		chromedp.Click(chromedp.ID("lookup-button")),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#lookup-status').dataset.state === 'done' && `+settled, chromedp.WithPollingTimeout(10*time.Second)),
+	)
+	if err != nil {
+		t.Fatalf("looking hashicorp/bidi up: %v", err)
+	}
+	var escaped []string
+	for _, v := range bidiListed {
+		escaped = append(escaped, printable.String(v))
+	}
+	check := func(ctx context.Context, how string) {
+		t.Helper()
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#verdicts td.verdict[data-policy="strict"][data-version=`+jsString(escaped[1])+`]`)),
+			chromedp.Poll[chromedp.Void](`document.querySelector('#explain').dataset.policy === 'strict' && `+settled, chromedp.WithPollingTimeout(10*time.Second)))
+		if err != nil {
+			t.Fatalf("%s: explaining %s: %v", how, escaped[1], err)
+		}
+		v := readView(t, ctx)
+		if v.Versions != strings.Join(escaped, "\n") {
+			t.Errorf("%s: the versions box holds %q, want %q", how, v.Versions, escaped)
+		}
+		shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#verdicts td.version')).map(td => td.textContent)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(shown, escaped) {
+			t.Errorf("%s: the table shows the versions %q, want %q", how, shown, escaped)
+		}
+		text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.textContent + Array.from(document.querySelectorAll('[title]')).map(e => e.title).join(' ')`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range text {
+			if r == '\u202e' || r == '\u2066' || r == '\u2069' || r == '\x1b' {
+				t.Errorf("%s: the page's text holds %U", how, r)
+				break
+			}
+		}
+		if !strings.Contains(text, `1.0.0-\u202eevil`) {
+			t.Errorf("%s: the page's text lacks the escaped version", how)
+		}
+	}
+	check(ctx, "looked up")
+	// HCL whose text reads otherwise than it runs is flagged.
+	if err := setField(ctx, "#hcl", "policy \"sneaky\" {\n  admit = true /* \u202e } \u2066 */\n}\n"); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelector('#notes').textContent.includes('first on line 2') && `+settled, chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil {
+		notes, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("notes")))
+		t.Errorf("HCL with a bidirectional override: no note (%v): %q", err, notes)
+	}
+	if err := setField(ctx, "#hcl", ""); err != nil {
+		t.Fatal(err)
+	}
+	// A link that holds the raw characters.
+	link := u + "#" + url.Values{"c": {">= 1.0.0-a"}, "v": {strings.Join(bidiListed, "\n")}}.Encode()
+	openPlayground(t, ctx, link)
+	check(ctx, "from a link")
+}
+
+// TestPlaygroundWasmCompressed checks that prerel.wasm reaches the page
+// gzip-compressed, and says how long the page took to load.
+func TestPlaygroundWasmCompressed(t *testing.T) {
+	ctx, u := playgroundTab(t)
+	start := time.Now()
+	openPlayground(t, ctx, u)
+	wall := time.Since(start)
+	type entry struct {
+		Encoded float64 `json:"encoded"`
+		Decoded float64 `json:"decoded"`
+		LoadMS  float64 `json:"load"`
+	}
+	e, err := chromedp.Run(ctx, chromedp.Evaluate[entry](`(async () => {
+		const r = await fetch('prerel.wasm', {cache: 'no-store'});
+		await r.arrayBuffer();
+		const all = performance.getEntriesByType('resource').filter(e => e.name.endsWith('/prerel.wasm'));
+		const last = all[all.length - 1];
+		return {encoded: last.encodedBodySize, decoded: last.decodedBodySize, load: window.prerelPlaygroundLoadMS};
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the playground loaded in %v (ready %.0f ms after navigation started); prerel.wasm: %.1f MB sent for %.1f MB",
+		wall.Round(time.Millisecond), e.LoadMS, e.Encoded/1e6, e.Decoded/1e6)
+	if e.Decoded < 1e6 || e.Encoded > e.Decoded/3 {
+		t.Errorf("prerel.wasm: %.0f bytes sent for %.0f: not compressed", e.Encoded, e.Decoded)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -57,18 +58,22 @@ func fakeSite() fstest.MapFS {
 	return site
 }
 
+// testToken is the API token of the test servers.
+const testToken = "0123456789abcdef0123456789abcdef"
+
 func TestHandler(t *testing.T) {
 	reg := fakeRegistry(t)
+	var log syncBuffer
 	versions := func() (registry.Source, error) {
 		return &registry.Client{BaseURL: reg.URL, Timeout: 300 * time.Millisecond, Retries: -1}, nil
 	}
-	srv := httptest.NewServer(Handler(fakeSite(), versions))
+	srv := httptest.NewServer(Handler(fakeSite(), Options{Versions: versions, Token: testToken, Log: &log}))
 	defer srv.Close()
-	static := httptest.NewServer(Handler(fakeSite(), nil))
+	static := httptest.NewServer(Handler(fakeSite(), Options{Token: testToken}))
 	defer static.Close()
-	deadline := httptest.NewServer(Handler(fakeSite(), func() (registry.Source, error) {
+	deadline := httptest.NewServer(Handler(fakeSite(), Options{Token: testToken, Versions: func() (registry.Source, error) {
 		return &registry.Client{BaseURL: reg.URL, Deadline: 300 * time.Millisecond, Retries: -1}, nil
-	}))
+	}}))
 	defer deadline.Close()
 
 	tests := []struct {
@@ -95,15 +100,15 @@ func TestHandler(t *testing.T) {
 		{"warnings", "GET", "/api/versions?address=hashicorp/demo", "", 200, "application/json", `"warnings":["demo only"]`},
 		{"module", "GET", "/api/versions?address=acme/net/aws", "", 200, "application/json", `"kind":"module","canonical":"registry.terraform.io/acme/net/aws","versions":["2.0.0","2.1.0-rc.1"]`},
 		{"module by kind", "GET", "/api/versions?address=acme/net/aws&kind=module", "", 200, "application/json", `"versions":["2.0.0","2.1.0-rc.1"]`},
-		{"not found", "GET", "/api/versions?address=hashicorp/none", "", 404, "application/json", `"error":"provider hashicorp/none: GET `},
+		{"not found", "GET", "/api/versions?address=hashicorp/none", "", 404, "application/json", `{"error":"provider registry.terraform.io/hashicorp/none: not found in its registry"}`},
 		{"no address", "GET", "/api/versions", "", 400, "application/json", "no address"},
 		{"bad address", "GET", "/api/versions?address=a/b/c/d/e", "", 400, "application/json", "a module address is"},
 		{"bad provider", "GET", "/api/versions?address=-x-/y", "", 400, "application/json", `provider source \"-x-/y\"`},
 		{"bad kind", "GET", "/api/versions?address=a/b&kind=tool", "", 400, "application/json", `kind \"tool\"`},
 		{"long address", "GET", "/api/versions?address=" + strings.Repeat("a", MaxAddress+1), "", 400, "application/json", "bytes long"},
-		{"registry fails", "GET", "/api/versions?address=broken/broken", "", 502, "application/json", `"error":"provider broken/broken`},
-		{"request timeout", "GET", "/api/versions?address=slow/slow", "", 502, "application/json", `no complete answer within the 300ms timeout`},
-		{"lookup deadline", "GET", "/api/versions?address=slow/slow", "deadline", 504, "application/json", `"error":"provider slow/slow`},
+		{"registry fails", "GET", "/api/versions?address=broken/broken", "", 502, "application/json", `{"error":"provider registry.terraform.io/broken/broken: the registry lookup failed (the server's log says why)"}`},
+		{"request timeout", "GET", "/api/versions?address=slow/slow", "", 502, "application/json", `"error":"provider registry.terraform.io/slow/slow: the registry lookup failed`},
+		{"lookup deadline", "GET", "/api/versions?address=slow/slow", "deadline", 504, "application/json", `"error":"provider registry.terraform.io/slow/slow: the lookup took longer`},
 		{"static lookup", "GET", "/api/versions?address=hashicorp/demo", "static", 503, "application/json", "run prerel serve"},
 	}
 	for _, tt := range tests {
@@ -113,6 +118,7 @@ func TestHandler(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			req.Header.Set(TokenHeader, testToken)
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
@@ -139,6 +145,34 @@ func TestHandler(t *testing.T) {
 			}
 		})
 	}
+	// The answers leave the registry's detail out; the log has it.
+	for _, want := range []string{
+		"prerel serve: lookup of provider registry.terraform.io/broken/broken: provider broken/broken: " + reg.URL,
+		"no complete answer within the 300ms timeout",
+		"prerel serve: lookup of provider registry.terraform.io/hashicorp/none: provider hashicorp/none: GET " + reg.URL,
+	} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("the log lacks %q:\n%s", want, log.String())
+		}
+	}
+}
+
+// syncBuffer is a buffer that handlers write while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // TestHandlerMissingFile checks the answer for a site file not built.
@@ -146,7 +180,7 @@ func TestHandlerMissingFile(t *testing.T) {
 	site := fakeSite()
 	delete(site, WasmFile)
 	rec := httptest.NewRecorder()
-	Handler(site, nil).ServeHTTP(rec, httptest.NewRequest("GET", "/"+WasmFile, nil))
+	Handler(site, Options{}).ServeHTTP(rec, httptest.NewRequest("GET", "http://127.0.0.1/"+WasmFile, nil))
 	if rec.Code != 404 || !strings.Contains(rec.Body.String(), "web/build.sh") {
 		t.Errorf("a missing %s: %d %q", WasmFile, rec.Code, rec.Body.String())
 	}
@@ -220,7 +254,7 @@ func TestStaticSelfContained(t *testing.T) {
 	if !strings.Contains(string(index), `<meta http-equiv="Content-Security-Policy" content="`+csp+`">`) {
 		t.Errorf("index.html does not carry the Content-Security-Policy %q", csp)
 	}
-	for _, ref := range []string{`src="app.js"`, `href="style.css"`} {
+	for _, ref := range []string{`src="app.js"`, `href="style.css"`, tokenMeta} {
 		if !strings.Contains(string(index), ref) {
 			t.Errorf("index.html lacks %s", ref)
 		}

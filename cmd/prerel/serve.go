@@ -9,9 +9,12 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	svchost "github.com/hashicorp/terraform-svchost"
 
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/terraform/registry"
@@ -34,6 +37,17 @@ with each verdict, explanation, selection and the timeline; its link holds
 the whole view. The page also asks this server for a module's or provider's
 versions (GET /api/versions?address=ADDR), which it looks up in the registry
 with the registry client and flags of prerel resolve (or in --index FILE).
+
+Only the page this server serves may use it: a request must name the
+server by the host and port it listens on (127.0.0.1, localhost, [::1], or
+the name given with --addr), an API request from a page of another origin
+is refused, and a lookup must carry the random token of this run, which the
+served page holds. Lookups go only to registry.terraform.io,
+registry.opentofu.org, the hosts of --registry-url and those --allow-registry
+names, and never to a host named by an IP address or to a loopback, private
+or link-local address (but those --registry-url names); a failed lookup's
+detail is written to stderr, not to the page. At most 4 lookups run at once
+and 16 wait, each at most 20s; more are answered 503 with Retry-After.
 
 The page is served from --dir DIR, a site web/build.sh built. Without
 --dir, prerel builds it from its source into a temporary directory: run it
@@ -70,6 +84,8 @@ func serveFlags(fs *flagSet) func(*env, []string) error {
 func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port); a host that is\nnot loopback lets other machines in")
 	dir := fs.String("dir", "", "serve the site in `DIR`, as web/build.sh writes it (default: build\nit from prerel's source into a temporary directory)")
+	var allow hostList
+	fs.Var(&allow, "allow-registry", "also look versions up on the registry `HOST` (repeatable); by default\nonly registry.terraform.io, registry.opentofu.org and the hosts of\n--registry-url")
 	var vf resolveFlags
 	vf.addVersionSourceFlags(fs)
 	return func(ctx context.Context, e *env, args []string) error {
@@ -80,7 +96,7 @@ func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) erro
 		if err != nil {
 			return usagef("--addr %s: %v: expected HOST:PORT, such as 127.0.0.1:8080", printable.String(*addr), err)
 		}
-		versions, err := serveVersions(e, &vf)
+		lookups, err := serveVersions(e, &vf, allow)
 		if err != nil {
 			return err
 		}
@@ -94,20 +110,27 @@ func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) erro
 		if err != nil {
 			return failure(fmt.Errorf("listen on %s: %w", printable.String(*addr), err))
 		}
-		if !isLoopback(host) {
+		port := ln.Addr().(*net.TCPAddr).Port
+		everywhere := isUnspecified(host)
+		switch {
+		case everywhere:
+			fmt.Fprintf(e.stderr, "prerel serve: warning: --addr %s listens on all interfaces: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(*addr))
+		case !isLoopback(host):
 			fmt.Fprintf(e.stderr, "prerel serve: warning: %s is not a loopback address: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(host))
 		}
+		lookups.AllowHost = serveHosts(host, port)
+		lookups.Log = e.stderr
+		lookups.Precompress = true
 		srv := &http.Server{
-			Handler:           web.Handler(site, versions),
+			Handler:           web.Handler(site, lookups),
 			ReadHeaderTimeout: serveReadHeaderTimeout,
-			WriteTimeout:      vf.deadline + time.Minute,
+			WriteTimeout:      vf.deadline + web.DefaultQueueWait + time.Minute,
 			IdleTimeout:       serveIdleTimeout,
 			MaxHeaderBytes:    serveMaxHeaderBytes,
 		}
 		served := make(chan error, 1)
 		go func() { served <- srv.Serve(ln) }()
-		url := "http://" + ln.Addr().String() + "/"
-		if _, err := fmt.Fprintf(e.stdout, "serving the playground at %s (Ctrl-C stops)\n", url); err != nil {
+		if _, err := fmt.Fprintln(e.stdout, serveMessage(*addr, host, ln.Addr(), port)); err != nil {
 			srv.Close()
 			return failure(err)
 		}
@@ -129,35 +152,123 @@ func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) erro
 	}
 }
 
-// serveVersions returns the source of each lookup the flags name: the
-// index, read once, or a registry client made for each lookup (a
+// hostList is the repeatable --allow-registry flag.
+type hostList []string
+
+func (l *hostList) Type() string { return "HOST" }
+
+func (l *hostList) String() string { return strings.Join(*l, " ") }
+
+func (l *hostList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+// serveVersions returns what the flags say of the lookups: their source,
+// the index, read once, or a registry client made for each lookup (a
 // Client's deadline counts from its first request), with the
-// credentials read once.
-func serveVersions(e *env, vf *resolveFlags) (web.Versions, error) {
+// credentials read once, whose requests go only to public addresses or
+// the hosts of --registry-url; and the registry hosts a lookup may ask.
+func serveVersions(e *env, vf *resolveFlags, allow []string) (web.Options, error) {
 	if vf.index != "" && (vf.urls.all != "" || len(vf.urls.hosts) > 0) {
-		return nil, usagef("--index and --registry-url cannot be used together")
+		return web.Options{}, usagef("--index and --registry-url cannot be used together")
+	}
+	if vf.index != "" && len(allow) > 0 {
+		return web.Options{}, usagef("--index and --allow-registry cannot be used together: the index is looked up for every host")
 	}
 	if vf.timeout <= 0 {
-		return nil, usagef("--timeout must be positive")
+		return web.Options{}, usagef("--timeout must be positive")
+	}
+	hosts := map[string]bool{"registry.terraform.io": true, "registry.opentofu.org": true}
+	for _, h := range allow {
+		name, err := svchost.ForComparison(strings.TrimSpace(h))
+		if err != nil || strings.ContainsAny(h, "/") {
+			return web.Options{}, usagef("--allow-registry %s: expected a registry host name, such as registry.example.com", printable.String(h))
+		}
+		hosts[strings.ToLower(name.String())] = true
 	}
 	src, err := vf.versions(e)
 	if err != nil {
-		return nil, err
+		return web.Options{}, err
 	}
 	c, ok := src.(*registry.Client)
 	if !ok {
-		return func() (registry.Source, error) { return src, nil }, nil
+		return web.Options{Versions: func() (registry.Source, error) { return src, nil }}, nil
 	}
-	return func() (registry.Source, error) {
-		return &registry.Client{
-			BaseURL:     c.BaseURL,
-			HostURLs:    c.HostURLs,
-			Credentials: c.Credentials,
-			Timeout:     c.Timeout,
-			Deadline:    c.Deadline,
-			Retries:     c.Retries,
-		}, nil
+	var trusted []string
+	for h, u := range vf.urls.hosts {
+		hosts[h] = true
+		trusted = append(trusted, web.TrustedHost(u))
+	}
+	allowRegistry := func(host string) bool { return hosts[host] }
+	if c.BaseURL != "" {
+		// Every address is looked up at this URL.
+		trusted = append(trusted, web.TrustedHost(c.BaseURL))
+		allowRegistry = nil
+	}
+	client := web.GuardedClient(trusted)
+	return web.Options{
+		AllowRegistry: allowRegistry,
+		Versions: func() (registry.Source, error) {
+			return &registry.Client{
+				HTTPClient:  client,
+				BaseURL:     c.BaseURL,
+				HostURLs:    c.HostURLs,
+				Credentials: c.Credentials,
+				Timeout:     c.Timeout,
+				Deadline:    c.Deadline,
+				Retries:     c.Retries,
+			}, nil
+		},
 	}, nil
+}
+
+// serveHosts returns the check of a request's Host header: the port the
+// server listens on, with a loopback name (localhost, 127.0.0.1, [::1])
+// or host, the name --addr gives; listening on all interfaces, any IP
+// address too (a name rebound to this address is a name, never an
+// address).
+func serveHosts(host string, port int) func(string) bool {
+	asked := strings.ToLower(strings.TrimSuffix(host, "."))
+	everywhere := isUnspecified(host)
+	return func(hostHeader string) bool {
+		name, p, err := net.SplitHostPort(hostHeader)
+		if err != nil {
+			name, p = hostHeader, "80"
+		}
+		if p != strconv.Itoa(port) {
+			return false
+		}
+		name = strings.ToLower(strings.TrimSuffix(strings.Trim(name, "[]"), "."))
+		switch {
+		case name == "localhost" || name == "127.0.0.1" || name == "::1":
+			return true
+		case name == asked && !everywhere:
+			return true
+		case everywhere:
+			return net.ParseIP(name) != nil
+		}
+		return false
+	}
+}
+
+// serveMessage says where the playground is served: the URL to open and,
+// when it is not what --addr asked, what was bound.
+func serveMessage(addr, host string, bound net.Addr, port int) string {
+	p := strconv.Itoa(port)
+	switch {
+	case isUnspecified(host):
+		where := "all interfaces, port " + p
+		if host != "" {
+			where = net.JoinHostPort(host, p) + " (all interfaces)"
+		}
+		return fmt.Sprintf("serving the playground at http://127.0.0.1:%s/ (listening on %s, for --addr %s; Ctrl-C stops)", p, where, printable.String(addr))
+	}
+	url := "http://" + net.JoinHostPort(printable.String(host), p) + "/"
+	if b := bound.String(); b != net.JoinHostPort(host, p) {
+		return fmt.Sprintf("serving the playground at %s (listening on %s, for --addr %s; Ctrl-C stops)", url, b, printable.String(addr))
+	}
+	return fmt.Sprintf("serving the playground at %s (Ctrl-C stops)", url)
 }
 
 // serveSite returns the site to serve: dir, checked, or, without dir, a
@@ -202,6 +313,16 @@ func serveSite(ctx context.Context, e *env, dir string) (site fs.FS, cleanup fun
 	}
 	fmt.Fprintf(e.stderr, "prerel serve: built in %v\n", time.Since(start).Round(100*time.Millisecond))
 	return os.DirFS(tmp), cleanup, nil
+}
+
+// isUnspecified reports whether host, from --addr, listens on all
+// interfaces: "", 0.0.0.0 or [::].
+func isUnspecified(host string) bool {
+	if host == "" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsUnspecified()
 }
 
 // isLoopback reports whether host, from --addr, is a loopback address

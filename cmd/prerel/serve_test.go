@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -28,7 +29,11 @@ func writeSite(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, name := range web.SiteFiles {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("content of "+name), 0o644); err != nil {
+		content := "content of " + name
+		if name == web.IndexFile {
+			content += `<meta name="prerel-api-token" content="">`
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,6 +82,26 @@ type running struct {
 	url            string
 	stdout, stderr *syncBuffer
 	done           chan int // the exit status, once it returns
+	token          string   // the API token of its page
+}
+
+// tokenRE finds the API token in the page.
+var tokenRE = regexp.MustCompile(`<meta name="prerel-api-token" content="([0-9a-f]+)">`)
+
+// pageToken reads the API token from the page the server serves.
+func (r *running) pageToken(t *testing.T) string {
+	t.Helper()
+	resp, err := http.Get(r.url + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	m := tokenRE.FindSubmatch(body)
+	if m == nil {
+		t.Fatalf("the page holds no API token: %q", body)
+	}
+	return string(m[1])
 }
 
 // startServe runs prerel serve with args (through run, as main does) and
@@ -124,10 +149,19 @@ func (r *running) stop(t *testing.T) {
 	}
 }
 
-// get fetches path from the server and returns the status and the body.
+// get fetches path from the server, with the API token of its page, and
+// returns the status and the body.
 func (r *running) get(t *testing.T, path string) (int, string) {
 	t.Helper()
-	resp, err := http.Get(r.url + path)
+	if r.token == "" && strings.HasPrefix(path, "/api/versions") {
+		r.token = r.pageToken(t)
+	}
+	req, err := http.NewRequest("GET", r.url+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set(web.TokenHeader, r.token)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +199,7 @@ func TestServe(t *testing.T) {
 		{"/api/status", 200, `{"versions":true}`},
 		{"/api/versions?address=hashicorp/demo", 200, `"versions":["1.0.0","1.1.0-beta.1"]`},
 		{"/api/versions?address=acme/net/aws", 200, `"kind":"module","canonical":"registry.terraform.io/acme/net/aws","versions":["2.0.0","2.1.0-rc.1"]`},
-		{"/api/versions?address=hashicorp/none", 404, `"error":"provider hashicorp/none: GET `},
+		{"/api/versions?address=hashicorp/none", 404, `"error":"provider registry.terraform.io/hashicorp/none: not found in its registry"`},
 		{"/api/versions?address=a/b/c/d/e", 400, `"error":`},
 	}
 	for _, tt := range tests {
@@ -242,6 +276,8 @@ func TestServeErrors(t *testing.T) {
 		{"retries", []string{"--retries", "99"}, exitUsage, "--retries must be between 0 and 10"},
 		{"deadline", []string{"--registry-deadline", "0s"}, exitUsage, "--registry-deadline must be positive"},
 		{"missing index", []string{"--index", filepath.Join(empty, "none.json")}, exitUsage, "none.json"},
+		{"index and allowed registry", []string{"--index", "x.json", "--allow-registry", "reg.example"}, exitUsage, "--index and --allow-registry cannot be used together"},
+		{"allowed registry", []string{"--allow-registry", "https://reg.example/"}, exitUsage, "--allow-registry https://reg.example/: expected a registry host name"},
 		{"missing dir", []string{"--dir", filepath.Join(empty, "none")}, exitUsage, "--dir:"},
 		{"dir is a file", []string{"--dir", file}, exitUsage, "is not a directory"},
 		{"dir not built", []string{"--dir", empty}, exitUsage, "the site has no index.html: build it with web/build.sh"},
@@ -302,4 +338,114 @@ func serve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return run(ctx, e, fs.Args())
+}
+
+// TestServeAddrMessages checks what serve says for an --addr on all
+// interfaces or by name: what was asked, what was bound, and a URL that
+// opens the page.
+func TestServeAddrMessages(t *testing.T) {
+	skipWithoutSignals(t)
+	site := writeSite(t)
+	tests := []struct {
+		addr   string
+		stdout string // with PORT for the port bound
+		stderr string
+	}{
+		{":0", "serving the playground at http://127.0.0.1:PORT/ (listening on all interfaces, port PORT, for --addr :0; Ctrl-C stops)\n",
+			"prerel serve: warning: --addr :0 listens on all interfaces: other machines can use the page"},
+		{"0.0.0.0:0", "serving the playground at http://127.0.0.1:PORT/ (listening on 0.0.0.0:PORT (all interfaces), for --addr 0.0.0.0:0; Ctrl-C stops)\n",
+			"prerel serve: warning: --addr 0.0.0.0:0 listens on all interfaces"},
+		{"127.0.0.1:0", "serving the playground at http://127.0.0.1:PORT/ (Ctrl-C stops)\n", ""},
+		{"localhost:0", "serving the playground at http://localhost:PORT/ (listening on ", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.addr, func(t *testing.T) {
+			r := startServe(t, "--addr", tt.addr, "--dir", site)
+			_, port, _ := net.SplitHostPort(strings.TrimPrefix(r.url, "http://"))
+			want := strings.ReplaceAll(tt.stdout, "PORT", port)
+			out := r.stdout.String()
+			if !strings.HasPrefix(out, want) {
+				t.Errorf("stdout %q, want %q", out, want)
+			}
+			if strings.Contains(out, "[::]") {
+				t.Errorf("stdout %q gives the unspecified address as a URL", out)
+			}
+			if !strings.Contains(r.stderr.String(), tt.stderr) || strings.Contains(r.stderr.String(), "warning:  ") {
+				t.Errorf("stderr %q, want %q", r.stderr.String(), tt.stderr)
+			}
+			// The URL printed opens the page.
+			open := strings.Fields(out)[4]
+			resp, err := http.Get(open)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Errorf("GET %s: %d", open, resp.StatusCode)
+			}
+			r.stop(t)
+		})
+	}
+}
+
+// TestServeRefusesOtherHosts checks that serve answers no request that
+// names it by another name: a page whose name was rebound to 127.0.0.1.
+func TestServeRefusesOtherHosts(t *testing.T) {
+	skipWithoutSignals(t)
+	r := startServe(t, "--addr", "127.0.0.1:0", "--dir", writeSite(t))
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(r.url, "http://"))
+	for host, want := range map[string]int{
+		"attacker.example:" + port: http.StatusMisdirectedRequest,
+		"attacker.example":         http.StatusMisdirectedRequest,
+		"127.0.0.1:1":              http.StatusMisdirectedRequest,
+		"localhost:" + port:        200,
+		"127.0.0.1:" + port:        200,
+		"[::1]:" + port:            200,
+	} {
+		req, _ := http.NewRequest("GET", r.url+"/", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want || want != 200 && tokenRE.Match(body) {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+	r.stop(t)
+}
+
+// TestServeRegistries checks that lookups go only to the registries
+// allowed, and never to a loopback address but that of --registry-url,
+// and that the page learns nothing of why a lookup failed.
+func TestServeRegistries(t *testing.T) {
+	skipWithoutSignals(t)
+	reg := fakeServeRegistry(t)
+	regHost := strings.TrimPrefix(reg.URL, "http://")
+	r := startServe(t, "--addr", "127.0.0.1:0", "--dir", writeSite(t), "--retries", "0",
+		"--registry-url", "my.registry="+reg.URL, "--allow-registry", "localhost:"+strings.Split(regHost, ":")[1])
+	tests := []struct {
+		path   string
+		status int
+		body   string
+	}{
+		{"/api/versions?address=my.registry/hashicorp/demo", 200, `"versions":["1.0.0","1.1.0-beta.1"]`},
+		{"/api/versions?address=other.example/hashicorp/demo", 403, "prerel serve --allow-registry other.example allows that registry"},
+		{"/api/versions?address=" + regHost + "/hashicorp/demo", 403, "--allow-registry"},
+		{"/api/versions?address=10.0.0.1/hashicorp/demo", 403, "--allow-registry"},
+		// Allowed, but its name is loopback: refused when it connects.
+		{"/api/versions?address=localhost:" + strings.Split(regHost, ":")[1] + "/hashicorp/demo", 502, `{"error":"provider localhost:` + strings.Split(regHost, ":")[1] + `/hashicorp/demo: the registry lookup failed (the server's log says why)"}`},
+	}
+	for _, tt := range tests {
+		status, body := r.get(t, tt.path)
+		if status != tt.status || !strings.Contains(body, tt.body) {
+			t.Errorf("GET %s: %d %q, want %d and %q", tt.path, status, body, tt.status, tt.body)
+		}
+	}
+	r.stop(t)
+	if !strings.Contains(r.stderr.String(), "not a public address") {
+		t.Errorf("stderr does not say why the lookup failed:\n%s", r.stderr.String())
+	}
 }

@@ -18,7 +18,11 @@
 // and the timeline SVG of package internal/timeline with each policy's
 // selection outlined. Explain answers one cell: engine.NewExplainReport,
 // as 'prerel explain' does. Info lists the policies and the corpus
-// histories, and History returns one history's versions.
+// histories, and History returns one history's versions. Every policy
+// carries its group (catalogue.Group; catalogue.GroupOwn for a pasted
+// one), and Info gives the groups' order (catalogue.Groups) and today's
+// rule (catalogue.Today), so that the page groups its columns and marks
+// today's rule for every policy, those added later included.
 //
 // Unlike prerel check, a constraint the engine's parser refuses is not an
 // error here: the answer names the parser's error in ConstraintError and

@@ -78,12 +78,16 @@ type HistoryInfo struct {
 	Count int    `json:"count"`
 }
 
-// PolicyInfo names a policy, its rule and where it comes from.
+// PolicyInfo names a policy, its rule, where it comes from and the group
+// the page shows it in.
 type PolicyInfo struct {
 	Name string `json:"name"`
 	Rule string `json:"rule"`
 	// Origin is OriginCatalogue or OriginHCL.
 	Origin string `json:"origin"`
+	// Group is one of catalogue.Groups: catalogue.Group of the name for
+	// a policy of the catalogue, catalogue.GroupOwn for any other.
+	Group string `json:"group"`
 }
 
 // Limits are the package's limits, for the page to say them.
@@ -100,6 +104,12 @@ type Info struct {
 	Policies  []PolicyInfo  `json:"policies"`
 	Histories []HistoryInfo `json:"histories"`
 	Limits    Limits        `json:"limits"`
+	// Groups are the groups of the policies, in the order the page shows
+	// them (catalogue.Groups).
+	Groups []string `json:"groups"`
+	// Today is the policy that states today's rule (catalogue.Today),
+	// whose column the page marks.
+	Today string `json:"today"`
 }
 
 // Request is the page's state.
@@ -242,6 +252,8 @@ func (p *Playground) Info() Info {
 		Policies:  p.catalogueInfo(),
 		Histories: make([]HistoryInfo, len(p.histories)),
 		Limits:    Limits{MaxConstraint, MaxVersionsText, MaxVersions, MaxHCL, MaxPolicies},
+		Groups:    catalogue.Groups(),
+		Today:     catalogue.Today,
 	}
 	for i, h := range p.histories {
 		info.Histories[i] = HistoryInfo{Name: h.Name, Kind: h.Kind, Count: len(h.Versions)}
@@ -252,7 +264,7 @@ func (p *Playground) Info() Info {
 func (p *Playground) catalogueInfo() []PolicyInfo {
 	var out []PolicyInfo
 	for _, q := range p.registry.All() {
-		out = append(out, PolicyInfo{Name: q.Name(), Rule: q.Rule(), Origin: OriginCatalogue})
+		out = append(out, PolicyInfo{Name: q.Name(), Rule: q.Rule(), Origin: OriginCatalogue, Group: catalogue.Group(q.Name())})
 	}
 	return out
 }
@@ -401,7 +413,7 @@ func (p *Playground) hcl(text string) *hclPolicies {
 		if len(hp.errors) == 0 {
 			for _, q := range ps {
 				hp.policies = append(hp.policies, q)
-				hp.info = append(hp.info, PolicyInfo{Name: q.Name(), Rule: q.Rule(), Origin: OriginHCL})
+				hp.info = append(hp.info, PolicyInfo{Name: q.Name(), Rule: q.Rule(), Origin: OriginHCL, Group: catalogue.GroupOwn})
 			}
 		}
 	}

@@ -453,3 +453,39 @@ func FuzzCall(f *testing.F) {
 		}
 	})
 }
+
+// TestGroups checks that every policy carries its group from package
+// catalogue, HCL policies theirs, and that Info gives the groups' order
+// and today's rule, so that the page places a policy added later.
+func TestGroups(t *testing.T) {
+	p := newPlayground(t)
+	info := p.Info()
+	if !slices.Equal(info.Groups, catalogue.Groups()) || info.Today != catalogue.Today {
+		t.Errorf("Info: groups %q, today %q", info.Groups, info.Today)
+	}
+	if !slices.ContainsFunc(info.Policies, func(pi PolicyInfo) bool { return pi.Name == info.Today }) {
+		t.Errorf("today's rule %q is not a policy of the playground", info.Today)
+	}
+	for _, pi := range info.Policies {
+		if pi.Group != catalogue.Group(pi.Name) || !slices.Contains(info.Groups, pi.Group) {
+			t.Errorf("%s: group %q, want %q", pi.Name, pi.Group, catalogue.Group(pi.Name))
+		}
+	}
+	a, err := p.Evaluate(Request{Constraint: "~> 1.0", Versions: "1.0.0", HCL: `policy "mine" { admit = true }`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pi := range append(a.Policies, a.Available...) {
+		want := catalogue.Group(pi.Name)
+		if pi.Origin == OriginHCL {
+			want = catalogue.GroupOwn
+		}
+		if pi.Group != want {
+			t.Errorf("%s (%s): group %q, want %q", pi.Name, pi.Origin, pi.Group, want)
+		}
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(p.Call("info", nil), &raw); err != nil || raw["result"].(map[string]any)["today"] != catalogue.Today {
+		t.Errorf("the info call does not give today's rule: %v", err)
+	}
+}

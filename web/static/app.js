@@ -3,8 +3,11 @@
 // runs in a worker (worker.js) so that typing never waits for it; the page
 // asks it with call(method, argument). Every text from input, from the
 // link or from a registry is put into the page with textContent, never as
-// markup; the timeline SVG, which prerel writes with every input escaped,
-// is parsed as an XML document of its own and imported.
+// markup, and printable (control and format characters escaped, as prerel
+// prints them); the timeline SVG, which prerel writes with every input
+// escaped, is parsed as an XML document of its own and imported. Served by
+// prerel serve, the page carries the API token of the run in a meta
+// element and sends it with every request of the API.
 'use strict';
 
 (() => {
@@ -24,11 +27,19 @@
     policies: null,
     hcl: '',
     explain: null,
+    all: false,
   };
 
   // The page's state: what the link holds. policies is null for every
-  // policy, else the names chosen; explain is the cell explained, or null.
-  const state = {constraint: '', versions: '', history: '', policies: null, hcl: '', explain: null};
+  // policy, else the names chosen; explain is the cell explained, or null;
+  // all is whether every version is shown, rather than those the policies
+  // disagree on first.
+  const state = {constraint: '', versions: '', history: '', policies: null, hcl: '', explain: null, all: false};
+
+  // A table of more versions than this shows the versions the policies
+  // disagree on first, then others up to this many, as prerel check does,
+  // unless every version is asked for.
+  const MAX_ROWS = 20;
 
   let worker = null;
   let nextID = 0;
@@ -43,18 +54,70 @@
   let urlSeq = 0;
   let linking = false; // the link is being written
   let policyNames = '';
+  let scrollToExplain = false; // the explanation was asked for by a click
 
-  // el makes an element; children are elements or strings, added as text.
+  // printable: begin
+  // printable returns s as prerel's CLI prints text from outside (package
+  // internal/printable): every control character (C0, DEL, C1), Unicode
+  // format character (Cf: bidirectional overrides and isolates, zero-width
+  // characters) and line or paragraph separator is written as Go escapes
+  // it in a quoted string ("\u202e", "\x1b", "\n"), and so is a lone
+  // surrogate, which is not text; keep lists the characters left as they
+  // are (the line breaks of a message or of the versions box).
+  function printable(s, keep) {
+    return String(s).replace(/[\p{Cc}\p{Cf}\u2028\u2029]|[\ud800-\udfff]/gu, (c) => {
+      if (keep && keep.includes(c)) return c;
+      const short = {'\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v'}[c];
+      if (short) return short;
+      const n = c.codePointAt(0);
+      const hex = n.toString(16);
+      if (n < 0x20 || n === 0x7f) return '\\x' + hex.padStart(2, '0');
+      if (n < 0x10000) return '\\u' + hex.padStart(4, '0');
+      return '\\U' + hex.padStart(8, '0');
+    });
+  }
+  // printable: end
+
+  // shown is text from input or from prerel as the page shows it:
+  // printable, its line breaks kept.
+  function shown(s) {
+    return printable(s, '\n');
+  }
+
+  // setText sets an element's text, as shown.
+  function setText(e, s) {
+    e.textContent = shown(s);
+  }
+
+  // el makes an element; children are elements or strings, added as
+  // text. Every text and title is shown printable.
   function el(tag, props, ...children) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(props || {})) {
       if (k === 'class') e.className = v;
-      else if (k === 'text') e.textContent = v;
+      else if (k === 'text') e.textContent = shown(v);
+      else if (k === 'title') e.title = shown(v);
       else if (k === 'data') Object.assign(e.dataset, v);
       else e[k] = v;
     }
-    e.append(...children);
+    e.append(...children.map((c) => (typeof c === 'string' ? shown(c) : c)));
     return e;
+  }
+
+  // fieldText is text put into an input or the versions box: printable,
+  // its line breaks and tabs kept (the versions are read line by line,
+  // trimmed of spaces).
+  function fieldText(s) {
+    return printable(s, '\n\t');
+  }
+
+  // The API token of prerel serve, which it puts into the page it
+  // serves; "" on a static host.
+  const apiToken = (document.querySelector('meta[name="prerel-api-token"]') || {content: ''}).content;
+
+  // api asks prerel serve's API, with the page's token.
+  function api(path) {
+    return fetch(path, {cache: 'no-store', headers: {'X-Prerel-Token': apiToken}});
   }
 
   // call asks prerel, in the worker, and resolves to its result.
@@ -105,7 +168,7 @@
       if (location.protocol === 'file:') {
         msg += '\nBrowsers do not run WebAssembly workers from a file:// page: run "prerel serve", or serve this directory with any web server.';
       }
-      $('status').textContent = msg;
+      setText($('status'), msg);
       $('status').classList.add('failed');
       document.body.dataset.state = 'failed';
       return;
@@ -127,9 +190,9 @@
 
   // hasLookups reports whether prerel serve answers /api/versions here.
   async function hasLookups() {
-    if (location.protocol !== 'http:' && location.protocol !== 'https:') return false;
+    if (location.protocol !== 'http:' && location.protocol !== 'https:' || apiToken === '') return false;
     try {
-      const r = await fetch('api/status', {cache: 'no-store'});
+      const r = await api('api/status');
       if (!r.ok) return false;
       const j = await r.json();
       return j !== null && j.versions === true;
@@ -147,11 +210,11 @@
 
   function bind() {
     $('constraint').addEventListener('input', () => {
-      state.constraint = $('constraint').value;
+      state.constraint = cleanField($('constraint'));
       schedule(120);
     });
     $('versions').addEventListener('input', () => {
-      state.versions = $('versions').value;
+      state.versions = cleanField($('versions'));
       state.history = '';
       $('history').value = '';
       schedule(150);
@@ -203,6 +266,10 @@
         explainCell(td);
       }
     });
+    $('all-rows').addEventListener('change', () => {
+      state.all = $('all-rows').checked;
+      renderNow();
+    });
     $('lookup').addEventListener('submit', lookup);
     $('copy-link').addEventListener('click', copyLink);
     window.addEventListener('hashchange', () => {
@@ -210,8 +277,18 @@
     });
   }
 
+  // cleanField returns the value of an input or the versions box, its
+  // control and format characters escaped (see fieldText) in the field
+  // too.
+  function cleanField(field) {
+    const v = fieldText(field.value);
+    if (v !== field.value) field.value = v;
+    return v;
+  }
+
   function explainCell(td) {
     state.explain = {policy: td.dataset.policy, version: td.dataset.version};
+    scrollToExplain = true;
     updateURL();
     renderExplain();
   }
@@ -246,11 +323,14 @@
         s.history = '';
       }
     }
+    s.constraint = fieldText(s.constraint);
+    if (s.history === '') s.versions = fieldText(s.versions);
     Object.assign(state, s);
     $('constraint').value = state.constraint;
     $('versions').value = state.versions;
     $('history').value = state.history;
     $('hcl').value = state.hcl;
+    $('all-rows').checked = state.all;
     if (state.hcl !== '') $('hcl-box').open = true;
     policyNames = '';
     await renderNow();
@@ -297,15 +377,19 @@
   }
 
   function draw(ans, problem) {
-    $('summary').textContent = ans ? ans.summary : problem;
+    setText($('summary'), ans ? ans.summary : problem);
     $('summary').classList.toggle('error', !ans);
     const cerr = $('constraint-error');
     cerr.hidden = !(ans && ans.constraint_error);
-    cerr.textContent = ans && ans.constraint_error
+    setText(cerr, ans && ans.constraint_error
       ? `The engine cannot parse this constraint, so prerel check refuses it: ${ans.constraint_error}. Each policy's own verdict is shown below.`
-      : '';
+      : '');
     $('hcl-errors').replaceChildren(...(ans && ans.hcl_errors ? ans.hcl_errors : []).map((t) => el('li', {text: t})));
     const notes = ans && ans.notes ? ans.notes.slice() : [];
+    const hidden = state.hcl.split('\n').findIndex((line) => printable(line, '\t') !== line);
+    if (hidden >= 0) {
+      notes.push(`The HCL policy text holds a control or format character (such as a bidirectional override, which can make the text read otherwise than it runs), first on line ${hidden + 1}: ${printable(state.hcl.split('\n')[hidden], '\t')}`);
+    }
     if (ans && ans.unreadable > 0) {
       notes.push(`${ans.unreadable} of the versions cannot be read as versions by prerel's engine: each policy judges them as they are, and says invalid when it cannot read one.`);
     }
@@ -335,25 +419,66 @@
     $('policies-count').textContent = `${n} of ${available.length} chosen`;
   }
 
+  // columns returns the policies of ans in the order of their columns:
+  // by group, in the order prerel gives the groups, each group's policies
+  // in the answer's order; each with its index in the answer.
+  function columns(ans) {
+    const rank = (p) => {
+      const i = info.groups.indexOf(p.group);
+      return i < 0 ? info.groups.length : i;
+    };
+    return ans.policies.map((p, i) => ({p, i})).sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i);
+  }
+
+  // rowsShown returns the rows of the verdict table: every version in the
+  // order given when every version is asked for or there are at most
+  // MAX_ROWS, else the versions the policies disagree on, then others
+  // up to MAX_ROWS, each in the order given.
+  function rowsShown(rows) {
+    if (state.all || rows.length <= MAX_ROWS) return rows;
+    const disagree = rows.filter((r) => r.disagree);
+    const agree = rows.filter((r) => !r.disagree);
+    return disagree.concat(agree.slice(0, Math.max(0, MAX_ROWS - disagree.length)));
+  }
+
   function drawVerdicts(ans) {
     const table = $('verdicts');
     table.replaceChildren();
     delete table.dataset.constraint;
+    $('rows-note').textContent = '';
     if (!ans) return;
-    const head = el('tr', {}, el('th', {text: '', title: '* the policies disagree'}), el('th', {text: 'version'}));
-    ans.policies.forEach((p) => {
-      head.append(el('th', {class: 'policy ' + p.origin, text: p.name, title: p.rule, data: {policy: p.name}}));
+    const cols = columns(ans);
+    const groupRow = el('tr', {class: 'groups'},
+      el('th', {text: '', title: '* the policies disagree', rowSpan: 2}),
+      el('th', {text: 'version', rowSpan: 2, class: 'version'}));
+    const head = el('tr');
+    cols.forEach(({p}, k) => {
+      const first = k === 0 || cols[k - 1].p.group !== p.group;
+      if (first) {
+        const n = cols.filter((c) => c.p.group === p.group).length;
+        groupRow.append(el('th', {class: 'group', colSpan: n, text: p.group, data: {group: p.group}}));
+      }
+      const today = p.name === info.today && p.origin !== 'hcl';
+      head.append(el('th', {
+        class: 'policy ' + p.origin + (first ? ' group-start' : '') + (today ? ' today' : ''),
+        text: today ? p.name + ' · today' : p.name,
+        title: (today ? 'today\'s rule: ' : '') + p.rule,
+        data: {policy: p.name, group: p.group},
+      }));
     });
+    const rows = ans.check.versions.map((row) => ({row, disagree: row.results.some((r) => r.verdict !== row.results[0].verdict)}));
+    const shown = rowsShown(rows);
     const body = el('tbody');
-    for (const row of ans.check.versions) {
-      const disagree = row.results.some((r) => r.verdict !== row.results[0].verdict);
-      const tr = el('tr', {data: {version: row.version}},
+    for (const {row, disagree} of shown) {
+      const tr = el('tr', {data: {version: row.version, disagree: String(disagree)}},
         el('td', {class: 'mark', text: disagree ? '*' : ''}),
         el('td', {class: 'version', text: row.version}));
-      row.results.forEach((r) => {
+      cols.forEach(({p, i}, k) => {
+        const r = row.results[i];
+        const first = k === 0 || cols[k - 1].p.group !== p.group;
         tr.append(el('td', {
-          class: 'verdict v-' + r.verdict,
-          text: r.verdict,
+          class: 'verdict v-' + r.verdict + (first ? ' group-start' : '') + (p.name === info.today && p.origin !== 'hcl' ? ' today' : ''),
+          text: GLYPHS[r.verdict] || r.verdict,
           title: `${r.policy} ${r.verdict}s ${row.version}: ${r.reason}`,
           tabIndex: 0,
           data: {policy: r.policy, version: row.version, verdict: r.verdict, reason: r.reason},
@@ -361,10 +486,26 @@
       });
       body.append(tr);
     }
-    table.append(el('thead', {}, head), body);
+    table.append(el('thead', {}, groupRow, head), body);
     table.dataset.constraint = ans.constraint;
     table.dataset.versions = String(ans.check.versions.length);
+    table.dataset.rows = String(shown.length);
+    const n = rows.filter((r) => r.disagree).length;
+    const box = $('all-rows-box');
+    box.hidden = rows.length <= MAX_ROWS;
+    if (shown.length < rows.length) {
+      $('rows-note').textContent = n > 0
+        ? `The ${n === 1 ? 'version' : n + ' versions'} the policies disagree on first, then ${shown.length - n} of the ${rows.length - n} they agree on; ${rows.length - shown.length} more not shown.`
+        : `${shown.length} of the ${rows.length} versions, on each of which the policies agree.`;
+    } else if (rows.length > MAX_ROWS) {
+      $('rows-note').textContent = `Every version, in the order given: the policies disagree on ${n}.`;
+    }
   }
+
+  // GLYPHS are the verdicts as the table shows them, narrow enough for
+  // every policy's column to fit; the legend and each cell's title say
+  // them in words.
+  const GLYPHS = {allow: '✓', reject: '·', invalid: '?'};
 
   function drawSelects(ans) {
     const table = $('selects');
@@ -464,6 +605,11 @@
     box.dataset.policy = rep.policy;
     box.dataset.version = rep.version;
     box.dataset.verdict = rep.verdict;
+    if (scrollToExplain) {
+      // Asked for by a click: shown where the reader looks.
+      scrollToExplain = false;
+      $('explain-panel').scrollIntoView({block: 'nearest'});
+    }
     settle();
   }
 
@@ -474,11 +620,11 @@
     const out = $('lookup-status');
     if (addr === '') return;
     out.classList.remove('error');
-    out.textContent = `Looking ${addr} up…`;
+    setText(out, `Looking ${addr} up…`);
     out.dataset.state = 'busy';
     $('lookup-button').disabled = true;
     try {
-      const r = await fetch('api/versions?address=' + encodeURIComponent(addr), {cache: 'no-store'});
+      const r = await api('api/versions?address=' + encodeURIComponent(addr));
       let j;
       try {
         j = await r.json();
@@ -486,16 +632,19 @@
         throw new Error(`HTTP ${r.status}`);
       }
       if (!r.ok || j.error) throw new Error(j.error || `HTTP ${r.status}`);
-      state.versions = j.versions.join('\n');
+      const versions = j.versions.map((v) => printable(v));
+      const escaped = versions.filter((v, i) => v !== j.versions[i]).length;
+      state.versions = versions.join('\n');
       state.history = '';
       $('versions').value = state.versions;
       $('history').value = '';
-      out.textContent = `${j.versions.length} versions of ${j.kind} ${j.canonical}, from ${j.from}` +
-        (j.warnings.length > 0 ? `; the registry warns: ${j.warnings.join('; ')}` : '');
+      setText(out, `${j.versions.length} versions of ${j.kind} ${j.canonical}, from ${j.from}` +
+        (escaped > 0 ? `; ${escaped} of them hold control or format characters, put in the box escaped as prerel prints them` : '') +
+        (j.warnings.length > 0 ? `; the registry warns: ${j.warnings.join('; ')}` : ''));
       out.dataset.state = 'done';
       renderNow();
     } catch (err) {
-      out.textContent = 'The lookup failed: ' + err.message;
+      setText(out, 'The lookup failed: ' + err.message);
       out.classList.add('error');
       out.dataset.state = 'failed';
     } finally {
@@ -546,6 +695,7 @@
     else if (state.versions !== '') p.set('v', state.versions);
     if (state.policies !== null) p.set('p', state.policies.join(','));
     if (state.hcl !== '') p.set('x', state.hcl);
+    if (state.all) p.set('a', '1');
     if (state.explain) {
       p.set('ep', state.explain.policy);
       p.set('ev', state.explain.version);
@@ -573,6 +723,7 @@
       policies: p.has('p') ? (p.get('p') === '' ? [] : p.get('p').split(',')) : null,
       hcl: p.get('x') || '',
       explain: p.has('ep') ? {policy: p.get('ep'), version: p.get('ev') || ''} : null,
+      all: p.get('a') === '1',
     };
     return s;
   }

@@ -223,7 +223,7 @@ func TestResolveGroupsErrors(t *testing.T) {
 			if code != exitFailure {
 				t.Fatalf("exit %d, want %d: %s", code, exitFailure, stderr)
 			}
-			mustContain(t, "stdout", stdout, tt.stdout)
+			mustContain(t, "stdout", unwrapText(stdout), tt.stdout)
 			mustContain(t, "stderr", stderr, tt.stderr)
 			if n := strings.Count(stdout, "service discovery"); n != 1 {
 				t.Errorf("the registry error is in the report %d times, want once:\n%s", n, stdout)

@@ -117,7 +117,7 @@ composer-stability  1.1.0-beta.1
 			args: args("resolve", "--index", resolveIndex, "--lock-file", "-", "--policy", "hcl-cargo", resolveExample),
 			contains: []string{
 				"\ndefault policy: hcl-cargo (--policy hcl-cargo)\n",
-				"   module    consul_beta  hashicorp/consul-k8s/kubernetes  >= 1.0.0-beta1                                 hcl-cargo  2.0.3      2.0.3      2.0.3\n",
+				"   consul_beta  >= 1.0.0-beta1       2.0.3    2.0.3\n",
 			},
 		},
 	}
@@ -589,8 +589,8 @@ policy "in-range" {
 	}
 	mustContain(t, "stdout", stdout, []string{
 		"\ndefault policy: in-range (" + filepath.Join(dir, "prerel.hcl") + ":1:18)\n",
-		"\n   KIND    NAME    SOURCE                           CONSTRAINT               POLICY    SELECTS    TERRAFORM  OPENTOFU\n" +
-			"*  module  consul  hashicorp/consul-k8s/kubernetes  >= 1.0.0-beta1, < 2.0.0  in-range  2.0.0-rc2  1.9.11     1.9.11\n",
+		"\n   MODULE  CONSTRAINT               TODAY   SELECTS\n" +
+			"*  consul  >= 1.0.0-beta1, < 2.0.0  1.9.11  2.0.0-rc2\n",
 	})
 }
 
@@ -611,7 +611,7 @@ func TestPrerelHCLNamesAPolicyFilesPolicy(t *testing.T) {
 	}
 	mustContain(t, "stdout", stdout, []string{
 		"\ndefault policy: composer-stability (" + filepath.Join(dir, "prerel.hcl") + ":1:18)\n",
-		"\n*  module  consul  hashicorp/consul-k8s/kubernetes  >= 1.0.0-beta1, < 2.0.0  composer-stability  2.0.0-rc2  1.9.11     1.9.11\n",
+		"\n*  consul  >= 1.0.0-beta1, < 2.0.0  1.9.11  2.0.0-rc2\n",
 	})
 }
 

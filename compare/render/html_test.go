@@ -3,10 +3,10 @@ package render_test
 import (
 	"bytes"
 	"context"
-	"regexp"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"

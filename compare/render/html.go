@@ -75,6 +75,8 @@ type htmlView struct {
 	Drift          *htmlDrift
 	Summary        []compare.SummaryRow
 	SummaryNote    string
+	NextMajor      string      // the next-major case in words, "" for none
+	Repeated       []string    // the counts several summary rows share, explained
 	Splits         []htmlSplit // shown open
 	SplitsFolded   []htmlSplit // shown under <details>
 	SplitsShown    int
@@ -187,6 +189,8 @@ func buildHTMLView(r *compare.Report, opt Options) htmlView {
 			"⊆ (⊇): it admits a subset (superset) of what %s admits here. (n%%): how common the constraint's shape is%s.",
 			ref, ref, relevanceSource(r)),
 	}
+	v.NextMajor = strings.TrimPrefix(nextMajorText(r, ref), "next major: ")
+	v.Repeated = repeatedCountsText(r, ref, r.ClassesByPair())
 	if d := opt.Drift; d != nil {
 		name := "the baseline"
 		if opt.BaselinePath != "" {
@@ -419,14 +423,16 @@ Policies: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{en
 {{end}}
 <section id="summary">
 <h2>How each policy differs from <code>{{.Ref}}</code><a class="top" href="#contents">contents</a></h2>
-{{if not .Summary}}<p>Every policy agrees with <code>{{.Ref}}</code> on every case.</p>
+{{with .NextMajor}}<p><strong>{{.}}</strong></p>
+{{end}}{{if not .Summary}}<p>Every policy agrees with <code>{{.Ref}}</code> on every case.</p>
 {{else}}<table>
 <tr><th>policies</th><th>agree</th><th>admits more</th><th>admits fewer</th><th>refuses</th><th>what it does differently</th></tr>
 {{range .Summary}}<tr><td>{{if .Relation}}{{.Relation}} {{end}}{{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{end}}{{if gt (len .Policies) 1}} (identical){{end}}</td>
 <td class="n">{{percent .Agree (add64 .Agree .Diverge)}}</td><td class="n">{{thousands .AdmitsMore}}</td><td class="n">{{thousands .AdmitsFewer}}</td><td class="n">{{thousands .Refuses}}</td>
 <td>{{if same .}}the same verdict on every case{{end}}{{range $i, $w := .Witnesses}}{{if $i}}<br>{{end}}<code>{{$w.Constraint}}</code> with <code>{{$w.Version}}</code>: {{$w.What}}{{with $w.Relevance}} ({{.}}){{end}}{{end}}</td></tr>
 {{end}}</table>
-<p class="note">{{.SummaryNote}}</p>{{end}}
+<p class="note">{{.SummaryNote}}</p>{{range .Repeated}}
+<p class="note">{{.}}</p>{{end}}{{end}}
 </section>
 {{if .Splits}}<section id="splits">
 <h2>Case shapes that split the policies<a class="top" href="#contents">contents</a></h2>

@@ -3,7 +3,9 @@ package resolve_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -85,5 +87,51 @@ func TestEKSGolden(t *testing.T) {
 		if rows := strings.Count(out, "\n"); rows > 30 {
 			t.Errorf("the report is %d lines, want at most 30:\n%s", rows, out)
 		}
+	}
+}
+
+// TestJSONSaysWhyNoneToday checks that the JSON report carries what the
+// text report's "Why Terraform selects no version today" list says, and
+// the policies that select a prerelease of a new major.
+func TestJSONSaysWhyNoneToday(t *testing.T) {
+	r, err := resolve.Run(context.Background(), resolve.Options{
+		Dir: exampleDir, Config: exampleConfig(t), Versions: exampleIndex(t), Policies: testRegistry,
+		Extra: mustPolicies(t, "masterminds-pre"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := resolve.Render(&b, report.JSON, r, cliOptions); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Items []struct {
+			Name      string             `json:"name"`
+			NoneToday *resolve.NoneToday `json:"none_today"`
+			NewMajor  []string           `json:"new_major_prerelease"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	for i, it := range got.Items {
+		want := r.Items[i].NoneToday()
+		if (want == nil) != (it.NoneToday == nil) || want != nil && (it.NoneToday.Why != want.Why || it.NoneToday.Pin != want.Pin) {
+			t.Errorf("%s: none_today %+v, want %+v", it.Name, it.NoneToday, want)
+		}
+		wantMajor := r.Items[i].NewMajorPrerelease("masterminds-pre") != ""
+		if wantMajor != slices.Contains(it.NewMajor, "masterminds-pre") {
+			t.Errorf("%s: new_major_prerelease %v", it.Name, it.NewMajor)
+		}
+	}
+	for _, it := range got.Items {
+		// helm: today 2.17.0, masterminds-pre 3.0.0-pre2.
+		if it.Name == "helm" && !slices.Equal(it.NewMajor, []string{"masterminds-pre"}) {
+			t.Errorf("helm: new_major_prerelease %v, want masterminds-pre", it.NewMajor)
+		}
+	}
+	if got.Items[0].Name != "consul" || got.Items[0].NoneToday == nil || !strings.Contains(got.Items[0].NoneToday.Why, "names a prerelease") {
+		t.Errorf("consul: none_today %+v", got.Items[0].NoneToday)
 	}
 }

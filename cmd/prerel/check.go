@@ -92,6 +92,7 @@ func writePoliciesJSON(w io.Writer, ps []engine.Policy) error {
 		out[i] = policyJSON{Name: p.Name(), Group: catalogue.Group(p.Name()), Rule: p.Rule(), Today: p.Name() == catalogue.Today}
 	}
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }

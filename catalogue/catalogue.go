@@ -2,8 +2,10 @@
 // order: the native policies of package policies, then the library
 // adapters of package adapters.
 //
-// The order is a contract: it is the order of "prerel policies" and the
-// default column order of "prerel eval", which scripts rely on. Nothing is
+// The order is a contract: it is the order of "prerel policies --format
+// json" (the text form groups the policies by Group and keeps this order
+// within a group) and the default column order of "prerel eval", which
+// scripts rely on. Nothing is
 // registered by importing a package; a program builds its registry
 // explicitly:
 //

@@ -11,7 +11,7 @@ import (
 	"github.com/prerel/prerel/policies"
 )
 
-// order is the catalogue's order: "prerel policies" and the default
+// order is the catalogue's order: "prerel policies --format json" and the default
 // columns of "prerel eval" follow it.
 var order = []string{
 	"strict", "lexical", "cargo", "linear", "linear-tight", "ga-bound", "any-pre", "fallback", "core-only",

@@ -67,7 +67,22 @@
 // (`">= 2.0.0-beta.1" names a prerelease; today only "=" selects one`),
 // what the chosen policy and the extra policies select, and the override
 // that makes init install the chosen one (package pin writes it); the
-// text and Markdown reports list them after the table.
+// text and Markdown reports list them after the table, the JSON report
+// holds it in each item's "none_today".
+//
+// # Reading the reports
+//
+// The text report fits 80 columns: one line per module call and one per
+// provider, with its constraint in short (Item.BriefConstraint: for a
+// provider several modules require, the bounds that bind, the module that
+// writes them and how many modules require it), today's Terraform
+// selection and the chosen policy's, marked "*" where they differ. Under
+// a row it says in words what an extra policy selects where that is not
+// today's version, and when a policy selects a prerelease of a higher
+// major than today's (Item.NewMajorPrerelease). --show-all (Options.ShowAll)
+// lists every module's constraint with its place; the Markdown report
+// lists them after its table, and the JSON report in each item's
+// "requirements".
 //
 // # Outside text
 //

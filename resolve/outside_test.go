@@ -159,11 +159,13 @@ func checkOutside(t *testing.T, out map[string]string) {
 	for _, want := range []string{
 		`the registry warns: \x1b[2J\x1b[31mTERMINAL HIJACK\x1b[0m`,
 		"the registry warns: " + markdownWarning,
-		`\x1b[31mRED\x1b[0m  reg.example/ns/app/aws`,
+		`   \x1b[31mRED\x1b[0m  >= 1.0`,
 		`500 \x1b[31mEVIL\x1b[0m`,
 		"root\\x1b[2J",
 	} {
-		if !strings.Contains(out["txt"], want) {
+		// The lists after the table wrap at 80 columns, their lines
+		// continued with an indent of 4.
+		if !strings.Contains(strings.ReplaceAll(out["txt"], "\n    ", " "), want) {
 			t.Errorf("text output lacks %q:\n%s", want, out["txt"])
 		}
 	}

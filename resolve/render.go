@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/markdown"
@@ -31,8 +30,11 @@ import (
 // installers), "by_policy" (policy name → version string or null, for the
 // chosen policy, today's Terraform and OpenTofu, and each extra policy),
 // "changes_terraform", "changes_opentofu", "status" ("ok", "unsatisfied"
-// or "error"), "problem", "available", "newest", "refused", "unreadable"
-// and "from". The characters < > & are written as they are; control
+// or "error"), "problem", "available", "newest", "refused", "unreadable",
+// "from", "none_today" (when today's Terraform selects no version: "why",
+// "selects" and "pin", as the text report's list says) and
+// "new_major_prerelease" (the policies that select a prerelease of a new
+// major). The characters < > & are written as they are; control
 // characters are escaped as JSON escapes them; URL credentials are
 // replaced as Run replaces them. A nil report is an error.
 func renderJSON(w io.Writer, r *Report) error {
@@ -40,6 +42,15 @@ func renderJSON(w io.Writer, r *Report) error {
 		return errNilReport
 	}
 	r = r.redacted()
+	for i := range r.Items {
+		it := &r.Items[i]
+		if it.WhyNoneToday == nil {
+			it.WhyNoneToday = it.NoneToday()
+		}
+		if it.NewMajor == nil {
+			it.NewMajor = it.newMajorPolicies(r.Extra)
+		}
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
@@ -61,22 +72,6 @@ func (it *Item) cell(policy string) string {
 	default:
 		return *it.ByPolicy[policy]
 	}
-}
-
-// constraintCell is what a table shows as an item's constraint: a module
-// call's version argument, or a provider's requirements with their
-// origins.
-func (it *Item) constraintCell() string {
-	if it.Kind == KindProvider {
-		return it.Origins()
-	}
-	if it.Constraint == "" {
-		return "(any)"
-	}
-	if it.ConstraintFrom != "" {
-		return it.Constraint + " from " + it.ConstraintFrom
-	}
-	return it.Constraint
 }
 
 // where is an item's or entry's place for a message: "(FILE:LINE:COL)",
@@ -358,17 +353,21 @@ func leftOut(omitted *notes.Omitted, code func(string) string, opt report.Option
 	return fmt.Sprintf("%s left out; %s lists them", omitted, code(opt.ShowAllHint))
 }
 
-// renderText writes r for a terminal: a header, one table row per
-// item with the chosen policy's selection next to today's Terraform and
-// OpenTofu and the extra policies, rows that change today's selection
-// marked with "*" (and a line that says what "*" means when a row is
-// marked), then the modules not read, the skipped sources, the lock file
-// check, the problems (the items that share one named on one line), the
-// versions some policies cannot read and the warnings, and last what was
-// left out, if anything (see Render). Every text the report holds
-// is written as printable.String writes it, so that no control
-// character reaches the terminal, and URL credentials are replaced as Run
-// replaces them. A nil report is an error.
+// renderText writes r for a terminal, in textWidth columns unless
+// opt.ShowAll: a header, then one line per module call and one per
+// provider: its name, its constraint in short (see BriefConstraint),
+// today's Terraform's selection and the chosen policy's, marked with "*"
+// where they differ (and a line that says what "*" means when a row is
+// marked). Under a row, in words, each extra policy that selects another
+// version than today and any policy that selects a prerelease of a new
+// major; with opt.ShowAll, every module's constraint with its place.
+// Then the modules not read, the skipped sources, the lock file check,
+// the problems (the items that share one named on one line), the
+// versions some policies cannot read and the warnings, each line wrapped
+// at textWidth, and last what was left out, if anything (see Render).
+// Every text the report holds is written as printable.String writes it,
+// so that no control character reaches the terminal, and URL credentials
+// are replaced as Run replaces them. A nil report is an error.
 func renderText(w io.Writer, r *Report, opt report.Options) error {
 	if r == nil {
 		return errNilReport
@@ -378,58 +377,201 @@ func renderText(w io.Writer, r *Report, opt report.Options) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "root module:    %s (%s read)\n", quote(r.Dir), plural.Of(len(r.Modules), "module", "modules"))
 	fmt.Fprintf(&b, "versions from:  %s\n", quote(r.VersionsFrom))
-	fmt.Fprintf(&b, "default policy: %s (%s)\n\n", quote(r.DefaultPolicy), quote(r.DefaultFrom))
+	fmt.Fprintf(&b, "default policy: %s (%s)\n", quote(r.DefaultPolicy), quote(r.DefaultFrom))
+	if len(r.Extra) > 0 {
+		for _, l := range wrapText("extra policies: "+quote(strings.Join(r.Extra, ", ")), 0, 16) {
+			fmt.Fprintf(&b, "%s\n", l)
+		}
+	}
+	b.WriteString("\n")
 	if len(r.Items) == 0 {
 		b.WriteString("No module calls or providers to resolve.\n")
 	} else {
-		if err := r.textTable(&b); err != nil {
-			return err
-		}
+		cut := r.textTable(&b, opt)
+		var legend []string
 		if r.Marked() {
-			b.WriteString("\n* the chosen policy selects another version than Terraform or OpenTofu does today\n")
+			legend = append(legend, "* the chosen policy selects another version than Terraform or OpenTofu today")
+		}
+		if len(r.Extra) > 0 {
+			legend = append(legend, "Under a row: each extra policy that selects another version than today, with what it selects.")
+		}
+		if !opt.ShowAll && (cut || r.shortened()) {
+			l := "A provider's constraint: its binding bounds (the module whose bound binds; how many modules require it)"
+			if cut {
+				l = "Constraints cut with … to fit. " + l
+			}
+			if opt.ShowAllHint != "" {
+				l += "; " + opt.ShowAllHint + " lists every module's constraint"
+			}
+			legend = append(legend, l+".")
+		}
+		if len(legend) > 0 {
+			b.WriteString("\n")
+		}
+		for _, l := range legend {
+			for _, line := range wrapText(l, 0, 2) {
+				fmt.Fprintf(&b, "%s\n", line)
+			}
 		}
 	}
 	var omitted notes.Omitted
 	for _, s := range r.sections(quote, quote, opt, &omitted) {
 		fmt.Fprintf(&b, "\n%s:\n", s.title)
 		for _, l := range s.lines {
-			fmt.Fprintf(&b, "  %s\n", l)
+			for _, line := range wrapText(l, 2, 4) {
+				fmt.Fprintf(&b, "%s\n", line)
+			}
 		}
 	}
 	if l := leftOut(&omitted, quote, opt); l != "" {
-		fmt.Fprintf(&b, "\n%s\n", l)
+		b.WriteString("\n")
+		for _, line := range wrapText(l, 0, 2) {
+			fmt.Fprintf(&b, "%s\n", line)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// textTable writes the items as an aligned table, every cell as
-// printable.String writes it, so that no tab or line break in a value
-// can shift the columns.
-func (r *Report) textTable(b *strings.Builder) error {
-	tw := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
-	head := []string{"", "KIND", "NAME", "SOURCE", "CONSTRAINT", "POLICY", "SELECTS", "TERRAFORM", "OPENTOFU"}
-	for _, p := range r.Extra {
-		head = append(head, printable.String(p))
+// shortened reports whether the table shows some provider's constraint
+// in short: several modules require it.
+func (r *Report) shortened() bool {
+	for i := range r.Items {
+		if r.Items[i].Kind == KindProvider && len(r.Items[i].Requirements) > 1 {
+			return true
+		}
 	}
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	return false
+}
+
+// textRow is one line of the text table and the lines under it.
+type textRow struct {
+	cells [5]string // mark, name, constraint, today, selects
+	under []string
+}
+
+// textTable writes the items as aligned tables, module calls first,
+// then providers, each with its heading and its own column widths, every
+// cell as printable.String writes it, so that no tab or line break in a
+// value can shift the columns. Unless opt.ShowAll, the name and
+// constraint cells are cut to fit textWidth; it reports whether it cut
+// one.
+func (r *Report) textTable(b *strings.Builder, opt report.Options) (cut bool) {
+	groups := []struct {
+		kind Kind
+		head string
+		rows []textRow
+	}{{KindModule, "MODULE", nil}, {KindProvider, "PROVIDER", nil}}
 	for i := range r.Items {
 		it := &r.Items[i]
+		g := 0
+		if it.Kind == KindProvider {
+			g = 1
+		}
 		mark := ""
 		if it.Changed() {
 			mark = "*"
 		}
-		row := []string{mark, string(it.Kind), it.Name, it.Source, it.constraintCell(), it.Policy,
-			it.cell(it.Policy), it.cell(it.TerraformPolicy), it.cell(it.OpenTofuPolicy)}
-		for _, p := range r.Extra {
-			row = append(row, it.cell(p))
+		row := textRow{cells: [5]string{mark, it.Name, it.BriefConstraint(), it.todayCell(), it.selectsCell(r.DefaultPolicy)}}
+		for k := range row.cells {
+			row.cells[k] = printable.String(row.cells[k])
 		}
-		for i := range row {
-			row[i] = printable.String(row[i])
-		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
+		row.under = r.underLines(it, opt)
+		groups[g].rows = append(groups[g].rows, row)
 	}
-	return tw.Flush()
+	first := true
+	for _, g := range groups {
+		if len(g.rows) == 0 {
+			continue
+		}
+		if !first {
+			b.WriteString("\n")
+		}
+		first = false
+		head := [5]string{"", g.head, "CONSTRAINT", "TODAY", "SELECTS"}
+		widths := [5]int{1}
+		for _, row := range append([]textRow{{cells: head}}, g.rows...) {
+			for k := 1; k < 5; k++ {
+				widths[k] = max(widths[k], width(row.cells[k]))
+			}
+		}
+		if !opt.ShowAll {
+			// mark, name, constraint, today, selects, two spaces between.
+			total := func() int { return widths[0] + widths[1] + widths[2] + widths[3] + widths[4] + 8 }
+			if over := total() - textWidth; over > 0 {
+				widths[2] = max(widths[2]-over, width(head[2]), 16)
+			}
+			if over := total() - textWidth; over > 0 {
+				widths[1] = max(widths[1]-over, width(head[1]), 12)
+			}
+		}
+		line := func(cells [5]string) string {
+			var l strings.Builder
+			for k, c := range cells {
+				if k < 4 {
+					c = clip(c, widths[k])
+					l.WriteString(c + strings.Repeat(" ", widths[k]-width(c)+2))
+				} else {
+					l.WriteString(c)
+				}
+			}
+			return strings.TrimRight(l.String(), " ")
+		}
+		fmt.Fprintln(b, line(head))
+		for _, row := range g.rows {
+			for k := 1; k < 3; k++ {
+				cut = cut || width(row.cells[k]) > widths[k]
+			}
+			fmt.Fprintln(b, line(row.cells))
+			for _, u := range row.under {
+				for _, l := range wrapText(printable.String(u), 5, 7) {
+					fmt.Fprintln(b, l)
+				}
+			}
+		}
+	}
+	return cut
+}
+
+// underLines are the lines the text table writes under an item's row:
+// each extra policy that selects another version than today's
+// Terraform, the chosen policy when it selects a prerelease of a new
+// major, and with opt.ShowAll every requirement with its place.
+func (r *Report) underLines(it *Item, opt report.Options) []string {
+	var out []string
+	today := it.cell(it.TerraformPolicy)
+	if nm := it.NewMajorPrerelease(it.Policy); nm != "" {
+		out = append(out, it.Policy+": "+nm)
+	}
+	for _, p := range r.Extra {
+		if p == it.Policy || p == it.TerraformPolicy || p == it.OpenTofuPolicy {
+			continue
+		}
+		c := it.cell(p)
+		if c == today {
+			continue
+		}
+		if nm := it.NewMajorPrerelease(p); nm != "" {
+			out = append(out, p+": "+nm)
+		} else {
+			out = append(out, fmt.Sprintf("%s: %s (today %s)", p, c, today))
+		}
+	}
+	if opt.ShowAll {
+		if it.ConstraintFrom != "" {
+			out = append(out, "version "+it.Constraint+" from "+it.ConstraintFrom)
+		}
+		if it.Kind == KindProvider && len(it.Requirements) > 1 {
+			for _, q := range it.Requirements {
+				c := q.Constraint
+				if c == "" {
+					c = "(any)"
+				}
+				out = append(out, fmt.Sprintf("%s: %s %s", q.Module, c, where(q.Pos)))
+			}
+		}
+	}
+	return out
 }
 
 // todayText says what today's installer makes of a locked version.
@@ -464,13 +606,17 @@ func (l *Lock) text() string {
 }
 
 // renderMarkdown writes r as Markdown for a pull request or a CI step
-// summary: the same table as renderText, rows that change today's
-// selection marked in a first column (and a line that says what the mark
-// means when a row is marked), then the same lists and the same last
-// line. Every text the report holds is written as a code span with
-// markdown.Code or escaped with markdown.Escape, so that none of it can
-// render as a link, an image or HTML, and URL credentials are replaced as
-// Run replaces them. A nil report is an error.
+// summary: a table with a row per item, its constraint in short (see
+// BriefConstraint), rows that change today's selection marked in a first
+// column (and a line that says what the mark means when a row is
+// marked), an extra policy's cell in bold where it selects another
+// version than today's Terraform; then every module's constraint of the
+// providers several modules require, with its place, the policies that
+// select a prerelease of a new major, in words, and the same lists and
+// last line as renderText. Every text the report holds is written as a
+// code span with markdown.Code or escaped with markdown.Escape, so that
+// none of it can render as a link, an image or HTML, and URL credentials
+// are replaced as Run replaces them. A nil report is an error.
 func renderMarkdown(w io.Writer, r *Report, opt report.Options) error {
 	if r == nil {
 		return errNilReport
@@ -489,21 +635,65 @@ func renderMarkdown(w io.Writer, r *Report, opt report.Options) error {
 		}
 		b.WriteString("| " + strings.Join(head, " | ") + " |\n")
 		b.WriteString("|" + strings.Repeat(" --- |", len(head)) + "\n")
+		bold := false
 		for i := range r.Items {
 			it := &r.Items[i]
 			mark := ""
 			if it.Changed() {
 				mark = "**changed**"
 			}
-			row := []string{mark, string(it.Kind), markdown.CodeCell(it.Name), markdown.CodeCell(it.Source), markdown.CodeCell(it.constraintCell()),
+			constraint := it.BriefConstraint()
+			if it.ConstraintFrom != "" {
+				constraint += " from " + it.ConstraintFrom
+			}
+			row := []string{mark, string(it.Kind), markdown.CodeCell(it.Name), markdown.CodeCell(it.Source), markdown.CodeCell(constraint),
 				markdown.CodeCell(it.Policy), markdown.CodeCell(it.cell(it.Policy)), markdown.CodeCell(it.cell(it.TerraformPolicy)), markdown.CodeCell(it.cell(it.OpenTofuPolicy))}
 			for _, p := range r.Extra {
-				row = append(row, markdown.CodeCell(it.cell(p)))
+				c := markdown.CodeCell(it.cell(p))
+				if it.cell(p) != it.cell(it.TerraformPolicy) {
+					c, bold = "**"+c+"**", true
+				}
+				row = append(row, c)
 			}
 			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 		}
 		if r.Marked() {
 			b.WriteString("\n**changed**: the chosen policy selects another version than Terraform or OpenTofu does today.\n")
+		}
+		if bold {
+			b.WriteString("\nAn extra policy's version in **bold**: it selects another version than Terraform does today.\n")
+		}
+		var origins []string
+		for i := range r.Items {
+			it := &r.Items[i]
+			if it.Kind != KindProvider || len(it.Requirements) < 2 {
+				continue
+			}
+			parts := make([]string, len(it.Requirements))
+			for k, q := range it.Requirements {
+				c := q.Constraint
+				if c == "" {
+					c = "(any)"
+				}
+				parts[k] = fmt.Sprintf("  - %s %s %s", markdown.Code(q.Module), markdown.Code(c), markdown.Escape(where(q.Pos)))
+			}
+			origins = append(origins, fmt.Sprintf("- provider %s (%s):\n%s", markdown.Code(it.Name),
+				plural.Of(len(it.Requirements), "module", "modules"), strings.Join(parts, "\n")))
+		}
+		if len(origins) > 0 {
+			b.WriteString("\n#### Each module's constraint on the providers several modules require\n\n")
+			b.WriteString(strings.Join(origins, "\n") + "\n")
+		}
+		var major []string
+		for i := range r.Items {
+			it := &r.Items[i]
+			for _, p := range it.newMajorPolicies(r.Extra) {
+				major = append(major, fmt.Sprintf("- %s %s: %s selects %s", it.Kind, markdown.Code(it.Name), markdown.Code(p), markdown.Escape(it.NewMajorPrerelease(p))))
+			}
+		}
+		if len(major) > 0 {
+			b.WriteString("\n#### Prereleases of a new major\n\n")
+			b.WriteString(strings.Join(major, "\n") + "\n")
 		}
 	}
 	var omitted notes.Omitted

@@ -39,7 +39,8 @@ func renderBoth(t *testing.T, r *resolve.Report) (cut, all string) {
 }
 
 // section returns the lines of the text report's section with the given
-// title, without their indent.
+// title, without their indent, each line joined with its continuations
+// (the report wraps them at 80 columns with an indent of 4).
 func section(out, title string) []string {
 	_, rest, ok := strings.Cut(out, "\n"+title+":\n")
 	if !ok {
@@ -49,6 +50,10 @@ func section(out, title string) []string {
 	for _, l := range strings.Split(rest, "\n") {
 		if !strings.HasPrefix(l, "  ") {
 			break
+		}
+		if strings.HasPrefix(l, "    ") && len(lines) > 0 {
+			lines[len(lines)-1] += " " + strings.TrimPrefix(l, "    ")
+			continue
 		}
 		lines = append(lines, strings.TrimPrefix(l, "  "))
 	}

@@ -114,6 +114,14 @@ type Item struct {
 	// Implied is set for a provider that no required_providers entry
 	// names in any module.
 	Implied bool `json:"implied,omitempty"`
+	// WhyNoneToday is NoneToday in the JSON report: why today's
+	// Terraform selects no version, what the other policies select and
+	// the pin; absent when it selects one. Render's JSON format fills it.
+	WhyNoneToday *NoneToday `json:"none_today,omitempty"`
+	// NewMajor lists the policies, in column order, that select a
+	// prerelease of a higher major version than today's Terraform
+	// selects (see NewMajorPrerelease). Render's JSON format fills it.
+	NewMajor []string `json:"new_major_prerelease,omitempty"`
 
 	columns []string // policy names in column order
 	listed  []string // the versions listed

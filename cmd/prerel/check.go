@@ -1,39 +1,122 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
-	"text/tabwriter"
+	"strings"
+	"unicode/utf8"
 
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/report"
 )
 
 // policiesCommand is prerel policies.
 var policiesCommand = command{
-	name:          "policies",
-	args:          "[flags]",
-	summary:       "list the registered policies and their rules",
-	help:          "List the registered policies, in registration order, with their rules.",
+	name:    "policies",
+	args:    "[flags]",
+	summary: "list the registered policies and their rules",
+	help: `List the registered policies with their rules, grouped as the reports group
+them (installers, updaters, libraries, proposals, your own), today's rule
+marked, each rule wrapped under its policy's name to fit 80 columns. Within a
+group the policies keep their registration order. --format json lists them
+in registration order, the order --policies defaults to and scripts rely on,
+one object per policy with its name, group, rule and whether it is today's
+rule.`,
 	policySources: true,
 	flags: func(fs *flagSet) func(*env, []string) error {
+		format := addFormat(fs, "text", "json")
 		return func(e *env, args []string) error {
 			if len(args) != 0 {
 				return usagef("policies takes no arguments, got %q", args[0])
+			}
+			if format.value == "json" {
+				return failure(writePoliciesJSON(e.stdout, e.registry.All()))
 			}
 			return failure(writePolicies(e.stdout, e.registry.All()))
 		}
 	},
 }
 
-// writePolicies lists the policies with their rules.
+// writePolicies lists the policies by catalogue group, in the groups'
+// order and registration order within a group, each name on a line of
+// its own (today's rule marked) and its rule wrapped under it.
 func writePolicies(w io.Writer, ps []engine.Policy) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "POLICY\tRULE")
-	for _, p := range ps {
-		fmt.Fprintf(tw, "%s\t%s\n", p.Name(), p.Rule())
+	var b strings.Builder
+	first := true
+	for _, g := range catalogue.Groups() {
+		var in []engine.Policy
+		for _, p := range ps {
+			if catalogue.Group(p.Name()) == g {
+				in = append(in, p)
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		if !first {
+			b.WriteString("\n")
+		}
+		first = false
+		fmt.Fprintf(&b, "%s:\n", g)
+		for _, p := range in {
+			name := printable.String(p.Name())
+			if p.Name() == catalogue.Today {
+				name += "  (today's rule: only an exact pin selects a prerelease)"
+			}
+			fmt.Fprintf(&b, "  %s\n", name)
+			for _, l := range wrapWords(printable.String(p.Rule()), 6, 80) {
+				fmt.Fprintf(&b, "%s\n", l)
+			}
+		}
 	}
-	return tw.Flush()
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// policyJSON is one policy of prerel policies --format json.
+type policyJSON struct {
+	Name  string `json:"name"`
+	Group string `json:"group"`
+	Rule  string `json:"rule"`
+	Today bool   `json:"today,omitempty"`
+}
+
+// writePoliciesJSON lists the policies in registration order as a JSON
+// array.
+func writePoliciesJSON(w io.Writer, ps []engine.Policy) error {
+	out := make([]policyJSON, len(ps))
+	for i, p := range ps {
+		out[i] = policyJSON{Name: p.Name(), Group: catalogue.Group(p.Name()), Rule: p.Rule(), Today: p.Name() == catalogue.Today}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// wrapWords breaks s at spaces into lines of at most width columns, each
+// indented by indent; a word longer than a line stands alone.
+func wrapWords(s string, indent, width int) []string {
+	var lines []string
+	pad := strings.Repeat(" ", indent)
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if line != "" && indent+utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width {
+			lines = append(lines, pad+line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		lines = append(lines, pad+line)
+	}
+	return lines
 }
 
 // checkArgs validates a constraint and versions with the engine's parsers:

@@ -229,7 +229,7 @@ func (f *formatFlag) Set(s string) error {
 // addPolicies defines --policies, the policies a command runs, in order.
 func addPolicies(fs *flagSet) *policyList {
 	var names policyList
-	fs.Var(&names, "policies", "comma-separated `POLICIES` to run, in this order (default: all, in\n'prerel policies' order)")
+	fs.Var(&names, "policies", "comma-separated `POLICIES` to run, in this order (default: all, in\nthe order of 'prerel policies --format json')")
 	return &names
 }
 

@@ -29,27 +29,81 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
+// TestPoliciesListsEveryRegisteredPolicy checks both forms of prerel
+// policies: JSON lists every policy in the catalogue's order with its
+// group and rule; text groups them by catalogue group, keeps the order
+// within a group, marks today's rule and fits 80 columns.
 func TestPoliciesListsEveryRegisteredPolicy(t *testing.T) {
-	code, out, _ := runCLI(t, "", "policies")
+	all := catalogue.New().All()
+	code, out, _ := runCLI(t, "", "policies", "--format", "json")
 	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	all := catalogue.New().All()
-	if len(lines) != len(all)+1 {
-		t.Fatalf("%d lines for %d policies:\n%s", len(lines), len(all), out)
+	var listed []struct {
+		Name, Group, Rule string
+		Today             bool
 	}
-	for i, p := range all {
-		if f := strings.Fields(lines[i+1]); f[0] != p.Name() || !strings.Contains(lines[i+1], p.Rule()) {
-			t.Errorf("line %d = %q, want %s and its rule", i+1, lines[i+1], p.Name())
-		}
+	if err := json.Unmarshal([]byte(out), &listed); err != nil {
+		t.Fatal(err)
+	}
+	if len(listed) != len(all) {
+		t.Fatalf("%d policies for %d:\n%s", len(listed), len(all), out)
 	}
 	var names []string
-	for _, l := range lines[1:] {
-		names = append(names, strings.Fields(l)[0])
+	for i, p := range all {
+		l := listed[i]
+		names = append(names, l.Name)
+		if l.Name != p.Name() || l.Rule != p.Rule() || l.Group != catalogue.Group(p.Name()) || l.Today != (p.Name() == catalogue.Today) {
+			t.Errorf("policy %d = %+v, want %s, its rule and group", i, l, p.Name())
+		}
 	}
 	if got := strings.Join(names, ","); got != strings.Join(catalogueOrder, ",") {
 		t.Errorf("policies lists\n%s\nwant\n%s", got, strings.Join(catalogueOrder, ","))
+	}
+
+	code, out, _ = runCLI(t, "", "policies")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	// Each policy's name line, then its rule wrapped under it.
+	rules := map[string]string{}
+	var order []string
+	group := map[string]string{}
+	current, name := "", ""
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if n := len([]rune(l)); n > 80 {
+			t.Errorf("line of %d columns: %q", n, l)
+		}
+		switch {
+		case l == "":
+		case !strings.HasPrefix(l, " "):
+			current = strings.TrimSuffix(l, ":")
+		case strings.HasPrefix(l, "      "):
+			rules[name] = strings.TrimSpace(rules[name] + " " + strings.TrimSpace(l))
+		default:
+			name = strings.Fields(l)[0]
+			order = append(order, name)
+			group[name] = current
+			if today := strings.Contains(l, "(today's rule"); today != (name == catalogue.Today) {
+				t.Errorf("line %q: marked as today's rule: %v", l, today)
+			}
+		}
+	}
+	var want []string
+	for _, g := range catalogue.Groups() {
+		for _, p := range all {
+			if catalogue.Group(p.Name()) == g {
+				want = append(want, p.Name())
+			}
+		}
+	}
+	if strings.Join(order, ",") != strings.Join(want, ",") {
+		t.Errorf("text lists\n%s\nwant\n%s", strings.Join(order, ","), strings.Join(want, ","))
+	}
+	for _, p := range all {
+		if rules[p.Name()] != p.Rule() || group[p.Name()] != catalogue.Group(p.Name()) {
+			t.Errorf("%s: rule %q in group %q, want %q in %q", p.Name(), rules[p.Name()], group[p.Name()], p.Rule(), catalogue.Group(p.Name()))
+		}
 	}
 }
 
@@ -78,7 +132,7 @@ func TestCheckJSON(t *testing.T) {
 	}
 }
 
-// catalogueOrder is the order of "prerel policies" and the default verdict
+// catalogueOrder is the order of "prerel policies --format json" and the default verdict
 // columns of "prerel eval": a contract scripts rely on.
 var catalogueOrder = []string{
 	"strict", "lexical", "cargo", "linear", "linear-tight", "ga-bound", "any-pre", "fallback", "core-only",
@@ -223,7 +277,7 @@ func TestResolveGroupsErrors(t *testing.T) {
 			if code != exitFailure {
 				t.Fatalf("exit %d, want %d: %s", code, exitFailure, stderr)
 			}
-			mustContain(t, "stdout", stdout, tt.stdout)
+			mustContain(t, "stdout", unwrapText(stdout), tt.stdout)
 			mustContain(t, "stderr", stderr, tt.stderr)
 			if n := strings.Count(stdout, "service discovery"); n != 1 {
 				t.Errorf("the registry error is in the report %d times, want once:\n%s", n, stdout)

@@ -23,7 +23,7 @@ func TestOwnPolicyInEveryCommand(t *testing.T) {
 		stdin string
 		want  []string
 	}{
-		{[]string{"policies"}, "", []string{"opaque    releases from 1.0.0 on", "fallback  "}},
+		{[]string{"policies"}, "", []string{"proposals:\n  fallback\n", "your own:\n  opaque\n      releases from 1.0.0 on\n"}},
 		{[]string{"check", ">= 1.0.0", "1.2.0", "1.3.0-rc.1"}, "", []string{"VERSION     opaque  fallback", "1.2.0       allow   allow", "1.3.0-rc.1  reject  allow"}},
 		{[]string{"eval"}, ">= 1.0.0\t1.3.0-rc.1\n", []string{">= 1.0.0\t1.3.0-rc.1\treject\tallow\n"}},
 		{[]string{"select", ">= 1.0.0", "0.9.0", "1.3.0-rc.1"}, "", []string{"opaque    none", "fallback  1.3.0-rc.1"}},

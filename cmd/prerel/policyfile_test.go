@@ -44,9 +44,13 @@ func TestPolicyFileInEveryCommand(t *testing.T) {
 			name: "policies lists them after the registered ones, with their rules",
 			args: args("policies"),
 			contains: []string{
-				"\ngo-versions-cargo     the cargo rule built in go-versions set algebra",
-				"\ncomposer-stability    a prerelease in range when it is at least as stable as the least stable prerelease the constraint names: dev < alpha < beta < RC (Composer)\n" +
-					"hcl-cargo             cargo in HCL: a prerelease only when a comparator other than != names a prerelease of the same base\n",
+				"\n  go-versions-cargo\n      the cargo rule built in go-versions set algebra",
+				"\nyour own:\n  composer-stability\n" +
+					"      a prerelease in range when it is at least as stable as the least stable\n" +
+					"      prerelease the constraint names: dev < alpha < beta < RC (Composer)\n" +
+					"  hcl-cargo\n" +
+					"      cargo in HCL: a prerelease only when a comparator other than != names a\n" +
+					"      prerelease of the same base\n",
 			},
 		},
 		{
@@ -117,7 +121,7 @@ composer-stability  1.1.0-beta.1
 			args: args("resolve", "--index", resolveIndex, "--lock-file", "-", "--policy", "hcl-cargo", resolveExample),
 			contains: []string{
 				"\ndefault policy: hcl-cargo (--policy hcl-cargo)\n",
-				"   module    consul_beta  hashicorp/consul-k8s/kubernetes  >= 1.0.0-beta1                                 hcl-cargo  2.0.3      2.0.3      2.0.3\n",
+				"   consul_beta  >= 1.0.0-beta1       2.0.3    2.0.3\n",
 			},
 		},
 	}
@@ -271,7 +275,7 @@ func TestPolicyFileCommandBlock(t *testing.T) {
 }
 `)
 	code, stdout, stderr := runCLI(t, "", "policies", "--policy-file", file)
-	if code != exitOK || !strings.HasSuffix(stdout, "\nnamed                 a prerelease when the constraint names one\n") {
+	if code != exitOK || !strings.HasSuffix(stdout, "\nyour own:\n  named\n      a prerelease when the constraint names one\n") {
 		t.Errorf("policies: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	code, stdout, stderr = runCLI(t, "", "check", "--policy-file", file, "--policies", "strict,named",
@@ -589,8 +593,8 @@ policy "in-range" {
 	}
 	mustContain(t, "stdout", stdout, []string{
 		"\ndefault policy: in-range (" + filepath.Join(dir, "prerel.hcl") + ":1:18)\n",
-		"\n   KIND    NAME    SOURCE                           CONSTRAINT               POLICY    SELECTS    TERRAFORM  OPENTOFU\n" +
-			"*  module  consul  hashicorp/consul-k8s/kubernetes  >= 1.0.0-beta1, < 2.0.0  in-range  2.0.0-rc2  1.9.11     1.9.11\n",
+		"\n   MODULE  CONSTRAINT               TODAY   SELECTS\n" +
+			"*  consul  >= 1.0.0-beta1, < 2.0.0  1.9.11  2.0.0-rc2\n",
 	})
 }
 
@@ -611,7 +615,7 @@ func TestPrerelHCLNamesAPolicyFilesPolicy(t *testing.T) {
 	}
 	mustContain(t, "stdout", stdout, []string{
 		"\ndefault policy: composer-stability (" + filepath.Join(dir, "prerel.hcl") + ":1:18)\n",
-		"\n*  module  consul  hashicorp/consul-k8s/kubernetes  >= 1.0.0-beta1, < 2.0.0  composer-stability  2.0.0-rc2  1.9.11     1.9.11\n",
+		"\n*  consul  >= 1.0.0-beta1, < 2.0.0  1.9.11  2.0.0-rc2\n",
 	})
 }
 

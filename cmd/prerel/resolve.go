@@ -139,11 +139,14 @@ Terraform and OpenTofu select today. The module tree is read as terraform
 init reads it: local modules from disk, remote ones from .terraform/modules
 (or --modules-dir); provider constraints of every module are intersected.
 Versions come from --index FILE or a registry (service discovery on each
-source's host, or --registry-url). --policies adds columns for more
-policies. Exit status 1 when some module or provider has no admissible
-version under its chosen policy, or a locked provider version is not
-admitted by it; 3 when some versions could not be listed. Every problem is
-named on stderr.`,
+source's host, or --registry-url). The text report fits 80 columns: each
+provider's constraint in short, --show-all lists every module's.
+--policies adds policies: in text, under a row where they select another
+version than today, saying when it is a prerelease of a new major; in
+Markdown as columns. Exit status 1 when some module or provider has no
+admissible version under its chosen policy, or a locked provider version is
+not admitted by it; 3 when some versions could not be listed. Every problem
+is named on stderr.`,
 	policySources: true,
 	flags:         resolveCommandFlags,
 }

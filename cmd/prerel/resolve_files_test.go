@@ -58,7 +58,7 @@ func TestResolveSkipsSpecialFilesFoundInTheDirectory(t *testing.T) {
 				path := filepath.Join(dir, name)
 				special(t, kind, path)
 				code, stdout, stderr := resolveWithin(t, dir)
-				if code != exitOK || !strings.Contains(stdout, path+": warning: Skipped ") || !strings.Contains(stdout, "so it is not read") {
+				if out := unwrapText(stdout); code != exitOK || !strings.Contains(out, path+": warning: Skipped ") || !strings.Contains(out, "so it is not read") {
 					t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 0 and a warning about %s", code, stdout, stderr, path)
 				}
 			})

@@ -56,8 +56,8 @@ func TestResolve(t *testing.T) {
 			},
 			stdout: []string{
 				"default policy: cargo (../../testdata/resolve/prerel.hcl:4:18)",
-				"*  module    consul_next  hashicorp/consul-k8s/kubernetes  2.0.0-rc1, >= 1.0.0                            strict   2.0.0-rc1  none       none",
-				"   provider  helm         hashicorp/helm                   root: >= 2.0.0-beta.1; module.network: ~> 2.9  cargo    2.17.0     2.17.0     2.17.0",
+				"*  consul_next  2.0.0-rc1, >= 1.0.0  none     2.0.0-rc1 (strict)",
+				"   helm        ~> 2.9, >= 2.0.0-beta.1 (network, root; …  2.17.0  2.17.0",
 				"module.vpc (main.tf:10:1): terraform-aws-modules/vpc/aws: not read: run terraform init or pass --modules-dir",
 			},
 		},
@@ -71,13 +71,13 @@ func TestResolve(t *testing.T) {
 			name:   "flags override the file",
 			args:   []string{"--index", resolveIndex, "--policy", "strict", "--module-policy", "consul=cargo", "--provider-policy", "hashicorp/google=lexical", resolveExample},
 			code:   exitFinding,
-			stdout: []string{"default policy: strict (--policy strict)", "module    consul       hashicorp/consul-k8s/kubernetes  ~> 1.2.0-rc1                                   cargo    1.2.9         none       none", "provider  google       hashicorp/google                 root: ~> 3.0.0-beta.1                          lexical  3.0.0-beta.1"},
+			stdout: []string{"default policy: strict (--policy strict)", "*  consul       ~> 1.2.0-rc1         none     1.2.9 (cargo)", "*  google      ~> 3.0.0-beta.1                    3.0.0   3.0.0-beta.1 (lexical)"},
 		},
 		{
 			name:   "extra columns",
 			args:   []string{"--index", resolveIndex, "--policies", "hashicorp,lexical", "--lock-file", "-", resolveExample},
 			code:   exitOK,
-			stdout: []string{"OPENTOFU  hashicorp     lexical"},
+			stdout: []string{"extra policies: hashicorp, lexical\n", "(lexical)  hashicorp: 1.2.0-rc1 (today none)"},
 		},
 		{
 			name:   "no admissible version: exit 1, table printed",
@@ -110,7 +110,7 @@ func TestResolve(t *testing.T) {
 		{name: "unknown module override", args: []string{"--index", resolveIndex, "--module-policy", "consull=cargo", resolveExample}, code: exitUsage,
 			stderr: []string{`--module-policy consull=cargo: No module call "consull" in the configuration; Did you mean "consul"?`}},
 		{name: "nested module override", args: []string{"--index", resolveIndex, "--module-policy", "network.vpc=linear", "--lock-file", "-", resolveExample}, code: exitOK,
-			stdout: []string{"module    network.vpc  terraform-aws-modules/vpc/aws    ~> 5.0.0                                       linear   5.0.0"}},
+			stdout: []string{"   network.vpc  ~> 5.0.0             5.0.0    5.0.0 (linear)"}},
 		{name: "flags after the directory", args: []string{resolveExample, "--index", resolveIndex, "--format", "markdown"}, code: exitFinding,
 			stdout: []string{"| **changed** | module | `consul_next` |"}},
 		{name: "bad module-policy flag", args: []string{"--module-policy", "consul", resolveExample}, code: exitUsage,
@@ -138,7 +138,7 @@ func TestResolve(t *testing.T) {
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
 			}
-			mustContain(t, "stdout", stdout, tt.stdout)
+			mustContain(t, "stdout", unwrapText(stdout), tt.stdout)
 			mustContain(t, "stderr", stderr, tt.stderr)
 		})
 	}
@@ -248,7 +248,7 @@ func TestResolveRegistryURL(t *testing.T) {
 	if !strings.Contains(stderr, "\n2 locked provider versions are not admitted by the chosen policy:\n") {
 		t.Errorf("stderr does not name the refused locked versions:\n%s", stderr)
 	}
-	if !strings.Contains(stdout, "module    eks          terraform-aws-modules/eks/aws    >= 20.0.0, < 21.0.0                            cargo    error") {
+	if !strings.Contains(stdout, "   eks          >= 20.0.0, < 21.0.0  error   error\n") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
@@ -335,7 +335,8 @@ module "eks" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	for _, want := range []string{
-		"provider  kubernetes  hashicorp/kubernetes           module.eks: >= 2.23",
+		// Only module.eks, read from the modules directory, requires it.
+		"\n   kubernetes  >= 2.23  ",
 		"root module:    " + root + " (3 modules read)",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -348,7 +349,7 @@ module "eks" {
 	}
 	// Without the modules directory the registry module is listed as not read.
 	code, stdout, _ = runCLI(t, "", "resolve", root, "--index", resolveIndex)
-	if code != exitFinding || !strings.Contains(stdout, "module.eks (main.tf:9:1): terraform-aws-modules/eks/aws: not read: run terraform init or pass --modules-dir") {
+	if code != exitFinding || !strings.Contains(unwrapText(stdout), "module.eks (main.tf:9:1): terraform-aws-modules/eks/aws: not read: run terraform init or pass --modules-dir") {
 		t.Errorf("exit %d, stdout:\n%s", code, stdout)
 	}
 }
@@ -518,13 +519,13 @@ module "src" {
 			mustContain(t, "stderr", stderr, []string{`module "evil": module reg.example/ns/evil/aws: GET `, `/m/ns/evil/aws/versions: 500 \x1b[31mEVIL\x1b[0m`})
 			switch format {
 			case "text":
-				mustContain(t, "stdout", stdout, []string{
+				mustContain(t, "stdout", unwrapText(stdout), []string{
 					`the registry warns: \x1b[2J\x1b[31mTERMINAL HIJACK\x1b[0m`,
-					`\x1b[31mRED\x1b[0m  reg.example/ns/app/aws`,
+					`   \x1b[31mRED\x1b[0m  >= 1.0`,
 					"versions from:  registry reg.example=http://",
 				})
 			case "markdown":
-				mustContain(t, "stdout", stdout, []string{
+				mustContain(t, "stdout", unwrapText(stdout), []string{
 					`the registry warns: \!\[tracker\](https://evil.example/pixel.png) \[click me\](https://evil.example/phish)`,
 					"```git::https://example.com/a``b ![img](https://evil.example/p.png) ``.git```",
 					"| `\\x1b[31mRED\\x1b[0m` |",
@@ -553,3 +554,8 @@ module "src" {
 		})
 	}
 }
+
+// unwrapText joins each line the text reports wrap at 80 columns, continued
+// with an indent of 4, to the line before, so that a check can name a
+// whole line.
+func unwrapText(s string) string { return strings.ReplaceAll(s, "\n    ", " ") }

@@ -7,17 +7,21 @@
 //
 // It writes one of four formats, one for each place a report is read:
 //
-//   - text: a terminal, 80 columns, the answer first (how each policy
-//     differs from the reference, with witnesses in words), then the case
-//     shapes that split the policies, the agreement matrix and the
-//     classes; long lists are cut and each cut says what it left out.
+//   - text: a terminal, 80 columns, the answer first (the case people
+//     argue about, a prerelease of the next major under "~>", in words;
+//     how each policy differs from the reference, with witnesses in words,
+//     a count several rows share explained once), then the case shapes
+//     that split the policies, the agreement matrix and the classes; long
+//     lists are cut and each cut says what it left out.
 //   - markdown: a pull-request comment or a CI step summary, kept under
 //     the size of a comment, one collapsible section per diverging pair.
 //   - json: machines; the report whole, written as it is encoded
 //     (compare.Report.WriteJSON), and read back by compare.DecodeReport.
 //   - html: a browser; one self-contained page (inline styles, no
-//     script, nothing fetched) with the agreement matrix as a heatmap
-//     whose cells link to their pair's classes.
+//     script, nothing fetched) with a table of contents, the summary and
+//     the splits first, the agreement matrix as a heatmap whose cells
+//     link to their pair's classes, each pair's classes and the long
+//     tables folded under <details>, and each note said once.
 //
 // Options.All lists everything the text and Markdown reports cut, and
 // Options.Drift begins the report with the drift from a baseline. A

@@ -32,17 +32,25 @@ const htmlClasses = 4000
 // Options.All says; the rest are counted.
 const htmlSplits = 50
 
+// htmlSplitsOpen is how many splits the HTML report shows before it folds
+// the rest under a <details> element.
+const htmlSplitsOpen = 10
+
 // htmlCell is the side of a heatmap cell in pixels.
 const htmlCell = 30
 
 // renderHTML writes r as one self-contained HTML page (inline styles, no
-// script, nothing fetched from the network), the answer first: how each
-// policy differs from the reference, the case shapes that split the
-// policies, the agreement matrix as a heatmap whose cells link to their
-// pair, the classes of each pair with the reference (with opt.All, of
-// every pair), the selection comparison of domains of real histories, and
-// before all of them the drift from a baseline when opt.Drift is set.
-// Every text that comes from the input is escaped.
+// script, nothing fetched from the network), a table of contents linking
+// to each section, then the answer first: how each policy differs from
+// the reference, the case shapes that split the policies (the first
+// htmlSplitsOpen open, the rest folded), the agreement matrix as a
+// heatmap whose cells link to their pair, the classes of each pair with
+// the reference (with opt.All, of every pair), each pair folded under
+// its heading, the other pairs in one folded table, the selection
+// comparison of domains of real histories, folded, and before all of
+// them the drift from a baseline when opt.Drift is set. Each note about
+// what the page leaves out is said once. Every text that comes from the
+// input is escaped.
 func renderHTML(w io.Writer, r *compare.Report, opt Options) error {
 	if w == nil || r == nil {
 		return errors.New("compare: render needs a writer and a report")
@@ -67,16 +75,27 @@ type htmlView struct {
 	Drift          *htmlDrift
 	Summary        []compare.SummaryRow
 	SummaryNote    string
-	Splits         []compare.Split
-	SplitSides     []string
+	NextMajor      string      // the next-major case in words, "" for none
+	Repeated       []string    // the counts several summary rows share, explained
+	Splits         []htmlSplit // shown open
+	SplitsFolded   []htmlSplit // shown under <details>
+	SplitsShown    int
 	SplitsLeft     int
 	SplitCasesLeft int64
 	Legend         string
 	Matrix         htmlMatrix
-	Pairs          []htmlPair
+	Pairs          []htmlPair // whose classes are listed
+	OtherPairs     []htmlPair // whose classes are not: they agree, or leave out the reference
 	PairsLeft      int
+	PerPair        int
 	Selection      *compare.SelectionReport
 	Hints          htmlHints
+}
+
+// htmlSplit is a split and its sides in words.
+type htmlSplit struct {
+	compare.Split
+	Sides string
 }
 
 // htmlHints are the clauses that tell how to see what the page leaves
@@ -170,6 +189,8 @@ func buildHTMLView(r *compare.Report, opt Options) htmlView {
 			"⊆ (⊇): it admits a subset (superset) of what %s admits here. (n%%): how common the constraint's shape is%s.",
 			ref, ref, relevanceSource(r)),
 	}
+	v.NextMajor = strings.TrimPrefix(nextMajorText(r, ref), "next major: ")
+	v.Repeated = repeatedCountsText(r, ref, r.ClassesByPair())
 	if d := opt.Drift; d != nil {
 		name := "the baseline"
 		if opt.BaselinePath != "" {
@@ -180,11 +201,17 @@ func buildHTMLView(r *compare.Report, opt Options) htmlView {
 			Policies: d.Policies, Changes: shown, ChangesLeft: d.ChangeCount() - len(shown), MaxShapes: compare.MaxDriftShapes,
 			ChangeTotals: plural.Of(d.ChangeCount(), "way", "ways")}
 	}
-	v.Splits = r.Splits[:min(len(r.Splits), htmlSplits)]
-	v.SplitsLeft = len(r.Splits) - len(v.Splits)
+	shown := r.Splits[:min(len(r.Splits), htmlSplits)]
+	v.SplitsShown = len(shown)
+	v.SplitsLeft = len(r.Splits) - len(shown)
 	v.SplitCasesLeft = r.SplitCasesLeftOut
-	for _, s := range v.Splits {
-		v.SplitSides = append(v.SplitSides, sidesText(s, len(r.Policies)))
+	for i, s := range shown {
+		hs := htmlSplit{Split: s, Sides: sidesText(s, len(r.Policies))}
+		if i < htmlSplitsOpen {
+			v.Splits = append(v.Splits, hs)
+		} else {
+			v.SplitsFolded = append(v.SplitsFolded, hs)
+		}
 	}
 	v.Matrix = buildHTMLMatrix(r, clusterOrder(r, ref))
 	listed := func(p compare.Pair) bool { return p.Diverge > 0 && (opt.All || p.A == ref || p.B == ref) }
@@ -192,6 +219,7 @@ func buildHTMLView(r *compare.Report, opt Options) htmlView {
 	if n := countFunc(r.Pairs, listed); n > 0 {
 		perPair = max(textClassesPerPair, min(perPair, htmlClasses/n))
 	}
+	v.PerPair = perPair
 	byPair := r.ClassesByPair()
 	for _, p := range r.Pairs {
 		classes := byPair(p.A, p.B)
@@ -211,7 +239,11 @@ func buildHTMLView(r *compare.Report, opt Options) htmlView {
 		} else if len(classes) > 0 {
 			v.PairsLeft++
 		}
-		v.Pairs = append(v.Pairs, hp)
+		if hp.Listed {
+			v.Pairs = append(v.Pairs, hp)
+		} else {
+			v.OtherPairs = append(v.OtherPairs, hp)
+		}
 	}
 	return v
 }
@@ -355,12 +387,14 @@ const htmlTemplate = `<!DOCTYPE html>
 <title>prerel compare</title>
 <style>
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;max-width:80em;padding:0 1em;color:#1d1d1f}
-h1{font-size:1.5em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ddd}h3{font-size:1.05em;margin-top:1.6em}
+h1{font-size:1.5em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ddd}h3{font-size:1.05em;margin:.2em 0;display:inline}
 table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ddd;padding:.25em .5em;vertical-align:top;text-align:left}
 th{background:#f5f5f7}td.n{text-align:right;white-space:nowrap}code{font:12.5px ui-monospace,Menlo,Consolas,monospace;background:#f5f5f7;padding:0 .2em}
 .note{color:#555}.allow{color:#1a7f37}.reject{color:#b42318}.invalid{color:#8250df}
+nav{background:#f5f5f7;padding:.4em .8em}nav a{margin-right:1em}a.top{font-size:.8em;font-weight:normal;margin-left:1em}
+details{margin:.6em 0}summary{cursor:pointer}
 svg text{font:11px ui-monospace,Menlo,Consolas,monospace}svg a:hover rect{stroke:#000;stroke-width:2}
-section:target{outline:2px solid #f0b429;outline-offset:4px}
+section:target,details:target,tr:target{outline:2px solid #f0b429;outline-offset:4px}
 </style>
 </head>
 <body>
@@ -368,66 +402,89 @@ section:target{outline:2px solid #f0b429;outline-offset:4px}
 <p><strong>{{len .Policies}} {{if eq (len .Policies) 1}}policy{{else}}policies{{end}}, each compared with <code>{{.Ref}}</code>{{.RefNote}}, on {{.Cases}}.</strong><br>
 Domain: {{.Domain}}<br>
 Policies: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{end}}</p>
-{{with .Drift}}
-<h2 id="drift">Drift from {{.Name}}</h2>
+<nav id="contents"><strong>Contents:</strong>
+{{if .Drift}}<a href="#drift">Drift</a>{{end}}<a href="#summary">Summary</a>{{if .Splits}}<a href="#splits">Case shapes</a>{{end}}<a href="#agreement">Agreement</a><a href="#classes">Divergence classes</a>{{if .Selection}}<a href="#selection">Selection</a>{{end}}</nav>
+{{with .Drift}}<section id="drift">
+<h2>Drift from {{.Name}}<a class="top" href="#contents">contents</a></h2>
 {{if .Matches}}<p><strong>The run matches {{.Name}}.</strong></p>
 {{else}}<p><strong>The run differs from {{.Name}} in {{.ChangeTotals}}.</strong></p>
 {{if .Exact}}{{if not .Policies}}<p>No verdict of any policy changed.</p>{{end}}
 <ul>{{range .Policies}}<li><code>{{.Policy}}</code>: {{.MovesText}}</li>{{end}}</ul>
-{{range .Policies}}<h3>{{.Policy}}: the changed case shapes, most relevant first</h3>
+{{range .Policies}}<details><summary><h3>{{.Policy}}: the changed case shapes, most relevant first</h3></summary>
 <table><tr><th>relevance</th><th>constraint</th><th>version</th><th>shape</th><th>change</th><th>cases</th></tr>
 {{range .Classes}}<tr><td class="n">{{.Relevance}}</td><td><code>{{.Witness.Constraint}}</code></td><td><code>{{.Witness.Version}}</code></td><td><code>{{.Shape}}</code></td><td>{{.From}} → {{.To}}</td><td class="n">{{thousands .Count}}</td></tr>
 {{end}}</table>
 {{if .ClassesLeft}}<p class="note">{{pluralInt .ClassesLeft "more shape" "more shapes"}}.</p>{{end}}
 {{if .CasesLeftOut}}<p class="note">{{plural .CasesLeftOut "changed case" "changed cases"}} of further shapes, past the {{$.Drift.MaxShapes}} told apart.</p>{{end}}
+</details>
 {{end}}{{else}}<p>The baseline has no per-case verdicts of this domain, so the drift is told by classes{{$.Hints.WriteBaseline}}.</p>{{end}}
 <ul>{{range .Changes}}<li>{{.Text}}</li>{{end}}{{if .ChangesLeft}}<li>… and {{pluralInt .ChangesLeft "more change" "more changes"}}{{$.Hints.JSONListsThem}}</li>{{end}}</ul>
-{{end}}{{end}}
-<h2 id="summary">How each policy differs from <code>{{.Ref}}</code></h2>
-{{if not .Summary}}<p>Every policy agrees with <code>{{.Ref}}</code> on every case.</p>
+{{end}}</section>
+{{end}}
+<section id="summary">
+<h2>How each policy differs from <code>{{.Ref}}</code><a class="top" href="#contents">contents</a></h2>
+{{with .NextMajor}}<p><strong>{{.}}</strong></p>
+{{end}}{{if not .Summary}}<p>Every policy agrees with <code>{{.Ref}}</code> on every case.</p>
 {{else}}<table>
 <tr><th>policies</th><th>agree</th><th>admits more</th><th>admits fewer</th><th>refuses</th><th>what it does differently</th></tr>
 {{range .Summary}}<tr><td>{{if .Relation}}{{.Relation}} {{end}}{{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{end}}{{if gt (len .Policies) 1}} (identical){{end}}</td>
 <td class="n">{{percent .Agree (add64 .Agree .Diverge)}}</td><td class="n">{{thousands .AdmitsMore}}</td><td class="n">{{thousands .AdmitsFewer}}</td><td class="n">{{thousands .Refuses}}</td>
 <td>{{if same .}}the same verdict on every case{{end}}{{range $i, $w := .Witnesses}}{{if $i}}<br>{{end}}<code>{{$w.Constraint}}</code> with <code>{{$w.Version}}</code>: {{$w.What}}{{with $w.Relevance}} ({{.}}){{end}}{{end}}</td></tr>
 {{end}}</table>
-<p class="note">{{.SummaryNote}}</p>{{end}}
-{{if .Splits}}<h2 id="splits">Case shapes that split the policies</h2>
-<p>Most relevant first; {{len .Splits}} of {{thousands (int64 (add (len .Splits) .SplitsLeft))}}.</p>
+<p class="note">{{.SummaryNote}}</p>{{range .Repeated}}
+<p class="note">{{.}}</p>{{end}}{{end}}
+</section>
+{{if .Splits}}<section id="splits">
+<h2>Case shapes that split the policies<a class="top" href="#contents">contents</a></h2>
+<p>Most relevant first; {{.SplitsShown}} of {{thousands (int64 (add .SplitsShown .SplitsLeft))}}.</p>
 <table><tr><th>relevance</th><th>constraint</th><th>version</th><th>shape</th><th>cases</th><th>sides</th></tr>
-{{range $i, $s := .Splits}}<tr><td class="n">{{$s.Relevance}}</td><td><code>{{$s.Witness.Constraint}}</code></td><td><code>{{$s.Witness.Version}}</code></td><td><code>{{$s.Shape}}</code></td><td class="n">{{thousands $s.Count}}</td><td>{{index $.SplitSides $i}}</td></tr>
+{{range .Splits}}<tr><td class="n">{{.Relevance}}</td><td><code>{{.Witness.Constraint}}</code></td><td><code>{{.Witness.Version}}</code></td><td><code>{{.Shape}}</code></td><td class="n">{{thousands .Count}}</td><td>{{.Sides}}</td></tr>
 {{end}}</table>
+{{if .SplitsFolded}}<details><summary>{{pluralInt (len .SplitsFolded) "more case shape" "more case shapes"}}</summary>
+<table><tr><th>relevance</th><th>constraint</th><th>version</th><th>shape</th><th>cases</th><th>sides</th></tr>
+{{range .SplitsFolded}}<tr><td class="n">{{.Relevance}}</td><td><code>{{.Witness.Constraint}}</code></td><td><code>{{.Witness.Version}}</code></td><td><code>{{.Shape}}</code></td><td class="n">{{thousands .Count}}</td><td>{{.Sides}}</td></tr>
+{{end}}</table></details>{{end}}
 {{if .SplitsLeft}}<p class="note">{{thousands (int64 .SplitsLeft)}} more shapes are left out{{$.Hints.JSONListsAll}}.</p>{{end}}
 {{if .SplitCasesLeft}}<p class="note">{{plural .SplitCasesLeft "case" "cases"}} of further shapes, past the shapes a report keeps.</p>{{end}}
-{{end}}
 <p class="note">{{.Legend}}</p>
-<h2 id="agreement">Agreement</h2>
+</section>
+{{end}}
+<section id="agreement">
+<h2>Agreement<a class="top" href="#contents">contents</a></h2>
 <p>The % of the {{.Cases}} on which two policies agree, rounded down (= every case), similar policies next to each other; the darker, the more cases diverge. Hover a cell for its counts, click it for the pair's classes.</p>
 {{with .Matrix}}<svg xmlns="http://www.w3.org/2000/svg" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="agreement matrix">
 {{range .Labels}}<text x="{{.X}}" y="{{.Y}}" text-anchor="{{.Anchor}}">{{.Text}}</text>
 {{end}}{{range .Cells}}{{if .Diagonal}}<text x="{{.TextX}}" y="{{.TextY}}" text-anchor="middle" fill="#999">-</text>
 {{else}}<a href="{{.Link}}"><rect x="{{.X}}" y="{{.Y}}" width="{{$.Matrix.Side}}" height="{{$.Matrix.Side}}" fill="{{.Fill}}" data-a="{{.A}}" data-b="{{.B}}" data-agree="{{.Agree}}" data-diverge="{{.Diverge}}"><title>{{.Title}}</title></rect><text x="{{.TextX}}" y="{{.TextY}}" text-anchor="middle" pointer-events="none">{{.Text}}</text></a>
 {{end}}{{end}}</svg>{{end}}
-<h2 id="classes">Divergence classes, most relevant first</h2>
-{{range .Pairs}}<section id="{{.ID}}">
-<h3>{{.P.A}} vs {{.P.B}}: {{thousands .P.Diverge}} diverged ({{.Share}} agree){{if .Total}}, {{pluralInt .Total "class" "classes"}}{{end}}</h3>
-{{if eq .P.Diverge 0}}<p>They agree on every case.</p>
-{{else if not .Listed}}<p class="note">The classes of pairs without <code>{{$.Ref}}</code> are left out{{$.Hints.ShowAllOrJSON}}.</p>
-{{else}}<p>Causes: {{.Causes}}.</p>
+</section>
+<section id="classes">
+<h2>Divergence classes, most relevant first<a class="top" href="#contents">contents</a></h2>
+{{if .Pairs}}<p class="note">Each pair lists at most its first {{.PerPair}} classes, each with its smallest case and a timeline of it; the rest are counted{{$.Hints.SeeJSON}}. Open a pair to see them.</p>{{end}}
+{{range .Pairs}}<details id="{{.ID}}"><summary><h3>{{.P.A}} vs {{.P.B}}: {{thousands .P.Diverge}} diverged ({{.Share}} agree){{if .Total}}, {{pluralInt .Total "class" "classes"}}{{end}}</h3></summary>
+<p>Causes: {{.Causes}}.</p>
 <table><tr><th>cases</th><th>relevance</th><th>cause</th><th>signature</th><th>constraint</th><th>version</th><th><code>{{.P.A}}</code></th><th><code>{{.P.B}}</code></th><th>timeline</th></tr>
 {{range .Classes}}<tr><td class="n">{{thousands .Count}}</td><td class="n">{{.Relevance}}</td><td>{{.Cause}}</td><td><code>{{.Signature}}</code></td><td><code>{{.Witness.Constraint}}</code></td><td><code>{{.Witness.Version}}</code></td>
 <td><span class="{{.Witness.AVerdict}}">{{.Witness.AVerdict}}</span>: {{.Witness.AReason}}</td><td><span class="{{.Witness.BVerdict}}">{{.Witness.BVerdict}}</span>: {{.Witness.BReason}}</td><td>{{.Timeline}}</td></tr>
 {{end}}</table>
-{{if .Left}}<p class="note left-out">{{pluralInt .Left "more class" "more classes"}} with {{plural .LeftCases "case" "cases"}} are left out{{$.Hints.SeeJSON}}.</p>{{end}}
+{{if .Left}}<p class="note left-out">{{pluralInt .Left "more class" "more classes"}} with {{plural .LeftCases "case" "cases"}} are left out.</p>{{end}}
 {{if .P.CasesLeftOut}}<p class="note">… and {{plural .P.CasesLeftOut "diverging case" "diverging cases"}} in further classes, past the {{thousands (int64 .MaxKept)}} a pair keeps.</p>{{end}}
-{{end}}</section>
+</details>
 {{end}}
-{{if .PairsLeft}}<p class="note">The classes of the {{pluralInt .PairsLeft "diverging pair" "diverging pairs"}} without <code>{{.Ref}}</code> are left out{{$.Hints.ShowAllOrJSON}}.</p>{{end}}
-{{with .Selection}}<h2 id="selection">Selection</h2>
+{{if .OtherPairs}}{{if .PairsLeft}}<p class="note">The classes of the {{pluralInt .PairsLeft "diverging pair" "diverging pairs"}} without <code>{{.Ref}}</code> are left out{{$.Hints.ShowAllOrJSON}}.</p>{{end}}
+<details id="other-pairs"><summary>{{if .Pairs}}The other {{pluralInt (len .OtherPairs) "pair" "pairs"}}{{else}}{{pluralInt (len .OtherPairs) "pair" "pairs"}}{{end}}</summary>
+<table><tr><th>a</th><th>b</th><th>diverged</th><th>agree</th><th>classes</th></tr>
+{{range .OtherPairs}}<tr id="{{.ID}}"><td><code>{{.P.A}}</code></td><td><code>{{.P.B}}</code></td><td class="n">{{thousands .P.Diverge}}</td><td class="n">{{.Share}}</td><td class="n">{{if eq .P.Diverge 0}}they agree on every case{{else}}{{.Total}}{{end}}</td></tr>
+{{end}}</table></details>{{end}}
+</section>
+{{with .Selection}}<section id="selection">
+<h2>Selection<a class="top" href="#contents">contents</a></h2>
 <p>What each policy would install, over {{thousands .Groups}} constraint and history groups.</p>
+<details><summary>{{pluralInt (len .Pairs) "pair" "pairs"}}, each with a group where they differ</summary>
 <table><tr><th>a</th><th>b</th><th>agree</th><th>diverge</th><th>constraint</th><th>history</th><th>a installs</th><th>b installs</th></tr>
 {{range .Pairs}}<tr><td><code>{{.A}}</code></td><td><code>{{.B}}</code></td><td class="n">{{thousands .Agree}}</td><td class="n">{{thousands .Diverge}}</td>{{with .Witness}}<td><code>{{.Constraint}}</code></td><td>{{.History}}</td><td><code>{{.ASelected}}</code></td><td><code>{{.BSelected}}</code></td>{{else}}<td></td><td></td><td></td><td></td>{{end}}</tr>
-{{end}}</table>{{end}}
+{{end}}</table></details>
+</section>{{end}}
 </body>
 </html>
 `

@@ -2,13 +2,16 @@ package render_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
@@ -120,10 +123,12 @@ func TestHTMLReport(t *testing.T) {
 		if !p.ids[h[1:]] {
 			t.Errorf("link %q goes to no id of the page", h)
 		}
-		links++
+		if strings.HasPrefix(h, "#pair-") {
+			links++
+		}
 	}
 	if links != n*(n-1) {
-		t.Errorf("%d links, want one per heatmap cell (%d)", links, n*(n-1))
+		t.Errorf("%d links to pairs, want one per heatmap cell (%d)", links, n*(n-1))
 	}
 	for _, c := range r.Classes {
 		if !strings.Contains(p.text, c.Witness.Constraint) || !strings.Contains(p.text, c.Signature) {
@@ -182,7 +187,9 @@ func TestHTMLEscapesInput(t *testing.T) {
 func TestHTMLCapsClasses(t *testing.T) {
 	r := htmlReportOf(">= 1.0.0", render.HTMLClassesPerPair+7)
 	p := parseHTMLPage(t, renderHTML(t, r, render.Options{All: true, Hints: cliHints}))
-	if !strings.Contains(p.text, "7 more classes with 7 cases are left out; see --format json") {
+	if !strings.Contains(p.text, "7 more classes with 7 cases are left out.") ||
+		!strings.Contains(p.text, fmt.Sprintf("Each pair lists at most its first %d classes", render.HTMLClassesPerPair)) ||
+		!strings.Contains(p.text, "the rest are counted; see --format json") {
 		t.Errorf("the page does not say what it left out")
 	}
 	if strings.Contains(p.text, fmt.Sprintf("shape %d", render.HTMLClassesPerPair)) {
@@ -206,5 +213,60 @@ func TestHTMLDrift(t *testing.T) {
 	}
 	if !strings.Contains(p.text, d.Policies[0].MovesText()) {
 		t.Errorf("the drift does not say what moved")
+	}
+}
+
+// TestHTMLStructure checks the layout of the page of a whole run: a
+// table of contents whose links resolve, the summary as the first
+// section and the splits after it, the classes of each pair and the
+// long tables folded under <details>, and each note about what the page
+// leaves out said once.
+func TestHTMLStructure(t *testing.T) {
+	d, err := compare.Exhaustive(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := compare.Run(context.Background(), d, catalogue.New().All(), compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := renderHTML(t, r, render.Options{Hints: cliHints})
+	p := parseHTMLPage(t, page)
+	for _, h := range p.hrefs {
+		if !strings.HasPrefix(h, "#") || !p.ids[h[1:]] {
+			t.Errorf("link %q goes to no id of the page", h)
+		}
+	}
+	for _, id := range []string{"contents", "summary", "splits", "agreement", "classes"} {
+		if !strings.Contains(page, `href="#`+id+`"`) && id != "contents" {
+			t.Errorf("the contents do not link to #%s", id)
+		}
+		if !p.ids[id] {
+			t.Errorf("no id %q", id)
+		}
+	}
+	sections := regexp.MustCompile(`<section id="([^"]+)"`).FindAllStringSubmatch(page, -1)
+	if len(sections) < 2 || sections[0][1] != "summary" || sections[1][1] != "splits" {
+		t.Errorf("sections %v, want the summary first, then the splits", sections)
+	}
+	if !strings.HasPrefix(strings.SplitN(page, `<section id="summary">`, 2)[1], "\n<h2>How each policy differs") {
+		t.Errorf("the summary section does not start with its heading")
+	}
+	pairs := 0
+	for _, pr := range r.Pairs {
+		if pr.Diverge > 0 && (pr.A == r.Reference || pr.B == r.Reference) {
+			pairs++
+			if !strings.Contains(page, `<details id="pair-`) {
+				t.Errorf("pair %s vs %s is not folded", pr.A, pr.B)
+			}
+		}
+	}
+	if got := strings.Count(page, `<details id="pair-`); got != pairs {
+		t.Errorf("%d folded pairs, want %d", got, pairs)
+	}
+	for _, note := range []string{"without <code>terraform-module</code> are left out", "see <code>--format json</code>"} {
+		if n := strings.Count(page, note); n != 1 {
+			t.Errorf("the note %q is on the page %d times, want once", note, n)
+		}
 	}
 }

@@ -57,6 +57,9 @@ func renderMarkdown(w io.Writer, r *compare.Report, opt Options) error {
 		policies[i] = markdown.Code(p)
 	}
 	e.printf("**Policies:** %s\n\n", strings.Join(policies, ", "))
+	if h := nextMajorText(r, ref); h != "" {
+		e.printf("**%s**\n\n", markdown.Escape(strings.TrimPrefix(h, "next major: ")))
+	}
 	writeMarkdownSummary(e, r, ref)
 	writeMarkdownSplits(e, r, opt)
 	e.printf("<details><summary>How to read a signature</summary>\n\n%s\n\n</details>\n\n", markdown.Escape(signatureLegend))
@@ -176,6 +179,9 @@ func writeMarkdownSummary(e *errWriter, r *compare.Report, ref string) {
 	}
 	e.printf("\n*admits more*: cases a policy allows and %s does not; *fewer*: the reverse; ⊆ (⊇): it admits a subset (superset) of what %s admits here. "+
 		"(n%%): how common the constraint's shape is%s.\n\n", markdown.Code(ref), markdown.Code(ref), relevanceSource(r))
+	for _, l := range repeatedCountsText(r, ref, r.ClassesByPair()) {
+		e.printf("%s\n\n", markdown.Escape(l))
+	}
 }
 
 // writeMarkdownSplits writes the case shapes that split the policies.

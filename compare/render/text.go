@@ -60,11 +60,16 @@ func renderText(w io.Writer, r *compare.Report, opt Options) error {
 	}
 	e.printf("%s\n", wrap(fmt.Sprintf("prerel compare: %s, each compared with %s%s, on %s.",
 		plural.Of(len(r.Policies), "policy", "policies"), ref, referenceNote(ref), casesText(r.Domain.Cases))))
-	e.printf("%s\n\n", wrap("domain: "+r.Domain.Description))
+	e.printf("%s\n", wrap("domain: "+r.Domain.Description))
+	headline := ""
+	if h := nextMajorText(r, ref); h != "" {
+		headline = wrap(h) + "\n"
+	}
+	e.printf("%s\n", headline)
 	for k := textSummaryWitnesses; k >= 1; k-- {
 		var b strings.Builder
 		writeTextSummary(&errWriter{w: &b}, r, ref, k)
-		if k == 1 || strings.Count(b.String(), "\n")+3 <= textScreen {
+		if k == 1 || strings.Count(headline+b.String(), "\n")+4 <= textScreen {
 			e.printf("%s", b.String())
 			break
 		}
@@ -166,17 +171,21 @@ func writeTextSummary(e *errWriter, r *compare.Report, ref string, witnesses int
 		if row.Refuses > 0 {
 			names += ", refuses " + thousands(row.Refuses)
 		}
-		e.printf("%8s  %6s  %5s  %s\n", percent(row.Agree, row.Agree+row.Diverge),
-			thousands(row.AdmitsMore), thousands(row.AdmitsFewer), names)
+		e.printf("%s\n", wrapIndent(fmt.Sprintf("%8s  %6s  %5s  %s", percent(row.Agree, row.Agree+row.Diverge),
+			thousands(row.AdmitsMore), thousands(row.AdmitsFewer), names), 0, 29))
 		for _, wit := range row.Witnesses[:min(len(row.Witnesses), witnesses)] {
 			line := fmt.Sprintf("%s with %s: %s%s", strconv.Quote(wit.Constraint), wit.Version, wit.What, relevanceNote(wit.Relevance))
 			e.printf("%s\n", wrapIndent(line, 4, 6))
 		}
 	}
-	e.printf("\n%s\n\n", wrap(fmt.Sprintf("more/fewer: cases a policy allows and %s does not, and the reverse; "+
+	legend := fmt.Sprintf("more/fewer: cases a policy allows and %s does not, and the reverse; "+
 		"⊆ (⊇): it admits a subset (superset) of what %s does. "+
 		"(n%%): how common the constraint's shape is%s.",
-		ref, ref, relevanceSource(r))))
+		ref, ref, relevanceSource(r))
+	for _, l := range repeatedCountsText(r, ref, r.ClassesByPair()) {
+		legend += " " + l
+	}
+	e.printf("\n%s\n\n", wrap(legend))
 }
 
 // relevanceNote is " (12.4%)", or "" without a relevance.
@@ -431,16 +440,20 @@ func thousands(n int64) string {
 }
 
 func writeTextSelection(e *errWriter, s *compare.SelectionReport) {
-	e.printf("\nSelection (what each policy would install, over %d constraint and history groups)\n\n", s.Groups)
-	tw := tabwriter.NewWriter(e, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "a\tb\tagree\tdiverge\twitness\n")
+	e.printf("\n%s\n\n", wrap(fmt.Sprintf("Selection (what each policy would install, over %d constraint and history groups), each pair's witness under it", s.Groups)))
+	wa, wb := len("a"), len("b")
 	for _, p := range s.Pairs {
-		wit := "-"
-		if p.Witness != nil {
-			wit = fmt.Sprintf("constraint %s over %s: %s installs %s, %s installs %s",
-				strconv.Quote(p.Witness.Constraint), p.Witness.History, p.A, p.Witness.ASelected, p.B, p.Witness.BSelected)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", p.A, p.B, p.Agree, p.Diverge, wit)
+		wa, wb = max(wa, len([]rune(p.A))), max(wb, len([]rune(p.B)))
 	}
-	tw.Flush()
+	row := func(a, b, agree, diverge string) {
+		e.printf("%s\n", strings.TrimRight(fmt.Sprintf("%-*s  %-*s  %5s  %7s", wa, a, wb, b, agree, diverge), " "))
+	}
+	row("a", "b", "agree", "diverge")
+	for _, p := range s.Pairs {
+		row(p.A, p.B, strconv.FormatInt(p.Agree, 10), strconv.FormatInt(p.Diverge, 10))
+		if p.Witness != nil {
+			e.printf("%s\n", wrapIndent(fmt.Sprintf("constraint %s over %s: %s installs %s, %s installs %s",
+				strconv.Quote(p.Witness.Constraint), p.Witness.History, p.A, p.Witness.ASelected, p.B, p.Witness.BSelected), 4, 6))
+		}
+	}
 }

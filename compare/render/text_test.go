@@ -45,6 +45,10 @@ func TestTextReportFitsTheTerminal(t *testing.T) {
 		"each compared with terraform-module (what Terraform",
 		"100%       -      -  opentofu-module (same as terraform-module)",
 		"linear, fallback, masterminds-pre (identical)",
+		// The case argued about, in words, and a count many rows share
+		// explained once.
+		`next major: "~> 1.0" admits 2.0.0-beta, a prerelease of the next major, under`,
+		"21 fewer on 8 rows: the same cases",
 	} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the summary lacks %q:\n%s", want, screen)

@@ -9,8 +9,8 @@
 // the versions box, one version a line, read as prerel reads a
 // --versions-file: surrounding spaces trimmed, blank lines and lines
 // starting with # skipped, every other line judged as it is), the chosen
-// policies (none chosen: every policy, in 'prerel policies' order, then
-// the pasted ones) and optional HCL policy text (policy blocks, as in a
+// policies (none chosen: every policy, in 'prerel policies --format json'
+// order, then the pasted ones) and optional HCL policy text (policy blocks, as in a
 // --policy-file; command blocks are refused, since a page runs no
 // command). Evaluate answers with what 'prerel check' and 'prerel select'
 // would print for the same inputs (engine.NewCheckReport and

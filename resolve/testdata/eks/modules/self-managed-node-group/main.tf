@@ -1,0 +1,3 @@
+module "user_data" {
+  source = "../_user_data"
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/report"
+	"github.com/prerel/prerel/terraform/installer"
 )
 
 // renderJSON writes r as indented JSON: an object with "schema"
@@ -320,6 +321,9 @@ func (r *Report) sections(code func(string) string, text func(string) string, op
 	if len(problems.lines) > 0 {
 		out = append(out, problems)
 	}
+	if lines := r.todayErrorLines(code, text); len(lines) > 0 {
+		out = append(out, section{title: "Errors init gives today", lines: lines})
+	}
 	var unreadable section
 	unreadable.title = "Listed versions some policies cannot read (never selected by them)"
 	for i := range r.Items {
@@ -378,7 +382,8 @@ func renderText(w io.Writer, r *Report, opt report.Options) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "root module:    %s (%s read)\n", quote(r.Dir), plural.Of(len(r.Modules), "module", "modules"))
 	fmt.Fprintf(&b, "versions from:  %s\n", quote(r.VersionsFrom))
-	fmt.Fprintf(&b, "default policy: %s (%s)\n\n", quote(r.DefaultPolicy), quote(r.DefaultFrom))
+	fmt.Fprintf(&b, "default policy: %s (%s)\n", quote(r.DefaultPolicy), quote(r.DefaultFrom))
+	fmt.Fprintf(&b, "today:          %s\n\n", quote(r.installersLine()))
 	if len(r.Items) == 0 {
 		b.WriteString("No module calls or providers to resolve.\n")
 	} else {
@@ -420,7 +425,7 @@ func (r *Report) textTable(b *strings.Builder) error {
 			mark = "*"
 		}
 		row := []string{mark, string(it.Kind), it.Name, it.Source, it.constraintCell(), it.Policy,
-			it.cell(it.Policy), it.cell(it.TerraformPolicy), it.cell(it.OpenTofuPolicy)}
+			it.cell(it.Policy), it.todayCell(it.TerraformPolicy, installer.Terraform), it.todayCell(it.OpenTofuPolicy, installer.OpenTofu)}
 		for _, p := range r.Extra {
 			row = append(row, it.cell(p))
 		}
@@ -478,8 +483,8 @@ func renderMarkdown(w io.Writer, r *Report, opt report.Options) error {
 	r = r.redacted()
 	var b strings.Builder
 	fmt.Fprintf(&b, "### prerel resolve %s\n\n", markdown.Code(r.Dir))
-	fmt.Fprintf(&b, "%s read. Versions from %s. Default policy %s (%s).\n\n", plural.Of(len(r.Modules), "module", "modules"),
-		markdown.Code(r.VersionsFrom), markdown.Code(r.DefaultPolicy), markdown.Escape(r.DefaultFrom))
+	fmt.Fprintf(&b, "%s read. Versions from %s. Default policy %s (%s). Today is %s.\n\n", plural.Of(len(r.Modules), "module", "modules"),
+		markdown.Code(r.VersionsFrom), markdown.Code(r.DefaultPolicy), markdown.Escape(r.DefaultFrom), markdown.Escape(r.installersLine()))
 	if len(r.Items) == 0 {
 		b.WriteString("No module calls or providers to resolve.\n")
 	} else {
@@ -496,7 +501,7 @@ func renderMarkdown(w io.Writer, r *Report, opt report.Options) error {
 				mark = "**changed**"
 			}
 			row := []string{mark, string(it.Kind), markdown.CodeCell(it.Name), markdown.CodeCell(it.Source), markdown.CodeCell(it.constraintCell()),
-				markdown.CodeCell(it.Policy), markdown.CodeCell(it.cell(it.Policy)), markdown.CodeCell(it.cell(it.TerraformPolicy)), markdown.CodeCell(it.cell(it.OpenTofuPolicy))}
+				markdown.CodeCell(it.Policy), markdown.CodeCell(it.cell(it.Policy)), markdown.CodeCell(it.todayCell(it.TerraformPolicy, installer.Terraform)), markdown.CodeCell(it.todayCell(it.OpenTofuPolicy, installer.OpenTofu))}
 			for _, p := range r.Extra {
 				row = append(row, markdown.CodeCell(it.cell(p)))
 			}

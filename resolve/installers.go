@@ -120,8 +120,11 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 // the error init stops with.
 func coreWarnings(r installer.Release, tree *config.Tree, rel func(hcl.Range) string) []string {
 	stop := `"Unsupported Terraform Core version"`
-	if r.Product == installer.OpenTofu {
+	switch {
+	case r.Product == installer.OpenTofu && r.Has(installer.LanguageBlock):
 		stop = `"Incompatible module"`
+	case r.Product == installer.OpenTofu:
+		stop = `"Unsupported OpenTofu Core version"`
 	}
 	var out []string
 	for _, n := range tree.Nodes {

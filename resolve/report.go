@@ -38,18 +38,18 @@ const SchemaVersion = 1
 // on: see Render, whose JSON format writes it.
 type Report struct {
 	// Schema is SchemaVersion.
-	Schema        int      `json:"schema"`
-	Dir           string   `json:"dir"`
-	VersionsFrom  string   `json:"versions_from"`
-	ConfigFile    string   `json:"config_file,omitempty"`
-	ManifestFile  string   `json:"manifest_file,omitempty"`
-	DefaultPolicy string   `json:"default_policy"`
-	DefaultFrom   string   `json:"default_policy_from"`
+	Schema        int    `json:"schema"`
+	Dir           string `json:"dir"`
+	VersionsFrom  string `json:"versions_from"`
+	ConfigFile    string `json:"config_file,omitempty"`
+	ManifestFile  string `json:"manifest_file,omitempty"`
+	DefaultPolicy string `json:"default_policy"`
+	DefaultFrom   string `json:"default_policy_from"`
 	// Installers name the releases whose init is today's:
 	// ["terraform@1.15.9", "tofu@1.12.6"] (Options.Terraform and
 	// Options.OpenTofu).
 	Installers []string `json:"installers"`
-	Extra         []string `json:"extra_policies"`
+	Extra      []string `json:"extra_policies"`
 	// Modules are the module addresses read, the root first.
 	Modules  []string `json:"modules_read"`
 	Items    []Item   `json:"items"`

@@ -126,6 +126,7 @@ type resolveFlags struct {
 	urls                                            registryURLs
 	timeout, deadline                               time.Duration
 	retries                                         int
+	installers                                      *installerFlag
 }
 
 // resolveCommand is prerel resolve.
@@ -194,9 +195,10 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 	if err != nil {
 		return nil, err
 	}
+	tf, tofu := f.installers.releases()
 	rep, err := resolve.Run(context.Background(), resolve.Options{
 		Dir: dir, ModulesDir: f.modulesDir, Config: cfg, Versions: versions, Policies: e.registry, Extra: extra, LockFile: f.lockFile,
-		SkipFile: skip,
+		SkipFile: skip, Terraform: tf, OpenTofu: tofu,
 	})
 	var diags hcl.Diagnostics
 	if errors.As(err, &diags) {
@@ -223,6 +225,7 @@ func addTreeFlags(fs *flagSet) *resolveFlags {
 	f.addVersionSourceFlags(fs)
 	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules, or modules in TF_DATA_DIR)")
 	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
+	f.installers = addInstallerFlag(fs)
 	return f
 }
 

@@ -24,7 +24,7 @@ import (
 // query; takes a literal module version only) with OpenTofu 1.7.0 (no
 // .tofu files).
 func TestInstallersGolden(t *testing.T) {
-	dir := filepath.Join("testdata", "installers")
+	dir := filepath.Join("..", "testdata", "installers")
 	for _, c := range []struct {
 		name, terraform, tofu string
 	}{

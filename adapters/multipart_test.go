@@ -1,6 +1,8 @@
 package adapters
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/prerel/prerel/engine"
@@ -62,5 +64,47 @@ func TestMultipart(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDocMultipartTable checks the adapters' columns of the table
+// "Versions of more than three parts" of docs/policies.md.
+func TestDocMultipartTable(t *testing.T) {
+	data, err := os.ReadFile("../docs/policies.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var header []string
+	rows := 0
+	for n, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "|") {
+			if header != nil {
+				break
+			}
+			continue
+		}
+		var cells []string
+		for _, c := range strings.Split(strings.Trim(line, "|"), "|") {
+			cells = append(cells, strings.Trim(strings.TrimSpace(c), "`"))
+		}
+		switch {
+		case header == nil && cells[0] == "four-part constraint":
+			header = cells
+		case header == nil, strings.HasPrefix(cells[0], "---"):
+		default:
+			rows++
+			for i, name := range header[4:] {
+				p := map[string]engine.Policy{"hashicorp": HashiCorp{}, "terraform-module": ModuleInstaller{}, "apparentlymart": ApparentlyMart{}}[name]
+				if p == nil {
+					t.Fatalf("docs/policies.md:%d: unknown column %q", n+1, name)
+				}
+				if got := engine.Evaluate(p, cells[0], cells[1]).Verdict.String(); got != cells[4+i] {
+					t.Errorf("docs/policies.md:%d: %s: %q | %q = %s, the page says %s", n+1, name, cells[0], cells[1], got, cells[4+i])
+				}
+			}
+		}
+	}
+	if rows == 0 {
+		t.Fatal("docs/policies.md: no table \"four-part constraint\"")
 	}
 }

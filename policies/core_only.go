@@ -20,6 +20,12 @@ import (
 // refuses it too, and "= 2.0.0" admits it. On a release the rule is B(c, v).
 // The empty constraint admits every version.
 //
+// Versions and comparators of more than three numeric parts are read with
+// engine.ParseMultipartVersion and engine.ParseMultipartConstraint, as
+// hashicorp/go-version reads them in required_version: "= 1.15.9.0"
+// admits 1.15.9, "~> 1.15.9.0" refuses it, ">= 1.2.3" admits 1.2.3.4. The
+// other native policies refuse them.
+//
 // Terraform and OpenTofu check their own version against required_version
 // this way: prerelease version constraints are an error, and a prerelease
 // build of the tool matches by its version core only.

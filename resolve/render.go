@@ -21,7 +21,8 @@ import (
 // renderJSON writes r as indented JSON: an object with "schema"
 // (SchemaVersion), "dir",
 // "versions_from", "config_file", "manifest_file", "default_policy",
-// "default_policy_from", "extra_policies", "modules_read", "items",
+// "default_policy_from", "installers" (the releases emulated, such as
+// "terraform@1.15.9"), "extra_policies", "modules_read", "items",
 // "unread", "skipped", "lock_file", "locks" and "warnings". Each item
 // holds "kind" ("module" or "provider"), "name" (a module call's call
 // path, a provider's local name), "source", "address", "constraint" (for
@@ -32,8 +33,8 @@ import (
 // installers), "by_policy" (policy name → version string or null, for the
 // chosen policy, today's Terraform and OpenTofu, and each extra policy),
 // "changes_terraform", "changes_opentofu", "status" ("ok", "unsatisfied"
-// or "error"), "problem", "available", "newest", "refused", "unreadable"
-// and "from". The characters < > & are written as they are; control
+// or "error"), "problem", "available", "newest", "refused", "unreadable",
+// "today_errors" (each with "installer" and "error") and "from". The characters < > & are written as they are; control
 // characters are escaped as JSON escapes them; URL credentials are
 // replaced as Run replaces them. A nil report is an error.
 func renderJSON(w io.Writer, r *Report) error {

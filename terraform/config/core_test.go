@@ -113,3 +113,24 @@ func describeCore(r CoreRequirement) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestTerraformReadsNoTofuOverrides: an override file NAME_override.tofu
+// is OpenTofu's alone.
+func TestTerraformReadsNoTofuOverrides(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"main.tf":              "module \"a\" {\n  source  = \"hashicorp/consul/aws\"\n  version = \"1.0.0\"\n}\n",
+		"prerel_override.tofu": "module \"a\" {\n  version = \"2.0.0-beta.1\"\n}\n",
+	})
+	for _, c := range []struct {
+		terraform bool
+		want      string
+	}{{false, "2.0.0-beta.1"}, {true, "1.0.0"}} {
+		tree, diags := LoadTree(dir, TreeOptions{Terraform: c.terraform})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if got := tree.Nodes[0].Module.ModuleCalls[0].Version; got != c.want {
+			t.Errorf("Terraform %v: version %q, want %q", c.terraform, got, c.want)
+		}
+	}
+}

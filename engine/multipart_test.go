@@ -119,3 +119,33 @@ func mustMultipartConstraint(t *testing.T, s string) Constraint {
 	}
 	return c
 }
+
+// FuzzParseMultipart: the multipart parsers never panic, read back what
+// they print, and agree with ParseVersion and ParseConstraint on every
+// text those accept.
+func FuzzParseMultipart(f *testing.F) {
+	for _, s := range []string{"1.2.3.4", "v1.15.9.0-beta1+b", "~> 1.15.9.0", ">= 1.2.3, < 1.2.3.4.5", "1.2.3.", "1.2.3.04", "= 1.0.0.0-rc.1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if v, err := ParseMultipartVersion(s); err == nil {
+			w, err := ParseMultipartVersion(v.String())
+			if err != nil || w != v {
+				t.Fatalf("%q: reads back %v, %v", s, w, err)
+			}
+			if sv, err := ParseVersion(s); err == nil && sv != v {
+				t.Fatalf("%q: ParseVersion %v, ParseMultipartVersion %v", s, sv, v)
+			}
+		} else if _, err2 := ParseVersion(s); err2 == nil {
+			t.Fatalf("%q: ParseVersion reads it, ParseMultipartVersion refuses it: %v", s, err)
+		}
+		if c, err := ParseMultipartConstraint(s); err == nil {
+			d, err := ParseMultipartConstraint(c.String())
+			if err != nil || d.String() != c.String() {
+				t.Fatalf("%q: reads back %q, %v", s, d.String(), err)
+			}
+		} else if _, err2 := ParseConstraint(s); err2 == nil {
+			t.Fatalf("%q: ParseConstraint reads it, ParseMultipartConstraint refuses it: %v", s, err)
+		}
+	})
+}

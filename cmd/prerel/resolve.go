@@ -141,10 +141,12 @@ init reads it: local modules from disk, remote ones from .terraform/modules
 (or --modules-dir); provider constraints of every module are intersected.
 Versions come from --index FILE or a registry (service discovery on each
 source's host, or --registry-url). --policies adds columns for more
-policies. Exit status 1 when some module or provider has no admissible
-version under its chosen policy, or a locked provider version is not
-admitted by it; 3 when some versions could not be listed. Every problem is
-named on stderr.`,
+policies. Today's Terraform and OpenTofu are the releases --installer
+names, the newest of each by default: a registry answer one of them cannot
+read is that release's error. Exit status 1 when some module or provider
+has no admissible version under its chosen policy, or a locked provider
+version is not admitted by it; 3 when some versions could not be listed.
+Every problem is named on stderr.`,
 	policySources: true,
 	flags:         resolveCommandFlags,
 }

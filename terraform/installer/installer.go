@@ -2,7 +2,6 @@ package installer
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/apparentlymart/go-versions/versions"
@@ -312,23 +311,6 @@ func (r Release) Admits(constraint string) (bool, error) {
 		}
 	}
 	return c.Check(r.v), nil
-}
-
-// Compare orders releases by product, then version.
-func Compare(a, b Release) int {
-	if a.Product != b.Product {
-		return strings.Compare(string(a.Product), string(b.Product))
-	}
-	return a.v.Compare(b.v)
-}
-
-// Known returns every release of Releases, parsed.
-func Known() []Release {
-	out := make([]Release, len(Releases))
-	for i, s := range Releases {
-		out[i] = MustParse(s)
-	}
-	return slices.Clip(out)
 }
 
 // InstallProvider is the version the release's provider installer

@@ -49,10 +49,12 @@
 //     version constraints, etc"). Before 1.12 OpenTofu read
 //     required_version from every file it read (AppliesTo).
 //   - A module call's version made of variables and locals: Terraform
-//     1.15.0 evaluates const variables ("Terraform now supports variables
-//     and locals in module source and version attributes", #38217),
-//     OpenTofu 1.8.0 any variable's default; earlier releases take a
-//     literal string only (AllowsModuleVersionExpressions).
+//     1.15.0 evaluates const variables (internal/configs/module_call.go,
+//     ModuleCall.VersionExpr; "Terraform now supports variables and
+//     locals in module source and version attributes", #38217), OpenTofu
+//     1.8.0 any variable's default (internal/configs/module_call.go,
+//     ModuleCall.decodeStaticVersion); earlier releases take a literal
+//     string only (AllowsModuleVersionExpressions).
 //   - Terraform 1.15.0 installs the providers recorded in the state
 //     without the configuration's constraints, so a locked prerelease
 //     provider that the state uses is refused; 1.15.1 fixed it

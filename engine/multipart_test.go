@@ -149,3 +149,21 @@ func FuzzParseMultipart(f *testing.F) {
 		}
 	})
 }
+
+// admitAll admits every version.
+type admitAll struct{}
+
+func (admitAll) Match(string) Result { return Allowed("all") }
+
+// TestSelectMultipart: an admitted version of four parts is ordered, not
+// unreadable.
+func TestSelectMultipart(t *testing.T) {
+	sel := SelectNewest(admitAll{}, []string{"1.2.3", "1.2.3.4", "1.2.3.x", "1.2.3.10", "1.2.4-beta"})
+	if !sel.Found || sel.Version != "1.2.4-beta" || len(sel.Unreadable) != 1 || sel.Unreadable[0].Version != "1.2.3.x" {
+		t.Errorf("SelectNewest = %+v", sel)
+	}
+	sel = SelectNewest(admitAll{}, []string{"1.2.3", "1.2.3.4", "1.2.3.10", "1.2.3.9"})
+	if sel.Version != "1.2.3.10" {
+		t.Errorf("SelectNewest = %+v, want 1.2.3.10", sel)
+	}
+}

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -86,7 +87,7 @@ func readingDifferences(tf, tofu installer.Release, tfTree, tofuTree *config.Tre
 			}
 			delete(calls, c.Name)
 		}
-		for _, name := range slices.Sorted(mapKeys(calls)) {
+		for _, name := range slices.Sorted(maps.Keys(calls)) {
 			say("%s: module call %q (%s) is in Terraform's files only", mod, name, rel(calls[name].Pos))
 		}
 		providers := map[string]*config.ProviderRequirement{}
@@ -102,16 +103,6 @@ func readingDifferences(tf, tofu installer.Release, tfTree, tofuTree *config.Tre
 		}
 	}
 	return out
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // coreWarnings checks, for release r reading tree, every requirement on

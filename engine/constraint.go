@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -34,7 +35,7 @@ func (o Op) String() string {
 type Comparator struct {
 	Op        Op
 	Version   Version
-	Precision int  // numeric parts written: 1, 2 or 3
+	Precision int  // numeric parts written: 1, 2 or 3 (more only from ParseMultipartConstraint)
 	Bare      bool // OpEqual written with no operator
 }
 
@@ -49,6 +50,9 @@ func (c *Comparator) Upper() (v Version, ok bool) {
 		return Version{}, false
 	}
 	w := c.Version
+	if c.Precision > 3 {
+		return c.upperMultipart()
+	}
 	if c.Precision == 3 {
 		if w.minor == ^uint64(0) {
 			return Version{}, false
@@ -92,6 +96,9 @@ func (c *Comparator) holds(v *Version) bool {
 // prerelease of the bound itself.
 func (c *Comparator) belowUpper(v *Version) bool {
 	w := &c.Version
+	if c.Precision > 3 {
+		return c.belowUpperMultipart(v)
+	}
 	if c.Precision == 3 {
 		if w.minor == ^uint64(0) {
 			return true // no bound
@@ -143,6 +150,10 @@ func (c Comparator) write(b *strings.Builder) {
 		b.WriteByte('.')
 		writeUint(b, v.patch)
 	}
+	if v.more != "" {
+		b.WriteByte('.')
+		b.WriteString(v.more)
+	}
 	if v.pre != "" {
 		b.WriteByte('-')
 		b.WriteString(v.pre)
@@ -169,7 +180,27 @@ const maxPreallocComparators = 16
 // in the package documentation. Invalid input returns a *ParseError that
 // names the column and the offending text.
 func ParseConstraint(s string) (Constraint, error) {
-	p := scanner{src: s, kind: "constraint"}
+	return parseConstraint(scanner{src: s, kind: "constraint"})
+}
+
+// ParseMultipartConstraint parses a constraint as ParseConstraint does,
+// except that a comparator's version may have more than three numeric
+// parts, read as ParseMultipartVersion reads them and as
+// hashicorp/go-version reads them in required_version: "= 1.15.9.0"
+// admits 1.15.9 (a missing part counts as zero). A "~>" comparator of
+// more than three parts keeps its last part open and the part before it
+// fixed, and admits only versions of at least as many parts, as
+// go-version's pessimistic operator does: "~> 1.15.9.0" is ">= 1.15.9.0,
+// < 1.15.10" and refuses 1.15.9 (three parts). The core-only policy
+// compiles constraints with it; the other native policies refuse a
+// comparator of more than three parts.
+func ParseMultipartConstraint(s string) (Constraint, error) {
+	return parseConstraint(scanner{src: s, kind: "constraint", multipart: true})
+}
+
+// parseConstraint parses the constraint of p.
+func parseConstraint(p scanner) (Constraint, error) {
+	s := p.src
 	c := Constraint{text: s}
 	p.skipSpace()
 	if p.pos == len(s) {
@@ -330,4 +361,51 @@ func (c Constraint) String() string {
 		cmp.write(&b)
 	}
 	return b.String()
+}
+
+// parts returns v's numeric parts, n of them at least (missing ones are
+// zero).
+func (v *Version) parts(n int) []uint64 {
+	out := []uint64{v.major, v.minor, v.patch}
+	for rest := v.more; rest != ""; {
+		var x string
+		x, rest, _ = strings.Cut(rest, ".")
+		u, _ := strconv.ParseUint(x, 10, 64)
+		out = append(out, u)
+	}
+	for len(out) < n {
+		out = append(out, 0)
+	}
+	return out
+}
+
+// upperMultipart is Upper for a "~>" comparator of more than three
+// parts: the part before the last incremented, the ones after it gone.
+func (c *Comparator) upperMultipart() (Version, bool) {
+	ps := c.Version.parts(c.Precision)[:c.Precision-1]
+	last := len(ps) - 1
+	if ps[last] == ^uint64(0) {
+		return Version{}, false
+	}
+	ps[last]++
+	u := Version{major: ps[0], minor: ps[1], patch: ps[2]}
+	if len(ps) > 3 {
+		more := make([]string, len(ps)-3)
+		for i, x := range ps[3:] {
+			more[i] = strconv.FormatUint(x, 10)
+		}
+		u.more = strings.Join(more, ".")
+	}
+	return u, true
+}
+
+// belowUpperMultipart is belowUpper for a "~>" comparator of more than
+// three parts: v must be written with at least as many parts and be
+// below the bound, as go-version's pessimistic operator requires.
+func (c *Comparator) belowUpperMultipart(v *Version) bool {
+	if v.Parts() < c.Precision {
+		return false
+	}
+	u, ok := c.upperMultipart()
+	return !ok || compareVersions(v, &u) < 0
 }

@@ -29,6 +29,15 @@
 //	~> 1           >= 1.0.0, < 2.0.0
 //	~> 1.2.3-beta  >= 1.2.3-beta, < 1.3.0 (the prerelease stays on the lower bound)
 //
+// Versions of more than three numeric parts (1.2.3.4), which
+// hashicorp/go-version reads and with it Terraform's module installer and
+// required_version, are read by ParseMultipartVersion and
+// ParseMultipartConstraint alone: a missing part counts as zero, and a
+// "~>" of more than three parts keeps its last part open and admits only
+// versions of at least as many parts, as go-version's does. ParseVersion
+// and ParseConstraint read SemVer, and the native policies but core-only
+// answer Invalid on such input.
+//
 // The parser is written for this syntax rather than borrowed from
 // apparentlymart/go-versions (whose Ruby-style parser Terraform uses for
 // providers): that parser refuses the "v" prefix that real configurations

@@ -13,6 +13,8 @@ type scanner struct {
 	src  string
 	pos  int
 	kind string // "version" or "constraint", for errors
+	// multipart admits numeric parts after the third.
+	multipart bool
 }
 
 // errAt is the error for the text at pos. The grammar is ASCII, so when a
@@ -76,7 +78,8 @@ func isIdentChar(c byte) bool {
 
 // version scans [v]N[.N[.N]][-PRE][+BUILD] at p.pos. With partial set, one
 // to three numeric parts are accepted (missing ones are zero); the number of
-// parts written is returned either way.
+// parts written is returned either way. With p.multipart set, more numeric
+// parts may follow the third (see ParseMultipartVersion).
 func (p *scanner) version(partial bool) (Version, int, error) {
 	var v Version
 	start := p.pos
@@ -116,7 +119,14 @@ func (p *scanner) version(partial bool) (Version, int, error) {
 		}
 	}
 	if parts == 3 && p.pos < len(p.src) && p.src[p.pos] == '.' {
-		return v, parts, p.errAt(p.pos, "too many numeric parts: at most three (MAJOR.MINOR.PATCH)")
+		if !p.multipart {
+			return v, parts, p.errAt(p.pos, "too many numeric parts: at most three (MAJOR.MINOR.PATCH)")
+		}
+		more, n, err := p.moreParts(start)
+		if err != nil {
+			return v, parts, err
+		}
+		v.more, parts = more, parts+n
 	}
 	if !partial && parts < 3 {
 		if p.pos < len(p.src) && p.src[p.pos] != '-' && p.src[p.pos] != '+' {
@@ -193,4 +203,34 @@ func (p *scanner) identifiers(what string, strictNumeric bool) (string, error) {
 		}
 		p.pos++ // '.'
 	}
+}
+
+// partNames name the numeric parts after the third, for messages.
+var partNames = [maxParts]string{3: "fourth", 4: "fifth", 5: "sixth", 6: "seventh", 7: "eighth", 8: "ninth", 9: "tenth",
+	10: "eleventh", 11: "twelfth", 12: "thirteenth", 13: "fourteenth", 14: "fifteenth", 15: "sixteenth"}
+
+// maxParts bounds the numeric parts of a version of the multipart
+// grammar.
+const maxParts = 16
+
+// moreParts scans the numeric parts after the third, each ".N", at p.pos;
+// it returns them without the leading '.' and how many there are. start
+// is where the version began, for messages.
+func (p *scanner) moreParts(start int) (string, int, error) {
+	from := p.pos + 1
+	n := 0
+	for p.pos < len(p.src) && p.src[p.pos] == '.' {
+		p.pos++ // '.'
+		if p.pos >= len(p.src) || !isDigit(p.src[p.pos]) {
+			return "", n, p.errAt(p.pos, "expected a number after %s, found %s", quotePart(p.src[start:p.pos]), p.describe(p.pos))
+		}
+		if 3+n == maxParts {
+			return "", n, p.errAt(p.pos, "too many numeric parts: at most %d", maxParts)
+		}
+		if _, err := p.number(partNames[3+n]); err != nil {
+			return "", n, err
+		}
+		n++
+	}
+	return p.src[from:p.pos], n, nil
 }

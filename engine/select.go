@@ -34,7 +34,8 @@ type Selector interface {
 // Select returns the newest version of available that p admits for
 // constraint, as "terraform init" would pick it. A Policy that implements
 // Selector decides itself; otherwise each version is matched and the
-// admitted ones are ordered by SemVer precedence (ties keep list order). The
+// admitted ones are ordered by SemVer precedence (ties keep list order; a
+// version of more than three parts as ParseMultipartVersion reads it). The
 // error is the policy's refusal of the constraint; a nil p is ErrNilPolicy,
 // and a p whose Compile returns neither a Matcher nor an error is
 // ErrNilMatcher under the policy's name.
@@ -91,6 +92,13 @@ func selectNewest(m Matcher, available []string, releasesFirst bool) Selection {
 			continue
 		}
 		v, err := ParseVersion(text)
+		if err != nil {
+			// A version of more than three parts, which core-only may
+			// admit, is ordered as ParseMultipartVersion reads it.
+			if mv, merr := ParseMultipartVersion(text); merr == nil {
+				v, err = mv, nil
+			}
+		}
 		if err != nil {
 			sel.Unreadable = append(sel.Unreadable, Unreadable{text, "admitted but cannot be ordered: " + ClipReason(err.Error())})
 			continue

@@ -16,9 +16,13 @@ import (
 // Version is 0.0.0.
 type Version struct {
 	major, minor, patch uint64
-	pre                 string // prerelease identifiers, without the '-'
-	build               string // build metadata, without the '+'
-	vPrefix             bool
+	// more are the numeric parts after PATCH, without the leading '.'
+	// ("4" for 1.2.3.4): only ParseMultipartVersion and
+	// ParseMultipartConstraint fill it in.
+	more    string
+	pre     string // prerelease identifiers, without the '-'
+	build   string // build metadata, without the '+'
+	vPrefix bool
 }
 
 // ParseVersion parses a full SemVer 2.0.0 version with an optional leading
@@ -39,6 +43,41 @@ func ParseVersion(s string) (Version, error) {
 		return Version{}, p.errAt(p.pos, "unexpected %s after the version", p.describe(p.pos))
 	}
 	return v, nil
+}
+
+// ParseMultipartVersion parses a version as ParseVersion does, except
+// that more numeric parts may follow PATCH, as hashicorp/go-version reads
+// them (and with it Terraform's module installer and required_version):
+// 1.2.3.4, 1.15.9.0-beta1. At most 16 numeric parts are read, each with no
+// leading zero. For a version of three parts the result, and for text
+// that is not a version the error, are ParseVersion's, except for
+// the error about a fourth part. Precedence compares the numbers one by
+// one, a missing one counting as zero (1.2.3 and 1.2.3.0 have equal
+// precedence), then the prerelease as SemVer does. The native policies
+// other than core-only refuse a version of more than three parts: only
+// ParseVersion reads the versions they judge.
+func ParseMultipartVersion(s string) (Version, error) {
+	p := scanner{src: s, multipart: true}
+	v, parts, err := p.version(false)
+	if err != nil {
+		return Version{}, err
+	}
+	if parts < 3 {
+		return Version{}, p.errAt(p.pos, "expected MAJOR.MINOR.PATCH, found only %s", countOf(parts, "numeric part", "numeric parts"))
+	}
+	if p.pos != len(s) {
+		return Version{}, p.errAt(p.pos, "unexpected %s after the version", p.describe(p.pos))
+	}
+	return v, nil
+}
+
+// Parts returns how many numeric parts v has: 3, or more for a version
+// ParseMultipartVersion read with more.
+func (v Version) Parts() int {
+	if v.more == "" {
+		return 3
+	}
+	return 4 + strings.Count(v.more, ".")
 }
 
 // MustParseVersion is ParseVersion that panics on invalid input; for tests
@@ -77,13 +116,15 @@ func (v Version) IsPrerelease() bool { return v.pre != "" }
 
 // Core returns MAJOR.MINOR.PATCH of v: no prerelease, no build, no "v".
 // For a prerelease, Core is the release it leads up to (GA(v)).
+// The numeric parts after PATCH, if any, are kept.
 func (v Version) Core() Version {
-	return Version{major: v.major, minor: v.minor, patch: v.patch}
+	return Version{major: v.major, minor: v.minor, patch: v.patch, more: v.more}
 }
 
-// SameCore reports whether v and w have the same MAJOR.MINOR.PATCH.
+// SameCore reports whether v and w have the same MAJOR.MINOR.PATCH (and
+// the same numbers after it, a missing one counting as zero).
 func (v Version) SameCore(w Version) bool {
-	return v.major == w.major && v.minor == w.minor && v.patch == w.patch
+	return v.major == w.major && v.minor == w.minor && v.patch == w.patch && (v.more == w.more || compareMore(v.more, w.more) == 0)
 }
 
 // Compare returns -1, 0 or +1 as v has lower, equal or higher precedence
@@ -106,13 +147,42 @@ func compareVersions(v, w *Version) int {
 	if v.patch != w.patch {
 		return cmp.Compare(v.patch, w.patch)
 	}
+	if v.more != w.more {
+		if d := compareMore(v.more, w.more); d != 0 {
+			return d
+		}
+	}
 	return comparePrerelease(v.pre, w.pre)
+}
+
+// compareMore compares the numeric parts after PATCH of two versions,
+// one by one, a missing part counting as zero. The parts have no leading
+// zeros (the parser enforces it), so a longer number is the larger.
+func compareMore(a, b string) int {
+	for a != "" || b != "" {
+		var x, y string
+		x, a, _ = strings.Cut(a, ".")
+		y, b, _ = strings.Cut(b, ".")
+		if x == "" {
+			x = "0"
+		}
+		if y == "" {
+			y = "0"
+		}
+		if len(x) != len(y) {
+			return cmp.Compare(len(x), len(y))
+		}
+		if d := strings.Compare(x, y); d != 0 {
+			return d
+		}
+	}
+	return 0
 }
 
 // Equal reports whether v and w have equal precedence (build metadata and
 // the "v" prefix ignored).
 func (v Version) Equal(w Version) bool {
-	return v.major == w.major && v.minor == w.minor && v.patch == w.patch && v.pre == w.pre
+	return v.SameCore(w) && v.pre == w.pre
 }
 
 // Less reports whether v has lower precedence than w.
@@ -122,7 +192,7 @@ func (v Version) Less(w Version) bool { return v.Compare(w) < 0 }
 // included.
 func (v Version) String() string {
 	var b strings.Builder
-	b.Grow(24 + len(v.pre) + len(v.build))
+	b.Grow(24 + len(v.more) + len(v.pre) + len(v.build))
 	v.write(&b, true)
 	return b.String()
 }
@@ -137,6 +207,10 @@ func (v Version) write(b *strings.Builder, withBuild bool) {
 	writeUint(b, v.minor)
 	b.WriteByte('.')
 	writeUint(b, v.patch)
+	if v.more != "" {
+		b.WriteByte('.')
+		b.WriteString(v.more)
+	}
 	if v.pre != "" {
 		b.WriteByte('-')
 		b.WriteString(v.pre)

@@ -11,6 +11,7 @@ import (
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/address"
+	"github.com/prerel/prerel/terraform/installer"
 	"github.com/prerel/prerel/terraform/registry"
 )
 
@@ -29,6 +30,14 @@ import (
 // Domain.Skipped and Domain.Unread; calls whose versions could not be listed have no
 // history and go to Domain.Problems.
 func LoadDirs(ctx context.Context, dirs []string, src registry.Source, policies *engine.Registry) (*Domain, error) {
+	return LoadDirsAs(ctx, dirs, src, policies, installer.Release{}, installer.Release{})
+}
+
+// LoadDirsAs is LoadDirs with the configurations read as the OpenTofu
+// release tofu reads them (resolve.Options.OpenTofu; the zero Release is
+// the newest of each product), its .tofu files included, and tf as
+// resolve.Options.Terraform.
+func LoadDirsAs(ctx context.Context, dirs []string, src registry.Source, policies *engine.Registry, tf, tofu installer.Release) (*Domain, error) {
 	rec := &recorder{src: src, listings: map[string]*registry.Listing{}}
 	d := &Domain{Name: "dirs", Dirs: dirs, VersionsFrom: src.String(), Repositories: len(dirs), Histories: map[string]*History{}}
 	for _, dir := range dirs {
@@ -36,7 +45,7 @@ func LoadDirs(ctx context.Context, dirs []string, src registry.Source, policies 
 		if err != nil {
 			return nil, err
 		}
-		rep, err := resolve.Run(ctx, resolve.Options{Dir: dir, Config: cfg, Versions: rec, Policies: policies, LockFile: "-"})
+		rep, err := resolve.Run(ctx, resolve.Options{Dir: dir, Config: cfg, Versions: rec, Policies: policies, LockFile: "-", Terraform: tf, OpenTofu: tofu})
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/report"
+	"github.com/prerel/prerel/terraform/installer"
 )
 
 // TextWidth is the terminal width the text report fits.
@@ -130,7 +131,7 @@ func verb(n int, one, many string) string {
 func againstSentence(r *Report) string {
 	a := r.Against
 	if a.Today {
-		return fmt.Sprintf("today's installers, %s for module calls and %s for provider requirements", a.Module, a.Provider)
+		return fmt.Sprintf("today's installers (%s), %s for module calls and %s for provider requirements", installersText(a.Installers), a.Module, a.Provider)
 	}
 	return a.Module + " for every call"
 }
@@ -147,6 +148,19 @@ func answerSentence(r *Report) string {
 	return fmt.Sprintf("%d of the %d calls with a history (%s; %s) would install differently under %s than under %s",
 		r.Changed.Calls, r.Data.WithHistory, percentText(percent(r.Changed.Calls, r.Data.WithHistory)),
 		plural.Of(r.Changed.Distinct, "distinct triple", "distinct triples"), r.Policy, againstShort(r))
+}
+
+// installersText names the releases: "Terraform 1.15.9, OpenTofu
+// 1.12.6".
+func installersText(names []string) string {
+	var parts []string
+	for _, s := range names {
+		if r, err := installer.Parse(s); err == nil {
+			s = r.Display()
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // againstShort names B in a few words.

@@ -61,6 +61,10 @@ type Against struct {
 	// Today is set when B is today's installers, not a policy given by
 	// Options.Against.
 	Today bool `json:"today"`
+	// Installers name the releases whose init is today's, when Today:
+	// ["terraform@1.15.9", "tofu@1.12.6"] (Options.Terraform and
+	// Options.OpenTofu).
+	Installers []string `json:"installers,omitempty"`
 }
 
 // DomainInfo says what the calls are.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/terraform/installer"
 )
 
 // Options says which policies Run compares.
@@ -24,6 +25,11 @@ type Options struct {
 	// SimulatePrereleases inserts X.Y.Z-beta.1 and X.Y.Z-rc.1 before each
 	// release X.Y.Z of every history that offers no prerelease.
 	SimulatePrereleases bool
+	// Terraform and OpenTofu are the releases today's installers stand
+	// for, named in the report; the zero Release means the newest of
+	// each (package terraform/installer). Every release has the same
+	// prerelease rule, so they change no class.
+	Terraform, OpenTofu installer.Release
 }
 
 // maxExamples is how many left-out history lines the report names.
@@ -63,6 +69,16 @@ func Run(d *Domain, opts Options) (*Report, error) {
 		Skipped:        nonNil(d.Skipped),
 		Unread:         d.Unread,
 		Problems:       nonNil(d.Problems),
+	}
+	if r.Against.Today {
+		tf, tofu := opts.Terraform, opts.OpenTofu
+		if tf.IsZero() {
+			tf = installer.Newest(installer.Terraform)
+		}
+		if tofu.IsZero() {
+			tofu = installer.Newest(installer.OpenTofu)
+		}
+		r.Against.Installers = []string{tf.String(), tofu.String()}
 	}
 	r.NotVersions.Examples, r.Repeated.Examples = []LineExample{}, []LineExample{}
 	if r.Unread == nil {

@@ -51,6 +51,9 @@ type Plan struct {
 	Dir string `json:"dir"`
 	// Command is the command the files' headers name.
 	Command string `json:"command"`
+	// Installers name the releases whose init is today's, as the
+	// report has them: ["terraform@1.15.9", "tofu@1.12.6"].
+	Installers []string `json:"installers,omitempty"`
 	// Pins are the overrides, module calls first in tree order, then
 	// providers.
 	Pins []Pin `json:"pins"`
@@ -169,7 +172,7 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 	}
 	p := &Plan{Schema: SchemaVersion, Dir: report.Dir, Command: opts.Command,
 		Pins: []Pin{}, Unpinned: []Unpinned{}, Files: []File{}, Stale: []string{}, Blocked: []string{}, Lock: []LockChange{},
-		LockFile: report.LockFile}
+		LockFile: report.LockFile, Installers: report.Installers}
 	if p.Command == "" {
 		p.Command = DefaultCommand
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/terraform/installer"
 )
 
 // Format is a rendering of a Plan: one of the formats of package report,
@@ -164,6 +165,10 @@ func (r *renderer) blank() { r.b.WriteString("\n") }
 // plan writes the whole plan.
 func (r *renderer) plan(p *Plan, opts RenderOptions) {
 	r.heading("What `init` installs now that it did not before, per module")
+	if line := installersLine(p.Installers); line != "" {
+		r.line("Today is " + r.plain(line) + ".")
+		r.blank()
+	}
 	if len(p.Pins) == 0 {
 		r.line("Nothing: for every module call and provider, the chosen policy selects what init installs today, or it cannot be pinned.")
 		r.blank()
@@ -280,4 +285,17 @@ func (r *renderer) code(s string) {
 	for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
 		r.b.WriteString("    " + printable.String(l) + "\n")
 	}
+}
+
+// installersLine names the releases: "Terraform 1.15.9 and OpenTofu
+// 1.12.6".
+func installersLine(names []string) string {
+	var parts []string
+	for _, s := range names {
+		if r, err := installer.Parse(s); err == nil {
+			s = r.Display()
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " and ")
 }

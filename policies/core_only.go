@@ -20,6 +20,12 @@ import (
 // refuses it too, and "= 2.0.0" admits it. On a release the rule is B(c, v).
 // The empty constraint admits every version.
 //
+// Versions and comparators of more than three numeric parts are read with
+// engine.ParseMultipartVersion and engine.ParseMultipartConstraint, as
+// hashicorp/go-version reads them in required_version: "= 1.15.9.0"
+// admits 1.15.9, "~> 1.15.9.0" refuses it, ">= 1.2.3" admits 1.2.3.4. The
+// other native policies refuse them.
+//
 // Terraform and OpenTofu check their own version against required_version
 // this way: prerelease version constraints are an error, and a prerelease
 // build of the tool matches by its version core only.
@@ -72,27 +78,110 @@ func (CoreOnly) Rule() string {
 	return "a constraint naming a prerelease is invalid; a version is judged by its core, GA(v) (Terraform's and OpenTofu's required_version)"
 }
 
-// Compile parses constraint with the engine's parser and refuses it when a
-// comparator names a prerelease.
+// Compile parses constraint with the engine's multipart parser
+// (engine.ParseMultipartConstraint, which reads more than three numeric
+// parts as required_version does) and refuses it when a comparator names
+// a prerelease. Its Matcher reads versions with
+// engine.ParseMultipartVersion.
 func (co CoreOnly) Compile(constraint string) (engine.Matcher, error) {
-	if _, err := parseCoreOnly(constraint); err != nil {
+	c, err := parseCoreOnlyWith(constraint, engine.ParseMultipartConstraint)
+	if err != nil {
 		return nil, err
 	}
-	return engine.CompileNative(co, constraint)
+	return &coreOnlyMatcher{c: c}, nil
+}
+
+// coreOnlyMatcher is CoreOnly's Matcher.
+type coreOnlyMatcher struct{ c engine.Constraint }
+
+func (m *coreOnlyMatcher) Match(version string) engine.Result {
+	v, err := engine.ParseMultipartVersion(version)
+	if err != nil {
+		return engine.InvalidResult(err)
+	}
+	return CoreOnly{}.Judge(&m.c, &v)
 }
 
 // ReadVersions reads versions once for the fast path: each constraint is
 // compiled against the table (or refused, as Compile refuses it) and
 // judged with integer comparisons, with the results Compile and Match
-// give.
-func (CoreOnly) ReadVersions(versions []string) engine.VersionTable {
-	return coreOnlyRule.readVersions(versions)
+// give. A version or a constraint of more than three numeric parts,
+// which the integer keys do not hold, is judged with Compile and Match.
+func (co CoreOnly) ReadVersions(versions []string) engine.VersionTable {
+	fast := coreOnlyRule.readVersions(versions)
+	t := &coreOnlyTable{fast: fast, text: engine.TextTable(co, versions)}
+	if nt, ok := fast.(*nativeTable); ok {
+		for i := range nt.versions {
+			if !nt.versions[i].invalid {
+				continue
+			}
+			_, err := engine.ParseMultipartVersion(versions[i])
+			if err == nil {
+				t.multipart = true
+				break
+			}
+			if t.bad == nil {
+				t.bad = map[int]engine.Result{}
+			}
+			t.bad[i] = engine.InvalidResult(err)
+		}
+	}
+	return t
+}
+
+// coreOnlyTable is CoreOnly's table: the native one, and Compile and
+// Match where it does not reach.
+type coreOnlyTable struct {
+	fast, text engine.VersionTable
+	// multipart is set when some version has more than three parts.
+	multipart bool
+	// bad are the results of the versions neither parser reads: Match
+	// names the multipart parser's error.
+	bad map[int]engine.Result
+}
+
+// coreOnlyTableMatcher is the native table's matcher with Match's
+// reasons for the versions neither parser reads.
+type coreOnlyTableMatcher struct {
+	engine.TableMatcher
+	bad map[int]engine.Result
+}
+
+func (m *coreOnlyTableMatcher) Judge(i int) engine.Result {
+	if r, ok := m.bad[i]; ok {
+		return r
+	}
+	return m.TableMatcher.Judge(i)
+}
+
+func (t *coreOnlyTable) Len() int { return t.fast.Len() }
+
+// Compile is the native table's, or the text table's for a constraint
+// that table refuses (it reads three parts only; the text table gives
+// Compile's own answer) and for every constraint when some version has
+// more than three parts.
+func (t *coreOnlyTable) Compile(constraint string) (engine.TableMatcher, error) {
+	if !t.multipart {
+		if m, err := t.fast.Compile(constraint); err == nil {
+			if t.bad != nil {
+				return &coreOnlyTableMatcher{TableMatcher: m, bad: t.bad}, nil
+			}
+			return m, nil
+		}
+	}
+	return t.text.Compile(constraint)
 }
 
 // parseCoreOnly parses constraint and refuses it when a comparator names a
 // prerelease.
 func parseCoreOnly(constraint string) (engine.Constraint, error) {
-	c, err := parseNative(constraint)
+	return parseCoreOnlyWith(constraint, parseNative)
+}
+
+// parseCoreOnlyWith is parseCoreOnly with parse in place of the engine's
+// parser.
+func parseCoreOnlyWith(constraint string, parse func(string) (engine.Constraint, error)) (engine.Constraint, error) {
+	c, err := parse(constraint)
 	if err != nil {
 		return c, err
 	}
@@ -139,7 +228,7 @@ func (CoreOnly) Judge(c *engine.Constraint, v *engine.Version) engine.Result {
 // comparator checked against the version's core.
 func (co CoreOnly) Explain(constraint, version string) engine.Explanation {
 	var x explanation
-	c, err := engine.ParseConstraint(constraint)
+	c, err := engine.ParseMultipartConstraint(constraint)
 	if err != nil {
 		x.add("constraint", "the engine's parser refuses it: %v", err)
 		return x.invalid(err)
@@ -159,7 +248,7 @@ func (co CoreOnly) Explain(constraint, version string) engine.Explanation {
 		x.add("rule", "a constraint that names a prerelease is refused, so every version is invalid; the version is not read")
 		return x.invalid(prereleaseConstraintError(c, first))
 	}
-	c, v, err := x.parse(constraint, version)
+	c, v, err := x.parseWith(constraint, version, engine.ParseMultipartConstraint, engine.ParseMultipartVersion)
 	if err != nil {
 		return x.invalid(err)
 	}

@@ -173,3 +173,22 @@ func judgeByTable(p engine.Policy, constraint, version string) engine.Result {
 	}
 	return m.Judge(0)
 }
+
+// TestDocMultipartTable checks the native columns of the table "Versions
+// of more than three parts" of docs/policies.md: "SemVer natives" is the
+// verdict of every native policy but core-only.
+func TestDocMultipartTable(t *testing.T) {
+	tab := readDocTable(t, "four-part constraint", "version", "SemVer natives", "core-only")
+	for i, row := range tab.rows {
+		constraint, version := row[0], row[1]
+		for _, p := range All() {
+			want := row[2]
+			if p.Name() == "core-only" {
+				want = row[3]
+			}
+			if got := engine.Evaluate(p, constraint, version).Verdict.String(); got != want {
+				t.Errorf("%s:%d: %s: %q | %q = %s, the page says %s", policyDoc, tab.lines[i], p.Name(), constraint, version, got, want)
+			}
+		}
+	}
+}

@@ -22,12 +22,18 @@ func (x *explanation) add(subject, format string, args ...any) {
 // parse parses the pair as Compile and Match do, the constraint first, and
 // describes the version. An error is the parser's, already explained.
 func (x *explanation) parse(constraint, version string) (engine.Constraint, engine.Version, error) {
-	c, err := engine.ParseConstraint(constraint)
+	return x.parseWith(constraint, version, engine.ParseConstraint, engine.ParseVersion)
+}
+
+// parseWith is parse with the given parsers: core-only's read more than
+// three numeric parts.
+func (x *explanation) parseWith(constraint, version string, parseC func(string) (engine.Constraint, error), parseV func(string) (engine.Version, error)) (engine.Constraint, engine.Version, error) {
+	c, err := parseC(constraint)
 	if err != nil {
 		x.add("constraint", "the engine's parser refuses it: %v", err)
 		return c, engine.Version{}, err
 	}
-	v, err := engine.ParseVersion(version)
+	v, err := parseV(version)
 	if err != nil {
 		x.add("version", "the engine's parser refuses it: %v", err)
 		return c, v, err
@@ -74,9 +80,12 @@ func (x *explanation) readAs(cmp *engine.Comparator, tight bool) {
 		x.add(subject, "read as %s %s%s", cmp.Op, show(cmp.Version), notes)
 		return
 	}
-	if cmp.Precision == 3 {
+	switch {
+	case cmp.Precision > 3:
+		note(fmt.Sprintf("~> with %d parts lets the last part rise, below the next value of the one before it, and admits only versions of at least %d parts (hashicorp/go-version)", cmp.Precision, cmp.Precision))
+	case cmp.Precision == 3:
 		note("~> with three parts lets the patch rise, below the next minor")
-	} else {
+	default:
 		note("~> with " + partsText[cmp.Precision] + " lets the minor and patch rise, below the next major")
 	}
 	if cmp.NamesPrerelease() {

@@ -63,6 +63,9 @@ func FuzzNative(f *testing.F) {
 		{"~> 16777214", "16777214.0.0-rc"},
 		{">= 1.0.0-abcdefgh, != 1.0.0-abcdefg.1", "1.0.0-abcdefghi"},
 		{"> 1.1048574.1048574-1.2.3.4", "1.1048574.1048574-1.2.3.4.5"},
+		{"~> 1.15.9.0", "1.15.9"},
+		{">= 1.2.3", "1.2.3.4-beta"},
+		{"= 1.0.0.0-rc", "1.0.0"},
 	}
 	for _, s := range seeds {
 		f.Add(s[0], s[1])
@@ -71,6 +74,9 @@ func FuzzNative(f *testing.F) {
 		c, cerr := engine.ParseConstraint(constraint)
 		v, verr := engine.ParseVersion(version)
 		parsed := cerr == nil && verr == nil
+		// core-only reads more than three numeric parts too.
+		mc, mcerr := engine.ParseMultipartConstraint(constraint)
+		_, mverr := engine.ParseMultipartVersion(version)
 		verdicts := map[string]engine.Verdict{}
 		for _, p := range All() {
 			r := engine.Evaluate(p, constraint, version)
@@ -80,13 +86,19 @@ func FuzzNative(f *testing.F) {
 			if r.Reason == "" {
 				t.Errorf("%s: %q | %q: empty reason", p.Name(), constraint, version)
 			}
-			refused := !parsed || p.Name() == "core-only" && cerr == nil && c.NamesPrerelease()
+			refused := !parsed
+			if p.Name() == "core-only" {
+				refused = mcerr != nil || mverr != nil || mc.NamesPrerelease()
+			}
 			if (r.Verdict == engine.Invalid) != refused {
 				t.Fatalf("%s: %q | %q: %v (%s), but constraint error %v, version error %v",
 					p.Name(), constraint, version, r.Verdict, r.Reason, cerr, verr)
 			}
 			m, err := p.Compile(constraint)
-			compileRefused := cerr != nil || p.Name() == "core-only" && c.NamesPrerelease()
+			compileRefused := cerr != nil
+			if p.Name() == "core-only" {
+				compileRefused = mcerr != nil || mc.NamesPrerelease()
+			}
 			if (err != nil) != compileRefused {
 				t.Fatalf("%s: Compile(%q) error %v, ParseConstraint error %v", p.Name(), constraint, err, cerr)
 			}
@@ -123,6 +135,9 @@ func FuzzNative(f *testing.F) {
 			return
 		}
 		for _, k := range containments {
+			if verr != nil {
+				break // core-only alone may read the version (four parts)
+			}
 			if k.when != nil && !k.when(c) {
 				continue
 			}

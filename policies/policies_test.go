@@ -1,6 +1,8 @@
 package policies
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/prerel/prerel/engine"
@@ -57,7 +59,6 @@ var invalidCases = []verdictCase{
 	{"=> 1.0.0", "1.0.0", invalid, ""},
 	{">= 1.0.0,", "1.0.0", invalid, ""},
 	{">= 1.0.0 < 2.0.0", "1.0.0", invalid, ""},
-	{"1.0.0.0", "1.0.0", invalid, ""},
 	{">= 01.0.0", "1.0.0", invalid, ""},
 	{">= 1.0.0-01", "1.0.0", invalid, ""},
 	{"~> x", "1.0.0", invalid, ""},
@@ -75,6 +76,60 @@ var invalidCases = []verdictCase{
 func TestInvalid(t *testing.T) {
 	for _, p := range All() {
 		runTable(t, p, invalidCases)
+	}
+}
+
+// multipartCases have more than three numeric parts: every native
+// policy but core-only refuses them (only ParseVersion and
+// ParseConstraint read what they judge); core-only reads them as
+// required_version does, with hashicorp/go-version (coreOnlyMultipart).
+var multipartCases = []verdictCase{
+	{"1.0.0.0", "1.0.0", invalid, ""},
+	{"= 1.15.9.0", "1.15.9", invalid, ""},
+	{"~> 1.15.9.0", "1.15.9", invalid, ""},
+	{">= 1.2.3", "1.2.3.4", invalid, ""},
+	{">= 1.2.3", "1.2.3.4-beta", invalid, ""},
+	{">= 1.2.3.1", "1.2.4", invalid, ""},
+}
+
+// coreOnlyMultipart are multipartCases as core-only answers them: what
+// go-version's Check answers (hashicorp adapter), a prerelease judged by
+// its core.
+var coreOnlyMultipart = []verdictCase{
+	{"1.0.0.0", "1.0.0", allow, ""},
+	{"= 1.15.9.0", "1.15.9", allow, ""},
+	{"~> 1.15.9.0", "1.15.9", reject, ""},
+	{">= 1.2.3", "1.2.3.4", allow, ""},
+	{">= 1.2.3", "1.2.3.4-beta", allow, ""},
+	{">= 1.2.3.1", "1.2.4", allow, ""},
+	{"~> 1.15.9.0", "1.15.9.3", allow, ""},
+	{"~> 1.15.9.0", "1.15.10.0", reject, ""},
+	{">= 1.2.3.0-beta", "1.2.3", invalid, ""},
+	{">= 1.2.3", "1.2.3.x", invalid, ""},
+}
+
+func TestMultipart(t *testing.T) {
+	for _, p := range All() {
+		if p.Name() == "core-only" {
+			runTable(t, p, coreOnlyMultipart)
+			continue
+		}
+		runTable(t, p, multipartCases)
+	}
+	for _, p := range All() {
+		for _, tc := range append(slices.Clone(multipartCases), coreOnlyMultipart...) {
+			if got, want := p.(engine.Explainer).Explain(tc.constraint, tc.version).Result, engine.Evaluate(p, tc.constraint, tc.version); got != want {
+				t.Errorf("%s: Explain(%q, %q).Result = %+v, Evaluate %+v", p.Name(), tc.constraint, tc.version, got, want)
+			}
+		}
+		if p.Name() == "core-only" {
+			continue
+		}
+		for _, tc := range multipartCases {
+			if r := engine.Evaluate(p, tc.constraint, tc.version); !strings.Contains(r.Reason, "too many numeric parts: at most three (MAJOR.MINOR.PATCH)") {
+				t.Errorf("%s: %q | %q: reason %q does not say why", p.Name(), tc.constraint, tc.version, r.Reason)
+			}
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/terraform/installer"
 )
 
 // textWidth is the width the text report fits, unless --show-all asks for
@@ -196,8 +197,8 @@ func (it *Item) policyNames(extra []string) []string {
 // todayCell is what the text table shows as today's selection:
 // Terraform's, with OpenTofu's after it when they differ.
 func (it *Item) todayCell() string {
-	tf := it.cell(it.TerraformPolicy)
-	if tofu := it.cell(it.OpenTofuPolicy); tofu != tf {
+	tf := it.releaseCell(it.TerraformPolicy, installer.Terraform)
+	if tofu := it.releaseCell(it.OpenTofuPolicy, installer.OpenTofu); tofu != tf {
 		return tf + " (tofu " + tofu + ")"
 	}
 	return tf

@@ -98,7 +98,8 @@ func (c *collector) moduleCall(n *config.Node, call *config.ModuleCall) {
 			notConst = append(notConst, r.Name)
 		}
 	}
-	if len(notConst) > 0 {
+	c.expressionWarnings(path, call)
+	if tf, _ := c.opts.releases(); len(notConst) > 0 && tf.AllowsModuleVersionExpressions() {
 		c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Subject: call.VersionPos.Ptr(),
 			Summary: "Version not constant for Terraform",
 			Detail: fmt.Sprintf("module %q: the version %s is made of %s, not declared const = true: OpenTofu evaluates it before init, as prerel does from the defaults, but Terraform 1.15 refuses it.",

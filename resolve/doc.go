@@ -48,6 +48,24 @@
 // policy. Options.Policies must have them registered (package catalogue
 // registers them).
 //
+// # Today's releases
+//
+// Options.Terraform and Options.OpenTofu name the releases whose init is
+// today's (package terraform/installer; the newest of each by default),
+// and the report names them (Report.Installers). A provider whose
+// registry answer fails a release's query (Terraform 1.12 and earlier
+// and every OpenTofu release fail on one listed version go-versions
+// cannot read, where Terraform 1.13 and later skip it) has the release's
+// error in Item.TodayErrors, and the text report's TERRAFORM or OPENTOFU
+// cell says "error". The tree is read as the OpenTofu release reads it,
+// .tofu files included from OpenTofu 1.8 on, and again as Terraform
+// reads it when some module has .tofu files: what the two read
+// differently is a warning. Each release's required_version (and
+// OpenTofu 1.12's language { compatible_with }) that does not admit it
+// is a warning, and so is a module version made of variables or locals
+// for a release that takes a literal only, and, for Terraform 1.15.0, a
+// locked prerelease provider.
+//
 // # Errors and findings
 //
 // Every mistake in the configuration, the policy configuration or the

@@ -14,12 +14,14 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/report"
+	"github.com/prerel/prerel/terraform/installer"
 )
 
 // renderJSON writes r as indented JSON: an object with "schema"
 // (SchemaVersion), "dir",
 // "versions_from", "config_file", "manifest_file", "default_policy",
-// "default_policy_from", "extra_policies", "modules_read", "items",
+// "default_policy_from", "installers" (the releases emulated, such as
+// "terraform@1.15.9"), "extra_policies", "modules_read", "items",
 // "unread", "skipped", "lock_file", "locks" and "warnings". Each item
 // holds "kind" ("module" or "provider"), "name" (a module call's call
 // path, a provider's local name), "source", "address", "constraint" (for
@@ -31,7 +33,7 @@ import (
 // chosen policy, today's Terraform and OpenTofu, and each extra policy),
 // "changes_terraform", "changes_opentofu", "status" ("ok", "unsatisfied"
 // or "error"), "problem", "available", "newest", "refused", "unreadable",
-// "from", "none_today" (when today's Terraform selects no version: "why",
+// "today_errors" (each with "installer" and "error"), "from", "none_today" (when today's Terraform selects no version: "why",
 // "selects" and "pin", as the text report's list says) and
 // "new_major_prerelease" (the policies that select a prerelease of a new
 // major). The characters < > & are written as they are; control
@@ -315,6 +317,9 @@ func (r *Report) sections(code func(string) string, text func(string) string, op
 	if len(problems.lines) > 0 {
 		out = append(out, problems)
 	}
+	if lines := r.todayErrorLines(code, text); len(lines) > 0 {
+		out = append(out, section{title: "Errors init gives today", lines: lines})
+	}
 	var unreadable section
 	unreadable.title = "Listed versions some policies cannot read (never selected by them)"
 	for i := range r.Items {
@@ -383,7 +388,7 @@ func renderText(w io.Writer, r *Report, opt report.Options) error {
 			fmt.Fprintf(&b, "%s\n", l)
 		}
 	}
-	b.WriteString("\n")
+	fmt.Fprintf(&b, "today:          %s\n\n", quote(r.installersLine()))
 	if len(r.Items) == 0 {
 		b.WriteString("No module calls or providers to resolve.\n")
 	} else {
@@ -624,8 +629,8 @@ func renderMarkdown(w io.Writer, r *Report, opt report.Options) error {
 	r = r.redacted()
 	var b strings.Builder
 	fmt.Fprintf(&b, "### prerel resolve %s\n\n", markdown.Code(r.Dir))
-	fmt.Fprintf(&b, "%s read. Versions from %s. Default policy %s (%s).\n\n", plural.Of(len(r.Modules), "module", "modules"),
-		markdown.Code(r.VersionsFrom), markdown.Code(r.DefaultPolicy), markdown.Escape(r.DefaultFrom))
+	fmt.Fprintf(&b, "%s read. Versions from %s. Default policy %s (%s). Today is %s.\n\n", plural.Of(len(r.Modules), "module", "modules"),
+		markdown.Code(r.VersionsFrom), markdown.Code(r.DefaultPolicy), markdown.Escape(r.DefaultFrom), markdown.Escape(r.installersLine()))
 	if len(r.Items) == 0 {
 		b.WriteString("No module calls or providers to resolve.\n")
 	} else {
@@ -647,7 +652,7 @@ func renderMarkdown(w io.Writer, r *Report, opt report.Options) error {
 				constraint += " from " + it.ConstraintFrom
 			}
 			row := []string{mark, string(it.Kind), markdown.CodeCell(it.Name), markdown.CodeCell(it.Source), markdown.CodeCell(constraint),
-				markdown.CodeCell(it.Policy), markdown.CodeCell(it.cell(it.Policy)), markdown.CodeCell(it.cell(it.TerraformPolicy)), markdown.CodeCell(it.cell(it.OpenTofuPolicy))}
+				markdown.CodeCell(it.Policy), markdown.CodeCell(it.cell(it.Policy)), markdown.CodeCell(it.releaseCell(it.TerraformPolicy, installer.Terraform)), markdown.CodeCell(it.releaseCell(it.OpenTofuPolicy, installer.OpenTofu))}
 			for _, p := range r.Extra {
 				c := markdown.CodeCell(it.cell(p))
 				if it.cell(p) != it.cell(it.TerraformPolicy) {

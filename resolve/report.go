@@ -38,14 +38,18 @@ const SchemaVersion = 1
 // on: see Render, whose JSON format writes it.
 type Report struct {
 	// Schema is SchemaVersion.
-	Schema        int      `json:"schema"`
-	Dir           string   `json:"dir"`
-	VersionsFrom  string   `json:"versions_from"`
-	ConfigFile    string   `json:"config_file,omitempty"`
-	ManifestFile  string   `json:"manifest_file,omitempty"`
-	DefaultPolicy string   `json:"default_policy"`
-	DefaultFrom   string   `json:"default_policy_from"`
-	Extra         []string `json:"extra_policies"`
+	Schema        int    `json:"schema"`
+	Dir           string `json:"dir"`
+	VersionsFrom  string `json:"versions_from"`
+	ConfigFile    string `json:"config_file,omitempty"`
+	ManifestFile  string `json:"manifest_file,omitempty"`
+	DefaultPolicy string `json:"default_policy"`
+	DefaultFrom   string `json:"default_policy_from"`
+	// Installers name the releases whose init is today's:
+	// ["terraform@1.15.9", "tofu@1.12.6"] (Options.Terraform and
+	// Options.OpenTofu).
+	Installers []string `json:"installers"`
+	Extra      []string `json:"extra_policies"`
 	// Modules are the module addresses read, the root first.
 	Modules  []string `json:"modules_read"`
 	Items    []Item   `json:"items"`
@@ -107,6 +111,12 @@ type Item struct {
 	Newest    *string `json:"newest"`
 	// Refused maps a policy that refuses the constraint to its reason.
 	Refused map[string]string `json:"refused,omitempty"`
+	// TodayErrors are the errors today's releases stop with on the
+	// registry's answer: Terraform 1.12 and earlier and every OpenTofu
+	// release fail a provider query on one listed version go-versions
+	// cannot read ("1.2.3.4", "v1.0.0", ""), where Terraform 1.13 and
+	// later skip it.
+	TodayErrors []TodayError `json:"today_errors,omitempty"`
 	// Unreadable lists the listed versions some policy shown cannot read.
 	Unreadable []Unreadable `json:"unreadable,omitempty"`
 	// From is where the versions came from: a URL or an index entry.

@@ -14,6 +14,7 @@ import (
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/config"
+	"github.com/prerel/prerel/terraform/installer"
 	"github.com/prerel/prerel/terraform/registry"
 )
 
@@ -53,6 +54,15 @@ type Options struct {
 	// that the report shows what the configuration selects without the
 	// override files pin wrote.
 	SkipFile func(path string) bool
+	// Terraform and OpenTofu are the releases whose init is "today"
+	// (package terraform/installer); the zero Release means the newest
+	// of each. The configuration is read as OpenTofu reads it (its
+	// .tofu files included from OpenTofu 1.8 on), and again as Terraform
+	// reads it when some module has .tofu files, the differences named
+	// among the warnings; each release's required_version is checked
+	// against its own reading; a provider whose registry answer fails a
+	// release's query has that release's error (Item.TodayErrors).
+	Terraform, OpenTofu installer.Release
 }
 
 // DefaultConcurrency is how many version lookups Run makes at once when
@@ -85,7 +95,20 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, diags := config.LoadTree(opts.Dir, config.TreeOptions{ModulesDir: opts.ModulesDir, SkipFile: opts.SkipFile})
+	tf, tofu := opts.releases()
+	tree, diags := config.LoadTree(opts.Dir, config.TreeOptions{ModulesDir: opts.ModulesDir, SkipFile: opts.SkipFile, Terraform: !tofu.ReadsTofuFiles()})
+	tfTree := tree
+	if readsTofuFiles(tree) {
+		// Terraform reads no .tofu file: read the tree again as it does.
+		var tfDiags hcl.Diagnostics
+		tfTree, tfDiags = config.LoadTree(opts.Dir, config.TreeOptions{ModulesDir: opts.ModulesDir, SkipFile: opts.SkipFile, Terraform: true})
+		if tfDiags.HasErrors() {
+			for _, d := range errorsOnly(tfDiags) {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Subject: d.Subject,
+					Summary: "Not readable by " + tf.Display(), Detail: d.Summary + ": " + d.Detail})
+			}
+		}
+	}
 	r := newReport(opts, tree)
 	c := collector{opts: opts, inst: inst, rel: relativeTo(opts.Dir), report: r, diags: append(opts.Config.Warnings(), diags...)}
 	c.collect(tree)
@@ -99,11 +122,19 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, errorsOnly(c.diags)
 	}
 	r.Warnings = append(r.Warnings, formatAll(c.diags)...)
+	if tfTree != tree {
+		r.Warnings = append(r.Warnings, readingDifferences(tf, tofu, tfTree, tree, c.rel)...)
+	}
+	r.Warnings = append(r.Warnings, coreWarnings(tf, tfTree, c.rel)...)
+	r.Warnings = append(r.Warnings, coreWarnings(tofu, tree, c.rel)...)
 
 	listings := lookup(ctx, opts.Versions, c.jobs, opts.Concurrency)
 	for _, j := range c.jobs {
 		l := listings[j.key]
 		r.Items = append(r.Items, j.resolve(l, opts.Extra))
+		if l.listing != nil && l.err == nil {
+			todayErrors(&r.Items[len(r.Items)-1], l.listing.Versions, tf, tofu)
+		}
 		if l.listing != nil {
 			for _, w := range l.listing.Warnings {
 				r.Warnings = append(r.Warnings, fmt.Sprintf("%s %q (%s): the registry warns: %s", j.item.Kind, j.item.Name, j.item.Source, w))
@@ -114,6 +145,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if lockFile != "" {
 		r.LockFile = c.rel(hcl.Range{Filename: lockFile})
 		r.Locks = checkLocks(locked, c.jobs, r.Items, c.rel)
+		r.Warnings = append(r.Warnings, lockWarnings(tf, r.Locks)...)
 	}
 	r.redact()
 	return r, nil
@@ -124,6 +156,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 func checkOptions(opts Options) (installers, error) {
 	if opts.Config == nil || isNil(opts.Versions) || opts.Policies == nil {
 		return installers{}, errors.New("resolve: Options.Config, Options.Versions and Options.Policies are required")
+	}
+	if err := checkReleases(opts); err != nil {
+		return installers{}, err
 	}
 	for i, p := range opts.Extra {
 		if isNil(p) {
@@ -165,7 +200,9 @@ func isNil(v any) bool {
 // newReport fills in the report's header.
 func newReport(opts Options, tree *config.Tree) *Report {
 	def := opts.Config.Default()
+	tf, tofu := opts.releases()
 	r := &Report{
+		Installers:    []string{tf.String(), tofu.String()},
 		Schema:        SchemaVersion,
 		Dir:           opts.Dir,
 		VersionsFrom:  opts.Versions.String(),

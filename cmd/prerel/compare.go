@@ -56,6 +56,7 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 	format := addCompareFormat(fs)
 	baseline, writeBaseline := addBaseline(fs)
 	reference := fs.String("reference", "", "the `POLICY` the summary compares the others with (default:\n"+compare.DefaultReference+", today's Terraform and OpenTofu rule)")
+	installers := addInstallerFlag(fs)
 	showAll := addShowAll(fs)
 	rank := fs.String("rank", string(compare.RankRelevance), "order of classes and case shapes: relevance (how common\nthe constraint shape is in real configurations, then count)\nor count")
 	var shard shardFlag // --shard: a partial report for prerel merge (merge.go)
@@ -120,7 +121,9 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return failure(err)
 		}
-		ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints}
+		tf, tofu := installers.releases()
+		ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
+			Installers: tf.Display() + " and " + tofu.Display()}
 		if base != nil {
 			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, relevance); err != nil {
 				return inputError(fmt.Errorf("%s: %w", *baseline, err))

@@ -130,11 +130,13 @@ func impactFlags(fs *flagSet) func(*env, []string) error {
 	format := addFormat(fs, "text", "markdown", "json", "html")
 	var vf resolveFlags
 	vf.addVersionSourceFlags(fs)
+	vf.installers = addInstallerFlag(fs)
 	return func(e *env, args []string) error {
 		if *policy == "" {
 			return usagef("impact needs --policy P, the policy whose adoption is asked about")
 		}
 		opts := impact.Options{Policies: e.registry, SimulatePrereleases: *simulate}
+		opts.Terraform, opts.OpenTofu = vf.installers.releases()
 		ps, err := e.resolve(policyList{*policy})
 		if err != nil {
 			return err
@@ -194,7 +196,8 @@ func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*imp
 	if err != nil {
 		return nil, err
 	}
-	d, err := impact.LoadDirs(context.Background(), domains, src, e.registry)
+	tf, tofu := vf.installers.releases()
+	d, err := impact.LoadDirsAs(context.Background(), domains, src, e.registry, tf, tofu)
 	var diags hcl.Diagnostics
 	if errors.As(err, &diags) {
 		return nil, usage(errors.New(diagnosticLines(diags)))

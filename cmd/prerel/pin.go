@@ -84,7 +84,8 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 		if exitStatus(outcome) == exitFailure {
 			return outcome
 		}
-		tree, diags := config.LoadTree(dir, config.TreeOptions{ModulesDir: f.modulesDir, SkipFile: pin.Skip})
+		_, tofu := f.installers.releases()
+		tree, diags := config.LoadTree(dir, config.TreeOptions{ModulesDir: f.modulesDir, SkipFile: pin.Skip, Terraform: !tofu.ReadsTofuFiles()})
 		if diags.HasErrors() {
 			return diagnosticsError(diags)
 		}

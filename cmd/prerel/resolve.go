@@ -126,6 +126,7 @@ type resolveFlags struct {
 	urls                                            registryURLs
 	timeout, deadline                               time.Duration
 	retries                                         int
+	installers                                      *installerFlag
 }
 
 // resolveCommand is prerel resolve.
@@ -139,14 +140,16 @@ Terraform and OpenTofu select today. The module tree is read as terraform
 init reads it: local modules from disk, remote ones from .terraform/modules
 (or --modules-dir); provider constraints of every module are intersected.
 Versions come from --index FILE or a registry (service discovery on each
-source's host, or --registry-url). The text report fits 80 columns: each
-provider's constraint in short, --show-all lists every module's.
---policies adds policies: in text, under a row where they select another
-version than today, saying when it is a prerelease of a new major; in
-Markdown as columns. Exit status 1 when some module or provider has no
-admissible version under its chosen policy, or a locked provider version is
-not admitted by it; 3 when some versions could not be listed. Every problem
-is named on stderr.`,
+source's host, or --registry-url). Today's Terraform and OpenTofu are the
+releases --installer names, the newest of each by default: a registry
+answer one of them cannot read is that release's error. The text report
+fits 80 columns: each provider's constraint in short, --show-all lists
+every module's. --policies adds policies: in text, under a row where they
+select another version than today, saying when it is a prerelease of a new
+major; in Markdown as columns. Exit status 1 when some module or provider
+has no admissible version under its chosen policy, or a locked provider
+version is not admitted by it; 3 when some versions could not be listed.
+Every problem is named on stderr.`,
 	policySources: true,
 	flags:         resolveCommandFlags,
 }
@@ -197,9 +200,10 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 	if err != nil {
 		return nil, err
 	}
+	tf, tofu := f.installers.releases()
 	rep, err := resolve.Run(context.Background(), resolve.Options{
 		Dir: dir, ModulesDir: f.modulesDir, Config: cfg, Versions: versions, Policies: e.registry, Extra: extra, LockFile: f.lockFile,
-		SkipFile: skip,
+		SkipFile: skip, Terraform: tf, OpenTofu: tofu,
 	})
 	var diags hcl.Diagnostics
 	if errors.As(err, &diags) {
@@ -226,6 +230,7 @@ func addTreeFlags(fs *flagSet) *resolveFlags {
 	f.addVersionSourceFlags(fs)
 	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules, or modules in TF_DATA_DIR)")
 	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
+	f.installers = addInstallerFlag(fs)
 	return f
 }
 

@@ -76,7 +76,7 @@ func nextMajorText(r *compare.Report, ref string) string {
 // referenceShort marks the reference when it stands for today's
 // installers.
 func referenceShort(ref string) string {
-	if referenceNote(ref) != "" {
+	if referenceNote(ref, "") != "" {
 		return " (today)"
 	}
 	return ""

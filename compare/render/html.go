@@ -182,7 +182,7 @@ type htmlPair struct {
 func buildHTMLView(r *compare.Report, opt Options) htmlView {
 	ref := referenceOf(r.Reference, r.Policies)
 	v := htmlView{
-		Ref: ref, RefNote: referenceNote(ref), Policies: r.Policies,
+		Ref: ref, RefNote: referenceNote(ref, opt.Installers), Policies: r.Policies,
 		Cases: casesText(r.Domain.Cases), Domain: r.Domain.Description,
 		Summary: r.Summary, Legend: signatureLegend, Selection: r.Selection, Hints: newHTMLHints(opt.Hints),
 		SummaryNote: fmt.Sprintf("admits more: cases a policy allows and %s does not; fewer: the reverse; "+

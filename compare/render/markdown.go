@@ -50,7 +50,7 @@ func renderMarkdown(w io.Writer, r *compare.Report, opt Options) error {
 		writeMarkdownDrift(e, opt.Drift, opt.BaselinePath, opt.Hints)
 	}
 	e.printf("**%s, each compared with %s%s, on %s.**  \n", plural.Of(len(r.Policies), "policy", "policies"),
-		markdown.Code(ref), referenceNote(ref), plural.Of(r.Domain.Cases, "case", "cases"))
+		markdown.Code(ref), referenceNote(ref, opt.Installers), plural.Of(r.Domain.Cases, "case", "cases"))
 	e.printf("**Domain:** %s\n", markdown.Escape(r.Domain.Description))
 	policies := make([]string, len(r.Policies))
 	for i, p := range r.Policies {

@@ -20,6 +20,11 @@ type Options struct {
 	BaselinePath string
 	// Hints tell the reader how to see what a report leaves out.
 	Hints Hints
+	// Installers names the releases whose installers the reference
+	// stands for when it is terraform-module or opentofu-module, such as
+	// "Terraform 1.15.9 and OpenTofu 1.12.6"; "" says "Terraform and
+	// OpenTofu".
+	Installers string
 }
 
 // Hints are the words a report uses to tell its reader how to see what it

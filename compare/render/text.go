@@ -59,7 +59,7 @@ func renderText(w io.Writer, r *compare.Report, opt Options) error {
 		writeTextDrift(e, opt.Drift, opt.BaselinePath, opt.Hints)
 	}
 	e.printf("%s\n", wrap(fmt.Sprintf("prerel compare: %s, each compared with %s%s, on %s.",
-		plural.Of(len(r.Policies), "policy", "policies"), ref, referenceNote(ref), casesText(r.Domain.Cases))))
+		plural.Of(len(r.Policies), "policy", "policies"), ref, referenceNote(ref, opt.Installers), casesText(r.Domain.Cases))))
 	e.printf("%s\n", wrap("domain: "+r.Domain.Description))
 	headline := ""
 	if h := nextMajorText(r, ref); h != "" {
@@ -138,11 +138,14 @@ func casesText(n int64) string {
 }
 
 // referenceNote says what the reference stands for when it is a policy
-// of today's installers.
-func referenceNote(ref string) string {
+// of today's installers, naming the releases when installers does.
+func referenceNote(ref, installers string) string {
 	switch ref {
 	case "terraform-module", "opentofu-module":
-		return " (what Terraform and OpenTofu do today)"
+		if installers == "" {
+			installers = "Terraform and OpenTofu"
+		}
+		return " (what " + installers + " do today)"
 	}
 	return ""
 }

@@ -64,6 +64,17 @@
 // unknown or implied. internal/diag.Format prints a diagnostic on one line,
 // the way all of prerel prints them.
 //
+// # Terraform's files and OpenTofu's
+//
+// By default a module is read as OpenTofu 1.8 and later read it: .tf,
+// .tf.json, .tofu and .tofu.json files, NAME.tofu in place of NAME.tf
+// (override files too). TreeOptions.Terraform reads it as Terraform
+// does, without .tofu files. Module.CoreRequirements are the
+// requirements on the program's own version with their files and
+// places: terraform { required_version } and OpenTofu 1.12's
+// language { compatible_with { opentofu = "..." } }; package
+// terraform/installer says which release reads which.
+//
 // # Versions from variables and locals
 //
 // A module call's version may be an expression that Terraform 1.15 and

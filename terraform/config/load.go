@@ -31,6 +31,14 @@ type Module struct {
 	// RequiredCore are the required_version arguments of the terraform
 	// blocks; an override file's replace the primary files'.
 	RequiredCore []string
+	// CoreRequirements are the requirements on Terraform's or OpenTofu's
+	// own version, with their places and the files they are in:
+	// terraform { required_version } and OpenTofu's language {
+	// compatible_with { opentofu } }. Which a release reads, package
+	// terraform/installer says.
+	CoreRequirements []CoreRequirement
+	// tofu is set when a .tofu or .tofu.json file was read.
+	tofu bool
 }
 
 // ModuleCall is one module block.
@@ -124,7 +132,7 @@ func (p *ProviderRequirement) Constraint() string {
 // directory; LoadTree follows the module calls.
 func Load(dir string) (*Module, hcl.Diagnostics) {
 	budget := maxConfigBytes
-	return load(dir, &budget, nil)
+	return load(dir, &budget, fileOptions{})
 }
 
 // MaxConfigBytes bounds how much configuration is read: Load reads at
@@ -145,13 +153,15 @@ var maxConfigBytes int64 = MaxConfigBytes
 
 // load is Load, reading at most *budget bytes and taking what it reads
 // from *budget. Once the budget is spent, it reads nothing. A file for
-// whose path skip (when not nil) returns true is not read.
-func load(dir string, budget *int64, skip func(string) bool) (*Module, hcl.Diagnostics) {
+// whose path opts.skip (when not nil) returns true is not read; with
+// opts.terraform, .tofu files are not read (see TreeOptions.Terraform).
+func load(dir string, budget *int64, opts fileOptions) (*Module, hcl.Diagnostics) {
+	skip := opts.skip
 	m := &Module{Dir: dir}
 	if *budget < 0 {
 		return m, nil
 	}
-	files, diags := configFiles(dir)
+	files, diags := configFiles(dir, opts.terraform)
 	if diags.HasErrors() {
 		return m, diags
 	}
@@ -180,6 +190,7 @@ func load(dir string, budget *int64, skip func(string) bool) (*Module, hcl.Diagn
 			break
 		}
 		m.Files = append(m.Files, f.path)
+		m.tofu = m.tofu || f.tofu
 		var file *hcl.File
 		var hdiags hcl.Diagnostics
 		if f.json {
@@ -236,10 +247,19 @@ type configFile struct {
 	path     string
 	json     bool
 	override bool
+	tofu     bool
 }
 
-// configFiles lists dir's configuration files in reading order.
-func configFiles(dir string) ([]configFile, hcl.Diagnostics) {
+// fileOptions say which files of a module directory load reads.
+type fileOptions struct {
+	skip      func(string) bool
+	terraform bool
+}
+
+// configFiles lists dir's configuration files in reading order: as
+// OpenTofu lists them, or with terraform set as Terraform does, without
+// .tofu and .tofu.json files.
+func configFiles(dir string, terraform bool) ([]configFile, hcl.Diagnostics) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the module directory", Detail: err.Error(), Extra: err}}
@@ -269,6 +289,9 @@ func configFiles(dir string) ([]configFile, hcl.Diagnostics) {
 		default:
 			continue
 		}
+		if c.tofu && terraform {
+			continue
+		}
 		if c.tofu {
 			tofuStems[stemKey(c.stem, c.json)] = true
 		}
@@ -279,7 +302,7 @@ func configFiles(dir string) ([]configFile, hcl.Diagnostics) {
 		if !c.tofu && tofuStems[stemKey(c.stem, c.json)] {
 			continue // NAME.tofu replaces NAME.tf
 		}
-		f := configFile{path: filepath.Join(dir, c.name), json: c.json}
+		f := configFile{path: filepath.Join(dir, c.name), json: c.json, tofu: c.tofu}
 		if c.stem == "override" || strings.HasSuffix(c.stem, "_override") {
 			f.override = true
 			override = append(override, f)
@@ -318,6 +341,9 @@ func inspectFile(file *hcl.File, filename string, mod *inspect.Module) (diags hc
 type extras struct {
 	calls     map[string]*callInfo
 	providers map[string]*providerInfo
+	// core are the requirements on the program's own version, in the
+	// order read.
+	core []CoreRequirement
 	// scope holds the variables and locals a version expression may
 	// refer to.
 	scope *staticScope
@@ -344,9 +370,11 @@ var (
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "variable", LabelNames: []string{"name"}},
 		{Type: "locals"},
+		{Type: "language"},
 	}}
-	extrasTerraformSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}}
-	extrasModuleSchema    = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}, {Name: "version"}}}
+	extrasTerraformSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}},
+		Attributes: []hcl.AttributeSchema{{Name: "required_version"}}}
+	extrasModuleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}, {Name: "version"}}}
 )
 
 // read collects module call and provider places from one file. The
@@ -365,11 +393,14 @@ func (ex *extras) read(file *hcl.File, override bool) hcl.Diagnostics {
 			ex.scope.readVariable(b)
 		case "locals":
 			ex.scope.readLocals(b)
+		case "language":
+			ex.readLanguage(b, override)
 		case "terraform":
 			tc, _, _ := b.Body.PartialContent(extrasTerraformSchema)
 			if tc == nil {
 				continue
 			}
+			ex.readRequiredVersion(tc, override)
 			for _, rp := range tc.Blocks {
 				ex.readRequiredProviders(rp, file, override)
 			}
@@ -462,6 +493,7 @@ func exprText(e hcl.Expression, file *hcl.File) string {
 // build turns terraform-config-inspect's module and the extras into m.
 func (m *Module) build(mod *inspect.Module, ex *extras) {
 	m.RequiredCore = append([]string(nil), mod.RequiredCore...)
+	m.CoreRequirements = ex.coreRequirements()
 	for name, c := range mod.ModuleCalls {
 		mc := &ModuleCall{Name: name, Source: c.Source, Version: c.Version,
 			Pos: hcl.Range{Filename: c.Pos.Filename, Start: hcl.Pos{Line: c.Pos.Line}}}

@@ -42,6 +42,10 @@ type TreeOptions struct {
 	// override files of its own uses it to read the configuration as it
 	// is without them.
 	SkipFile func(path string) bool
+	// Terraform reads the files as Terraform does: .tf and .tf.json
+	// only, where by default .tofu and .tofu.json files are read too,
+	// NAME.tofu in place of NAME.tf, as OpenTofu 1.8 and later read them.
+	Terraform bool
 }
 
 // DataDirEnv is the environment variable that moves Terraform's data
@@ -194,7 +198,7 @@ func localPath(source string) string {
 // diagnostic in the manifest's file. At most MaxConfigBytes of
 // configuration files are read over the whole tree.
 func LoadTree(root string, opts TreeOptions) (*Tree, hcl.Diagnostics) {
-	w := &treeWalker{root: root, tree: &Tree{}, loaded: map[string]*Module{}, budget: maxConfigBytes, skip: opts.SkipFile}
+	w := &treeWalker{root: root, tree: &Tree{}, loaded: map[string]*Module{}, budget: maxConfigBytes, files: fileOptions{skip: opts.SkipFile, terraform: opts.Terraform}}
 	var diags hcl.Diagnostics
 
 	modulesDir := opts.ModulesDir
@@ -222,7 +226,7 @@ func LoadTree(root string, opts TreeOptions) (*Tree, hcl.Diagnostics) {
 
 	rootNode := &Node{Dir: root}
 	rootNode.canon = canonical(root)
-	mod, mdiags := load(root, &w.budget, opts.SkipFile)
+	mod, mdiags := load(root, &w.budget, w.files)
 	rootNode.Module = mod
 	diags = append(diags, mdiags...)
 	w.loaded[rootNode.canon] = mod
@@ -241,8 +245,8 @@ type treeWalker struct {
 	loaded       map[string]*Module
 	// budget is how many bytes of configuration may still be read.
 	budget int64
-	// skip is TreeOptions.SkipFile.
-	skip func(string) bool
+	// files are TreeOptions.SkipFile and TreeOptions.Terraform.
+	files fileOptions
 	// tooLarge is set once the tree has MaxTreeNodes instances and that
 	// has been reported: the calls left are listed as not read, without
 	// an error each.
@@ -333,7 +337,7 @@ func (w *treeWalker) visit(n *Node) hcl.Diagnostics {
 		if mod, ok := w.loaded[child.canon]; ok {
 			child.Module = mod
 		} else {
-			mod, mdiags := load(child.Dir, &w.budget, w.skip)
+			mod, mdiags := load(child.Dir, &w.budget, w.files)
 			child.Module = mod
 			w.loaded[child.canon] = mod
 			for _, d := range mdiags {

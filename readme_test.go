@@ -11,12 +11,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/prerel/prerel/internal/golden"
 	"github.com/prerel/prerel/internal/longtest"
 )
 
@@ -27,6 +29,8 @@ type docCommand struct {
 	line   int    // where the command is on the page
 	text   string // as written
 	sample []string
+	// sampleLine is the page's line of the sample's first line.
+	sampleLine int
 }
 
 // buildLine is the command the pages build prerel with; the commands after
@@ -73,6 +77,7 @@ func pageCommands(t *testing.T, page string) []docCommand {
 				lastBlock = blockCmds
 			} else if block == "text" && len(lastBlock) == 1 {
 				cmds[len(cmds)-1].sample = blockCmds[0].sample
+				cmds[len(cmds)-1].sampleLine = blockCmds[0].sampleLine
 			}
 			if block != "sh" {
 				lastBlock = nil
@@ -84,7 +89,7 @@ func pageCommands(t *testing.T, page string) []docCommand {
 			}
 		case block == "text":
 			if len(blockCmds) == 0 {
-				blockCmds = []docCommand{{}}
+				blockCmds = []docCommand{{sampleLine: n}}
 			}
 			blockCmds[0].sample = append(blockCmds[0].sample, line)
 		case block == "" && strings.TrimSpace(line) != "":
@@ -109,7 +114,8 @@ func pageCommands(t *testing.T, page string) []docCommand {
 // the test built, as go run does (a failure prints "exit status N" on
 // stderr and exits 1), "go build -o prerel ./cmd/prerel" puts that prerel
 // at the root, other go build, go install and go test commands do nothing
-// (go test is what runs this), and any other go command is run.
+// (go test is what runs this), and any other go command is run. With
+// -update it rewrites the samples with what the commands print.
 func TestReadmeCommands(t *testing.T) {
 	longtest.Skip(t) // runs every command of the README and the docs
 	if raceEnabled {
@@ -129,15 +135,24 @@ func TestReadmeCommands(t *testing.T) {
 		t.Run(filepath.Base(page), func(t *testing.T) {
 			work := copyRepository(t, files)
 			sh := startDocShell(t, work, bin)
+			var printed []sampleOutput
 			for _, c := range cmds {
 				t.Run(c.text, func(t *testing.T) {
 					out := sh.run(t, c)
-					if c.sample != nil {
-						checkSample(t, c, out)
+					if c.sample == nil {
+						return
 					}
+					if golden.Update() {
+						printed = append(printed, sampleOutput{c, out})
+						return
+					}
+					checkSample(t, c, out)
 				})
 			}
 			sh.close(t)
+			if golden.Update() {
+				updateSamples(t, page, printed)
+			}
 			for _, f := range newFiles(t, work, files) {
 				t.Errorf("%s: its commands leave %s in the repository: write it under ${TMPDIR:-/tmp} instead", page, f)
 			}
@@ -287,18 +302,54 @@ func shellQuote(s string) string {
 // the lines before a last line "...".
 func checkSample(t *testing.T, c docCommand, out string) {
 	t.Helper()
-	want := c.sample
+	want, got := sampleLines(c, out)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s:%d: the sample output of %s is not what it prints:\n--- printed\n%s\n--- %s\n%s",
+			c.page, c.line, c.text, strings.Join(got, "\n"), c.page, strings.Join(want, "\n"))
+	}
+}
+
+// sampleLines returns the lines of c's sample that are checked and the
+// lines of out they are checked against: a sample that ends with a line
+// "..." shows only the first lines of what the command prints.
+func sampleLines(c docCommand, out string) (want, got []string) {
+	want = c.sample
 	prefix := len(want) > 0 && want[len(want)-1] == "..."
 	if prefix {
 		want = want[:len(want)-1]
 	}
-	got := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	got = strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if prefix && len(got) > len(want) {
 		got = got[:len(want)]
 	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("%s:%d: the sample output of %s is not what it prints:\n--- printed\n%s\n--- %s\n%s",
-			c.page, c.line, c.text, strings.Join(got, "\n"), c.page, strings.Join(want, "\n"))
+	return want, got
+}
+
+// sampleOutput is what a command with a sample printed.
+type sampleOutput struct {
+	cmd docCommand
+	out string
+}
+
+// updateSamples rewrites the samples of page with what their commands
+// printed (go test -run TestReadmeCommands -update): a sample that ends
+// with "..." keeps its length.
+func updateSamples(t *testing.T, page string, printed []sampleOutput) {
+	t.Helper()
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	// From the bottom up, so that earlier line numbers still hold.
+	for i := len(printed) - 1; i >= 0; i-- {
+		c := printed[i].cmd
+		want, got := sampleLines(c, printed[i].out)
+		start := c.sampleLine - 1
+		lines = append(lines[:start], append(slices.Clone(got), lines[start+len(want):]...)...)
+	}
+	if err := os.WriteFile(page, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

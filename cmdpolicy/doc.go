@@ -74,6 +74,16 @@
 // SemVer precedence, Terraform's constraint syntax and the rule "a
 // prerelease only when the constraint names one", in about fifty lines.
 //
+// # Environment
+//
+// A command gets a small environment: the variables of prerel's that
+// BaseEnv names (PATH, HOME, LANG, TMPDIR), when they are set, and those
+// that Options.Env names (prerel's --policy-cmd-env), and no other. The
+// credentials prerel reads from its own environment (TF_TOKEN_*,
+// GITHUB_TOKEN, the path of the CLI configuration in TF_CLI_CONFIG_FILE)
+// never reach a command unless a name says so: a rule needs none of
+// them.
+//
 // # Failures
 //
 // A command that breaks the protocol is a failure, never a deadlock and

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,6 +58,60 @@ type Options struct {
 	// either way. It is written from another goroutine, and its errors are
 	// ignored, so that the command never blocks on its standard error.
 	Stderr io.Writer
+	// Env names the variables of prerel's environment that the command
+	// gets besides those of BaseEnv; see the package documentation.
+	Env []string
+}
+
+// BaseEnv names the variables of prerel's environment that every command
+// gets, when they are set: the program search path, the home and
+// temporary directories and the language. Windows adds those its programs
+// need to start (SYSTEMROOT among them).
+var BaseEnv = baseEnv()
+
+func baseEnv() []string {
+	names := []string{"PATH", "HOME", "LANG", "TMPDIR"}
+	if runtime.GOOS == "windows" {
+		names = append(names, "SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP", "USERPROFILE")
+	}
+	return names
+}
+
+// commandEnv is the environment of a command: the variables of environ
+// (as os.Environ lists them) that BaseEnv or names name.
+func commandEnv(environ, names []string) []string {
+	keep := make(map[string]bool, len(BaseEnv)+len(names))
+	for _, n := range BaseEnv {
+		keep[envKey(n)] = true
+	}
+	for _, n := range names {
+		keep[envKey(n)] = true
+	}
+	env := []string{}
+	for _, kv := range environ {
+		if name, _, ok := strings.Cut(kv, "="); ok && name != "" && keep[envKey(name)] {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// envKey is how a variable's name is compared: as written, except on
+// Windows, whose names ignore case.
+func envKey(name string) string {
+	if runtime.GOOS == "windows" {
+		return strings.ToUpper(name)
+	}
+	return name
+}
+
+// CheckEnvName returns an error unless name can name a variable of the
+// environment: not empty, with no '=' and no NUL.
+func CheckEnvName(name string) error {
+	if name == "" || strings.ContainsAny(name, "=\x00") {
+		return fmt.Errorf("%q cannot name an environment variable (it must be non-empty, with no '=' and no NUL)", name)
+	}
+	return nil
 }
 
 // Policy is an engine.Policy whose rule is an external command, speaking
@@ -69,6 +124,7 @@ type Policy struct {
 	path    string // the program, as exec.Cmd.Path
 	command string // argv as a person would type it, for messages
 	dir     string
+	env     []string // the command's environment
 	timeout time.Duration
 	stderr  *stderrSink
 
@@ -89,11 +145,13 @@ var (
 
 // New returns the policy name whose rule is the command argv: argv[0] is
 // the program, found in PATH when it has no slash, and the rest are its
-// arguments, passed as they are (no shell is involved); it runs with
-// prerel's environment, in Options.Dir. New fails when
+// arguments, passed as they are (no shell is involved); it runs in
+// Options.Dir, with the variables of prerel's environment that BaseEnv and
+// Options.Env name, as they are when New is called. New fails when
 // name is not lower case letters, digits and '-', when argv is empty, when
 // the program cannot be found or is not executable, when Dir is not a
-// directory, and when Timeout is negative. It does not start the command:
+// directory, when Timeout is negative, and when Options.Env has a name
+// that CheckEnvName refuses. It does not start the command:
 // the first case to judge does.
 func New(name string, argv []string, opt Options) (*Policy, error) {
 	if err := checkName(name); err != nil {
@@ -107,6 +165,11 @@ func New(name string, argv []string, opt Options) (*Policy, error) {
 	}
 	if opt.Timeout == 0 {
 		opt.Timeout = DefaultTimeout
+	}
+	for _, n := range opt.Env {
+		if err := CheckEnvName(n); err != nil {
+			return nil, fmt.Errorf("policy %q: environment: %w", name, err)
+		}
 	}
 	if opt.Dir != "" {
 		fi, err := os.Stat(opt.Dir)
@@ -123,6 +186,7 @@ func New(name string, argv []string, opt Options) (*Policy, error) {
 		argv:    append([]string(nil), argv...),
 		command: commandLine(argv),
 		dir:     opt.Dir,
+		env:     commandEnv(os.Environ(), opt.Env),
 		timeout: opt.Timeout,
 		stderr:  &stderrSink{out: opt.Stderr},
 	}

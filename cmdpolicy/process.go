@@ -91,6 +91,7 @@ func (p *Policy) start() (*process, error) {
 		Path:   p.path,
 		Args:   p.argv,
 		Dir:    p.dir,
+		Env:    p.env,
 		Stdin:  ends[0],
 		Stdout: ends[3],
 		Stderr: ends[5],

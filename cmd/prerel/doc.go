@@ -102,7 +102,8 @@ package main
 //
 //   - write pin.go with a pinCommand value: name "pin", args such as
 //     "[flags] DIR", the summary and the help; policySources: true when
-//     it runs policies (--policy-file, --policy-cmd, --policy-timeout);
+//     it runs policies (--policy-file, --policy-cmd, --policy-cmd-env,
+//     --policy-timeout);
 //     its flags function defines the flags with the shared definitions
 //     of flags.go (addPolicies, addFormat, addShowAll, the version source
 //     flags of resolveFlags) and its own, then returns the run function,

@@ -42,8 +42,8 @@ type command struct {
 	// help is the text of 'prerel NAME -h' after the usage line: what the
 	// command does, in lines of at most 80 columns.
 	help string
-	// policySources gives the command --policy-file, --policy-cmd and
-	// --policy-timeout: the policies they name are registered before the
+	// policySources gives the command --policy-file, --policy-cmd,
+	// --policy-cmd-env and --policy-timeout: the policies they name are registered before the
 	// command runs, and the policy commands stopped after it.
 	policySources bool
 	// flags defines the command's flags on fs and returns the function

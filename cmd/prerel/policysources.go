@@ -23,6 +23,7 @@ import (
 type policySources struct {
 	files   fileList
 	cmds    commandList
+	env     envList
 	timeout time.Duration
 }
 
@@ -31,6 +32,7 @@ func addPolicySources(fs *flagSet) *policySources {
 	s := &policySources{}
 	fs.Var(&s.files, "policy-file", "a `FILE` of policy blocks to add to the registered policies\n(repeatable); see 'Designs as data' in the README")
 	fs.Var(&s.cmds, "policy-cmd", "a policy named `NAME=COMMAND`, answered by COMMAND over the eval\nprotocol (repeatable); COMMAND is split into words as a shell does,\nwithout running a shell")
+	fs.Var(&s.env, "policy-cmd-env", "the `NAME` of a variable of prerel's environment that policy\ncommands get (repeatable); they get PATH, HOME, LANG and TMPDIR,\nand no other variable unless named here")
 	durationVar(fs, &s.timeout, "policy-timeout", cmdpolicy.DefaultTimeout, "the `DURATION` a policy command may take to answer one batch\nof cases")
 	return s
 }
@@ -84,7 +86,7 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 		}
 	}
 	for _, c := range s.cmds.pairs {
-		p, err := cmdpolicy.New(c.name, c.argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr})
+		p, err := cmdpolicy.New(c.name, c.argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr, Env: s.env})
 		if err != nil {
 			return finish, usage(fmt.Errorf("--policy-cmd %s: %w", c.name, err))
 		}
@@ -106,7 +108,7 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 // added to *cmds, for finish to stop.
 func (s *policySources) command(e *env, dir string, cmds *[]*cmdpolicy.Policy) func(string, []string, hcl.Range) (engine.Policy, hcl.Diagnostics) {
 	return func(name string, argv []string, rng hcl.Range) (engine.Policy, hcl.Diagnostics) {
-		p, err := cmdpolicy.New(name, argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr, Dir: dir})
+		p, err := cmdpolicy.New(name, argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr, Env: s.env, Dir: dir})
 		if err != nil {
 			return nil, hcl.Diagnostics{diag.ErrorAt(&rng, "Invalid policy command", err.Error())}
 		}
@@ -138,6 +140,24 @@ func (l *fileList) Set(s string) error {
 		return fmt.Errorf("%q given twice", s)
 	}
 	*l = append(*l, s)
+	return nil
+}
+
+// envList is the repeatable --policy-cmd-env flag: the names of the
+// variables that policy commands get besides cmdpolicy.BaseEnv.
+type envList []string
+
+func (l *envList) String() string { return strings.Join(*l, " ") }
+
+func (l *envList) Type() string { return "NAME" }
+
+func (l *envList) Set(s string) error {
+	if err := cmdpolicy.CheckEnvName(s); err != nil {
+		return err
+	}
+	if !slices.Contains(*l, s) {
+		*l = append(*l, s)
+	}
 	return nil
 }
 

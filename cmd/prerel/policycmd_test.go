@@ -65,4 +65,3 @@ done
 		t.Errorf("exit %d\n%s", code, stderr)
 	}
 }
-

@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/report"
 )
 
@@ -26,12 +27,14 @@ var policiesCommand = command{
 	},
 }
 
-// writePolicies lists the policies with their rules.
+// writePolicies lists the policies with their rules, escaped as every
+// text from outside is (a policy file or a command may give a rule any
+// bytes).
 func writePolicies(w io.Writer, ps []engine.Policy) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "POLICY\tRULE")
 	for _, p := range ps {
-		fmt.Fprintf(tw, "%s\t%s\n", p.Name(), p.Rule())
+		fmt.Fprintf(tw, "%s\t%s\n", printable.String(p.Name()), printable.String(p.Rule()))
 	}
 	return tw.Flush()
 }

@@ -65,3 +65,34 @@ done
 		t.Errorf("exit %d\n%s", code, stderr)
 	}
 }
+
+// TestPoliciesEscapesRules checks that prerel policies writes the rules
+// of a policy file and of a command with their terminal escapes escaped.
+func TestPoliciesEscapesRules(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "policies.hcl")
+	if err := os.WriteFile(file, []byte(`policy "hostile" {
+  rule  = "clears\u001b[2J\u001b]0;title\u0007 the screen\u202e"
+  admit = true
+}
+policy "hostile-cmd" {
+  rule    = "\u001b[31mred"
+  command = ["/bin/sh", "-c", "true"]
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "", "policies", "--policy-file", file,
+		"--policy-cmd", "hostile-line=/bin/echo '\x1b[2J'")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if strings.ContainsAny(stdout, "\x1b\x07\u202e") {
+		t.Errorf("raw escapes:\n%q", stdout)
+	}
+	for _, want := range []string{`clears\x1b[2J\x1b]0;title\a the screen\u202e`, `\x1b[31mred`, `/bin/echo '\x1b[2J'`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %s:\n%s", want, stdout)
+		}
+	}
+}

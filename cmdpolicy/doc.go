@@ -110,9 +110,11 @@
 //
 // Every failure is an *Error naming the policy, the command, what went
 // wrong, and the end of the command's standard error. The command's whole
-// process group is then killed, every case of the batch that failed and
-// every case judged afterwards is Invalid with the error as its reason,
-// and Err returns it. A program that uses the policy calls Close after its
+// process group is then killed. The cases of the batch that failed which
+// the command answered before it failed keep their answers; every other
+// case of that batch and every case judged afterwards is Invalid with the
+// error as its reason (NotJudged tells them from answers), and Err
+// returns it. A program that uses the policy calls Close after its
 // last case and treats its error, the same as Err then returns, as the
 // failure of the run: answers given before a failure that is found late
 // (extra lines) may be misplaced.

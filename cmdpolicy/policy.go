@@ -134,8 +134,9 @@ type Policy struct {
 	answered int64 // cases answered in all
 	buf      []byte
 
-	errMu sync.Mutex
-	err   error // the first failure
+	errMu  sync.Mutex
+	err    error         // the first failure
+	failed engine.Result // the result of a case not judged: Invalid, with err
 }
 
 var (
@@ -303,7 +304,30 @@ func (p *Policy) fail(err error) {
 	defer p.errMu.Unlock()
 	if p.err == nil {
 		p.err = err
+		p.failed = engine.InvalidResult(err)
 	}
+}
+
+// notJudged is the result of the cases that err keeps from being
+// judged: the same for every case once the command has failed.
+func (p *Policy) notJudged(err error) engine.Result {
+	p.errMu.Lock()
+	defer p.errMu.Unlock()
+	if err == p.err {
+		return p.failed
+	}
+	return engine.InvalidResult(err)
+}
+
+// NotJudged reports whether r is the result of a case the command did not
+// judge because it had failed: Invalid, with the failure, the error Err
+// returns, as its reason. The answers the command gave before it failed
+// are kept, whatever they are; a program that reports a failed run can
+// tell them from the cases that were never judged.
+func (p *Policy) NotJudged(r engine.Result) bool {
+	p.errMu.Lock()
+	defer p.errMu.Unlock()
+	return p.err != nil && r == p.failed
 }
 
 // ErrClosed is the reason of the cases judged after Close.
@@ -400,13 +424,14 @@ func (p *Policy) judge(constraint string, versions []string, results []engine.Re
 			size += line
 			n++
 		}
+		answered := 0
 		err := p.ready()
 		if err == nil {
-			err = p.batch(constraint, versions, ask[:n], results)
+			answered, err = p.batch(constraint, versions, ask[:n], results)
 		}
 		if err != nil {
-			r := engine.InvalidResult(err)
-			for _, i := range ask {
+			r := p.notJudged(err)
+			for _, i := range ask[answered:] {
 				results[i] = r
 			}
 			return
@@ -452,8 +477,9 @@ func (p *Policy) stop() {
 
 // batch sends the cases versions[i], i in ask, and reads their answers
 // into results. Any failure stops the command and is returned (and
-// recorded). p.mu is held.
-func (p *Policy) batch(constraint string, versions []string, ask []int, results []engine.Result) error {
+// recorded), with how many of the first cases of ask were answered
+// before it. p.mu is held.
+func (p *Policy) batch(constraint string, versions []string, ask []int, results []engine.Result) (answered int, err error) {
 	pr := p.proc
 	buf := p.buf[:0]
 	for _, i := range ask {
@@ -466,7 +492,7 @@ func (p *Policy) batch(constraint string, versions []string, ask []int, results 
 	pr.write(buf)
 	timer := time.NewTimer(p.timeout)
 	defer timer.Stop()
-	err := p.answers(pr, constraint, versions, ask, results, timer.C)
+	answered, err = p.answers(pr, constraint, versions, ask, results, timer.C)
 	if err == nil {
 		// Every case is answered, so the command has read them all; the
 		// writer is done or about to be.
@@ -474,20 +500,23 @@ func (p *Policy) batch(constraint string, versions []string, ask []int, results 
 		case <-pr.written:
 			pr.writing = false
 		case <-timer.C:
+			// Answers to cases it has not read are not answers.
+			answered = 0
 			err = p.newError(fmt.Sprintf("answered every case of a batch of %d but did not read them all within %s", len(ask), p.timeout), nil)
 		}
 	}
 	if err != nil {
 		p.stop()
 		p.fail(err)
-		return err
+		return answered, err
 	}
 	p.answered += int64(len(ask))
-	return nil
+	return len(ask), nil
 }
 
-// answers reads one answer per case of ask into results.
-func (p *Policy) answers(pr *process, constraint string, versions []string, ask []int, results []engine.Result, timeout <-chan time.Time) error {
+// answers reads one answer per case of ask into results. On a failure,
+// it returns how many of the first cases were answered.
+func (p *Policy) answers(pr *process, constraint string, versions []string, ask []int, results []engine.Result, timeout <-chan time.Time) (int, error) {
 	exited := pr.waitDone
 	var drain <-chan time.Time
 	for k, i := range ask {
@@ -500,13 +529,13 @@ func (p *Policy) answers(pr *process, constraint string, versions []string, ask 
 			case a, ok := <-pr.answers:
 				switch {
 				case !ok || a.err == errEOF:
-					return p.cutOff(pr, k, len(ask), at())
+					return k, p.cutOff(pr, k, len(ask), at())
 				case a.err == errTooLong:
-					return p.newError(fmt.Sprintf("wrote an answer longer than %d bytes %s", MaxLine, at()), nil)
+					return k, p.newError(fmt.Sprintf("wrote an answer longer than %d bytes %s", MaxLine, at()), nil)
 				case a.err != nil:
-					return p.newError("reading its answer "+at(), a.err)
+					return k, p.newError("reading its answer "+at(), a.err)
 				case a.garbage:
-					return p.newError(fmt.Sprintf("answered %s %s: an answer is allow, reject or invalid, optionally followed by a tab and a reason",
+					return k, p.newError(fmt.Sprintf("answered %s %s: an answer is allow, reject or invalid, optionally followed by a tab and a reason",
 						quote(a.line), at()), nil)
 				}
 				results[i] = a.result
@@ -519,13 +548,13 @@ func (p *Policy) answers(pr *process, constraint string, versions []string, ask 
 				defer t.Stop()
 				drain = t.C
 			case <-drain:
-				return p.cutOff(pr, k, len(ask), at())
+				return k, p.cutOff(pr, k, len(ask), at())
 			case <-timeout:
-				return p.newError(fmt.Sprintf("gave no answer within %s %s; it was stopped", p.timeout, at()), nil)
+				return k, p.newError(fmt.Sprintf("gave no answer within %s %s; it was stopped", p.timeout, at()), nil)
 			}
 		}
 	}
-	return nil
+	return len(ask), nil
 }
 
 // exitDrain is how long answers are still read once the command has

@@ -22,8 +22,8 @@ type failingPolicy struct {
 
 var errFailed = errors.New("the command exited")
 
-func (p *failingPolicy) Name() string { return "failing" }
-func (p *failingPolicy) Rule() string { return "allows a few cases, then fails" }
+func (p *failingPolicy) Name() string                           { return "failing" }
+func (p *failingPolicy) Rule() string                           { return "allows a few cases, then fails" }
 func (p *failingPolicy) Compile(string) (engine.Matcher, error) { return p, nil }
 func (p *failingPolicy) Match(string) engine.Result {
 	p.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -71,5 +72,43 @@ func TestNewRefusesABadVariableName(t *testing.T) {
 		if _, err := New("env", []string{"/bin/sh"}, Options{Env: []string{name}}); err == nil || !strings.Contains(err.Error(), "cannot name an environment variable") {
 			t.Errorf("%q: %v", name, err)
 		}
+	}
+}
+
+// TestStopAllKillsRunningCommands checks that StopAll kills the process
+// group of a running command: the command and what it started, and that
+// the policy fails.
+func TestStopAllKillsRunningCommands(t *testing.T) {
+	dir := t.TempDir()
+	script := shellScript(t, `sleep 300 &
+echo $! > child.pid
+while IFS= read -r line; do echo allow; done
+`)
+	p, err := New("stopped", []string{"/bin/sh", script}, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	bounded.Run(t, func() {
+		if r := engine.Evaluate(p, ">= 1", "1.0.0"); r.Verdict != engine.Allow {
+			t.Fatalf("%+v", r)
+		}
+	})
+	cmdPid := pid(t, p)
+	b, err := os.ReadFile(filepath.Join(dir, "child.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	childPid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	StopAll()
+	waitGone(t, cmdPid)
+	waitGone(t, childPid)
+	var r engine.Result
+	bounded.Run(t, func() { r = engine.Evaluate(p, ">= 1", "1.0.0") })
+	if !p.NotJudged(r) || p.Err() == nil {
+		t.Errorf("after StopAll: %+v, %v", r, p.Err())
 	}
 }

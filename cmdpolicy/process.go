@@ -114,6 +114,7 @@ func (p *Policy) start() (*process, error) {
 		waitDone:   make(chan struct{}),
 		written:    make(chan error, 1),
 	}
+	addRunning(pr)
 	go pr.wait()
 	go pr.read()
 	go pr.copyStderr(p.stderr)
@@ -242,6 +243,7 @@ func (pr *process) closeInput() {
 func (pr *process) kill() {
 	pr.killOnce.Do(func() {
 		killGroup(pr.cmd)
+		removeRunning(pr)
 		pr.closeInput() // a blocked write returns
 		close(pr.quit)  // a blocked send returns
 		pr.stdout.Close()

@@ -91,6 +91,9 @@ and every version, and html is a page with a timeline of the verdicts.`,
 				return err
 			}
 			rep := engine.NewCheckReport(ps, constraint, versions)
+			if err := e.policyFailure(); err != nil {
+				return err
+			}
 			return failure(report.Check(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)))
 		}
 	},

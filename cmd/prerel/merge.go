@@ -220,6 +220,9 @@ func writeShard(e *env, d compare.Domain, ps []engine.Policy, opt compare.Option
 	if err != nil {
 		return failure(err)
 	}
+	if err := e.policyFailure(); err != nil {
+		return err
+	}
 	p.DomainArgs = domainArgs
 	if err := p.WriteJSON(e.stdout); err != nil {
 		return failure(fmt.Errorf("write the partial report: %w", err))

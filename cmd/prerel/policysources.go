@@ -38,21 +38,26 @@ func addPolicySources(fs *flagSet) *policySources {
 }
 
 // load registers the policies the flags name on a copy of e.registry,
-// which it makes e's registry. The returned finish must be called when
-// the command's work is done, with the command's error: it stops every
-// policy command and returns the error the command ends with, the first
-// failure of a policy command when the work itself went well (a policy
-// command that exits, hangs or answers out of turn is bad input: exit 2).
+// which it makes e's registry, and sets e.stopPolicies. The returned
+// finish must be called when the command's work is done, with the
+// command's error: it stops every policy command and returns the error
+// the command ends with, the first failure of a policy command when the
+// work itself went well (a policy command that exits, hangs or answers
+// out of turn is bad input: exit 2).
 func (s *policySources) load(e *env) (finish func(error) error, err error) {
 	var cmds []*cmdpolicy.Policy
-	finish = func(err error) error {
+	stop := func() error {
 		var failed error
 		for _, c := range cmds {
 			if cerr := c.Close(); cerr != nil && failed == nil {
 				failed = cerr
 			}
 		}
-		if failed != nil && exitStatus(err) < exitUsage {
+		return failed
+	}
+	e.stopPolicies = stop
+	finish = func(err error) error {
+		if failed := stop(); failed != nil && exitStatus(err) < exitUsage {
 			return usage(failed)
 		}
 		return err

@@ -125,7 +125,6 @@ func main() {
 	// stopped with the commands; where that is not available, the
 	// commands' process groups are stopped all the same.
 	cmdpolicy.AdoptOrphans()
-	stopOnSignal(os.Stderr)
 	e := &env{
 		stdin:       os.Stdin,
 		stdout:      os.Stdout,
@@ -240,9 +239,11 @@ func runWithPolicies(e *env, sources *policySources, args []string, run func(*en
 	return nil
 }
 
-// runStopPolicies is runWithPolicies without the writes.
+// runStopPolicies is runWithPolicies without the writes. A command that
+// takes policies runs under stopOnSignal.
 func runStopPolicies(e *env, sources *policySources, args []string, run func(*env, []string) error) (err error) {
 	if sources != nil {
+		defer stopOnSignal(e.stderr)()
 		var finish func(error) error
 		finish, err = sources.load(e)
 		defer func() { err = finish(err) }()

@@ -24,21 +24,39 @@ func lockedWrite(write func() error) error {
 	return write()
 }
 
-// stopOnSignal makes SIGINT and SIGTERM stop prerel: once the write in
-// progress, if any, is over, every policy command is killed with what it
-// left behind (cmdpolicy.StopAll), and prerel exits with the status of a
-// program killed by that signal, 128 and its number (130 for SIGINT, 143
-// for SIGTERM), having written nothing more.
-func stopOnSignal(stderr io.Writer) {
+// stopOnSignal makes SIGINT and SIGTERM stop prerel, until the returned
+// function is called: once the write in progress, if any, is over, every
+// policy command is killed with what it left behind (cmdpolicy.StopAll),
+// and prerel exits with the status of a program killed by that signal,
+// 128 and its number (130 for SIGINT, 143 for SIGTERM), having written
+// nothing more. The commands that take policies run under it; prerel
+// serve has its own handling, which shuts the server down.
+func stopOnSignal(stderr io.Writer) (stop func()) {
 	sigs := make(chan os.Signal, 1)
+	done := make(chan struct{})
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		sig := <-sigs
-		writing.Lock() // never unlocked: nothing is written after this
-		cmdpolicy.StopAll()
-		fmt.Fprintf(stderr, "prerel: stopped by %s\n", sig)
-		os.Exit(signalStatus(sig))
+		select {
+		case sig := <-sigs:
+			writing.Lock() // never unlocked: nothing is written after this
+			cmdpolicy.StopAll()
+			fmt.Fprintf(stderr, "prerel: stopped by %s: the policy commands are stopped, and nothing more is written\n", signalName(sig))
+			os.Exit(signalStatus(sig))
+		case <-done:
+		}
 	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+	}
+}
+
+// signalName is the name of SIGINT or SIGTERM.
+func signalName(sig os.Signal) string {
+	if sig == syscall.SIGTERM {
+		return "SIGTERM"
+	}
+	return "SIGINT"
 }
 
 // signalStatus is the exit status of a program killed by sig.

@@ -119,6 +119,26 @@
 // failure of the run: answers given before a failure that is found late
 // (extra lines) may be misplaced.
 //
+// # Stopping
+//
+// A command runs in a process group of its own, which Close kills once the
+// command has exited or its Grace is over, and which a failure kills at
+// once. On Linux, the command also gets SIGKILL when prerel dies, even by
+// SIGKILL (PR_SET_PDEATHSIG; the signal goes to the command itself, not
+// to what it started).
+//
+// A process that leaves the command's group (setsid, as a daemon does) is
+// out of reach of the group's kill. A program whose only children are its
+// policy commands, such as prerel, calls AdoptOrphans first: on Linux it
+// becomes a child subreaper, so that such a process becomes its child
+// once the command that started it has exited, instead of init's. StopAll,
+// called when the program is about to exit, normally or on a signal, kills
+// the process group of every running command, then every child of the
+// program, round after round, until none is left. Outside Linux, StopAll
+// kills the process groups only. A process started for a command by
+// something else (a service manager, a daemon) is never the program's
+// descendant, and nothing here can stop it.
+//
 // # Command lines
 //
 // A command given as one line (prerel's --policy-cmd NAME=COMMAND) is

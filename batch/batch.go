@@ -9,6 +9,11 @@
 // stream of batches is judged as fast as its repetitions allow. It judges
 // exactly as each policy's Compile and Match do; engine's fast path
 // (engine.VersionTable) only saves the work.
+//
+// A policy that can fail as a whole, such as a policy command, is a
+// Failer: once it has failed, the cases it did not judge are not verdicts,
+// and Batch.Judged says how many of a batch's first cases every policy
+// judged, so that a reader of the batch stops there.
 package batch
 
 import (

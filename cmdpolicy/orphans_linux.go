@@ -10,7 +10,10 @@ import (
 )
 
 // dieWithParent has the kernel kill the command when prerel dies, even by
-// SIGKILL (PR_SET_PDEATHSIG).
+// SIGKILL (PR_SET_PDEATHSIG). The kernel sends the signal when the thread
+// that started the command ends; Go ends a thread only when a goroutine
+// locked to it (runtime.LockOSThread) returns without unlocking it, which
+// prerel never does.
 func dieWithParent(attr *syscall.SysProcAttr) {
 	attr.Pdeathsig = syscall.SIGKILL
 }

@@ -224,8 +224,12 @@ func runCommand(e *env, c *command, args []string) (code int) {
 // are any, runs run with args and stops the policy commands; the error
 // is run's, or the failure of a policy command when run went well (see
 // policySources.load). When there is neither, it makes the writes that
-// run held with afterSuccess, in order, and returns the first error.
+// run held with afterSuccess, in order, and returns the first error. A
+// command that takes policies runs, writes included, under stopOnSignal.
 func runWithPolicies(e *env, sources *policySources, args []string, run func(*env, []string) error) error {
+	if sources != nil {
+		defer stopOnSignal(e.stderr)()
+	}
 	var writes []func() error
 	e.writes = &writes
 	if err := runStopPolicies(e, sources, args, run); err != nil {
@@ -239,11 +243,9 @@ func runWithPolicies(e *env, sources *policySources, args []string, run func(*en
 	return nil
 }
 
-// runStopPolicies is runWithPolicies without the writes. A command that
-// takes policies runs under stopOnSignal.
+// runStopPolicies is runWithPolicies without the writes.
 func runStopPolicies(e *env, sources *policySources, args []string, run func(*env, []string) error) (err error) {
 	if sources != nil {
-		defer stopOnSignal(e.stderr)()
 		var finish func(error) error
 		finish, err = sources.load(e)
 		defer func() { err = finish(err) }()

@@ -172,3 +172,32 @@ func TestPolicyCommandDiesWithPrerel(t *testing.T) {
 	cmd.Wait()
 	waitProcessGone(t, "the policy command", commandPid)
 }
+
+// TestSignalWritesNothing checks that compare --write-baseline stopped by
+// a signal while its policy command works leaves the baseline as it was.
+func TestSignalWritesNothing(t *testing.T) {
+	prerel := prerelBinary(t)
+	dir := t.TempDir()
+	script := shellScript(t, dir, "slow.sh", "IFS= read -r line\necho allow\necho $$ > cmd.pid\nexec sleep 300\n")
+	baseline := filepath.Join(dir, "baseline.json")
+	writeFile(t, baseline, "the good baseline\n")
+	cmd := exec.Command(prerel, "compare", "--scope", "1", "--policy-cmd", "slow=/bin/sh "+script, "--policies", "strict,slow", "--write-baseline", baseline)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	commandPid := waitPid(t, filepath.Join(dir, "cmd.pid"))
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+		t.Errorf("prerel ended with %v, want exit status 143\n%s", err, stderr.String())
+	}
+	if got := readFile(t, baseline); got != "the good baseline\n" {
+		t.Errorf("the baseline was written:\n%.200s", got)
+	}
+	waitProcessGone(t, "the policy command", commandPid)
+}

@@ -112,3 +112,39 @@ while IFS= read -r line; do echo allow; done
 		t.Errorf("after StopAll: %+v, %v", r, p.Err())
 	}
 }
+
+// TestOnFailureIsCalledOnce checks that OnFailure gets the failure, once,
+// as soon as the command fails while judging, and not for a failure that
+// Close finds.
+func TestOnFailureIsCalledOnce(t *testing.T) {
+	var got []error
+	p, err := New("fails", []string{"/bin/sh", shellScript(t, "IFS= read -r line\necho allow\nexit 4\n")},
+		Options{OnFailure: func(err error) { got = append(got, err) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	bounded.Run(t, func() {
+		m, _ := p.Compile(">= 1")
+		results := make([]engine.Result, 3)
+		m.(engine.BatchMatcher).MatchAll([]string{"1.0.0", "1.1.0", "1.2.0"}, results)
+		if results[0].Verdict != engine.Allow || !p.NotJudged(results[1]) || !p.NotJudged(results[2]) {
+			t.Errorf("%+v", results)
+		}
+		m.Match("1.3.0")
+	})
+	if len(got) != 1 || got[0] != p.Err() {
+		t.Errorf("OnFailure got %v, want once %v", got, p.Err())
+	}
+
+	got = nil
+	late, err := New("fails-late", []string{"/bin/sh", shellScript(t, "while IFS= read -r line; do echo allow; done\nexit 5\n")},
+		Options{OnFailure: func(err error) { got = append(got, err) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounded.Run(t, func() { engine.Evaluate(late, ">= 1", "1.0.0") })
+	if err := late.Close(); err == nil || len(got) != 0 {
+		t.Errorf("Close: %v; OnFailure got %v", err, got)
+	}
+}

@@ -61,6 +61,12 @@ type Options struct {
 	// Env names the variables of prerel's environment that the command
 	// gets besides those of BaseEnv; see the package documentation.
 	Env []string
+	// OnFailure, when set, is called once, with the failure, as soon as
+	// the command fails while it judges cases (not when Close finds a
+	// failure), so that a long run can stop: every case after it is
+	// Invalid. It runs in the goroutine that asked for the cases, and
+	// must not call the Policy.
+	OnFailure func(error)
 }
 
 // BaseEnv names the variables of prerel's environment that every command
@@ -124,7 +130,8 @@ type Policy struct {
 	path    string // the program, as exec.Cmd.Path
 	command string // argv as a person would type it, for messages
 	dir     string
-	env     []string // the command's environment
+	env     []string    // the command's environment
+	onFail  func(error) // Options.OnFailure
 	timeout time.Duration
 	stderr  *stderrSink
 
@@ -188,6 +195,7 @@ func New(name string, argv []string, opt Options) (*Policy, error) {
 		command: commandLine(argv),
 		dir:     opt.Dir,
 		env:     commandEnv(os.Environ(), opt.Env),
+		onFail:  opt.OnFailure,
 		timeout: opt.Timeout,
 		stderr:  &stderrSink{out: opt.Stderr},
 	}
@@ -298,13 +306,18 @@ func (p *Policy) Err() error {
 	return p.err
 }
 
-// fail records err as the failure unless there is one already.
+// fail records err as the failure unless there is one already, and calls
+// Options.OnFailure for the first one found while judging.
 func (p *Policy) fail(err error) {
 	p.errMu.Lock()
-	defer p.errMu.Unlock()
-	if p.err == nil {
+	first := p.err == nil
+	if first {
 		p.err = err
 		p.failed = engine.InvalidResult(err)
+	}
+	p.errMu.Unlock()
+	if first && p.onFail != nil && !p.closed {
+		p.onFail(err)
 	}
 }
 

@@ -111,11 +111,15 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 		if shard.set { // a shard writes its partial report (merge.go)
 			return writeShard(e, d, ps, opt, shard.shard, shardDomainArgs(kind, *domain, *scope, *seed, *count, *pairing))
 		}
-		report, err := compare.Run(context.Background(), d, ps, opt)
+		// A policy command that fails ends the run at once.
+		report, err := compare.Run(e.context(), d, ps, opt)
 		var panicked *compare.PanicError
 		if errors.As(err, &panicked) {
 			// A bug in a policy: reported as every panic is, with its stack.
 			panic(&workerPanic{value: err, stack: panicked.Stack})
+		}
+		if ferr := e.policyFailure(); ferr != nil {
+			return ferr
 		}
 		if err != nil {
 			return failure(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,9 @@ type env struct {
 	environ     func() []string
 	stderrIsTTY bool
 
+	// ctx is the run's context, done as soon as a policy command fails
+	// (see policySources.load); nil for a run without policy commands.
+	ctx context.Context
 	// stopPolicies stops the policy commands of the run and returns the
 	// first failure of one; nil when the run has none (see
 	// policySources.load). It may be called more than once.
@@ -44,6 +48,14 @@ type env struct {
 // stopOnSignal), so that a run stopped by a signal writes nothing either.
 func (e *env) afterSuccess(write func() error) {
 	*e.writes = append(*e.writes, write)
+}
+
+// context is e.ctx, or a context never done when e has none.
+func (e *env) context() context.Context {
+	if e.ctx == nil {
+		return context.Background()
+	}
+	return e.ctx
 }
 
 // policyFailure stops the policy commands and returns the first failure of

@@ -212,16 +212,16 @@ func checkShardFlags(fs *flagSet, shard *shardFlag) error {
 // writeShard runs one shard and writes its partial report to stdout,
 // with the flags that make its domain again (for merge --baseline).
 func writeShard(e *env, d compare.Domain, ps []engine.Policy, opt compare.Options, sh compareshard.Shard, domainArgs []string) error {
-	p, err := compareshard.RunPartial(context.Background(), d, ps, opt, sh)
+	p, err := compareshard.RunPartial(e.context(), d, ps, opt, sh)
 	var panicked *compare.PanicError
 	if errors.As(err, &panicked) {
 		panic(&workerPanic{value: err, stack: panicked.Stack})
 	}
+	if ferr := e.policyFailure(); ferr != nil {
+		return ferr
+	}
 	if err != nil {
 		return failure(err)
-	}
-	if err := e.policyFailure(); err != nil {
-		return err
 	}
 	p.DomainArgs = domainArgs
 	if err := p.WriteJSON(e.stdout); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,6 +26,7 @@ type policySources struct {
 	cmds    commandList
 	env     envList
 	timeout time.Duration
+	failed  func(error) // the commands' OnFailure, set by load
 }
 
 // addPolicySources defines the flags on fs.
@@ -38,7 +40,8 @@ func addPolicySources(fs *flagSet) *policySources {
 }
 
 // load registers the policies the flags name on a copy of e.registry,
-// which it makes e's registry, and sets e.stopPolicies. The returned
+// which it makes e's registry, and sets e.stopPolicies and e.ctx, which
+// is done as soon as a policy command fails. The returned
 // finish must be called when the command's work is done, with the
 // command's error: it stops every policy command and returns the error
 // the command ends with, the first failure of a policy command when the
@@ -46,7 +49,11 @@ func addPolicySources(fs *flagSet) *policySources {
 // out of turn is bad input: exit 2).
 func (s *policySources) load(e *env) (finish func(error) error, err error) {
 	var cmds []*cmdpolicy.Policy
+	ctx, cancel := context.WithCancel(context.Background())
+	e.ctx = ctx
+	s.failed = func(error) { cancel() }
 	stop := func() error {
+		defer cancel()
 		var failed error
 		for _, c := range cmds {
 			if cerr := c.Close(); cerr != nil && failed == nil {
@@ -91,7 +98,7 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 		}
 	}
 	for _, c := range s.cmds.pairs {
-		p, err := cmdpolicy.New(c.name, c.argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr, Env: s.env})
+		p, err := cmdpolicy.New(c.name, c.argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr, Env: s.env, OnFailure: s.failed})
 		if err != nil {
 			return finish, usage(fmt.Errorf("--policy-cmd %s: %w", c.name, err))
 		}
@@ -113,7 +120,7 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 // added to *cmds, for finish to stop.
 func (s *policySources) command(e *env, dir string, cmds *[]*cmdpolicy.Policy) func(string, []string, hcl.Range) (engine.Policy, hcl.Diagnostics) {
 	return func(name string, argv []string, rng hcl.Range) (engine.Policy, hcl.Diagnostics) {
-		p, err := cmdpolicy.New(name, argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr, Env: s.env, Dir: dir})
+		p, err := cmdpolicy.New(name, argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr, Env: s.env, OnFailure: s.failed, Dir: dir})
 		if err != nil {
 			return nil, hcl.Diagnostics{diag.ErrorAt(&rng, "Invalid policy command", err.Error())}
 		}

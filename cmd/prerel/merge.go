@@ -119,10 +119,13 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 			return usagef("the partial reports compare %s: %v; give merge the --policy-file and --policy-cmd the shards had",
 				strings.Join(names, ", "), err)
 		}
-		report, err := merged.Report(context.Background(), ps)
+		report, err := merged.Report(e.context(), ps)
 		var panicked *compare.PanicError
 		if errors.As(err, &panicked) {
 			panic(&workerPanic{value: err, stack: panicked.Stack})
+		}
+		if ferr := e.policyFailure(); ferr != nil {
+			return ferr
 		}
 		if err != nil {
 			return usage(trimCompare(err))

@@ -279,3 +279,38 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestMergeWritesNothingAfterAFailedPolicyCommand checks that merge
+// --write-baseline leaves the baseline, and the step summary, as they
+// were, and prints no report, when the policy command it is given fails.
+func TestMergeWritesNothingAfterAFailedPolicyCommand(t *testing.T) {
+	dir := t.TempDir()
+	good := shellScript(t, dir, "good.sh", "while IFS= read -r line; do echo allow; done\n")
+	fails := shellScript(t, dir, "fails.sh", failsAfterTwo)
+	var parts []string
+	for _, shard := range []string{"1/2", "2/2"} {
+		code, stdout, stderr := runCLI(t, "", "compare", "--scope", "1", "--shard", shard, "--format", "json",
+			"--policy-cmd", "x=/bin/sh "+good, "--policies", "strict,x")
+		if code != exitOK {
+			t.Fatalf("shard %s: exit %d\n%s", shard, code, stderr)
+		}
+		part := filepath.Join(dir, "part"+shard[:1]+".json")
+		writeFile(t, part, stdout)
+		parts = append(parts, part)
+	}
+	baseline := filepath.Join(dir, "baseline.json")
+	summary := filepath.Join(dir, "summary.md")
+	writeFile(t, baseline, "the good baseline\n")
+	writeFile(t, summary, "# before\n")
+	args := append([]string{"merge", "--policy-cmd", "x=/bin/sh " + fails, "--write-baseline", baseline}, parts...)
+	code, stdout, stderr := runCLIEnv(t, "", map[string]string{"GITHUB_STEP_SUMMARY": summary}, args...)
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, `policy "x"`) {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if got := readFile(t, baseline); got != "the good baseline\n" {
+		t.Errorf("the baseline was written:\n%.200s", got)
+	}
+	if got := readFile(t, summary); got != "# before\n" {
+		t.Errorf("the step summary was written:\n%.200s", got)
+	}
+}

@@ -42,9 +42,9 @@ type env struct {
 // afterSuccess holds write, a command's writing to files (a baseline,
 // override files, the GitHub step summary), until the command's run has
 // succeeded: its run function returned nil and every policy command
-// stopped without a failure. runCommand then calls each write in turn,
-// and the first error is the command's; when the run fails, nothing is
-// written. A write runs while no signal is being handled (see
+// stopped without a failure. runWithPolicies then calls each write in
+// turn, and the first error is the command's; when the run fails, nothing
+// is written. A write runs while no signal is being handled (see
 // stopOnSignal), so that a run stopped by a signal writes nothing either.
 func (e *env) afterSuccess(write func() error) {
 	*e.writes = append(*e.writes, write)
@@ -86,8 +86,9 @@ type command struct {
 	// command does, in lines of at most 80 columns.
 	help string
 	// policySources gives the command --policy-file, --policy-cmd,
-	// --policy-cmd-env and --policy-timeout: the policies they name are registered before the
-	// command runs, and the policy commands stopped after it.
+	// --policy-cmd-env and --policy-timeout: the policies they name are
+	// registered before the command runs, and the policy commands
+	// stopped after it.
 	policySources bool
 	// flags defines the command's flags on fs and returns the function
 	// that runs the command once they are parsed, with the arguments
@@ -235,8 +236,8 @@ func runCommand(e *env, c *command, args []string) (code int) {
 // runWithPolicies registers the policies that sources name, when there
 // are any, runs run with args and stops the policy commands; the error
 // is run's, or the failure of a policy command when run went well (see
-// policySources.load). When there is neither, it makes the writes that
-// run held with afterSuccess, in order, and returns the first error. A
+// policySources.load). When neither fails, it makes the writes that run
+// held with afterSuccess, in order, and returns the first error. A
 // command that takes policies runs, writes included, under stopOnSignal.
 func runWithPolicies(e *env, sources *policySources, args []string, run func(*env, []string) error) error {
 	if sources != nil {

@@ -41,12 +41,12 @@ func addPolicySources(fs *flagSet) *policySources {
 
 // load registers the policies the flags name on a copy of e.registry,
 // which it makes e's registry, and sets e.stopPolicies and e.ctx, which
-// is done as soon as a policy command fails. The returned
-// finish must be called when the command's work is done, with the
-// command's error: it stops every policy command and returns the error
-// the command ends with, the first failure of a policy command when the
-// work itself went well (a policy command that exits, hangs or answers
-// out of turn is bad input: exit 2).
+// is done as soon as a policy command fails. The returned finish must be
+// called when the command's work is done, with the command's error: it
+// stops every policy command and returns the error the command ends
+// with, the first failure of a policy command when the work itself went
+// well (a policy command that exits, hangs or answers out of turn is bad
+// input: exit 2).
 func (s *policySources) load(e *env) (finish func(error) error, err error) {
 	var cmds []*cmdpolicy.Policy
 	ctx, cancel := context.WithCancel(context.Background())

@@ -9,6 +9,11 @@
 // stream of batches is judged as fast as its repetitions allow. It judges
 // exactly as each policy's Compile and Match do; engine's fast path
 // (engine.VersionTable) only saves the work.
+//
+// A policy that can fail as a whole, such as a policy command, is a
+// Failer: once it has failed, the cases it did not judge are not verdicts,
+// and Batch.Judged says how many of a batch's first cases every policy
+// judged, so that a reader of the batch stops there.
 package batch
 
 import (
@@ -36,10 +41,17 @@ type Batch struct {
 	cindex      map[string]int32
 	vindex      map[string]int32
 
-	// verdicts (without reasons) or results (with them), policy by policy:
-	// policy j's answer for case i is at j*len(lines)+i.
+	// verdicts (without reasons) or results (with them, when reasons is
+	// set), policy by policy: policy j's answer for case i is at
+	// j*len(lines)+i.
 	verdicts []engine.Verdict
 	results  []engine.Result
+	reasons  bool
+
+	// judged is how many of the first cases every policy judged; failure
+	// is the failure of the policy that judged no more (see Failer).
+	judged  int
+	failure error
 }
 
 // evalCase is one case.
@@ -99,13 +111,47 @@ func (b *Batch) Numbers(i int) (constraint, version int) {
 }
 
 // Verdict is the verdict of policy p (its index in the evaluator's
-// policies) on case i, once an evaluator that keeps no reasons has
-// judged the batch.
-func (b *Batch) Verdict(p, i int) engine.Verdict { return b.verdicts[p*len(b.lines)+i] }
+// policies) on case i, once an evaluator has judged the batch.
+func (b *Batch) Verdict(p, i int) engine.Verdict {
+	if b.reasons {
+		return b.results[p*len(b.lines)+i].Verdict
+	}
+	return b.verdicts[p*len(b.lines)+i]
+}
 
 // Result is the result of policy p on case i, reason included, once an
 // evaluator that keeps the reasons has judged the batch.
 func (b *Batch) Result(p, i int) engine.Result { return b.results[p*len(b.lines)+i] }
+
+// Judged returns how many of the batch's first cases every policy
+// judged, once an evaluator has judged it: all of them, unless a policy
+// that can fail as a whole (a Failer, such as a policy command) failed
+// before it judged case n. err is then its failure; the results of case
+// n and after are not all verdicts.
+func (b *Batch) Judged() (n int, err error) { return b.judged, b.failure }
+
+// Failer is a policy that can fail as a whole, such as a policy command
+// (package cmdpolicy): once it has failed, Err returns the failure, it
+// judges no more cases, and NotJudged tells the results it gives them,
+// Invalid, from its verdicts.
+type Failer interface {
+	engine.Policy
+	Err() error
+	NotJudged(engine.Result) bool
+}
+
+// Failure returns the failure of the first Failer of ps that has failed,
+// nil when none has.
+func Failure(ps []engine.Policy) error {
+	for _, p := range ps {
+		if f, ok := p.(Failer); ok {
+			if err := f.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
 
 // Reset empties the batch for the next cases, keeping its memory.
 func (b *Batch) Reset() {
@@ -113,6 +159,7 @@ func (b *Batch) Reset() {
 	clear(b.constraints)
 	clear(b.versions)
 	b.lines, b.constraints, b.versions = b.lines[:0], b.constraints[:0], b.versions[:0]
+	b.judged, b.failure = 0, nil
 	clear(b.cindex)
 	clear(b.vindex)
 }

@@ -54,7 +54,8 @@ const (
 // batch.
 type Evaluator struct {
 	policies []engine.Policy
-	reasons  bool          // keep the results with their reasons (JSON)
+	reasons  bool          // keep the results with their reasons (JSON, or a Failer)
+	failers  []int         // the indexes of the policies that are Failers
 	scratch  []unitScratch // one per worker
 	// caches[j][k] keeps policies[j]'s compiled constraints for the text
 	// path of chunk k's lines, tables[j][k] its table of the stream's
@@ -93,15 +94,23 @@ type unitScratch struct {
 
 // NewEvaluator returns an evaluator of ps with as many workers (at least
 // one), which keeps the results with their reasons when reasons is set
-// (Batch.Result), and the verdicts alone otherwise (Batch.Verdict).
+// (Batch.Result), and the verdicts alone otherwise (Batch.Verdict). When
+// some policy of ps is a Failer, it keeps the results all the same, to
+// tell the cases it judged (Batch.Judged).
 func NewEvaluator(ps []engine.Policy, reasons bool, workers int) *Evaluator {
 	ev := &Evaluator{
 		policies: ps,
-		reasons:  reasons,
 		scratch:  make([]unitScratch, max(1, workers)),
 		caches:   make([][]*compileCache, len(ps)),
 		tables:   make([][]*tableCache, len(ps)),
 	}
+	for j, p := range ps {
+		if _, ok := p.(Failer); ok {
+			ev.failers = append(ev.failers, j)
+		}
+	}
+	ev.reasons = reasons || len(ev.failers) > 0
+	reasons = ev.reasons
 	for j, p := range ps {
 		_, reader := p.(engine.VersionReader)
 		ev.caches[j] = make([]*compileCache, ev.maxChunks())
@@ -124,11 +133,14 @@ func (ev *Evaluator) maxChunks() int {
 }
 
 // Judge fills in the verdicts, or results, of every case of b, with every
-// policy, in parallel. A panic of a policy in a worker is raised again in
-// the caller as a *PanicError, once every worker has stopped.
+// policy, in parallel, and then how many of them were judged
+// (Batch.Judged). A panic of a policy in a worker is raised again in the
+// caller as a *PanicError, once every worker has stopped.
 func (ev *Evaluator) Judge(b *Batch) {
 	n := len(b.lines)
 	size := n * len(ev.policies)
+	b.reasons = ev.reasons
+	b.judged, b.failure = n, nil
 	if ev.reasons {
 		b.results = resize(b.results, size)
 	} else {
@@ -160,6 +172,27 @@ func (ev *Evaluator) Judge(b *Batch) {
 	}
 	wg.Wait()
 	raisePanics(panics)
+	ev.countJudged(b)
+}
+
+// countJudged sets b.judged to the number of b's first cases that every
+// Failer judged, and b.failure to the failure of the first one that did
+// not judge the next case.
+func (ev *Evaluator) countJudged(b *Batch) {
+	n := len(b.lines)
+	for _, j := range ev.failers {
+		f := ev.policies[j].(Failer)
+		err := f.Err()
+		if err == nil {
+			continue
+		}
+		for i, r := range b.results[j*n : j*n+b.judged] {
+			if f.NotJudged(r) {
+				b.judged, b.failure = i, err
+				break
+			}
+		}
+	}
 }
 
 // resize returns s with length n, reusing its memory when it has room.

@@ -460,13 +460,16 @@ func TestCommandLine(t *testing.T) {
 
 // failing runs a script that breaks the protocol, judges cases with it
 // until it fails (at most a few times), and checks the failure: its
-// message, that every case of the failed batch and after it is Invalid
-// with it, that Close and Err return it, and that the process is gone.
+// message, that the cases of the failed batch it answered keep their
+// answers and every other case of it and after it is Invalid with it
+// (NotJudged), that Close and Err return it, and that the process is
+// gone.
 type failing struct {
 	script   string
 	opt      Options
 	versions []string // one MatchAll of these against constraint "c"
 	before   int      // cases answered properly before the failing batch
+	answered int      // cases of the failing batch answered before the failure
 	retries  int      // further single cases sent until one fails
 	atClose  bool     // the failure shows at Close
 	want     []string // in the message, in this order
@@ -527,11 +530,17 @@ func (f failing) run(t *testing.T) {
 			failed = failed[len(failed)-1:]
 		}
 		for i, r := range failed {
-			if r.Verdict != engine.Invalid || r.Reason != reason {
+			if i < f.answered {
+				if r.Verdict != engine.Allow || p.NotJudged(r) {
+					t.Errorf("case %d, answered before the failure: %+v", i, r)
+				}
+				continue
+			}
+			if r.Verdict != engine.Invalid || r.Reason != reason || !p.NotJudged(r) {
 				t.Errorf("case %d of the failure: %+v", i, r)
 			}
 		}
-		if r := engine.Evaluate(p, ">= 1.0", "1.0.0"); r.Verdict != engine.Invalid || r.Reason != reason {
+		if r := engine.Evaluate(p, ">= 1.0", "1.0.0"); r.Verdict != engine.Invalid || r.Reason != reason || !p.NotJudged(r) {
 			t.Errorf("after the failure: %+v", r)
 		}
 	}
@@ -560,12 +569,12 @@ func TestCommandFailures(t *testing.T) {
 		"exits at once": {script: "exit_at_once.py", versions: five,
 			want: []string{`policy "exit-at-once": command python3 ../testdata/policycmd/exit_at_once.py: exited with status 3 after answering 0 of 5 cases of a batch, with no answer for constraint "c", version "v1" (case 1 of a batch of 5)`,
 				`; its standard error ended with "exit_at_once: no rule here"`}},
-		"exits mid-batch": {script: "exit_mid_batch.py", versions: five,
+		"exits mid-batch": {script: "exit_mid_batch.py", versions: five, answered: 2,
 			want: []string{`exited with status 4 after answering 2 of 5 cases of a batch, with no answer for constraint "c", version "v3" (case 3 of a batch of 5)`}},
 		"writes to stderr and fails": {script: "stderr_fail.py", versions: five, before: 1,
 			want: []string{`exited with status 1 after answering 0 of 5 cases of a batch, with no answer for constraint "c", version "v1"`,
 				`its standard error ended with "Traceback (most recent call last):`, `ValueError: stderr_fail: cannot judge c\tv1"`}},
-		"closes its output": {script: "too_few.py", versions: five,
+		"closes its output": {script: "too_few.py", versions: five, answered: 2,
 			want: []string{`closed its standard output after answering 2 of 5 cases of a batch, with no answer for constraint "c", version "v3"`}},
 		"exits between batches": {script: "one_then_exit.py", versions: []string{"v1"}, before: 1,
 			want: []string{`exited with status 0`, `after answering`}},

@@ -74,6 +74,16 @@
 // SemVer precedence, Terraform's constraint syntax and the rule "a
 // prerelease only when the constraint names one", in about fifty lines.
 //
+// # Environment
+//
+// A command gets a small environment: the variables of prerel's that
+// BaseEnv names (PATH, HOME, LANG, TMPDIR), when they are set, and those
+// that Options.Env names (prerel's --policy-cmd-env), and no other. The
+// credentials prerel reads from its own environment (TF_TOKEN_*,
+// GITHUB_TOKEN, the path of the CLI configuration in TF_CLI_CONFIG_FILE)
+// never reach a command unless a name says so: a rule needs none of
+// them.
+//
 // # Failures
 //
 // A command that breaks the protocol is a failure, never a deadlock and
@@ -100,12 +110,34 @@
 //
 // Every failure is an *Error naming the policy, the command, what went
 // wrong, and the end of the command's standard error. The command's whole
-// process group is then killed, every case of the batch that failed and
-// every case judged afterwards is Invalid with the error as its reason,
-// and Err returns it. A program that uses the policy calls Close after its
+// process group is then killed. The cases of the batch that failed which
+// the command answered before it failed keep their answers; every other
+// case of that batch and every case judged afterwards is Invalid with the
+// error as its reason (NotJudged tells them from answers), and Err
+// returns it. A program that uses the policy calls Close after its
 // last case and treats its error, the same as Err then returns, as the
 // failure of the run: answers given before a failure that is found late
 // (extra lines) may be misplaced.
+//
+// # Stopping
+//
+// A command runs in a process group of its own, which Close kills once the
+// command has exited or its Grace is over, and which a failure kills at
+// once. On Linux, the command also gets SIGKILL when prerel dies, even by
+// SIGKILL (PR_SET_PDEATHSIG; the signal goes to the command itself, not
+// to what it started).
+//
+// A process that leaves the command's group (setsid, as a daemon does) is
+// out of reach of the group's kill. A program whose only children are its
+// policy commands, such as prerel, calls AdoptOrphans first: on Linux it
+// becomes a child subreaper, so that such a process becomes its child
+// once the command that started it has exited, instead of init's. StopAll,
+// called when the program is about to exit, normally or on a signal, kills
+// the process group of every running command, then every child of the
+// program, round after round, until none is left. Outside Linux, StopAll
+// kills the process groups only. A process started for a command by
+// something else (a service manager, a daemon) is never the program's
+// descendant, and nothing here can stop it.
 //
 // # Command lines
 //

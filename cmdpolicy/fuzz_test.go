@@ -1,8 +1,12 @@
 package cmdpolicy
 
 import (
+	"bytes"
+	"io"
+	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode"
 	"unicode/utf8"
 
@@ -55,6 +59,47 @@ func FuzzSplitCommand(f *testing.F) {
 		again, err := SplitCommand(commandLine(words))
 		if err != nil || strings.Join(again, "\x00") != strings.Join(words, "\x00") || len(again) != len(words) {
 			t.Fatalf("%q splits into %q, written back as %s, which splits into %q, %v", line, words, commandLine(words), again, err)
+		}
+	})
+}
+
+// FuzzReadAnswers reads arbitrary output of a command, through a small
+// buffer and short lines so that every path of the reader is taken, whole
+// or a byte at a time: the answers are those of its lines read one by
+// one, then the end of the output, or a line too long and nothing after
+// it.
+func FuzzReadAnswers(f *testing.F) {
+	for _, s := range []string{"allow\n", "allow\r\nreject\tr\n", "invalid", "maybe\n\n", "allow\t" + strings.Repeat("x", 60) + "\nallow\n", strings.Repeat("y", 41) + "\r\n", "\r\r\n", "allow\n\x00\xff\n"} {
+		f.Add([]byte(s), false)
+	}
+	const size, max = 16, 40
+	f.Fuzz(func(t *testing.T, out []byte, oneByte bool) {
+		var want []answer
+		rest := string(out)
+		for rest != "" {
+			line, after, _ := strings.Cut(rest, "\n")
+			rest = after
+			line = strings.TrimSuffix(line, "\r")
+			if len(line) > max {
+				want = append(want, answer{err: errTooLong})
+				break
+			}
+			want = append(want, parseAnswer([]byte(line)))
+		}
+		if len(want) == 0 || want[len(want)-1].err == nil {
+			want = append(want, answer{err: errEOF})
+		}
+		var r io.Reader = bytes.NewReader(out)
+		if oneByte {
+			r = iotest.OneByteReader(r)
+		}
+		var got []answer
+		readAnswers(r, size, max, func(a answer) bool {
+			got = append(got, a)
+			return true
+		})
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q read as\n%+v\nwant\n%+v", out, got, want)
 		}
 	})
 }

@@ -8,9 +8,11 @@ import (
 )
 
 // ownGroup makes the command the leader of a new process group, so that
-// what it starts is killed with it.
+// what it starts is killed with it, and on Linux has it killed when
+// prerel dies.
 func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 }
 
 // killGroup kills the command's process group, and the command itself

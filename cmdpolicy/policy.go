@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,6 +58,66 @@ type Options struct {
 	// either way. It is written from another goroutine, and its errors are
 	// ignored, so that the command never blocks on its standard error.
 	Stderr io.Writer
+	// Env names the variables of prerel's environment that the command
+	// gets besides those of BaseEnv; see the package documentation.
+	Env []string
+	// OnFailure, when set, is called once, with the failure, as soon as
+	// the command fails while it judges cases (not when Close finds a
+	// failure), so that a long run can stop: every case after it is
+	// Invalid. It runs in the goroutine that asked for the cases, and
+	// must not call the Policy.
+	OnFailure func(error)
+}
+
+// BaseEnv names the variables of prerel's environment that every command
+// gets, when they are set: the program search path, the home and
+// temporary directories and the language. Windows adds those its programs
+// need to start (SYSTEMROOT among them).
+var BaseEnv = baseEnv()
+
+func baseEnv() []string {
+	names := []string{"PATH", "HOME", "LANG", "TMPDIR"}
+	if runtime.GOOS == "windows" {
+		names = append(names, "SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP", "USERPROFILE")
+	}
+	return names
+}
+
+// commandEnv is the environment of a command: the variables of environ
+// (as os.Environ lists them) that BaseEnv or names name.
+func commandEnv(environ, names []string) []string {
+	keep := make(map[string]bool, len(BaseEnv)+len(names))
+	for _, n := range BaseEnv {
+		keep[envKey(n)] = true
+	}
+	for _, n := range names {
+		keep[envKey(n)] = true
+	}
+	env := []string{}
+	for _, kv := range environ {
+		if name, _, ok := strings.Cut(kv, "="); ok && name != "" && keep[envKey(name)] {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// envKey is how a variable's name is compared: as written, except on
+// Windows, whose names ignore case.
+func envKey(name string) string {
+	if runtime.GOOS == "windows" {
+		return strings.ToUpper(name)
+	}
+	return name
+}
+
+// CheckEnvName returns an error unless name can name a variable of the
+// environment: not empty, with no '=' and no NUL.
+func CheckEnvName(name string) error {
+	if name == "" || strings.ContainsAny(name, "=\x00") {
+		return fmt.Errorf("%q cannot name an environment variable (it must be non-empty, with no '=' and no NUL)", name)
+	}
+	return nil
 }
 
 // Policy is an engine.Policy whose rule is an external command, speaking
@@ -69,6 +130,8 @@ type Policy struct {
 	path    string // the program, as exec.Cmd.Path
 	command string // argv as a person would type it, for messages
 	dir     string
+	env     []string    // the command's environment
+	onFail  func(error) // Options.OnFailure
 	timeout time.Duration
 	stderr  *stderrSink
 
@@ -78,8 +141,9 @@ type Policy struct {
 	answered int64 // cases answered in all
 	buf      []byte
 
-	errMu sync.Mutex
-	err   error // the first failure
+	errMu  sync.Mutex
+	err    error         // the first failure
+	failed engine.Result // the result of a case not judged: Invalid, with err
 }
 
 var (
@@ -89,11 +153,13 @@ var (
 
 // New returns the policy name whose rule is the command argv: argv[0] is
 // the program, found in PATH when it has no slash, and the rest are its
-// arguments, passed as they are (no shell is involved); it runs with
-// prerel's environment, in Options.Dir. New fails when
+// arguments, passed as they are (no shell is involved); it runs in
+// Options.Dir, with the variables of prerel's environment that BaseEnv and
+// Options.Env name, as they are when New is called. New fails when
 // name is not lower case letters, digits and '-', when argv is empty, when
 // the program cannot be found or is not executable, when Dir is not a
-// directory, and when Timeout is negative. It does not start the command:
+// directory, when Timeout is negative, and when Options.Env has a name
+// that CheckEnvName refuses. It does not start the command:
 // the first case to judge does.
 func New(name string, argv []string, opt Options) (*Policy, error) {
 	if err := checkName(name); err != nil {
@@ -107,6 +173,11 @@ func New(name string, argv []string, opt Options) (*Policy, error) {
 	}
 	if opt.Timeout == 0 {
 		opt.Timeout = DefaultTimeout
+	}
+	for _, n := range opt.Env {
+		if err := CheckEnvName(n); err != nil {
+			return nil, fmt.Errorf("policy %q: environment: %w", name, err)
+		}
 	}
 	if opt.Dir != "" {
 		fi, err := os.Stat(opt.Dir)
@@ -123,6 +194,8 @@ func New(name string, argv []string, opt Options) (*Policy, error) {
 		argv:    append([]string(nil), argv...),
 		command: commandLine(argv),
 		dir:     opt.Dir,
+		env:     commandEnv(os.Environ(), opt.Env),
+		onFail:  opt.OnFailure,
 		timeout: opt.Timeout,
 		stderr:  &stderrSink{out: opt.Stderr},
 	}
@@ -233,13 +306,41 @@ func (p *Policy) Err() error {
 	return p.err
 }
 
-// fail records err as the failure unless there is one already.
+// fail records err as the failure unless there is one already, and calls
+// Options.OnFailure for the first one found while judging.
 func (p *Policy) fail(err error) {
 	p.errMu.Lock()
-	defer p.errMu.Unlock()
-	if p.err == nil {
+	first := p.err == nil
+	if first {
 		p.err = err
+		p.failed = engine.InvalidResult(err)
 	}
+	p.errMu.Unlock()
+	if first && p.onFail != nil && !p.closed {
+		p.onFail(err)
+	}
+}
+
+// notJudged is the result of the cases that err keeps from being
+// judged: the same for every case once the command has failed.
+func (p *Policy) notJudged(err error) engine.Result {
+	p.errMu.Lock()
+	defer p.errMu.Unlock()
+	if err == p.err {
+		return p.failed
+	}
+	return engine.InvalidResult(err)
+}
+
+// NotJudged reports whether r is the result of a case the command did not
+// judge because it had failed: Invalid, with the failure, the error Err
+// returns, as its reason. The answers the command gave before it failed
+// are kept, whatever they are; a program that reports a failed run can
+// tell them from the cases that were never judged.
+func (p *Policy) NotJudged(r engine.Result) bool {
+	p.errMu.Lock()
+	defer p.errMu.Unlock()
+	return p.err != nil && r == p.failed
 }
 
 // ErrClosed is the reason of the cases judged after Close.
@@ -336,13 +437,14 @@ func (p *Policy) judge(constraint string, versions []string, results []engine.Re
 			size += line
 			n++
 		}
+		answered := 0
 		err := p.ready()
 		if err == nil {
-			err = p.batch(constraint, versions, ask[:n], results)
+			answered, err = p.batch(constraint, versions, ask[:n], results)
 		}
 		if err != nil {
-			r := engine.InvalidResult(err)
-			for _, i := range ask {
+			r := p.notJudged(err)
+			for _, i := range ask[answered:] {
 				results[i] = r
 			}
 			return
@@ -388,8 +490,9 @@ func (p *Policy) stop() {
 
 // batch sends the cases versions[i], i in ask, and reads their answers
 // into results. Any failure stops the command and is returned (and
-// recorded). p.mu is held.
-func (p *Policy) batch(constraint string, versions []string, ask []int, results []engine.Result) error {
+// recorded), with how many of the first cases of ask were answered
+// before it. p.mu is held.
+func (p *Policy) batch(constraint string, versions []string, ask []int, results []engine.Result) (answered int, err error) {
 	pr := p.proc
 	buf := p.buf[:0]
 	for _, i := range ask {
@@ -402,7 +505,7 @@ func (p *Policy) batch(constraint string, versions []string, ask []int, results 
 	pr.write(buf)
 	timer := time.NewTimer(p.timeout)
 	defer timer.Stop()
-	err := p.answers(pr, constraint, versions, ask, results, timer.C)
+	answered, err = p.answers(pr, constraint, versions, ask, results, timer.C)
 	if err == nil {
 		// Every case is answered, so the command has read them all; the
 		// writer is done or about to be.
@@ -410,20 +513,23 @@ func (p *Policy) batch(constraint string, versions []string, ask []int, results 
 		case <-pr.written:
 			pr.writing = false
 		case <-timer.C:
+			// Answers to cases it has not read are not answers.
+			answered = 0
 			err = p.newError(fmt.Sprintf("answered every case of a batch of %d but did not read them all within %s", len(ask), p.timeout), nil)
 		}
 	}
 	if err != nil {
 		p.stop()
 		p.fail(err)
-		return err
+		return answered, err
 	}
 	p.answered += int64(len(ask))
-	return nil
+	return len(ask), nil
 }
 
-// answers reads one answer per case of ask into results.
-func (p *Policy) answers(pr *process, constraint string, versions []string, ask []int, results []engine.Result, timeout <-chan time.Time) error {
+// answers reads one answer per case of ask into results. On a failure,
+// it returns how many of the first cases were answered.
+func (p *Policy) answers(pr *process, constraint string, versions []string, ask []int, results []engine.Result, timeout <-chan time.Time) (int, error) {
 	exited := pr.waitDone
 	var drain <-chan time.Time
 	for k, i := range ask {
@@ -436,13 +542,13 @@ func (p *Policy) answers(pr *process, constraint string, versions []string, ask 
 			case a, ok := <-pr.answers:
 				switch {
 				case !ok || a.err == errEOF:
-					return p.cutOff(pr, k, len(ask), at())
+					return k, p.cutOff(pr, k, len(ask), at())
 				case a.err == errTooLong:
-					return p.newError(fmt.Sprintf("wrote an answer longer than %d bytes %s", MaxLine, at()), nil)
+					return k, p.newError(fmt.Sprintf("wrote an answer longer than %d bytes %s", MaxLine, at()), nil)
 				case a.err != nil:
-					return p.newError("reading its answer "+at(), a.err)
+					return k, p.newError("reading its answer "+at(), a.err)
 				case a.garbage:
-					return p.newError(fmt.Sprintf("answered %s %s: an answer is allow, reject or invalid, optionally followed by a tab and a reason",
+					return k, p.newError(fmt.Sprintf("answered %s %s: an answer is allow, reject or invalid, optionally followed by a tab and a reason",
 						quote(a.line), at()), nil)
 				}
 				results[i] = a.result
@@ -455,13 +561,13 @@ func (p *Policy) answers(pr *process, constraint string, versions []string, ask 
 				defer t.Stop()
 				drain = t.C
 			case <-drain:
-				return p.cutOff(pr, k, len(ask), at())
+				return k, p.cutOff(pr, k, len(ask), at())
 			case <-timeout:
-				return p.newError(fmt.Sprintf("gave no answer within %s %s; it was stopped", p.timeout, at()), nil)
+				return k, p.newError(fmt.Sprintf("gave no answer within %s %s; it was stopped", p.timeout, at()), nil)
 			}
 		}
 	}
-	return nil
+	return len(ask), nil
 }
 
 // exitDrain is how long answers are still read once the command has

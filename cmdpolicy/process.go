@@ -91,6 +91,7 @@ func (p *Policy) start() (*process, error) {
 		Path:   p.path,
 		Args:   p.argv,
 		Dir:    p.dir,
+		Env:    p.env,
 		Stdin:  ends[0],
 		Stdout: ends[3],
 		Stderr: ends[5],
@@ -113,6 +114,7 @@ func (p *Policy) start() (*process, error) {
 		waitDone:   make(chan struct{}),
 		written:    make(chan error, 1),
 	}
+	addRunning(pr)
 	go pr.wait()
 	go pr.read()
 	go pr.copyStderr(p.stderr)
@@ -161,14 +163,24 @@ func (pr *process) write(b []byte) {
 // read reads the output line by line into pr.answers until it ends.
 func (pr *process) read() {
 	defer close(pr.answers)
-	r := bufio.NewReaderSize(pr.stdout, 64<<10)
+	readAnswers(pr.stdout, 64<<10, MaxLine, pr.send)
+}
+
+// readAnswers reads r line by line, with a buffer of size bytes, and
+// hands send each line parsed as an answer (a line ends at a line feed,
+// which is dropped with one carriage return before it; an empty line at
+// the end of r is no line), then one last answer with errEOF at the end
+// of r, errTooLong for a line longer than max bytes without its line
+// end, or the error of r. It stops when send returns false.
+func readAnswers(r io.Reader, size, max int, send func(answer) bool) {
+	br := bufio.NewReaderSize(r, size)
 	var long []byte // a line longer than the buffer, so far
 	for {
-		chunk, err := r.ReadSlice('\n')
+		chunk, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
 			long = append(long, chunk...)
-			if len(long) > MaxLine+1 { // room for a CR
-				pr.send(answer{err: errTooLong})
+			if len(long) > max+1 { // room for a CR
+				send(answer{err: errTooLong})
 				return
 			}
 			continue
@@ -180,11 +192,11 @@ func (pr *process) read() {
 		}
 		if len(line) > 0 {
 			line = lines.TrimCR(bytes.TrimSuffix(line, []byte("\n")))
-			if len(line) > MaxLine {
-				pr.send(answer{err: errTooLong})
+			if len(line) > max {
+				send(answer{err: errTooLong})
 				return
 			}
-			if !pr.send(parseAnswer(line)) {
+			if !send(parseAnswer(line)) {
 				return
 			}
 		}
@@ -192,7 +204,7 @@ func (pr *process) read() {
 			if err == io.EOF {
 				err = errEOF
 			}
-			pr.send(answer{err: err})
+			send(answer{err: err})
 			return
 		}
 	}
@@ -241,6 +253,7 @@ func (pr *process) closeInput() {
 func (pr *process) kill() {
 	pr.killOnce.Do(func() {
 		killGroup(pr.cmd)
+		removeRunning(pr)
 		pr.closeInput() // a blocked write returns
 		close(pr.quit)  // a blocked send returns
 		pr.stdout.Close()

@@ -42,7 +42,9 @@ rule.`,
 
 // writePolicies lists the policies by catalogue group, in the groups'
 // order and registration order within a group, each name on a line of
-// its own (today's rule marked) and its rule wrapped under it.
+// its own (today's rule marked) and its rule wrapped under it, both
+// escaped as every text from outside is (a policy file or a command may
+// give a rule any bytes).
 func writePolicies(w io.Writer, ps []engine.Policy) error {
 	var b strings.Builder
 	first := true
@@ -179,6 +181,9 @@ and every version, and html is a page with a timeline of the verdicts.`,
 				return err
 			}
 			rep := engine.NewCheckReport(ps, constraint, versions)
+			if err := e.policyFailure(); err != nil {
+				return err
+			}
 			return failure(report.Check(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)))
 		}
 	},

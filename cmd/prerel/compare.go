@@ -112,11 +112,15 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 		if shard.set { // a shard writes its partial report (merge.go)
 			return writeShard(e, d, ps, opt, shard.shard, shardDomainArgs(kind, *domain, *scope, *seed, *count, *pairing))
 		}
-		report, err := compare.Run(context.Background(), d, ps, opt)
+		// A policy command that fails ends the run at once.
+		report, err := compare.Run(e.context(), d, ps, opt)
 		var panicked *compare.PanicError
 		if errors.As(err, &panicked) {
 			// A bug in a policy: reported as every panic is, with its stack.
 			panic(&workerPanic{value: err, stack: panicked.Stack})
+		}
+		if ferr := e.policyFailure(); ferr != nil {
+			return ferr
 		}
 		if err != nil {
 			return failure(err)
@@ -215,11 +219,27 @@ var compareHints = comparerender.Hints{
 // even when the run also differs from the baseline, whose drift stderr
 // still tells. cmd names the command (compare or merge) in stderr's
 // messages.
+//
+// A policy command that failed stops it all: no report, no file written,
+// the failure as the error. The files, and the drift, wait for the run's
+// success (afterSuccess), so that a policy command that fails when it is
+// stopped leaves them untouched too.
 func writeCompareOutputs(e *env, cmd string, format comparerender.Format, report *compare.Report, ropt comparerender.Options, baselinePath string) error {
+	if err := e.policyFailure(); err != nil {
+		return err
+	}
 	var failed []error
 	if err := comparerender.Render(e.stdout, format, report, ropt); err != nil {
 		failed = append(failed, failure(fmt.Errorf("write the report: %w", err)))
 	}
+	e.afterSuccess(func() error { return writeCompareFiles(e, cmd, report, ropt, baselinePath, failed) })
+	return nil
+}
+
+// writeCompareFiles is the end of writeCompareOutputs: the baseline, the
+// step summary and the drift, with failed, the outputs that failed
+// before.
+func writeCompareFiles(e *env, cmd string, report *compare.Report, ropt comparerender.Options, baselinePath string, failed []error) error {
 	if baselinePath != "" {
 		if err := compare.WriteBaseline(baselinePath, report); err != nil {
 			failed = append(failed, baselineWriteError(err))

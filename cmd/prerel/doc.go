@@ -80,6 +80,8 @@
 //	4  an internal error: a bug in prerel, reported on stderr as
 //	   "internal error" with a stack trace (a fatal error of the Go
 //	   runtime, such as running out of memory, exits 2 instead)
+//	130  stopped by SIGINT (143: by SIGTERM) in a command that takes
+//	     policies: its policy commands are stopped, and no file is written
 //
 // A run with problems of several kinds names every one on stderr and exits
 // with the most severe status, in the order 4, 2, 3, 1: resolve, whose
@@ -102,7 +104,8 @@ package main
 //
 //   - write pin.go with a pinCommand value: name "pin", args such as
 //     "[flags] DIR", the summary and the help; policySources: true when
-//     it runs policies (--policy-file, --policy-cmd, --policy-timeout);
+//     it runs policies (--policy-file, --policy-cmd, --policy-cmd-env,
+//     --policy-timeout);
 //     its flags function defines the flags with the shared definitions
 //     of flags.go (addPolicies, addFormat, addShowAll, the version source
 //     flags of resolveFlags) and its own, then returns the run function,

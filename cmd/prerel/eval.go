@@ -61,12 +61,25 @@ its exact bytes.`,
 // evalStream is eval: it judges the lines of r with every policy of ps,
 // with as many workers, and writes the answers to w, as JSON lines with
 // the reasons when asJSON is set.
+//
+// When a policy command fails, the output stops at the first line it did
+// not judge, and the error says which line that is: the lines before it
+// keep their answers, and no line after it is written.
 func evalStream(r io.Reader, w io.Writer, ps []engine.Policy, asJSON bool, workers int) error {
 	out := newEvalWriter(w, asJSON, ps)
 	ev := batch.NewEvaluator(ps, asJSON, workers)
+	lines := 0 // the lines of the batches before
 	err := eachBatch(r, func(b *batch.Batch) error {
 		judge(ev, b)
-		return failure(out.write(b))
+		judged, failed := b.Judged()
+		if err := out.write(b, judged); err != nil {
+			return failure(err)
+		}
+		if failed != nil {
+			return usage(fmt.Errorf("not judged: stdin line %d and the lines after it: %w", lines+judged+1, failed))
+		}
+		lines += b.Len()
+		return nil
 	})
 	if ferr := failure(out.flush()); err == nil {
 		err = ferr
@@ -194,13 +207,13 @@ var verdictColumns = [...]string{
 	engine.Invalid: "\tinvalid",
 }
 
-// write writes one line per line of b, in order.
-func (out *evalWriter) write(b *batch.Batch) error {
+// write writes one line per line of the n first lines of b, in order.
+func (out *evalWriter) write(b *batch.Batch, n int) error {
 	if out.enc != nil {
-		return out.writeJSON(b)
+		return out.writeJSON(b, n)
 	}
 	w := out.w
-	for i := range b.Len() {
+	for i := range n {
 		constraint, version := b.Case(i)
 		w.WriteString(constraint)
 		w.WriteByte('\t')
@@ -220,11 +233,11 @@ func (out *evalWriter) write(b *batch.Batch) error {
 	return nil
 }
 
-// writeJSON writes the lines of b as JSON lines, in order.
-func (out *evalWriter) writeJSON(b *batch.Batch) error {
+// writeJSON writes the n first lines of b as JSON lines, in order.
+func (out *evalWriter) writeJSON(b *batch.Batch, n int) error {
 	clear(out.encoded)
 	out.encodedBytes = 0
-	for i := range b.Len() {
+	for i := range n {
 		c, v := b.Numbers(i)
 		key := uint64(uint32(c))<<32 | uint64(uint32(v))
 		if line, ok := out.encoded[key]; ok {

@@ -35,6 +35,8 @@ const exitStatusHelp = `Exit status:
 	4  an internal error: a bug in prerel, reported on stderr as
 	   "internal error" with a stack trace (a fatal error of the Go
 	   runtime, such as running out of memory, exits 2 instead)
+	130  stopped by SIGINT (143: by SIGTERM) in a command that takes
+	     policies: its policy commands are stopped, and no file is written
 `
 
 // exitError is an error with the exit status prerel ends with. Commands

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/cmdpolicy"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/printable"
 )
@@ -24,6 +26,47 @@ type env struct {
 	// credentials; nil reads none.
 	environ     func() []string
 	stderrIsTTY bool
+
+	// ctx is the run's context, done as soon as a policy command fails
+	// (see policySources.load); nil for a run without policy commands.
+	ctx context.Context
+	// stopPolicies stops the policy commands of the run and returns the
+	// first failure of one; nil when the run has none (see
+	// policySources.load). It may be called more than once.
+	stopPolicies func() error
+	// writes are the command's writes to files, held by afterSuccess
+	// until the run has succeeded.
+	writes *[]func() error
+}
+
+// afterSuccess holds write, a command's writing to files (a baseline,
+// override files, the GitHub step summary), until the command's run has
+// succeeded: its run function returned nil and every policy command
+// stopped without a failure. runWithPolicies then calls each write in
+// turn, and the first error is the command's; when the run fails, nothing
+// is written. A write runs while no signal is being handled (see
+// stopOnSignal), so that a run stopped by a signal writes nothing either.
+func (e *env) afterSuccess(write func() error) {
+	*e.writes = append(*e.writes, write)
+}
+
+// context is e.ctx, or a context never done when e has none.
+func (e *env) context() context.Context {
+	if e.ctx == nil {
+		return context.Background()
+	}
+	return e.ctx
+}
+
+// policyFailure stops the policy commands and returns the first failure of
+// one, as the bad input it is (exit status 2), nil when none failed. A
+// command calls it before it prints a report, so that a policy command
+// that failed gives no report, only its error.
+func (e *env) policyFailure() error {
+	if e.stopPolicies == nil {
+		return nil
+	}
+	return usage(e.stopPolicies())
 }
 
 // A command is one prerel command, defined once: its usage line, the help
@@ -42,9 +85,10 @@ type command struct {
 	// help is the text of 'prerel NAME -h' after the usage line: what the
 	// command does, in lines of at most 80 columns.
 	help string
-	// policySources gives the command --policy-file, --policy-cmd and
-	// --policy-timeout: the policies they name are registered before the
-	// command runs, and the policy commands stopped after it.
+	// policySources gives the command --policy-file, --policy-cmd,
+	// --policy-cmd-env and --policy-timeout: the policies they name are
+	// registered before the command runs, and the policy commands
+	// stopped after it.
 	policySources bool
 	// flags defines the command's flags on fs and returns the function
 	// that runs the command once they are parsed, with the arguments
@@ -90,6 +134,10 @@ func limitMemory(getenv func(string) string) {
 
 func main() {
 	limitMemory(os.Getenv)
+	// The orphans of policy commands become prerel's children, to be
+	// stopped with the commands; where that is not available, the
+	// commands' process groups are stopped all the same.
+	cmdpolicy.AdoptOrphans()
 	e := &env{
 		stdin:       os.Stdin,
 		stdout:      os.Stdout,
@@ -99,7 +147,10 @@ func main() {
 		environ:     os.Environ,
 		stderrIsTTY: isTerminal(os.Stderr),
 	}
-	os.Exit(run(e, os.Args[1:]))
+	code := run(e, os.Args[1:])
+	writing.Lock()
+	cmdpolicy.StopAll()
+	os.Exit(code)
 }
 
 // run dispatches to a subcommand, reports its error on stderr and maps it
@@ -185,8 +236,28 @@ func runCommand(e *env, c *command, args []string) (code int) {
 // runWithPolicies registers the policies that sources name, when there
 // are any, runs run with args and stops the policy commands; the error
 // is run's, or the failure of a policy command when run went well (see
-// policySources.load).
-func runWithPolicies(e *env, sources *policySources, args []string, run func(*env, []string) error) (err error) {
+// policySources.load). When neither fails, it makes the writes that run
+// held with afterSuccess, in order, and returns the first error. A
+// command that takes policies runs, writes included, under stopOnSignal.
+func runWithPolicies(e *env, sources *policySources, args []string, run func(*env, []string) error) error {
+	if sources != nil {
+		defer stopOnSignal(e.stderr)()
+	}
+	var writes []func() error
+	e.writes = &writes
+	if err := runStopPolicies(e, sources, args, run); err != nil {
+		return err
+	}
+	for _, write := range writes {
+		if err := lockedWrite(write); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runStopPolicies is runWithPolicies without the writes.
+func runStopPolicies(e *env, sources *policySources, args []string, run func(*env, []string) error) (err error) {
 	if sources != nil {
 		var finish func(error) error
 		finish, err = sources.load(e)

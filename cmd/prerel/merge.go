@@ -119,10 +119,13 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 			return usagef("the partial reports compare %s: %v; give merge the --policy-file and --policy-cmd the shards had",
 				strings.Join(names, ", "), err)
 		}
-		report, err := merged.Report(context.Background(), ps)
+		report, err := merged.Report(e.context(), ps)
 		var panicked *compare.PanicError
 		if errors.As(err, &panicked) {
 			panic(&workerPanic{value: err, stack: panicked.Stack})
+		}
+		if ferr := e.policyFailure(); ferr != nil {
+			return ferr
 		}
 		if err != nil {
 			return usage(trimCompare(err))
@@ -212,10 +215,13 @@ func checkShardFlags(fs *flagSet, shard *shardFlag) error {
 // writeShard runs one shard and writes its partial report to stdout,
 // with the flags that make its domain again (for merge --baseline).
 func writeShard(e *env, d compare.Domain, ps []engine.Policy, opt compare.Options, sh compareshard.Shard, domainArgs []string) error {
-	p, err := compareshard.RunPartial(context.Background(), d, ps, opt, sh)
+	p, err := compareshard.RunPartial(e.context(), d, ps, opt, sh)
 	var panicked *compare.PanicError
 	if errors.As(err, &panicked) {
 		panic(&workerPanic{value: err, stack: panicked.Stack})
+	}
+	if ferr := e.policyFailure(); ferr != nil {
+		return ferr
 	}
 	if err != nil {
 		return failure(err)

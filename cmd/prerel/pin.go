@@ -93,6 +93,11 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return failure(err)
 		}
+		// A policy command that failed made the plan of invalid
+		// verdicts: no report, no file written.
+		if err := e.policyFailure(); err != nil {
+			return err
+		}
 		opts := pin.RenderOptions{Contents: *dryRun}
 		switch {
 		case *check:
@@ -111,30 +116,42 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 			}
 			return outcome
 		case *dryRun:
-		default:
+			return pinReport(e, format.value, plan, opts, false, outcome)
+		}
+		// The files are written, and the report of what was written
+		// printed, once the run has succeeded.
+		e.afterSuccess(func() error {
 			if err := pin.Write(plan, pin.WriteOptions{Unlock: *updateLock}); err != nil {
 				return failure(err)
 			}
+			return pinReport(e, format.value, plan, opts, *updateLock, outcome)
+		})
+		return nil
+	}
+}
+
+// pinReport writes the report of plan and, when unlocked, the provider
+// entries removed from the lock file, and returns outcome, the outcome of
+// the resolution.
+func pinReport(e *env, format string, plan *pin.Plan, opts pin.RenderOptions, unlocked bool, outcome error) error {
+	if err := pin.Render(e.stdout, pin.Format(format), plan, opts); err != nil {
+		return failure(err)
+	}
+	if unlocked && len(plan.Lock) > 0 && format != "json" {
+		code, item := printable.String, "  "
+		if format == "markdown" {
+			code, item = markdown.Code, "- "
 		}
-		if err := pin.Render(e.stdout, pin.Format(format.value), plan, opts); err != nil {
+		var b strings.Builder
+		fmt.Fprintf(&b, "\nRemoved from %s:\n", code(plan.LockFile))
+		for _, l := range plan.Lock {
+			b.WriteString(item + code(l.Address) + "\n")
+		}
+		if _, err := io.WriteString(e.stdout, b.String()); err != nil {
 			return failure(err)
 		}
-		if *updateLock && !*dryRun && len(plan.Lock) > 0 && format.value != "json" {
-			code, item := printable.String, "  "
-			if format.value == "markdown" {
-				code, item = markdown.Code, "- "
-			}
-			var b strings.Builder
-			fmt.Fprintf(&b, "\nRemoved from %s:\n", code(plan.LockFile))
-			for _, l := range plan.Lock {
-				b.WriteString(item + code(l.Address) + "\n")
-			}
-			if _, err := io.WriteString(e.stdout, b.String()); err != nil {
-				return failure(err)
-			}
-		}
-		return outcome
 	}
+	return outcome
 }
 
 // pinRemove removes the override files prerel wrote in the local module
@@ -154,16 +171,21 @@ func pinRemove(e *env, f *resolveFlags, dir, format string) error {
 			p.Dirs = append(p.Dirs, n.Dir)
 		}
 	}
-	removed, err := pin.Remove(p)
-	if err != nil {
-		return failure(err)
-	}
-	lock := f.lockFile
-	if lock == "" {
-		lock = filepath.Join(dir, ".terraform.lock.hcl")
-	}
-	_, err = os.Stat(lock)
-	return failure(renderRemoved(e.stdout, format, removed, lock != "-" && err == nil))
+	// The files are removed once the run has succeeded, as they are
+	// written.
+	e.afterSuccess(func() error {
+		removed, err := pin.Remove(p)
+		if err != nil {
+			return failure(err)
+		}
+		lock := f.lockFile
+		if lock == "" {
+			lock = filepath.Join(dir, ".terraform.lock.hcl")
+		}
+		_, err = os.Stat(lock)
+		return failure(renderRemoved(e.stdout, format, removed, lock != "-" && err == nil))
+	})
+	return nil
 }
 
 // renderRemoved writes the files pin --remove removed and, when there is

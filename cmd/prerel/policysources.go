@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,7 +24,9 @@ import (
 type policySources struct {
 	files   fileList
 	cmds    commandList
+	env     envList
 	timeout time.Duration
+	failed  func(error) // the commands' OnFailure, set by load
 }
 
 // addPolicySources defines the flags on fs.
@@ -31,26 +34,37 @@ func addPolicySources(fs *flagSet) *policySources {
 	s := &policySources{}
 	fs.Var(&s.files, "policy-file", "a `FILE` of policy blocks to add to the registered policies\n(repeatable); see 'Designs as data' in the README")
 	fs.Var(&s.cmds, "policy-cmd", "a policy named `NAME=COMMAND`, answered by COMMAND over the eval\nprotocol (repeatable); COMMAND is split into words as a shell does,\nwithout running a shell")
+	fs.Var(&s.env, "policy-cmd-env", "the `NAME` of a variable of prerel's environment that policy\ncommands get (repeatable); they get PATH, HOME, LANG and TMPDIR,\nand no other variable unless named here")
 	durationVar(fs, &s.timeout, "policy-timeout", cmdpolicy.DefaultTimeout, "the `DURATION` a policy command may take to answer one batch\nof cases")
 	return s
 }
 
 // load registers the policies the flags name on a copy of e.registry,
-// which it makes e's registry. The returned finish must be called when
-// the command's work is done, with the command's error: it stops every
-// policy command and returns the error the command ends with, the first
-// failure of a policy command when the work itself went well (a policy
-// command that exits, hangs or answers out of turn is bad input: exit 2).
+// which it makes e's registry, and sets e.stopPolicies and e.ctx, which
+// is done as soon as a policy command fails. The returned finish must be
+// called when the command's work is done, with the command's error: it
+// stops every policy command and returns the error the command ends
+// with, the first failure of a policy command when the work itself went
+// well (a policy command that exits, hangs or answers out of turn is bad
+// input: exit 2).
 func (s *policySources) load(e *env) (finish func(error) error, err error) {
 	var cmds []*cmdpolicy.Policy
-	finish = func(err error) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	e.ctx = ctx
+	s.failed = func(error) { cancel() }
+	stop := func() error {
+		defer cancel()
 		var failed error
 		for _, c := range cmds {
 			if cerr := c.Close(); cerr != nil && failed == nil {
 				failed = cerr
 			}
 		}
-		if failed != nil && exitStatus(err) < exitUsage {
+		return failed
+	}
+	e.stopPolicies = stop
+	finish = func(err error) error {
+		if failed := stop(); failed != nil && exitStatus(err) < exitUsage {
 			return usage(failed)
 		}
 		return err
@@ -84,7 +98,7 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 		}
 	}
 	for _, c := range s.cmds.pairs {
-		p, err := cmdpolicy.New(c.name, c.argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr})
+		p, err := cmdpolicy.New(c.name, c.argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr, Env: s.env, OnFailure: s.failed})
 		if err != nil {
 			return finish, usage(fmt.Errorf("--policy-cmd %s: %w", c.name, err))
 		}
@@ -106,7 +120,7 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 // added to *cmds, for finish to stop.
 func (s *policySources) command(e *env, dir string, cmds *[]*cmdpolicy.Policy) func(string, []string, hcl.Range) (engine.Policy, hcl.Diagnostics) {
 	return func(name string, argv []string, rng hcl.Range) (engine.Policy, hcl.Diagnostics) {
-		p, err := cmdpolicy.New(name, argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr, Dir: dir})
+		p, err := cmdpolicy.New(name, argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr, Env: s.env, OnFailure: s.failed, Dir: dir})
 		if err != nil {
 			return nil, hcl.Diagnostics{diag.ErrorAt(&rng, "Invalid policy command", err.Error())}
 		}
@@ -138,6 +152,24 @@ func (l *fileList) Set(s string) error {
 		return fmt.Errorf("%q given twice", s)
 	}
 	*l = append(*l, s)
+	return nil
+}
+
+// envList is the repeatable --policy-cmd-env flag: the names of the
+// variables that policy commands get besides cmdpolicy.BaseEnv.
+type envList []string
+
+func (l *envList) String() string { return strings.Join(*l, " ") }
+
+func (l *envList) Type() string { return "NAME" }
+
+func (l *envList) Set(s string) error {
+	if err := cmdpolicy.CheckEnvName(s); err != nil {
+		return err
+	}
+	if !slices.Contains(*l, s) {
+		*l = append(*l, s)
+	}
 	return nil
 }
 

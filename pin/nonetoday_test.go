@@ -9,7 +9,7 @@ import (
 	"github.com/prerel/prerel/pin"
 )
 
-// TestNoneToday plans the README's example (hashicorp/terraform#36985:
+// TestNoneToday plans the example of docs/install-today.md (hashicorp/terraform#36985:
 // ">= 2.0.0-beta.1" with 1.0.0 and 2.0.0-beta.1 published, cargo chosen
 // for that call): the pin says why today's installer selects no version.
 func TestNoneToday(t *testing.T) {

@@ -260,7 +260,7 @@ func TestProgressOnlyForLongRuns(t *testing.T) {
 }
 
 // TestDriftExampleBaseline keeps testdata/drift/cargo-before.json, the
-// baseline the README's drift example reads, equal to what a cargo that
+// baseline the drift example of docs/ci.md reads, equal to what a cargo that
 // behaved like lexical would have written (-update rewrites it).
 func TestDriftExampleBaseline(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))

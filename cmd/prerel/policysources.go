@@ -32,7 +32,7 @@ type policySources struct {
 // addPolicySources defines the flags on fs.
 func addPolicySources(fs *flagSet) *policySources {
 	s := &policySources{}
-	fs.Var(&s.files, "policy-file", "a `FILE` of policy blocks to add to the registered policies\n(repeatable); see 'Designs as data' in the README")
+	fs.Var(&s.files, "policy-file", "a `FILE` of policy blocks to add to the registered policies\n(repeatable); see docs/evaluate.md, 'Designs as data'")
 	fs.Var(&s.cmds, "policy-cmd", "a policy named `NAME=COMMAND`, answered by COMMAND over the eval\nprotocol (repeatable); COMMAND is split into words as a shell does,\nwithout running a shell")
 	fs.Var(&s.env, "policy-cmd-env", "the `NAME` of a variable of prerel's environment that policy\ncommands get (repeatable); they get PATH, HOME, LANG and TMPDIR,\nand no other variable unless named here")
 	durationVar(fs, &s.timeout, "policy-timeout", cmdpolicy.DefaultTimeout, "the `DURATION` a policy command may take to answer one batch\nof cases")

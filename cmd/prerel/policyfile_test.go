@@ -44,9 +44,9 @@ func TestPolicyFileInEveryCommand(t *testing.T) {
 			name: "policies lists them after the registered ones, with their rules",
 			args: args("policies"),
 			contains: []string{
-				"\ngo-versions-cargo     the cargo rule built in go-versions set algebra",
-				"\ncomposer-stability    a prerelease in range when it is at least as stable as the least stable prerelease the constraint names: dev < alpha < beta < RC (Composer)\n" +
-					"hcl-cargo             cargo in HCL: a prerelease only when a comparator other than != names a prerelease of the same base\n",
+				"\ngo-versions-cargo          the cargo rule built in go-versions set algebra",
+				"\ncomposer-stability         a prerelease in range when it is at least as stable as the least stable prerelease the constraint names: dev < alpha < beta < RC (Composer)\n" +
+					"hcl-cargo                  cargo in HCL: a prerelease only when a comparator other than != names a prerelease of the same base\n",
 			},
 		},
 		{
@@ -271,7 +271,7 @@ func TestPolicyFileCommandBlock(t *testing.T) {
 }
 `)
 	code, stdout, stderr := runCLI(t, "", "policies", "--policy-file", file)
-	if code != exitOK || !strings.HasSuffix(stdout, "\nnamed                 a prerelease when the constraint names one\n") {
+	if code != exitOK || !strings.HasSuffix(stdout, "\nnamed                      a prerelease when the constraint names one\n") {
 		t.Errorf("policies: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	code, stdout, stderr = runCLI(t, "", "check", "--policy-file", file, "--policies", "strict,named",

@@ -29,7 +29,7 @@ func TestPolicyCommands(t *testing.T) {
 		stderr []string
 	}{
 		{name: "policies lists it", args: []string{"policies", "--policy-cmd", named}, code: exitOK,
-			stdout: []string{"named                 the verdicts of the command python3 ../../testdata/policycmd/prerelease_named.py"}},
+			stdout: []string{"named                      the verdicts of the command python3 ../../testdata/policycmd/prerelease_named.py"}},
 		{name: "check", args: []string{"check", "--policy-cmd", named, "--policies", "strict,named", ">= 1.0.0-beta", "1.0.0-rc", "2.0.0-beta"},
 			code: exitOK, stdout: []string{"1.0.0-rc    reject  allow", "2.0.0-beta  reject  allow"}},
 		{name: "select", args: []string{"select", "--policy-cmd", named, "--policies", "named", ">= 1.0.0-beta", "1.0.0-rc", "2.0.0-beta", "1.5.0"},

@@ -273,6 +273,7 @@ func semverDir() string {
 }
 
 func TestRenovateEqualsNodeSemver(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		missing(t, "node is not on PATH")
@@ -319,6 +320,7 @@ func checkSemverVersion(t *testing.T, dir string) {
 }
 
 func TestDependabotEqualsRubyGems(t *testing.T) {
+	t.Parallel()
 	ruby, err := exec.LookPath("ruby")
 	if err != nil {
 		missing(t, "ruby is not on PATH")
@@ -332,6 +334,7 @@ func TestDependabotEqualsRubyGems(t *testing.T) {
 }
 
 func TestTerraformModuleVersionsEqualsMasterminds331(t *testing.T) {
+	t.Parallel()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		missing(t, "go is not on PATH")

@@ -2,10 +2,8 @@ package resolve
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/updaters"
 )
 
 // UpdaterReport is what an updater (Renovate, Dependabot) would select and
@@ -34,11 +32,12 @@ type UpdaterItem struct {
 	// constraint: Renovate's lock-file update, the version Dependabot
 	// keeps the constraint for. Nil for none.
 	Selects *string `json:"selects"`
-	// Proposes is the updater's proposal: for Renovate the newest
-	// candidate above the current version (the locked one, else what it
-	// selects) that its ignoreUnstable filter keeps, for Dependabot the
-	// newest candidate whatever the constraint (it rewrites the constraint
-	// to admit it). Nil when it proposes nothing new.
+	// Proposes is the updater's proposal, when its policy is a Proposer:
+	// for Renovate the newest candidate above the current version (the
+	// locked one, else what it selects) that its ignoreUnstable filter
+	// keeps, for Dependabot the newest candidate whatever the constraint
+	// (it rewrites the constraint to admit it). Nil when it proposes
+	// nothing new.
 	Proposes *string `json:"proposes"`
 	// Installs is what terraform init installs today; nil for none.
 	Installs *string `json:"installs"`
@@ -87,38 +86,32 @@ func (r *Report) AddUpdater(p engine.Policy, reg *engine.Registry) error {
 	return nil
 }
 
-// proposal is UpdaterItem.Proposes.
+// Proposer is implemented by an updater policy that proposes versions
+// beyond the one it selects within the constraint (package updaters'
+// Renovate and Dependabot). Propose returns the version proposed for a
+// dependency with this constraint, at current (the locked version, or
+// "" for none), when the updater selects selected within the constraint
+// ("" for none), from the available versions; false for none.
+type Proposer interface {
+	Propose(constraint, current, selected string, available []string) (string, bool)
+}
+
+// proposal is UpdaterItem.Proposes: p's proposal when it is a Proposer
+// and proposes another version than current and selects.
 func proposal(p engine.Policy, constraint, current string, selects *string, listed []string) *string {
-	var out *string
-	switch p.(type) {
-	case updaters.Renovate:
-		from := current
-		if from == "" && selects != nil {
-			from = *selects
-		}
-		if from == "" {
-			return nil
-		}
-		cands := updaters.RenovateCandidates(from, listed)
-		// The newest candidate: the engine's Select over the candidates
-		// with a constraint that admits each one.
-		var best engine.Version
-		for _, c := range cands {
-			v, err := engine.ParseVersion(strings.TrimSpace(c))
-			if err == nil && (out == nil || best.Compare(v) < 0) {
-				c := c
-				out, best = &c, v
-			}
-		}
-	case updaters.Dependabot:
-		if sel := updaters.DependabotProposal(constraint, current, listed); sel.Found {
-			out = &sel.Version
-		}
-	}
-	if out != nil && (selects != nil && *out == *selects || *out == current) {
+	pr, ok := p.(Proposer)
+	if !ok {
 		return nil
 	}
-	return out
+	selected := ""
+	if selects != nil {
+		selected = *selects
+	}
+	v, ok := pr.Propose(constraint, current, selected, listed)
+	if !ok || v == selected || v == current {
+		return nil
+	}
+	return &v
 }
 
 // disagreements is UpdaterItem.Disagreements.

@@ -190,6 +190,14 @@ func DependabotProposal(constraint, current string, available []string) engine.S
 	})
 }
 
+// Propose is DependabotProposal, as package resolve asks an updater:
+// the version Dependabot proposes for a dependency with this constraint
+// at current ("" for none); selected is not needed.
+func (Dependabot) Propose(constraint, current, selected string, available []string) (string, bool) {
+	sel := DependabotProposal(constraint, current, available)
+	return sel.Version, sel.Found
+}
+
 func dependabotNewest(available []string, wantPre bool, match func(string) engine.Result) engine.Selection {
 	var sel engine.Selection
 	var best GemVersion

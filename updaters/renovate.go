@@ -355,6 +355,32 @@ func (r Renovate) Select(constraint string, available []string) (engine.Selectio
 	return sel, nil
 }
 
+// Propose returns what Renovate proposes for a dependency with this
+// constraint at current (the locked version, "" for none) when it
+// selects selected within the constraint: the newest of
+// RenovateCandidates from current, or from selected when there is no
+// current version; false when there is none. An update outside the
+// constraint is, for Renovate, a pull request that rewrites the
+// constraint.
+func (Renovate) Propose(constraint, current, selected string, available []string) (string, bool) {
+	from := current
+	if from == "" {
+		from = selected
+	}
+	if from == "" {
+		return "", false
+	}
+	var best engine.Version
+	out, found := "", false
+	for _, c := range RenovateCandidates(from, available) {
+		v, _ := readNPMVersion(c) // RenovateCandidates read it
+		if !found || best.Compare(v) < 0 {
+			out, best, found = c, v, true
+		}
+	}
+	return out, found
+}
+
 // RenovateCandidates returns the versions of available that Renovate's
 // candidate filter keeps when the dependency is at current, with
 // ignoreUnstable on (its default): filterVersions in

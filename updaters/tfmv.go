@@ -28,8 +28,12 @@ import (
 //	>= 1.0.0-0   | 1.1.0-rc1 reject (prereleases are dropped)
 //
 // This policy is the default run: a prerelease is never admitted, and a
-// release is judged by Check of v3.3.1 (before v3.4.0 changed how
-// prereleases are judged in an AND group; on a release the two agree).
+// release is judged by Check of v3.3.1. Later versions differ: v3.4.0
+// judges a prerelease against every comparator of an AND group once one
+// of them names a prerelease, and reads leading zeros in NewVersion again
+// (CHANGELOG #266); v3.5.0 refuses a constraint longer than 512 bytes or
+// with more than 32 "||" groups. The constraint functions judge a release
+// alike in all three.
 // What it refuses (Invalid) is what NewConstraint refuses: a term that is
 // not one of = != > < >= => <= =< ~ ~> ^ (or none) and a version of up to
 // three numbers or x/X/* wildcards, terms joined by blanks or commas,

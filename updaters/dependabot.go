@@ -20,33 +20,38 @@ import (
 // version satisfies the constraint when it satisfies every term
 // (Gem::Requirement#satisfied_by?, RubyGems 3.3.15). Versions are
 // Dependabot::Terraform::Version (version.rb): a leading "v" and any
-// "+build" are removed, and "-" becomes ".pre.". There is no prerelease
-// rule in the match: a prerelease is a version like another, ordered by
+// "+build" are removed, and "-" becomes ".pre.". Gem::Requirement has no
+// prerelease rule: a prerelease is a version like another, ordered by
 // Gem::Version#<=>, which compares segments (runs of digits as numbers,
 // runs of letters as strings, a string below a number), so 1.0.0-rc10 is
 // newer than 1.0.0-rc9 where SemVer says older, and 1.0.0-0 newer than
 // 1.0.0-beta. "~> 1.2" is ">= 1.2, < 2", "~> 1.2.3" is ">= 1.2.3, <
 // 1.3" (of the version's release).
 //
+// Prereleases are candidates only by opt-in: the update checker
+// (update_checker.rb, wants_prerelease? and
+// latest_version_for_registry_dependency) drops them unless the
+// constraint matches /\d-[A-Za-z0-9]/ (any term, "!=" included) or the
+// current version is one. This policy admits a version when
+// satisfied_by? holds and, for a prerelease (a letter in it, as RubyGems
+// says), the constraint opts in; the current version's opt-in is
+// [DependabotWantsPrerelease].
+//
 //	~> 1.2               | 1.9.0         allow
 //	~> 1.2               | 2.0.0-beta    reject (2.0.0-beta's release is 2.0.0)
-//	>= 1.0               | 2.0.0-beta    allow
+//	>= 1.0               | 2.0.0-beta    reject (no opt-in)
+//	>= 1.0.0-rc1         | 2.0.0-beta    allow
 //	~> 1.0.0-rc9         | 1.0.0-rc10    allow
 //
 // What it refuses (Invalid): a term that is not such an operator and a
 // RubyGems version, such as one with build metadata ("= 1.0.0+b") or an
 // empty term between two commas; a version RubyGems cannot read. The
-// empty constraint is Gem::Requirement's default ">= 0" and admits
-// everything, prereleases included.
+// empty constraint is Gem::Requirement's default ">= 0": every release.
 //
-// Selection follows the update checker (update_checker.rb,
-// latest_version_for_registry_dependency and wants_prerelease?):
-// prereleases are candidates only when the constraint matches
-// /\d-[A-Za-z0-9]/ (any term, "!=" included) or the current version is
-// one, and the newest by Gem::Version#<=> wins. [Dependabot.Select] picks
-// the newest candidate the constraint admits, the version Dependabot
-// keeps the constraint for; [DependabotProposal] the newest candidate,
-// which Dependabot proposes and rewrites the constraint to admit.
+// Selection is the newest admitted version by Gem::Version#<=>, the
+// version Dependabot keeps the constraint for; [DependabotProposal] is
+// the newest candidate whatever the constraint, which Dependabot proposes
+// and rewrites the constraint to admit.
 type Dependabot struct{}
 
 var (
@@ -69,12 +74,15 @@ type gemOp struct {
 }
 
 // dependabotMatcher is a compiled Dependabot constraint.
-type dependabotMatcher struct{ terms []gemOp }
+type dependabotMatcher struct {
+	terms   []gemOp
+	wantPre bool // the constraint opts in to prereleases
+}
 
 // Compile reads constraint as Dependabot::Terraform::Requirement.new
 // does.
 func (Dependabot) Compile(constraint string) (engine.Matcher, error) {
-	m := &dependabotMatcher{}
+	m := &dependabotMatcher{wantPre: DependabotWantsPrerelease(constraint, "")}
 	for _, term := range rubySplitComma(constraint) {
 		term = strings.Trim(term, " \t\n\v\f\r\x00")
 		op, v, err := parseGemTerm(term)
@@ -114,10 +122,13 @@ func parseGemTerm(term string) (string, GemVersion, error) {
 
 // Reasons of the dependabot policy.
 const (
-	reasonDependabotAllow = "satisfies every Gem::Requirement term"
+	reasonDependabotAllow    = "satisfies every Gem::Requirement term"
+	reasonDependabotPreAllow = "prerelease: satisfies every Gem::Requirement term, and the constraint opts in to prereleases"
+	reasonDependabotNoOptIn  = "prerelease: not a candidate, the constraint does not match /\\d-[A-Za-z0-9]/ (wants_prerelease?)"
 )
 
-// Match judges version as Gem::Requirement#satisfied_by? does.
+// Match judges version as Gem::Requirement#satisfied_by? does, and a
+// prerelease only when the constraint opts in.
 func (m *dependabotMatcher) Match(version string) engine.Result {
 	v, err := ParseGemVersion(version)
 	if err != nil {
@@ -128,7 +139,13 @@ func (m *dependabotMatcher) Match(version string) engine.Result {
 			return engine.Rejected(fmt.Sprintf("fails the term %s %s", t.op, t.v))
 		}
 	}
-	return engine.Allowed(reasonDependabotAllow)
+	if !v.Prerelease() {
+		return engine.Allowed(reasonDependabotAllow)
+	}
+	if !m.wantPre {
+		return engine.Rejected(reasonDependabotNoOptIn)
+	}
+	return engine.Allowed(reasonDependabotPreAllow)
 }
 
 func (t gemOp) holds(v GemVersion) bool {
@@ -168,15 +185,15 @@ func DependabotWantsPrerelease(constraint, current string) bool {
 	return dependabotWantsPrerelease.MatchString(constraint)
 }
 
-// Select returns the newest candidate, by Gem::Version#<=>, that the
-// constraint admits; prereleases are candidates only when
-// DependabotWantsPrerelease(constraint, ""). Ties keep list order.
+// Select returns the newest version, by Gem::Version#<=>, that the
+// policy admits (ties keep list order): it depends on the admitted
+// versions alone.
 func (d Dependabot) Select(constraint string, available []string) (engine.Selection, error) {
 	m, err := d.Compile(constraint)
 	if err != nil {
 		return engine.Selection{}, err
 	}
-	return dependabotNewest(available, DependabotWantsPrerelease(constraint, ""), m.Match), nil
+	return dependabotNewest(available, true, m.Match), nil
 }
 
 // DependabotProposal returns the version Dependabot proposes for a

@@ -36,13 +36,16 @@ func TestExamples(t *testing.T) {
 
 		{updaters.Dependabot{}, "~> 1.2", "1.9.0", engine.Allow},
 		{updaters.Dependabot{}, "~> 1.2", "2.0.0-beta", engine.Reject},
-		{updaters.Dependabot{}, ">= 1.0", "2.0.0-beta", engine.Allow},
+		{updaters.Dependabot{}, ">= 1.0", "2.0.0-beta", engine.Reject},
+		{updaters.Dependabot{}, ">= 1.0.0-rc1", "2.0.0-beta", engine.Allow},
+		{updaters.Dependabot{}, ">= 1.0, != 0.9.0-rc1", "2.0.0-beta", engine.Allow},
 		{updaters.Dependabot{}, "~> 1.0.0-rc9", "1.0.0-rc10", engine.Allow},
 		{updaters.Dependabot{}, "> 1.0.0-rc9", "1.0.0-rc10", engine.Allow},
 		{updaters.Dependabot{}, "= 1.0.0+b", "1.0.0", engine.Invalid},
 		{updaters.Dependabot{}, "1.0,", "1.0.0", engine.Allow},
 		{updaters.Dependabot{}, "1.0,,2", "1.0.0", engine.Invalid},
-		{updaters.Dependabot{}, "", "1.0.0-beta", engine.Allow},
+		{updaters.Dependabot{}, "", "1.0.0-beta", engine.Reject},
+		{updaters.Dependabot{}, "", "1.0.0", engine.Allow},
 		{updaters.Dependabot{}, "= v1.0.0", "v1.0.0+b", engine.Allow},
 		{updaters.Dependabot{}, "> 1.0.0-beta", "1.0.0-0", engine.Allow},
 

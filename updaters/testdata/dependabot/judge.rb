@@ -5,10 +5,11 @@
 # Input, one JSON array a line: [constraint, version, ...]. Output, one
 # line each: a letter a version (a allow, r reject, i invalid: the
 # requirement is ill-formed, or the version malformed), a tab, and the
-# index of the version selected (-1: none): the newest by Gem::Version#<=>
-# among the readable versions the requirement admits, prereleases only
-# when the requirement string matches /\d-[A-Za-z0-9]/ (the first of
-# equal versions).
+# index of the version selected (-1: none). A version is allowed when
+# the requirement is satisfied_by? it and it is a candidate: a release, or
+# a prerelease when the requirement string matches /\d-[A-Za-z0-9]/. The
+# selection is the newest allowed version by Gem::Version#<=> (the first
+# of equal versions).
 #
 # TerraformRequirement and TerraformVersion are transcribed from
 # dependabot/dependabot-core (terraform/lib/dependabot/terraform/
@@ -94,10 +95,9 @@ STDIN.each_line do |line|
       letters << "i"
       next
     end
-    ok = req.satisfied_by?(v)
+    ok = req.satisfied_by?(v) && (!v.prerelease? || wants_prerelease)
     letters << (ok ? "a" : "r")
     next unless ok
-    next if v.prerelease? && !wants_prerelease
     if best.nil? || (best <=> v) < 0
       best = v
       best_index = i

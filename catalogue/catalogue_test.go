@@ -9,6 +9,7 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/policies"
+	"github.com/prerel/prerel/updaters"
 )
 
 // order is the catalogue's order: "prerel policies --format json" and the default
@@ -17,6 +18,7 @@ var order = []string{
 	"strict", "lexical", "cargo", "linear", "linear-tight", "ga-bound", "any-pre", "fallback", "core-only",
 	"hashicorp", "apparentlymart", "apparentlymart-exact", "masterminds", "masterminds-pre",
 	"terraform-module", "opentofu-module", "go-versions-cargo",
+	"renovate", "dependabot", "terraform-module-versions",
 }
 
 func TestNewPinsTheOrder(t *testing.T) {
@@ -25,8 +27,8 @@ func TestNewPinsTheOrder(t *testing.T) {
 	}
 }
 
-func TestNewHoldsPoliciesThenAdapters(t *testing.T) {
-	want := append(policies.All(), adapters.All()...)
+func TestNewHoldsPoliciesThenAdaptersThenUpdaters(t *testing.T) {
+	want := append(append(policies.All(), adapters.All()...), updaters.All()...)
 	got := catalogue.New().All()
 	if len(got) != len(want) {
 		t.Fatalf("%d policies, want %d", len(got), len(want))

@@ -7,7 +7,9 @@ const (
 	// native strict rule and the adapters that stand for an installer.
 	GroupInstallers = "installers"
 	// GroupUpdaters holds the readings of the bots that propose or lock
-	// versions (Renovate, Dependabot and the like).
+	// versions: Renovate, Dependabot and terraform-module-versions.
+	// Terragrunt's tfr:// sources, tenv and Atlantis read constraints with
+	// hashicorp/go-version's Check, the "hashicorp" library policy.
 	GroupUpdaters = "updaters"
 	// GroupLibraries holds the version libraries wrapped as they behave.
 	GroupLibraries = "libraries"
@@ -28,23 +30,26 @@ func Groups() []string {
 }
 
 var groupOf = map[string]string{
-	"strict":               GroupInstallers,
-	"terraform-module":     GroupInstallers,
-	"opentofu-module":      GroupInstallers,
-	"apparentlymart":       GroupInstallers,
-	"core-only":            GroupInstallers,
-	"hashicorp":            GroupLibraries,
-	"apparentlymart-exact": GroupLibraries,
-	"masterminds":          GroupLibraries,
-	"masterminds-pre":      GroupLibraries,
-	"go-versions-cargo":    GroupLibraries,
-	"lexical":              GroupProposals,
-	"cargo":                GroupProposals,
-	"linear":               GroupProposals,
-	"linear-tight":         GroupProposals,
-	"ga-bound":             GroupProposals,
-	"any-pre":              GroupProposals,
-	"fallback":             GroupProposals,
+	"strict":                    GroupInstallers,
+	"terraform-module":          GroupInstallers,
+	"opentofu-module":           GroupInstallers,
+	"apparentlymart":            GroupInstallers,
+	"core-only":                 GroupInstallers,
+	"hashicorp":                 GroupLibraries,
+	"apparentlymart-exact":      GroupLibraries,
+	"masterminds":               GroupLibraries,
+	"masterminds-pre":           GroupLibraries,
+	"go-versions-cargo":         GroupLibraries,
+	"renovate":                  GroupUpdaters,
+	"dependabot":                GroupUpdaters,
+	"terraform-module-versions": GroupUpdaters,
+	"lexical":                   GroupProposals,
+	"cargo":                     GroupProposals,
+	"linear":                    GroupProposals,
+	"linear-tight":              GroupProposals,
+	"ga-bound":                  GroupProposals,
+	"any-pre":                   GroupProposals,
+	"fallback":                  GroupProposals,
 }
 
 // Group returns the group of the policy named name: one of Groups, and

@@ -82,7 +82,7 @@ type corpus struct {
 // constraint meets few prerelease versions anyway, and meeting every
 // history of its kind would make about four times the cases for little
 // more. On the corpus of testdata/corpus the default pairing is 1,401,064
-// cases and runs in a few seconds on 2 cores with the seventeen policies
+// cases and runs in a few seconds on 2 cores with the twenty policies
 // prerel registers; PairAll is 18.4 million. With PairAll every constraint meets every history.
 func Corpus(fsys fs.FS, pairing Pairing) (Domain, error) {
 	if fsys == nil {

@@ -102,6 +102,12 @@
 // lists them after its table, and the JSON report in each item's
 // "requirements".
 //
+// Report.AddUpdater puts an updater's policy (package updaters' renovate,
+// dependabot or terraform-module-versions) next to today's installer:
+// what it selects within each constraint, what it proposes (a Proposer),
+// what init installs, and where the two disagree; the text and Markdown
+// reports list it after the table, the JSON report under "updater".
+//
 // # Outside text
 //
 // Labels, sources, paths, registry answers and error messages come from

@@ -298,6 +298,9 @@ func (r *Report) sections(code func(string) string, text func(string) string, op
 		}
 		out = append(out, s)
 	}
+	if r.Updater != nil {
+		out = append(out, r.updaterSection(code, text))
+	}
 	var problems section
 	problems.title = "Problems"
 	for _, g := range r.ProblemGroups("") {

@@ -58,6 +58,9 @@ type Report struct {
 	LockFile string   `json:"lock_file,omitempty"`
 	Locks    []Lock   `json:"locks,omitempty"`
 	Warnings []string `json:"warnings"`
+	// Updater is what an updater would select and propose next to what
+	// init installs, when AddUpdater was called.
+	Updater *UpdaterReport `json:"updater,omitempty"`
 }
 
 // Item is one module call or one provider of the module tree and what

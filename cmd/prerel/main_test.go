@@ -138,6 +138,7 @@ var catalogueOrder = []string{
 	"strict", "lexical", "cargo", "linear", "linear-tight", "ga-bound", "any-pre", "fallback", "core-only",
 	"hashicorp", "apparentlymart", "apparentlymart-exact", "masterminds", "masterminds-pre",
 	"terraform-module", "opentofu-module", "go-versions-cargo",
+	"renovate", "dependabot", "terraform-module-versions",
 }
 
 func TestEvalDefaultsToEveryPolicyInOrder(t *testing.T) {

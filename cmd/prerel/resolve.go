@@ -22,6 +22,7 @@ import (
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
+	"github.com/prerel/prerel/updaters"
 )
 
 // pairList is a repeatable KEY=VALUE flag; each value keeps the flag text
@@ -161,15 +162,25 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 	// resolve's --policies adds columns: not addPolicies, whose policies
 	// are those a command runs, all by default.
 	fs.Var(&f.extra, "policies", "comma-separated `POLICIES` to show as extra columns (default: none)")
+	updater := fs.String("updater", "", "also show what the updater `NAME` (renovate, dependabot or\nterraform-module-versions) selects and proposes next to what init\ninstalls, and where they disagree")
 	format := addFormat(fs, "text", "markdown", "json")
 	showAll := addShowAll(fs)
 	return func(e *env, args []string) error {
 		if len(args) != 1 {
 			return usagef("resolve needs exactly one root module directory, got %d arguments", len(args))
 		}
+		up, err := updaterPolicy(*updater)
+		if err != nil {
+			return err
+		}
 		rep, err := f.resolve(e, args[0], nil)
 		if err != nil {
 			return err
+		}
+		if up != nil {
+			if err := rep.AddUpdater(up, e.registry); err != nil {
+				return failure(err)
+			}
 		}
 		if err := resolve.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)); err != nil {
 			return failure(err)
@@ -414,4 +425,19 @@ func diagnosticsError(diags hcl.Diagnostics) error {
 		}
 	}
 	return usage(err)
+}
+
+// updaterPolicy is the policy --updater names, nil for none.
+func updaterPolicy(name string) (engine.Policy, error) {
+	if name == "" {
+		return nil, nil
+	}
+	var names []string
+	for _, p := range updaters.All() {
+		if p.Name() == name {
+			return p, nil
+		}
+		names = append(names, p.Name())
+	}
+	return nil, usagef("--updater %q: not an updater; expected one of %s", name, strings.Join(names, ", "))
 }

@@ -24,7 +24,7 @@ const textSplits = 8
 
 // textSummaryWitnesses is how many witnesses the text report shows under each
 // summary row at most; fewer when that would take the summary past
-// textScreen lines. The JSON and Markdown reports have the three a summary row keeps.
+// textScreen lines, and none under the last rows when even one each would. The JSON and Markdown reports have the three a summary row keeps.
 const textSummaryWitnesses = 2
 
 // textScreen is the number of lines the text report's summary fits in.
@@ -58,22 +58,15 @@ func renderText(w io.Writer, r *compare.Report, opt Options) error {
 	if opt.Drift != nil {
 		writeTextDrift(e, opt.Drift, opt.BaselinePath, opt.Hints)
 	}
-	e.printf("%s\n", wrap(fmt.Sprintf("prerel compare: %s, each compared with %s%s, on %s.",
-		plural.Of(len(r.Policies), "policy", "policies"), ref, referenceNote(ref, opt.Installers), casesText(r.Domain.Cases))))
-	e.printf("%s\n", wrap("domain: "+r.Domain.Description))
 	headline := ""
 	if h := nextMajorText(r, ref); h != "" {
 		headline = wrap(h) + "\n"
 	}
-	e.printf("%s\n", headline)
-	for k := textSummaryWitnesses; k >= 1; k-- {
-		var b strings.Builder
-		writeTextSummary(&errWriter{w: &b}, r, ref, k)
-		if k == 1 || strings.Count(headline+b.String(), "\n")+4 <= textScreen {
-			e.printf("%s", b.String())
-			break
-		}
-	}
+	header := fmt.Sprintf("%s\n%s\n%s\n", wrap(fmt.Sprintf("prerel compare: %s, each compared with %s%s, on %s.",
+		plural.Of(len(r.Policies), "policy", "policies"), ref, referenceNote(ref, opt.Installers), casesText(r.Domain.Cases))),
+		wrap("domain: "+r.Domain.Description), headline)
+	e.printf("%s", header)
+	e.printf("%s", fitTextSummary(r, ref, textScreen-strings.Count(header, "\n")))
 	writeTextSplits(e, r, opt)
 	e.printf("%s\n\n", wrap(signatureLegend))
 	e.printf("%s\n\n", wrap(fmt.Sprintf("Agreement: the %% of the %s on which two policies agree, "+
@@ -150,16 +143,39 @@ func referenceNote(ref, installers string) string {
 	return ""
 }
 
+// fitTextSummary returns the summary with as many witnesses as fit in
+// lines: textSummaryWitnesses under each row, or one, or else one under
+// each row from the top while they fit.
+func fitTextSummary(r *compare.Report, ref string, lines int) string {
+	render := func(witnesses func(row int) int) string {
+		var b strings.Builder
+		writeTextSummary(&errWriter{w: &b}, r, ref, witnesses)
+		return b.String()
+	}
+	fits := func(s string) bool { return strings.Count(s, "\n") <= lines }
+	for k := textSummaryWitnesses; k >= 1; k-- {
+		if s := render(func(int) int { return k }); fits(s) {
+			return s
+		}
+	}
+	shown := 0 // rows from the top with one witness
+	for shown < len(r.Summary) && fits(render(func(row int) int { return boolInt(row <= shown) })) {
+		shown++
+	}
+	return render(func(row int) int { return boolInt(row < shown) })
+}
+
 // writeTextSummary writes one row per group of identical policies: the
 // agreement with the reference, the cases each side admits that the other
-// does not, and a few witnesses in words.
-func writeTextSummary(e *errWriter, r *compare.Report, ref string, witnesses int) {
+// does not, and witnesses(row) witnesses in words under the row of that
+// index.
+func writeTextSummary(e *errWriter, r *compare.Report, ref string, witnesses func(row int) int) {
 	if len(r.Summary) == 0 {
 		e.printf("Every policy agrees with %s on every case.\n\n", ref)
 		return
 	}
 	e.printf("   agree    more  fewer  policy\n")
-	for _, row := range r.Summary {
+	for i, row := range r.Summary {
 		names := strings.Join(row.Policies, ", ")
 		if len(row.Policies) > 1 {
 			names += " (identical)"
@@ -176,7 +192,7 @@ func writeTextSummary(e *errWriter, r *compare.Report, ref string, witnesses int
 		}
 		e.printf("%s\n", wrapIndent(fmt.Sprintf("%8s  %6s  %5s  %s", percent(row.Agree, row.Agree+row.Diverge),
 			thousands(row.AdmitsMore), thousands(row.AdmitsFewer), names), 0, 29))
-		for _, wit := range row.Witnesses[:min(len(row.Witnesses), witnesses)] {
+		for _, wit := range row.Witnesses[:min(len(row.Witnesses), witnesses(i))] {
 			line := fmt.Sprintf("%s with %s: %s%s", strconv.Quote(wit.Constraint), wit.Version, wit.What, relevanceNote(wit.Relevance))
 			e.printf("%s\n", wrapIndent(line, 4, 6))
 		}

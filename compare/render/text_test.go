@@ -48,7 +48,7 @@ func TestTextReportFitsTheTerminal(t *testing.T) {
 		// The case argued about, in words, and a count many rows share
 		// explained once.
 		`next major: "~> 1.0" admits 2.0.0-beta, a prerelease of the next major, under`,
-		"21 fewer on 8 rows: the same cases",
+		"21 fewer on 9 rows: on each,",
 	} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the summary lacks %q:\n%s", want, screen)

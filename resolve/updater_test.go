@@ -1,0 +1,75 @@
+package resolve_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/prerel/prerel/report"
+	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/updaters"
+)
+
+// TestAddUpdater resolves the example configuration and adds Renovate:
+// its selection within a constraint that names a prerelease is one that
+// init refuses, and the report says so in every format.
+func TestAddUpdater(t *testing.T) {
+	rep, err := resolve.Run(context.Background(), resolve.Options{Dir: exampleDir, Config: exampleConfig(t), Versions: exampleIndex(t), Policies: testRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.AddUpdater(updaters.Renovate{}, testRegistry); err != nil {
+		t.Fatal(err)
+	}
+	u := rep.Updater
+	if u == nil || u.Name != "renovate" || len(u.Items) == 0 {
+		t.Fatalf("no updater report: %+v", u)
+	}
+	byName := map[string]resolve.UpdaterItem{}
+	for _, it := range u.Items {
+		byName[string(it.Kind)+" "+it.Name] = it
+	}
+	consul := byName["module consul"]
+	if consul.Selects == nil || *consul.Selects != "1.2.9" || consul.Installs != nil {
+		t.Errorf("module consul: selects %v, installs %v; want 1.2.9 and none", consul.Selects, consul.Installs)
+	}
+	if len(consul.Disagreements) != 1 || !strings.Contains(consul.Disagreements[0], "init refuses 1.2.9") {
+		t.Errorf("module consul: disagreements %q", consul.Disagreements)
+	}
+	vpc := byName["module vpc"]
+	if vpc.Selects == nil || vpc.Installs == nil || *vpc.Selects != *vpc.Installs || len(vpc.Disagreements) != 0 {
+		t.Errorf("module vpc: %+v, want the same version on both sides", vpc)
+	}
+	if vpc.Proposes == nil || *vpc.Proposes != "6.6.0" {
+		t.Errorf("module vpc: proposes %v, want 6.6.0 (the newest release above 5.21.0)", vpc.Proposes)
+	}
+	if u.Disagreements != 2 {
+		t.Errorf("%d items disagree, want 2", u.Disagreements)
+	}
+	var text, js bytes.Buffer
+	if err := resolve.Render(&text, report.Text, rep, report.Options{ShowAll: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Updater renovate versus terraform init (2 of 11 disagree):\n  module consul (~> 1.2.0-rc1): renovate selects 1.2.9, proposes 2.0.3; init installs none; ! init refuses 1.2.9, which renovate selects\n",
+		"  module vpc (~> 5.1): renovate selects 5.21.0, proposes 6.6.0; init installs 5.21.0\n",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text report lacks %q:\n%s", want, text.String())
+		}
+	}
+	if err := resolve.Render(&js, report.JSON, rep, report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"updater": {`) || !strings.Contains(js.String(), `"disagreements": 2`) {
+		t.Errorf("the JSON report lacks the updater:\n%s", js.String())
+	}
+}
+
+func TestAddUpdaterNeedsItsArguments(t *testing.T) {
+	var rep *resolve.Report
+	if err := rep.AddUpdater(updaters.Dependabot{}, testRegistry); err == nil {
+		t.Error("AddUpdater on a nil report: no error")
+	}
+}

@@ -259,12 +259,14 @@ func decodeBlock(b *hcl.Block, opt Options) (*Policy, hcl.Diagnostics) {
 		}
 	}
 
+	guard(admit.Expr)
 	diags = append(diags, checkExpr(admit.Expr, attrAdmit, true, cty.Bool)...)
 	p.admit = admit.Expr
 	if syn, ok := admit.Expr.(hclsyntax.Expression); ok {
 		p.plan = newPlan(syn)
 	}
 	if a := attrs[attrRefuse]; a != nil {
+		guard(a.Expr)
 		diags = append(diags, checkExpr(a.Expr, attrRefuse, false, cty.Bool)...)
 		p.refuse = a.Expr
 	}
@@ -273,6 +275,7 @@ func decodeBlock(b *hcl.Block, opt Options) (*Policy, hcl.Diagnostics) {
 			diags = append(diags, diag.ErrorAt(a.NameRange.Ptr(), "refuse_reason without refuse",
 				"refuse_reason is the reason given when refuse is true; add refuse or remove it."))
 		}
+		guard(a.Expr)
 		diags = append(diags, checkExpr(a.Expr, attrRefuseReason, false, cty.String)...)
 		p.refuseReason = a.Expr
 	}
@@ -418,7 +421,7 @@ func checkExpr(expr hcl.Expression, attr string, seesVersion bool, want cty.Type
 			if !ok {
 				return nil
 			}
-			if _, known := functions[call.Name]; known {
+			if _, known := functions[call.Name]; known || hidden(call) {
 				return nil
 			}
 			detail := fmt.Sprintf("There is no function named %q.", call.Name)
@@ -437,11 +440,11 @@ func checkExpr(expr hcl.Expression, attr string, seesVersion bool, want cty.Type
 	if seesVersion {
 		vars[varVersion] = unknownVersion
 	}
-	v, more := evalSafely(expr, &hcl.EvalContext{Variables: vars, Functions: functions})
-	if more.HasErrors() {
+	v, more := evalExpr(expr, vars)
+	if more.HasErrors() && !isBudgetDiag(more[0]) {
 		return append(diags, more...)
 	}
-	if d := checkType(expr, attr, v, want); d != nil {
+	if d := checkType(expr, attr, v, want); d != nil && !more.HasErrors() {
 		return append(diags, d)
 	}
 	for _, pair := range samplePairs {
@@ -450,7 +453,7 @@ func checkExpr(expr hcl.Expression, attr string, seesVersion bool, want cty.Type
 		if seesVersion {
 			vars[varVersion] = versionValue(engine.MustParseVersion(pair[1]), pair[1])
 		}
-		v, more := evalSafely(expr, &hcl.EvalContext{Variables: vars, Functions: functions})
+		v, more := evalExpr(expr, vars)
 		structural := false
 		for _, d := range more {
 			if d.Severity == hcl.DiagError && structuralSummaries[d.Summary] {

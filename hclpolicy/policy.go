@@ -2,7 +2,6 @@ package hclpolicy
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -35,7 +34,6 @@ type Policy struct {
 	command engine.Policy
 
 	versions versionCache
-	contexts sync.Pool
 }
 
 var (
@@ -118,8 +116,8 @@ func (p *Policy) checkRefuse(cv cty.Value) (err error) {
 			err = fmt.Errorf("evaluating refuse failed: %v", x)
 		}
 	}()
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"constraint": cv}, Functions: functions}
-	v, diags := p.refuse.Value(ctx)
+	vars := map[string]cty.Value{varConstraint: cv}
+	v, diags := evalExpr(p.refuse, vars)
 	if err := diagsError(diags); err != nil {
 		return err
 	}
@@ -133,7 +131,7 @@ func (p *Policy) checkRefuse(cv cty.Value) (err error) {
 	if p.refuseReason == nil {
 		return &refusal{fmt.Sprintf("the policy %s refuses this constraint (refuse is true)", p.name)}
 	}
-	rv, diags := p.refuseReason.Value(ctx)
+	rv, diags := evalExpr(p.refuseReason, vars)
 	if err := diagsError(diags); err != nil {
 		return err
 	}
@@ -200,23 +198,23 @@ func (p *Policy) judge(admit hcl.Expression, cv cty.Value, vv cachedVersion) (r 
 			r = engine.InvalidResult(fmt.Errorf("evaluating admit failed: %v", x))
 		}
 	}()
-	ctx := p.context()
-	ctx.Variables[varConstraint] = cv
-	ctx.Variables[varVersion] = vv.obj
-	ctx.Variables[judgedArg] = vv.arg
+	ev := newEvaluation()
+	vars := ev.ctx.Variables
+	vars[varConstraint] = cv
+	vars[varVersion] = vv.obj
+	vars[judgedArg] = vv.arg
 	if p.plan != nil {
 		if vv.partsOK {
 			for i, name := range p.plan.partVars {
-				ctx.Variables[name] = vv.parts[i]
+				vars[name] = vv.parts[i]
 			}
 		} else {
 			admit = p.admit
 		}
 	}
-	v, diags := admit.Value(ctx)
+	v, diags := ev.value(admit)
+	ev.release()
 	err := diagsError(diags)
-	clear(ctx.Variables)
-	p.contexts.Put(ctx)
 	if err != nil {
 		return engine.InvalidResult(err)
 	}
@@ -228,16 +226,6 @@ func (p *Policy) judge(admit hcl.Expression, cv cty.Value, vv cachedVersion) (r 
 		return engine.Allowed(reasonAdmitTrue)
 	}
 	return engine.Rejected(reasonAdmitFalse)
-}
-
-// context returns an evaluation context with the function table, from
-// the policy's pool: a context is made once and reused, so that judging
-// a case does not build the function table or a variable map.
-func (p *Policy) context() *hcl.EvalContext {
-	if ctx, ok := p.contexts.Get().(*hcl.EvalContext); ok {
-		return ctx
-	}
-	return &hcl.EvalContext{Variables: make(map[string]cty.Value, 3), Functions: functions}
 }
 
 // Select returns what the policy installs from available: the newest

@@ -138,10 +138,9 @@ func (p *plan) partValues(vv cty.Value) (vals []cty.Value, ok bool) {
 			vals, ok = nil, false
 		}
 	}()
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{varVersion: vv}, Functions: functions}
 	vals = make([]cty.Value, len(p.parts))
 	for i, e := range p.parts {
-		v, diags := e.Value(ctx)
+		v, diags := evalExpr(e, map[string]cty.Value{varVersion: vv})
 		if diags.HasErrors() {
 			return nil, false
 		}
@@ -183,13 +182,20 @@ type specializer struct {
 	// leaked is set when a part of the result still reads one of them.
 	loop   map[string]bool
 	leaked bool
-	ctx    *hcl.EvalContext
+	// ev evaluates the parts known now: its variables are bound, and its
+	// budget is the one of the whole specialization.
+	ev *evaluation
 }
 
 // specialize returns the plan's expression rewritten for the constraint
-// value cv, its parts read from their variables.
+// value cv, its parts read from their variables. The parts it evaluates
+// share one budget; a part that goes over it is replaced by a call that
+// fails at once with the same diagnostic.
 func specialize(p *plan, cv cty.Value) hclsyntax.Expression {
-	s := &specializer{plan: p, names: p.names, bound: map[string]cty.Value{varConstraint: cv}, loop: map[string]bool{}}
+	ev := newEvaluation()
+	defer ev.release()
+	ev.ctx.Variables[varConstraint] = cv
+	s := &specializer{plan: p, names: p.names, bound: ev.ctx.Variables, loop: map[string]bool{}, ev: ev}
 	return s.expr(p.expr)
 }
 
@@ -206,16 +212,6 @@ func (s *specializer) static(e hclsyntax.Expression) bool {
 		}
 	}
 	return true
-}
-
-// context is an evaluation context with the bound variables.
-// HCL only reads the variables of a context, so it shares the bound
-// map.
-func (s *specializer) context() *hcl.EvalContext {
-	if s.ctx == nil {
-		s.ctx = &hcl.EvalContext{Variables: s.bound, Functions: functions}
-	}
-	return s.ctx
 }
 
 // literal is e's known value, in e's place.
@@ -269,8 +265,12 @@ func (s *specializer) expr(e hclsyntax.Expression) hclsyntax.Expression {
 		}
 	}
 	if s.static(e) {
-		if v, diags := e.Value(s.context()); !diags.HasErrors() {
+		v, diags := s.ev.value(e)
+		if !diags.HasErrors() {
 			return literal(v, e.Range())
+		}
+		if d := diags[0]; isBudgetDiag(d) {
+			return failCall(e, d)
 		}
 	}
 	switch n := e.(type) {

@@ -386,7 +386,8 @@ const (
 
 // checkExpr checks an expression of a policy block when the file is
 // loaded: it names only the variables it sees (version and constraint;
-// refuse and refuse_reason only constraint) and only known functions,
+// refuse and refuse_reason only constraint), only known functions and
+// only attributes that the objects have (see checkAttributes),
 // it evaluates without error against values of the right types, and it
 // gives a value of type want. The check evaluates it with unknown values
 // and with a few concrete cases; an error on a concrete case is reported
@@ -415,6 +416,7 @@ func checkExpr(expr hcl.Expression, attr string, seesVersion bool, want cty.Type
 			diags = append(diags, diag.ErrorAt(&rng, "Unknown variable", detail))
 		}
 	}
+	diags = append(diags, checkAttributes(expr, seesVersion)...)
 	if syn, ok := expr.(hclsyntax.Expression); ok {
 		hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
 			call, ok := n.(*hclsyntax.FunctionCallExpr)

@@ -34,6 +34,7 @@ type Policy struct {
 	command engine.Policy
 
 	versions versionCache
+	failures failures
 }
 
 var (
@@ -117,13 +118,17 @@ func (p *Policy) checkRefuse(cv cty.Value) (err error) {
 		}
 	}()
 	vars := map[string]cty.Value{varConstraint: cv}
+	failed := func(err error) error {
+		p.failures.add(engine.ClipReason(err.Error()), cv.GetAttr("text").AsString(), "")
+		return err
+	}
 	v, diags := evalExpr(p.refuse, vars)
 	if err := diagsError(diags); err != nil {
-		return err
+		return failed(err)
 	}
 	refused, err := boolResult(v, "refuse")
 	if err != nil {
-		return err
+		return failed(err)
 	}
 	if !refused {
 		return nil
@@ -133,10 +138,10 @@ func (p *Policy) checkRefuse(cv cty.Value) (err error) {
 	}
 	rv, diags := evalExpr(p.refuseReason, vars)
 	if err := diagsError(diags); err != nil {
-		return err
+		return failed(err)
 	}
 	if rv.IsNull() || !rv.IsKnown() || rv.Type() != cty.String {
-		return fmt.Errorf("refuse_reason must give a string, it gave %s", describeType(rv))
+		return failed(fmt.Errorf("refuse_reason must give a string, it gave %s", describeType(rv)))
 	}
 	return &refusal{rv.AsString()}
 }
@@ -215,17 +220,18 @@ func (p *Policy) judge(admit hcl.Expression, cv cty.Value, vv cachedVersion) (r 
 	v, diags := ev.value(admit)
 	ev.release()
 	err := diagsError(diags)
-	if err != nil {
-		return engine.InvalidResult(err)
+	if err == nil {
+		var admitted bool
+		if admitted, err = boolResult(v, "admit"); err == nil {
+			if admitted {
+				return engine.Allowed(reasonAdmitTrue)
+			}
+			return engine.Rejected(reasonAdmitFalse)
+		}
 	}
-	admitted, err := boolResult(v, "admit")
-	if err != nil {
-		return engine.InvalidResult(err)
-	}
-	if admitted {
-		return engine.Allowed(reasonAdmitTrue)
-	}
-	return engine.Rejected(reasonAdmitFalse)
+	r = engine.InvalidResult(err)
+	p.failures.add(r.Reason, cv.GetAttr("text").AsString(), vv.obj.GetAttr("text").AsString())
+	return r
 }
 
 // Select returns what the policy installs from available: the newest

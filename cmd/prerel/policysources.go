@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,14 +41,29 @@ func addPolicySources(fs *flagSet) *policySources {
 // the command's work is done, with the command's error: it stops every
 // policy command and returns the error the command ends with, the first
 // failure of a policy command when the work itself went well (a policy
-// command that exits, hangs or answers out of turn is bad input: exit 2).
+// command that exits, hangs or answers out of turn is bad input: exit 2),
+// or else the errors that evaluating the expressions of the policy
+// files' policies gave, grouped (a policy that fails on a case is bad
+// input too, though the case is only invalid).
 func (s *policySources) load(e *env) (finish func(error) error, err error) {
 	var cmds []*cmdpolicy.Policy
+	var hcls []*hclpolicy.Policy
 	finish = func(err error) error {
 		var failed error
 		for _, c := range cmds {
 			if cerr := c.Close(); cerr != nil && failed == nil {
 				failed = cerr
+			}
+		}
+		if failed == nil {
+			var msgs []string
+			for _, p := range hcls {
+				if perr := p.Err(); perr != nil {
+					msgs = append(msgs, perr.Error())
+				}
+			}
+			if len(msgs) > 0 {
+				failed = errors.New(strings.Join(msgs, "\n"))
 			}
 		}
 		if failed != nil && exitStatus(err) < exitUsage {
@@ -77,6 +93,7 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 		if diags.HasErrors() {
 			return finish, diagnosticsError(diags)
 		}
+		hcls = append(hcls, ps...)
 		for _, p := range ps {
 			if err := reg.Register(p); err != nil {
 				return finish, usage(fmt.Errorf("%s: %w", file, err))

@@ -102,5 +102,5 @@ func asWritten(p *Policy, constraint, version string) (engine.Result, bool) {
 		return engine.Result{}, false
 	}
 	obj := versionValue(v, version)
-	return p.judge(p.admit, cv, cachedVersion{obj: obj, arg: predecoded(obj, asVersion)}), true
+	return p.judge(p.written(), cv, cachedVersion{obj: obj, arg: predecoded(obj, asVersion)}), true
 }

@@ -264,6 +264,7 @@ func decodeBlock(b *hcl.Block, opt Options) (*Policy, hcl.Diagnostics) {
 	p.admit = admit.Expr
 	if syn, ok := admit.Expr.(hclsyntax.Expression); ok {
 		p.plan = newPlan(syn)
+		p.dec = newDecision(syn, opt.Sources)
 	}
 	if a := attrs[attrRefuse]; a != nil {
 		guard(a.Expr)

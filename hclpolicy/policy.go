@@ -2,6 +2,7 @@ package hclpolicy
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -25,7 +26,8 @@ type Policy struct {
 	fallback bool
 
 	admit        hcl.Expression
-	plan         *plan // of admit, when it is in native syntax
+	plan         *plan     // of admit, when it is in native syntax
+	dec          *decision // of admit, when it is in native syntax
 	refuse       hcl.Expression
 	refuseReason hcl.Expression
 	sources      map[string][]byte
@@ -85,19 +87,68 @@ func (p *Policy) Compile(constraint string) (engine.Matcher, error) {
 	return &matcher{p: p, constraint: cv, admit: p.specialized(cv)}, nil
 }
 
-// specialized returns admit rewritten for the constraint value cv (see
-// specialize), or admit itself when it is not in HCL's native syntax or
-// rewriting it fails.
-func (p *Policy) specialized(cv cty.Value) (out hcl.Expression) {
-	if p.plan == nil {
-		return p.admit
+// compiled is an admit expression ready to judge the versions of one
+// constraint: the whole expression and, when its top is a chain of && or
+// ||, its operands (see decision), each specialized for the constraint or
+// as written.
+type compiled struct {
+	whole    hcl.Expression
+	operands []hcl.Expression
+	// lazy, when whole is nil, specializes the whole expression, which
+	// is evaluated only when an operand fails.
+	lazy func() hcl.Expression
+}
+
+// wholeExpr returns the whole expression.
+func (c *compiled) wholeExpr() hcl.Expression {
+	if c.whole == nil {
+		return c.lazy()
 	}
+	return c.whole
+}
+
+// written is admit as written.
+func (p *Policy) written() compiled {
+	c := compiled{whole: p.admit}
+	if p.dec != nil {
+		for _, o := range p.dec.operands {
+			c.operands = append(c.operands, o)
+		}
+	}
+	return c
+}
+
+// specialized returns admit rewritten for the constraint value cv (see
+// specialize), or admit as written when it is not in HCL's native syntax
+// or rewriting it fails.
+func (p *Policy) specialized(cv cty.Value) (out compiled) {
+	if p.plan == nil {
+		return p.written()
+	}
+	if p.dec == nil || len(p.dec.operands) == 0 {
+		return compiled{whole: p.specializedWhole(cv)}
+	}
+	defer func() {
+		if recover() != nil {
+			out = p.written()
+		}
+	}()
+	for _, o := range specialize(p.plan, cv, p.dec.operands...) {
+		out.operands = append(out.operands, o)
+	}
+	out.lazy = sync.OnceValue(func() hcl.Expression { return p.specializedWhole(cv) })
+	return out
+}
+
+// specializedWhole returns admit rewritten for the constraint value cv,
+// or as written when rewriting it fails.
+func (p *Policy) specializedWhole(cv cty.Value) (out hcl.Expression) {
 	defer func() {
 		if recover() != nil {
 			out = p.admit
 		}
 	}()
-	return specialize(p.plan, cv)
+	return specialize(p.plan, cv, p.plan.expr)[0]
 }
 
 // refusal is a constraint refused by a policy's refuse attribute; its
@@ -175,10 +226,10 @@ func boolResult(v cty.Value, what string) (bool, error) {
 type matcher struct {
 	p          *Policy
 	constraint cty.Value
-	admit      hcl.Expression
+	admit      compiled
 }
 
-// Reasons of a policy written as an expression.
+// Reasons of a policy written as an expression in HCL's JSON syntax.
 const (
 	reasonAdmitTrue  = "admit is true"
 	reasonAdmitFalse = "admit is false"
@@ -196,14 +247,15 @@ func (m *matcher) Match(version string) engine.Result {
 }
 
 // judge evaluates admit, as specialized for the constraint value cv, for
-// the version vv.
-func (p *Policy) judge(admit hcl.Expression, cv cty.Value, vv cachedVersion) (r engine.Result) {
+// the version vv. The reason names what decided (see decision).
+func (p *Policy) judge(admit compiled, cv cty.Value, vv cachedVersion) (r engine.Result) {
 	defer func() {
 		if x := recover(); x != nil {
 			r = engine.InvalidResult(fmt.Errorf("evaluating admit failed: %v", x))
 		}
 	}()
 	ev := newEvaluation()
+	defer ev.release()
 	vars := ev.ctx.Variables
 	vars[varConstraint] = cv
 	vars[varVersion] = vv.obj
@@ -214,19 +266,30 @@ func (p *Policy) judge(admit hcl.Expression, cv cty.Value, vv cachedVersion) (r 
 				vars[name] = vv.parts[i]
 			}
 		} else {
-			admit = p.admit
+			admit = p.written()
 		}
 	}
-	v, diags := ev.value(admit)
-	ev.release()
+	if len(admit.operands) > 0 {
+		if r, ok := p.dec.judgeOperands(ev, admit.operands); ok {
+			return r
+		}
+		ev.b.reset()
+	}
+	v, diags := ev.value(admit.wholeExpr())
 	err := diagsError(diags)
 	if err == nil {
 		var admitted bool
 		if admitted, err = boolResult(v, "admit"); err == nil {
-			if admitted {
-				return engine.Allowed(reasonAdmitTrue)
+			reason := reasonAdmitFalse
+			if p.dec != nil {
+				reason = p.dec.wholeReason(admitted, vars)
+			} else if admitted {
+				reason = reasonAdmitTrue
 			}
-			return engine.Rejected(reasonAdmitFalse)
+			if admitted {
+				return engine.Allowed(reason)
+			}
+			return engine.Rejected(reason)
 		}
 	}
 	r = engine.InvalidResult(err)

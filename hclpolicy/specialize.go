@@ -187,16 +187,21 @@ type specializer struct {
 	ev *evaluation
 }
 
-// specialize returns the plan's expression rewritten for the constraint
-// value cv, its parts read from their variables. The parts it evaluates
-// share one budget; a part that goes over it is replaced by a call that
-// fails at once with the same diagnostic.
-func specialize(p *plan, cv cty.Value) hclsyntax.Expression {
+// specialize returns nodes (the plan's expression or parts of it)
+// rewritten for the constraint value cv, the parts that read only the
+// version read from their variables. The parts it evaluates share one
+// budget; a part that goes over it is replaced by a call that fails at
+// once with the same diagnostic.
+func specialize(p *plan, cv cty.Value, nodes ...hclsyntax.Expression) []hclsyntax.Expression {
 	ev := newEvaluation()
 	defer ev.release()
 	ev.ctx.Variables[varConstraint] = cv
 	s := &specializer{plan: p, names: p.names, bound: ev.ctx.Variables, loop: map[string]bool{}, ev: ev}
-	return s.expr(p.expr)
+	out := make([]hclsyntax.Expression, len(nodes))
+	for i, n := range nodes {
+		out[i] = s.expr(n)
+	}
+	return out
 }
 
 // static reports whether every variable e reads is bound. A node that

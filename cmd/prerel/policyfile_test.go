@@ -100,7 +100,8 @@ composer-stability  1.1.0-beta.1
 				"admit       false: the version is rejected\n            satisfies(constraint, version) && (\n",
 				`prerelease_text = "alpha.1"`,
 				`regex("^[A-Za-z]*", version.prerelease_text) = "alpha"`,
-				"\nverdict:    reject\nreason:     admit is false\n",
+				"\nverdict:    reject\nreason:     (!version.is_prerelease || lookup({ dev = 0, alpha = 1, a = 1,\n",
+				"is false\n            (version.is_prerelease is true, version.prerelease_text is\n",
 			},
 		},
 		{
@@ -154,8 +155,12 @@ func TestPolicyFileExplainShowsTheValuesOfEachPart(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v:\n%s", err, stdout)
 	}
-	if rep.Policy != "composer-stability" || rep.Verdict != "reject" || rep.Reason != "admit is false" {
-		t.Errorf("policy %q, verdict %q, reason %q; want composer-stability, reject, admit is false", rep.Policy, rep.Verdict, rep.Reason)
+	// The reason names the operand of admit's && that is false, and the
+	// attributes it reads.
+	reason := `(!version.is_prerelease || lookup({ dev = 0, alpha = 1, a = 1, bet…), 0) if c.names_prerelease]...)) is false` +
+		` (version.is_prerelease is true, version.prerelease_text is "alpha.1", constraint.comparators is [">= 0.9.0-beta"])`
+	if rep.Policy != "composer-stability" || rep.Verdict != "reject" || rep.Reason != reason {
+		t.Errorf("policy %q, verdict %q, reason %q; want composer-stability, reject, %q", rep.Policy, rep.Verdict, rep.Reason, reason)
 	}
 	details := map[string][]string{}
 	for _, s := range rep.Steps {
@@ -500,7 +505,7 @@ policies disagree on 2 of 4 versions (marked *): allow vs reject on 1
 			got = append(got, result{v.Version, r.Verdict, r.Reason})
 		}
 	}
-	if wantResults := []result{{"1.0.0-rc.1", "invalid", reason}, {"1.0.0", "allow", "admit is true"}}; !slices.Equal(got, wantResults) {
+	if wantResults := []result{{"1.0.0-rc.1", "invalid", reason}, {"1.0.0", "allow", `version.is_prerelease ? version.prerelease[5] == "x" : satisfies(constraint, version) is true (version.is_prerelease is false)`}}; !slices.Equal(got, wantResults) {
 		t.Errorf("check --format json: %q\nwant %q", got, wantResults)
 	}
 

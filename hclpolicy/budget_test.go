@@ -150,3 +150,42 @@ func TestBudgetKeepsLegitimateWork(t *testing.T) {
 		t.Fatalf("got %+v", r)
 	}
 }
+
+// TestBudgetOncePerVersion checks that a part of admit that reads only
+// the version and goes over the budget is evaluated once for a version,
+// not again for each case: judging fifty cases of one version allocates
+// less than judging the first did twice over. A case whose verdict does
+// not depend on that part (the other operand of && is false) has its
+// verdict.
+func TestBudgetOncePerVersion(t *testing.T) {
+	path := writeFile(t, "p.hcl", "policy \"hostile\" {\n  admit = satisfies(constraint, version) && length([for a in range(300) : [for b in range(300) : a + b + version.major]]) > 0\n}\n")
+	ps, diags := hclpolicy.Load(path, hclpolicy.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diag.Format(diags[0]))
+	}
+	alloc := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	var first engine.Result
+	one := alloc(func() { first = engine.Evaluate(ps[0], ">= 1.0", "1.2.0") })
+	if first.Verdict != engine.Invalid || !strings.Contains(first.Reason, path+":2:75: Evaluation budget exceeded; the for expression") {
+		t.Fatalf("got %+v", first)
+	}
+	more := alloc(func() {
+		for i := range 50 {
+			if r := engine.Evaluate(ps[0], fmt.Sprintf(">= 0.%d", i), "1.2.0"); r != first {
+				t.Fatalf("case %d: %+v", i, r)
+			}
+		}
+	})
+	if more > 2*one {
+		t.Errorf("fifty cases allocated %d KiB, the first alone %d KiB", more>>10, one>>10)
+	}
+	if r := engine.Evaluate(ps[0], ">= 2.0", "1.2.0"); r != engine.Rejected("satisfies(constraint, version) is false") {
+		t.Errorf("a case the part does not decide: %+v", r)
+	}
+}

@@ -203,8 +203,11 @@
 // budget each for each constraint; the parts of admit that read only the
 // constraint share one for each constraint (one that goes over it is
 // replaced by a call that fails at once); the parts that read only the
-// version have one each for each version; what is left of admit has one
-// for each case. The repository's docs/untrusted-input.md says the same
+// version have one each for each version (one that goes over it is
+// unknown for that version, and a case whose verdict depends on it is
+// invalid with its diagnostic); what is left of admit has one for each
+// case. A policy keeps the matchers of up to 1,024 constraints, so that
+// a constraint is specialized once. The repository's docs/untrusted-input.md says the same
 // for users.
 //
 // # Loading

@@ -18,7 +18,7 @@ type Failure struct {
 	// Reason is the diagnostic, formatted as prerel formats diagnostics.
 	Reason string
 	// Cases counts the cases judged that gave it (a refuse that fails
-	// counts once for each constraint compiled).
+	// counts once for each constraint).
 	Cases int
 	// Constraint and Version are one of them: the first in the order of
 	// constraint, then version, so that it does not depend on the order

@@ -36,6 +36,7 @@ type Policy struct {
 	command engine.Policy
 
 	versions versionCache
+	matchers matcherCache
 	failures failures
 }
 
@@ -76,6 +77,16 @@ func (p *Policy) Compile(constraint string) (engine.Matcher, error) {
 	if p.command != nil {
 		return p.command.Compile(constraint)
 	}
+	if e, ok := p.matchers.get(constraint); ok {
+		return e.m, e.err
+	}
+	m, err := p.compile(constraint)
+	p.matchers.put(constraint, m, err)
+	return m, err
+}
+
+// compile is Compile without the cache.
+func (p *Policy) compile(constraint string) (engine.Matcher, error) {
 	c, err := engine.ParseConstraint(constraint)
 	if err != nil {
 		return nil, err
@@ -85,6 +96,47 @@ func (p *Policy) Compile(constraint string) (engine.Matcher, error) {
 		return nil, err
 	}
 	return &matcher{p: p, constraint: cv, admit: p.specialized(cv)}, nil
+}
+
+// matcherCache keeps the matchers a policy compiled (and its refusals),
+// by constraint, so that a constraint compiled again, as a run that
+// judges its versions in several batches does, is not specialized again.
+// It keeps at most maxCachedMatchers of constraints of at most
+// maxCachedConstraint bytes, and starts again when full. A matcher is
+// immutable, so it is shared.
+type matcherCache struct {
+	mu sync.RWMutex
+	m  map[string]compiledConstraint
+}
+
+type compiledConstraint struct {
+	m   engine.Matcher
+	err error
+}
+
+// Bounds of a policy's matcherCache.
+const (
+	maxCachedMatchers   = 1024
+	maxCachedConstraint = 1024
+)
+
+func (c *matcherCache) get(constraint string) (compiledConstraint, bool) {
+	c.mu.RLock()
+	e, ok := c.m[constraint]
+	c.mu.RUnlock()
+	return e, ok
+}
+
+func (c *matcherCache) put(constraint string, m engine.Matcher, err error) {
+	if len(constraint) > maxCachedConstraint {
+		return
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCachedMatchers {
+		c.m = make(map[string]compiledConstraint, 64)
+	}
+	c.m[constraint] = compiledConstraint{m, err}
+	c.mu.Unlock()
 }
 
 // compiled is an admit expression ready to judge the versions of one
@@ -291,6 +343,11 @@ func (p *Policy) judge(admit compiled, cv cty.Value, vv cachedVersion) (r engine
 			}
 			return engine.Rejected(reason)
 		}
+	}
+	if vv.over != nil && vv.partsOK && !diags.HasErrors() && admit.whole != p.admit {
+		// A part that reads only the version went over its budget, and
+		// the expression's value depends on it.
+		err = diagError{vv.over}
 	}
 	r = engine.InvalidResult(err)
 	p.failures.add(r.Reason, cv.GetAttr("text").AsString(), vv.obj.GetAttr("text").AsString())

@@ -100,16 +100,24 @@ func attributeReads(e hclsyntax.Expression) []hcl.Traversal {
 }
 
 // judgeOperands evaluates the operands in ev, as HCL evaluates an && or
-// || chain: every one of them, in order. An operand that fails gives the
-// first error the whole expression would give; ok is false when one
-// gives something other than a known bool, and the caller then evaluates
-// the whole expression (HCL converts some such values).
+// || chain: every one of them, in order. ok is false when one fails or
+// gives something other than a bool: the caller then evaluates the whole
+// expression, for HCL's own diagnostic or conversion. An unknown operand
+// (a part over its budget, see plan.partValues) leaves the decision to the
+// known ones, as HCL does.
 func (d *decision) judgeOperands(ev *evaluation, operands []hcl.Expression) (r engine.Result, ok bool) {
 	decided := -1
+	unknown := false
 	for i, o := range operands {
 		v, diags := ev.value(o)
 		if diags.HasErrors() {
 			return r, false
+		}
+		if !v.IsKnown() && (v.Type() == cty.Bool || v.Type() == cty.DynamicPseudoType) {
+			// A part that went over its budget (see plan.partValues):
+			// as for HCL, a known operand may still decide.
+			unknown = true
+			continue
 		}
 		b, err := boolResult(v, "admit")
 		if err != nil {
@@ -118,6 +126,9 @@ func (d *decision) judgeOperands(ev *evaluation, operands []hcl.Expression) (r e
 		if decided < 0 && b != d.and {
 			decided = i
 		}
+	}
+	if decided < 0 && unknown {
+		return r, false
 	}
 	vars := ev.ctx.Variables
 	switch {

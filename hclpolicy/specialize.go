@@ -127,26 +127,36 @@ func (p *plan) readsVersionOnly(e hclsyntax.Expression) bool {
 	return true
 }
 
-// partValues evaluates the plan's parts for the version value vv; ok is
-// false when one of them fails.
-func (p *plan) partValues(vv cty.Value) (vals []cty.Value, ok bool) {
+// partValues evaluates the plan's parts for the version value vv, each
+// with a budget of its own; ok is false when one of them fails. A part
+// that goes over its budget does not make ok false: its value is unknown,
+// and over is the diagnostic, which judge gives when the expression's
+// value then is not a known bool (the part mattered), so that the part
+// is not evaluated again for each case.
+func (p *plan) partValues(vv cty.Value) (vals []cty.Value, ok bool, over *hcl.Diagnostic) {
 	if len(p.parts) == 0 {
-		return nil, true
+		return nil, true, nil
 	}
 	defer func() {
 		if recover() != nil {
-			vals, ok = nil, false
+			vals, ok, over = nil, false, nil
 		}
 	}()
 	vals = make([]cty.Value, len(p.parts))
 	for i, e := range p.parts {
 		v, diags := evalExpr(e, map[string]cty.Value{varVersion: vv})
 		if diags.HasErrors() {
-			return nil, false
+			if !isBudgetDiag(diags[0]) {
+				return nil, false, nil
+			}
+			if over == nil {
+				over = diags[0]
+			}
+			v = cty.DynamicVal
 		}
 		vals[i] = v
 	}
-	return vals, true
+	return vals, true, over
 }
 
 // freeNames records, for every node of a policy's expressions, the root

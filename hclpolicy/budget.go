@@ -22,12 +22,13 @@ import (
 // See the package documentation, "Budget".
 const (
 	// MaxSteps bounds the work of one evaluation: a call of a function
-	// of go-cty's standard library costs a step, and a step for each
+	// of go-cty's standard library costs 4 steps, and a step for each
 	// element of the collection it makes or each 16 bytes of the string;
 	// a for expression or a splat costs its collection's length times four
 	// more than the nodes of its body; a part of a string template costs a
-	// step and a step for each 16 bytes. A step is about a microsecond.
-	MaxSteps = 50_000
+	// step and a step for each 16 bytes. A step is about a quarter of a
+	// microsecond of work on an idle core.
+	MaxSteps = 20_000
 	// MaxElements bounds the collection one call of a function makes
 	// (setproduct, concat, flatten, split, regexall, ...), checked before
 	// the function runs.
@@ -44,6 +45,9 @@ const (
 const (
 	// bytesPerStep is how many bytes of a string cost one step.
 	bytesPerStep = 16
+	// callSteps is what a call of a standard library function costs
+	// besides its result.
+	callSteps = 4
 	// iterationSteps is what an element of a for expression or a splat
 	// costs besides its body's nodes: HCL makes a scope for each.
 	iterationSteps = 4
@@ -220,7 +224,7 @@ func budgeted(name string, f function.Function, b *budget) function.Function {
 		VarParam:    f.VarParam(),
 		Type:        f.ReturnTypeForValues,
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			if err := b.charge(1, "calling "+name, nil); err != nil {
+			if err := b.charge(callSteps, "calling "+name, nil); err != nil {
 				return cty.NilVal, err
 			}
 			if check != nil && allKnown(args) {

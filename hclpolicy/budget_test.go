@@ -135,11 +135,11 @@ func TestBudgetRefuse(t *testing.T) {
 }
 
 // TestBudgetKeepsLegitimateWork checks that work well within the budget
-// is not refused: a for expression over a thousand numbers, a string of
-// a hundred kilobytes.
+// is not refused: a for expression over five hundred numbers, a string
+// of fifty kilobytes.
 func TestBudgetKeepsLegitimateWork(t *testing.T) {
 	path := writeFile(t, "p.hcl", `policy "fine" {
-  admit = length([for i in range(1000) : i if i % 2 == 0]) == 500 && strlen(replace(format("%100000s", "x"), " ", "y")) == 100000
+  admit = length([for i in range(500) : i if i % 2 == 0]) == 250 && strlen(replace(format("%50000s", "x"), " ", "y")) == 50000
 }
 `)
 	ps, diags := hclpolicy.Load(path, hclpolicy.Options{})

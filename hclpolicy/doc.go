@@ -185,7 +185,7 @@
 // # Budget
 //
 // The file may come with the code under review, so every evaluation has a
-// budget: MaxSteps steps (a call of a standard library function costs one
+// budget: MaxSteps steps (a call of a standard library function costs four
 // and one for each element or each 16 bytes it gives; a for expression
 // or a splat costs its collection's length times four more than its
 // body's nodes; a part of a string template one and one for each 16

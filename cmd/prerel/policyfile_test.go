@@ -661,3 +661,35 @@ func TestPolicyBlockInPrerelHCLRunsNoCommand(t *testing.T) {
 		t.Error("the command ran")
 	}
 }
+
+// TestPolicyBlockInPrerelHCLFails declares in prerel.hcl a policy whose
+// admit fails on the module's versions: resolve prints its report, then
+// the error once, and exits 2; pin writes nothing.
+func TestPolicyBlockInPrerelHCLFails(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.tf": `module "consul" {
+  source  = "hashicorp/consul-k8s/kubernetes"
+  version = ">= 1.0.0-beta1, < 2.0.0"
+}
+`,
+		"prerel.hcl": `default_policy = "sixth-tag"
+
+policy "sixth-tag" {
+  admit = version.is_prerelease ? version.prerelease[5] == "x" : satisfies(constraint, version)
+}
+`,
+	})
+	code, stdout, stderr := runCLI(t, "", "resolve", "--index", resolveIndex, "--lock-file", "-", dir)
+	want := "prerel resolve: the policy sixth-tag failed on "
+	if code != exitUsage || !strings.Contains(stdout, "sixth-tag") || !strings.HasPrefix(stderr, want) ||
+		!strings.Contains(stderr, filepath.Join(dir, "prerel.hcl")+":4:53: Invalid index;") || strings.Count(stderr, "Invalid index") != 1 {
+		t.Fatalf("resolve: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	code, _, stderr = runCLI(t, "", "pin", "--index", resolveIndex, "--lock-file", "-", dir)
+	if code != exitUsage || !strings.HasPrefix(stderr, "prerel pin: the policy sixth-tag failed on ") {
+		t.Fatalf("pin: exit %d\nstderr:\n%s", code, stderr)
+	}
+	if matches, _ := filepath.Glob(filepath.Join(dir, "*override*")); len(matches) > 0 {
+		t.Fatalf("pin wrote %v", matches)
+	}
+}

@@ -197,3 +197,24 @@ func (l *commandList) Set(s string) error {
 	l.pairs = append(l.pairs, namedCommand{name, text, argv})
 	return nil
 }
+
+// configPolicyFailures returns the errors that evaluating the expressions
+// of the policies declared in the policy configuration file gave, grouped,
+// as bad input (exit 2), or nil. file is the file's name, "" for none.
+func configPolicyFailures(reg *engine.Registry, file string) error {
+	if file == "" {
+		return nil
+	}
+	var msgs []string
+	for _, p := range reg.All() {
+		if hp, ok := p.(*hclpolicy.Policy); ok && hp.DefRange().Filename == file {
+			if err := hp.Err(); err != nil {
+				msgs = append(msgs, err.Error())
+			}
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return usage(errors.New(strings.Join(msgs, "\n")))
+}

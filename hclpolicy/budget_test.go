@@ -189,3 +189,22 @@ func TestBudgetOncePerVersion(t *testing.T) {
 		t.Errorf("a case the part does not decide: %+v", r)
 	}
 }
+
+// TestBudgetJSONFor checks that the for expressions inside a string of
+// HCL's JSON syntax are counted as in the native syntax: three nested
+// over a list written out, which call no function, go over the budget.
+func TestBudgetJSONFor(t *testing.T) {
+	list := "[" + strings.Repeat("0, ", 299) + "0]"
+	path := writeFile(t, "p.json", `{"policy": {"hostile": {"admit": "${length([for a in `+list+` : [for b in `+list+` : [for c in `+list+` : version.major]]]) > 0 && version.is_prerelease}"}}}`)
+	withinLimit(t, 60*time.Second, 512<<20, func() {
+		ps, diags := hclpolicy.Load(path, hclpolicy.Options{})
+		if diags.HasErrors() {
+			t.Error(diag.Format(diags[0]))
+			return
+		}
+		r := engine.Evaluate(ps[0], ">= 1.0", "1.2.0")
+		if r.Verdict != engine.Invalid || !strings.HasPrefix(r.Reason, path+":1:") || !strings.Contains(r.Reason, "Evaluation budget exceeded; the for expression") {
+			t.Errorf("got %+v", r)
+		}
+	})
+}

@@ -179,7 +179,10 @@
 // An && chain whose operands are all true, an || chain whose operands are
 // all false, and an admit that is no chain are named whole, as
 // "ADMIT is true (...)". An operand is quoted on one line, elided in the
-// middle past 100 characters. A policy in HCL's JSON syntax says "admit is
+// middle past 100 characters. In a file in HCL's JSON syntax, an
+// expression that is a string is read as the template HCL reads it as
+// ("${X}" alone as X), so that it is specialized, budgeted and explained
+// as in the native syntax; any other (true, a number) gives "admit is
 // true" or "admit is false".
 //
 // # Budget

@@ -1,6 +1,7 @@
 package hclpolicy
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -259,26 +260,29 @@ func decodeBlock(b *hcl.Block, opt Options) (*Policy, hcl.Diagnostics) {
 		}
 	}
 
-	guard(admit.Expr)
-	diags = append(diags, checkExpr(admit.Expr, attrAdmit, true, cty.Bool)...)
-	p.admit = admit.Expr
-	if syn, ok := admit.Expr.(hclsyntax.Expression); ok {
+	admitExpr := native(admit.Expr, opt.Sources)
+	guard(admitExpr)
+	diags = append(diags, checkExpr(admitExpr, attrAdmit, true, cty.Bool)...)
+	p.admit = admitExpr
+	if syn, ok := admitExpr.(hclsyntax.Expression); ok {
 		p.plan = newPlan(syn)
 		p.dec = newDecision(syn, opt.Sources)
 	}
 	if a := attrs[attrRefuse]; a != nil {
-		guard(a.Expr)
-		diags = append(diags, checkExpr(a.Expr, attrRefuse, false, cty.Bool)...)
-		p.refuse = a.Expr
+		e := native(a.Expr, opt.Sources)
+		guard(e)
+		diags = append(diags, checkExpr(e, attrRefuse, false, cty.Bool)...)
+		p.refuse = e
 	}
 	if a := attrs[attrRefuseReason]; a != nil {
 		if p.refuse == nil {
 			diags = append(diags, diag.ErrorAt(a.NameRange.Ptr(), "refuse_reason without refuse",
 				"refuse_reason is the reason given when refuse is true; add refuse or remove it."))
 		}
-		guard(a.Expr)
-		diags = append(diags, checkExpr(a.Expr, attrRefuseReason, false, cty.String)...)
-		p.refuseReason = a.Expr
+		e := native(a.Expr, opt.Sources)
+		guard(e)
+		diags = append(diags, checkExpr(e, attrRefuseReason, false, cty.String)...)
+		p.refuseReason = e
 	}
 	p.rule = rule
 	if !ruleSet {
@@ -288,6 +292,33 @@ func decodeBlock(b *hcl.Block, opt Options) (*Policy, hcl.Diagnostics) {
 		return nil, diags
 	}
 	return p, diags
+}
+
+// native returns expr in HCL's native syntax, so that guard can count
+// what it iterates over: an expression of HCL's JSON syntax that is a
+// string is the template HCL reads it as when it evaluates it, parsed
+// the same way and at the same place, and a template that is one
+// interpolation alone ("${X}") is X, which it gives as it is. Any other
+// expression, and one whose text is not in sources, is expr.
+func native(expr hcl.Expression, sources map[string][]byte) hcl.Expression {
+	if _, ok := expr.(hclsyntax.Expression); ok {
+		return expr
+	}
+	src := exprSource(expr, sources)
+	var text string
+	if len(src) < 2 || src[0] != '"' || json.Unmarshal([]byte(src), &text) != nil {
+		return expr
+	}
+	rng := expr.Range()
+	t, diags := hclsyntax.ParseTemplate([]byte(text), rng.Filename,
+		hcl.Pos{Line: rng.Start.Line, Column: rng.Start.Column + 1, Byte: rng.Start.Byte + 1})
+	if diags.HasErrors() {
+		return expr
+	}
+	if w, ok := t.(*hclsyntax.TemplateWrapExpr); ok {
+		return w.Wrapped
+	}
+	return t
 }
 
 // decodeCommand reads a command attribute and hands it to opt.Command.

@@ -155,7 +155,7 @@ func TestLoadJSON(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diag.Format(diags[0]))
 	}
-	if got := engine.Evaluate(ps[0], "~> 1.2", "2.0.0-beta.1"); got.Verdict != engine.Allow {
+	if got := engine.Evaluate(ps[0], "~> 1.2", "2.0.0-beta.1"); got != engine.Allowed("satisfies(constraint, version) is true") {
 		t.Fatalf("got %+v", got)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -145,8 +147,7 @@ func (ev *evaluation) release() {
 }
 
 // value evaluates e in ev, turning a panic into an error diagnostic and
-// an exceeded budget into one error diagnostic at its place, even when
-// try or can swallowed it.
+// an exceeded budget into one error diagnostic at its place.
 func (ev *evaluation) value(e hcl.Expression) (v cty.Value, diags hcl.Diagnostics) {
 	defer func() {
 		if x := recover(); x != nil {
@@ -162,24 +163,113 @@ func (ev *evaluation) value(e hcl.Expression) (v cty.Value, diags hcl.Diagnostic
 
 // budgetDiagnostic is the diagnostic of an evaluation that went over its
 // budget: the error's own place, or the place HCL gave the call that
-// failed, or else where (the whole expression, when try or can swallowed
-// the error).
+// failed, or else where (the whole expression).
 func budgetDiagnostic(diags hcl.Diagnostics, err *budgetError, where hcl.Range) *hcl.Diagnostic {
 	rng := where
 	if err.hasRng {
 		rng = err.rng
-	} else {
-		for _, d := range diags {
-			if x, ok := d.Extra.(hclsyntax.FunctionCallDiagExtra); ok && d.Subject != nil {
-				var be *budgetError
-				if errors.As(x.FunctionCallError(), &be) {
-					rng = *d.Subject
-					break
-				}
+	} else if r, ok := budgetPlace(diags); ok {
+		rng = r
+	}
+	return diag.ErrorAt(&rng, budgetSummary, err.msg+".")
+}
+
+// budgetPlace returns the place HCL gave the call that went over the
+// budget, when diags has it.
+func budgetPlace(diags hcl.Diagnostics) (hcl.Range, bool) {
+	for _, d := range diags {
+		if x, ok := d.Extra.(hclsyntax.FunctionCallDiagExtra); ok && d.Subject != nil {
+			var be *budgetError
+			if errors.As(x.FunctionCallError(), &be) {
+				return *d.Subject, true
 			}
 		}
 	}
-	return diag.ErrorAt(&rng, budgetSummary, err.msg+".")
+	return hcl.Range{}, false
+}
+
+// closureValue evaluates an argument of try or can; once the budget is
+// exceeded, its error, placed where the argument's diagnostics say, so
+// that try and can cannot swallow it.
+func (b *budget) closureValue(arg cty.Value) (cty.Value, hcl.Diagnostics, error) {
+	v, diags := customdecode.ExpressionClosureFromVal(arg).Value()
+	if b.err == nil {
+		return v, diags, nil
+	}
+	if !b.err.hasRng {
+		if r, ok := budgetPlace(diags); ok {
+			b.err.rng, b.err.hasRng = r, true
+		}
+	}
+	return v, diags, b.err
+}
+
+// budgetedTry and budgetedCan are hcl's tryfunc.TryFunc and CanFunc,
+// except that an exceeded budget is an error they do not swallow.
+func budgetedTry(b *budget) function.Function {
+	try := func(args []cty.Value) (cty.Value, error) {
+		if len(args) == 0 {
+			return cty.NilVal, errors.New("at least one argument is required")
+		}
+		var all hcl.Diagnostics
+		for _, arg := range args {
+			v, diags, err := b.closureValue(arg)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			all = append(all, diags...)
+			if diags.HasErrors() {
+				continue
+			}
+			if !v.IsWhollyKnown() {
+				return cty.DynamicVal, nil
+			}
+			return v, nil
+		}
+		var buf strings.Builder
+		buf.WriteString("no expression succeeded:\n")
+		for _, d := range all {
+			if d.Subject != nil {
+				fmt.Fprintf(&buf, "- %s (at %s)\n  %s\n", d.Summary, d.Subject, d.Detail)
+			} else {
+				fmt.Fprintf(&buf, "- %s\n  %s\n", d.Summary, d.Detail)
+			}
+		}
+		buf.WriteString("\nAt least one expression must produce a successful result")
+		return cty.NilVal, errors.New(buf.String())
+	}
+	return function.New(&function.Spec{
+		Description: tryfunc.TryFunc.Description(),
+		VarParam:    &function.Parameter{Name: "expressions", Type: customdecode.ExpressionClosureType},
+		Type: func(args []cty.Value) (cty.Type, error) {
+			v, err := try(args)
+			if err != nil {
+				return cty.NilType, err
+			}
+			return v.Type(), nil
+		},
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) { return try(args) },
+	})
+}
+
+func budgetedCan(b *budget) function.Function {
+	return function.New(&function.Spec{
+		Description: tryfunc.CanFunc.Description(),
+		Params:      []function.Parameter{{Name: "expression", Type: customdecode.ExpressionClosureType}},
+		Type:        function.StaticReturnType(cty.Bool),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			v, diags, err := b.closureValue(args[0])
+			switch {
+			case err != nil:
+				return cty.NilVal, err
+			case diags.HasErrors():
+				return cty.False, nil
+			case !v.IsWhollyKnown():
+				return cty.UnknownVal(cty.Bool), nil
+			}
+			return cty.True, nil
+		},
+	})
 }
 
 // isBudgetDiag reports whether d is an exceeded budget.
@@ -202,12 +292,14 @@ func evalExpr(e hcl.Expression, vars map[string]cty.Value) (cty.Value, hcl.Diagn
 func budgetedFunctions(b *budget) map[string]function.Function {
 	fs := make(map[string]function.Function, len(functions)+2)
 	for name, f := range functions {
-		if _, own := ownFunctions[name]; own || name == "try" || name == "can" {
+		if _, own := ownFunctions[name]; own {
 			fs[name] = f
 			continue
 		}
 		fs[name] = budgeted(name, f, b)
 	}
+	fs["try"] = budgetedTry(b)
+	fs["can"] = budgetedCan(b)
 	fs[chargeFunc] = chargeFunction(b)
 	fs[failFunc] = failFunction(b)
 	return fs

@@ -201,8 +201,7 @@
 // the budget and gives its argument back. Once exceeded, the budget stays
 // exceeded for the rest of the evaluation, so that try and can cannot
 // swallow it; the case is invalid with "Evaluation budget exceeded" at the
-// place of the call, the for expression, the splat or the template, or
-// of admit when try or can swallowed it. refuse and refuse_reason have a
+// place of the call, the for expression, the splat or the template. refuse and refuse_reason have a
 // budget each for each constraint; the parts of admit that read only the
 // constraint share one for each constraint (one that goes over it is
 // replaced by a call that fails at once); the parts that read only the

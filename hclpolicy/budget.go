@@ -40,7 +40,8 @@ const (
 	// function runs.
 	MaxStringBytes = 256 << 10
 	// EvalTimeout bounds one evaluation's time, a last resort behind the
-	// steps: the clock is read every few thousand steps.
+	// steps: the clock starts at the first step and is read every 256
+	// steps.
 	EvalTimeout = 2 * time.Second
 )
 
@@ -55,7 +56,7 @@ const (
 	iterationSteps = 4
 	// clockEvery is how many steps pass between two readings of the
 	// clock.
-	clockEvery = 4096
+	clockEvery = 256
 )
 
 // budgetError is an evaluation that went over its budget. rng is where,
@@ -81,9 +82,10 @@ type budget struct {
 	err     *budgetError
 	clock   int
 	started time.Time
+	timeout time.Duration
 }
 
-func (b *budget) reset() { *b = budget{clock: clockEvery} }
+func (b *budget) reset() { *b = budget{clock: clockEvery, timeout: EvalTimeout} }
 
 // charge adds n steps, for what (said in the error) at rng when known.
 func (b *budget) charge(n int, what string, rng *hcl.Range) error {
@@ -94,13 +96,15 @@ func (b *budget) charge(n int, what string, rng *hcl.Range) error {
 		return b.fail(fmt.Sprintf("%s: the evaluation takes more than %d steps, the most one evaluation may take", what, MaxSteps), rng)
 	}
 	b.steps += n
-	if b.steps >= b.clock {
+	if b.started.IsZero() {
+		// The clock starts at the first charge: an evaluation that calls
+		// no standard library function and iterates over nothing never
+		// reads it.
+		b.started = time.Now()
+	} else if b.steps >= b.clock {
 		b.clock = b.steps + clockEvery
-		now := time.Now()
-		if b.started.IsZero() {
-			b.started = now
-		} else if now.Sub(b.started) > EvalTimeout {
-			return b.fail(fmt.Sprintf("%s: the evaluation takes longer than %v, the longest one evaluation may take", what, EvalTimeout), rng)
+		if time.Since(b.started) > b.timeout {
+			return b.fail(fmt.Sprintf("%s: the evaluation takes longer than %v, the longest one evaluation may take", what, b.timeout), rng)
 		}
 	}
 	return nil

@@ -51,9 +51,14 @@
 //     native policy that refuses a constraint. An error while evaluating
 //     them refuses the constraint too, with the diagnostic as the reason.
 //   - Evaluating admit fails on this case (an index out of range, a
-//     function's error): the case is invalid and its reason is the
-//     diagnostic, formatted as prerel formats every diagnostic
-//     ("FILE:LINE:COLUMN: SUMMARY; DETAIL"). It never panics.
+//     function's error, an exceeded budget, see Budget): the case is
+//     invalid and its reason is the diagnostic, formatted as prerel
+//     formats every diagnostic ("FILE:LINE:COLUMN: SUMMARY; DETAIL"). It
+//     never panics. Unlike the two above, such a case is a mistake in the
+//     policy: the policy keeps each distinct error, with how many cases
+//     gave it and the first of them (Policy.Failures), and Policy.Err
+//     returns them, so that a program reports them once after its last
+//     case and fails (prerel exits 2).
 //
 // core-only, for instance, refuses a constraint that names a prerelease:
 //
@@ -161,6 +166,52 @@
 // to its Go policy on the exhaustive domain, and rules that are in no
 // catalogue.
 //
+// # Reasons
+//
+// The reason of a verdict names what decided it. When admit is a chain of
+// && (or of ||), its operands are judged one by one, as HCL evaluates
+// every operand anyway, and the reason is the first false operand of an
+// && chain (the first true one of an || chain), with the attributes of
+// version and constraint it reads and their values:
+//
+//	version.prerelease_text == "" is false (version.prerelease_text is "beta.1")
+//
+// An && chain whose operands are all true, an || chain whose operands are
+// all false, and an admit that is no chain are named whole, as
+// "ADMIT is true (...)". An operand is quoted on one line, elided in the
+// middle past 100 characters. In a file in HCL's JSON syntax, an
+// expression that is a string is read as the template HCL reads it as
+// ("${X}" alone as X), so that it is specialized, budgeted and explained
+// as in the native syntax; any other (true, a number) gives "admit is
+// true" or "admit is false".
+//
+// # Budget
+//
+// The file may come with the code under review, so every evaluation has a
+// budget: MaxSteps steps (a call of a standard library function costs four
+// and one for each element or each 16 bytes it gives; a for expression
+// or a splat costs its collection's length times four more than its
+// body's nodes; a part of a string template one and one for each 16
+// bytes), a collection of at most MaxElements and a string of at most
+// MaxStringBytes from one call, checked before the function runs, and
+// EvalTimeout as a last resort. To count what HCL itself iterates over,
+// the expressions are rewritten when the file is loaded: the collection
+// of each for expression, the source of each splat and each part of a
+// template are wrapped in a call, which no file can name, that charges
+// the budget and gives its argument back. Once exceeded, the budget stays
+// exceeded for the rest of the evaluation, so that try and can cannot
+// swallow it; the case is invalid with "Evaluation budget exceeded" at the
+// place of the call, the for expression, the splat or the template. refuse and refuse_reason have a
+// budget each for each constraint; the parts of admit that read only the
+// constraint share one for each constraint (one that goes over it is
+// replaced by a call that fails at once); the parts that read only the
+// version have one each for each version (one that goes over it is
+// unknown for that version, and a case whose verdict depends on it is
+// invalid with its diagnostic); what is left of admit has one for each
+// case. A policy keeps the matchers of up to 1,024 constraints, so that
+// a constraint is specialized once. The repository's docs/untrusted-input.md says the same
+// for users.
+//
 // # Loading
 //
 // Load reads a policy file; Decode reads the policy blocks of a body that
@@ -172,13 +223,17 @@
 //
 // Every mistake is an hcl.Diagnostic with its file, line and column, all
 // reported at once: a syntax error, an unknown variable, function or
-// attribute, an admit that does not give a bool (or a refuse_reason that
-// does not give a string), duplicate names, a block with neither admit nor
+// attribute (with the closest name there is: the attributes of version,
+// constraint, a comparator and a version object are checked by reading
+// the expression, through for expressions, indexes, splats and
+// parse_version, in every branch), an admit that does not give a bool
+// (or a refuse_reason that does not give a string), duplicate names, a block with neither admit nor
 // command or with both, an unknown select value, and, in CheckNames, a
 // name that clashes with a registered policy. The expressions are checked
 // when the file is loaded, against values of the right types and against a
 // few concrete cases, so that such mistakes show before any case is
-// judged.
+// judged; these evaluations have the budget too, and one that goes over
+// it is no error, since no case may need that part.
 //
 // # Speed
 //

@@ -61,7 +61,7 @@ func (p *Policy) Explain(constraint, version string) engine.Explanation {
 		return engine.Explanation{Steps: x, Result: engine.InvalidResult(err)}
 	}
 	cv := constraintValue(c)
-	cctx := &hcl.EvalContext{Variables: map[string]cty.Value{varConstraint: cv}, Functions: functions}
+	cctx := &hcl.EvalContext{Variables: map[string]cty.Value{varConstraint: cv}}
 	for _, line := range attributesUsed(cv, varConstraint, cctx, p.refuse, p.admit) {
 		add("constraint", "%s", line)
 	}
@@ -83,7 +83,7 @@ func (p *Policy) Explain(constraint, version string) engine.Explanation {
 		add("version", "the engine's parser refuses it: %v", err)
 		return engine.Explanation{Steps: x, Result: engine.InvalidResult(err)}
 	}
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{varConstraint: cv, varVersion: vv.obj}, Functions: functions}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{varConstraint: cv, varVersion: vv.obj}}
 	for _, line := range attributesUsed(vv.obj, varVersion, ctx, p.admit) {
 		add("version", "%s", line)
 	}
@@ -198,6 +198,9 @@ func (p *Policy) parts(subject string, expr hcl.Expression, ctx *hcl.EvalContext
 		var e hclsyntax.Expression
 		switch n := n.(type) {
 		case *hclsyntax.FunctionCallExpr, *hclsyntax.ForExpr, *hclsyntax.SplatExpr:
+			if hidden(n) {
+				return nil
+			}
 			e = n.(hclsyntax.Expression)
 		default:
 			return nil
@@ -222,7 +225,7 @@ func (p *Policy) parts(subject string, expr hcl.Expression, ctx *hcl.EvalContext
 			left++
 			return nil
 		}
-		v, diags := evalSafely(e, ctx)
+		v, diags := evalExpr(e, ctx.Variables)
 		if err := diagsError(diags); err != nil {
 			steps = append(steps, engine.Step{Subject: subject, Detail: partLine(text, " fails: ", err.Error())})
 			return nil
@@ -254,14 +257,4 @@ func clip(s string, n int) string {
 		return s
 	}
 	return elide.Middle(s, n-1)
-}
-
-// evalSafely evaluates e, turning a panic into an error diagnostic.
-func evalSafely(e hcl.Expression, ctx *hcl.EvalContext) (v cty.Value, diags hcl.Diagnostics) {
-	defer func() {
-		if x := recover(); x != nil {
-			v, diags = cty.DynamicVal, hcl.Diagnostics{diag.ErrorAt(e.Range().Ptr(), "Evaluation failed", fmt.Sprint(x))}
-		}
-	}()
-	return e.Value(ctx)
 }

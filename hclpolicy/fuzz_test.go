@@ -3,8 +3,10 @@ package hclpolicy
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/hclread"
@@ -21,16 +23,13 @@ var fuzzPairs = [][2]string{
 	{"1.0.0", "1.0"},
 }
 
-// expensive lists functions whose arguments can make one evaluation take
-// unbounded memory or time (a width of a billion, a product of lists);
-// fuzzing skips the inputs that call them, as it skips long inputs.
-var expensive = []string{"format", "indent", "setproduct", "range", "chunklist", "strrev", "jsondecode"}
-
 // FuzzDecode decodes arbitrary policy files and judges a few cases with
 // every policy they hold: no panic; policies exactly when there is no
 // error; the same result from a compiled policy (admit specialized for
-// the constraint), from admit evaluated as written, and from Explain;
-// the same selection twice.
+// the constraint), from admit evaluated as written, and from Explain,
+// unless one of them went over its budget (the specialized parts have a
+// budget of their own); the same selection twice. Every function is
+// allowed: the budget bounds each evaluation (see FuzzBudget).
 func FuzzDecode(f *testing.F) {
 	seeds, _ := filepath.Glob("../testdata/designs/*.hcl")
 	for _, s := range seeds {
@@ -50,11 +49,6 @@ func FuzzDecode(f *testing.F) {
 		if len(src) > 2000 {
 			t.Skip("long input")
 		}
-		for _, name := range expensive {
-			if strings.Contains(src, name) {
-				t.Skip("expensive function")
-			}
-		}
 		file, diags := hclread.ParseHCL([]byte(src), "fuzz.hcl")
 		if diags.HasErrors() {
 			return
@@ -69,10 +63,10 @@ func FuzzDecode(f *testing.F) {
 			}
 			for _, pair := range fuzzPairs {
 				got := engine.Evaluate(p, pair[0], pair[1])
-				if x := engine.Explain(p, pair[0], pair[1]); x.Result != got {
+				if x := engine.Explain(p, pair[0], pair[1]); x.Result != got && !overBudget(x.Result) && !overBudget(got) {
 					t.Fatalf("%q %q: Evaluate %+v, Explain %+v", pair[0], pair[1], got, x.Result)
 				}
-				if want, ok := asWritten(p, pair[0], pair[1]); ok && want != got {
+				if want, ok := asWritten(p, pair[0], pair[1]); ok && want != got && !overBudget(want) && !overBudget(got) {
 					t.Fatalf("%q %q: compiled %+v, as written %+v", pair[0], pair[1], got, want)
 				}
 			}
@@ -102,5 +96,75 @@ func asWritten(p *Policy, constraint, version string) (engine.Result, bool) {
 		return engine.Result{}, false
 	}
 	obj := versionValue(v, version)
-	return p.judge(p.admit, cv, cachedVersion{obj: obj, arg: predecoded(obj, asVersion)}), true
+	return p.judge(p.written(), cv, cachedVersion{obj: obj, arg: predecoded(obj, asVersion)}), true
+}
+
+// overBudget reports whether r is an evaluation over its budget.
+func overBudget(r engine.Result) bool {
+	return r.Verdict == engine.Invalid && strings.Contains(r.Reason, budgetSummary)
+}
+
+// FuzzBudget judges a few cases with admit expressions built from
+// arbitrary text, many of them, as the seeds, asking for gigabytes or
+// hours: loading and judging each must end within a minute and allocate
+// less than 1 GiB, and a case over the budget is invalid with the
+// diagnostic at a place in the file.
+func FuzzBudget(f *testing.F) {
+	for _, s := range []string{
+		`length(setproduct(range(1000), range(1000), range(1000))) > 0`,
+		`length(replace(replace(replace("aaaaaaaaaa", "a", "aaaaaaaaaa"), "a", "aaaaaaaaaa"), "a", "aaaaaaaaaa")) > 0`,
+		`length([for a in range(300) : [for b in range(300) : [for c in range(300) : a + b + c + version.major]]]) > 0`,
+		`length(format("%999999999d", 1)) > 0`,
+		`strlen(indent(999999999, "a\nb")) > 0`,
+		`length(join("", [for i in range(1000) : "${version.text}${join("", [for j in range(1000) : "xxxxxxxx"])}"])) > 0`,
+		`length(flatten([for i in range(1000) : [for j in range(1000) : [for k in range(1000) : k]]])) > 0`,
+		`can(length(setproduct(range(1000), range(1000), range(1000)))) || true`,
+		`length(jsonencode([for i in range(1000) : [for s in [format("%9999s", "")] : [s, s, s, s]]])) > 0`,
+		`length(split("", format("%200000s", ""))) > 0`,
+		`length(regexall("", format("%200000s", ""))) > 0`,
+		`length(concat(range(1000), range(1000), range(1000), range(1000), range(1000), range(1000), range(1000), range(1000), range(1000), range(1000), range(1000))) > 0`,
+		`length([for x in range(1000) : version][*].text) > 0`,
+		`length(formatlist("%9999s", range(1000))) > 0`,
+		`satisfies(constraint, version)`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, admit string) {
+		if len(admit) > 1000 {
+			t.Skip("long input")
+		}
+		src := "policy \"p\" {\n  admit = " + admit + "\n}\n"
+		file, diags := hclread.ParseHCL([]byte(src), "fuzz.hcl")
+		if diags.HasErrors() {
+			return
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		ps, diags := Decode(file.Body, Options{Sources: map[string][]byte{"fuzz.hcl": []byte(src)}})
+		for _, p := range ps {
+			pairs := fuzzPairs[:3]
+			if testing.Short() {
+				pairs = pairs[:1]
+			}
+			for _, pair := range pairs {
+				r := engine.Evaluate(p, pair[0], pair[1])
+				if overBudget(r) && !strings.HasPrefix(r.Reason, "fuzz.hcl:") {
+					t.Fatalf("%q %q: the budget's diagnostic has no place: %s", pair[0], pair[1], r.Reason)
+				}
+			}
+		}
+		for _, d := range diags {
+			if d.Summary == budgetSummary {
+				t.Fatalf("loading reports an exceeded budget: %v", d)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		if d := time.Since(start); d > time.Minute {
+			t.Fatalf("took %v", d)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 1<<30 {
+			t.Fatalf("allocated %d MiB", n>>20)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package hclpolicy
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -259,22 +260,29 @@ func decodeBlock(b *hcl.Block, opt Options) (*Policy, hcl.Diagnostics) {
 		}
 	}
 
-	diags = append(diags, checkExpr(admit.Expr, attrAdmit, true, cty.Bool)...)
-	p.admit = admit.Expr
-	if syn, ok := admit.Expr.(hclsyntax.Expression); ok {
+	admitExpr := native(admit.Expr, opt.Sources)
+	guard(admitExpr)
+	diags = append(diags, checkExpr(admitExpr, attrAdmit, true, cty.Bool)...)
+	p.admit = admitExpr
+	if syn, ok := admitExpr.(hclsyntax.Expression); ok {
 		p.plan = newPlan(syn)
+		p.dec = newDecision(syn, opt.Sources)
 	}
 	if a := attrs[attrRefuse]; a != nil {
-		diags = append(diags, checkExpr(a.Expr, attrRefuse, false, cty.Bool)...)
-		p.refuse = a.Expr
+		e := native(a.Expr, opt.Sources)
+		guard(e)
+		diags = append(diags, checkExpr(e, attrRefuse, false, cty.Bool)...)
+		p.refuse = e
 	}
 	if a := attrs[attrRefuseReason]; a != nil {
 		if p.refuse == nil {
 			diags = append(diags, diag.ErrorAt(a.NameRange.Ptr(), "refuse_reason without refuse",
 				"refuse_reason is the reason given when refuse is true; add refuse or remove it."))
 		}
-		diags = append(diags, checkExpr(a.Expr, attrRefuseReason, false, cty.String)...)
-		p.refuseReason = a.Expr
+		e := native(a.Expr, opt.Sources)
+		guard(e)
+		diags = append(diags, checkExpr(e, attrRefuseReason, false, cty.String)...)
+		p.refuseReason = e
 	}
 	p.rule = rule
 	if !ruleSet {
@@ -284,6 +292,33 @@ func decodeBlock(b *hcl.Block, opt Options) (*Policy, hcl.Diagnostics) {
 		return nil, diags
 	}
 	return p, diags
+}
+
+// native returns expr in HCL's native syntax, so that guard can count
+// what it iterates over: an expression of HCL's JSON syntax that is a
+// string is the template HCL reads it as when it evaluates it, parsed
+// the same way and at the same place, and a template that is one
+// interpolation alone ("${X}") is X, which it gives as it is. Any other
+// expression, and one whose text is not in sources, is expr.
+func native(expr hcl.Expression, sources map[string][]byte) hcl.Expression {
+	if _, ok := expr.(hclsyntax.Expression); ok {
+		return expr
+	}
+	src := exprSource(expr, sources)
+	var text string
+	if len(src) < 2 || src[0] != '"' || json.Unmarshal([]byte(src), &text) != nil {
+		return expr
+	}
+	rng := expr.Range()
+	t, diags := hclsyntax.ParseTemplate([]byte(text), rng.Filename,
+		hcl.Pos{Line: rng.Start.Line, Column: rng.Start.Column + 1, Byte: rng.Start.Byte + 1})
+	if diags.HasErrors() {
+		return expr
+	}
+	if w, ok := t.(*hclsyntax.TemplateWrapExpr); ok {
+		return w.Wrapped
+	}
+	return t
 }
 
 // decodeCommand reads a command attribute and hands it to opt.Command.
@@ -383,7 +418,8 @@ const (
 
 // checkExpr checks an expression of a policy block when the file is
 // loaded: it names only the variables it sees (version and constraint;
-// refuse and refuse_reason only constraint) and only known functions,
+// refuse and refuse_reason only constraint), only known functions and
+// only attributes that the objects have (see checkAttributes),
 // it evaluates without error against values of the right types, and it
 // gives a value of type want. The check evaluates it with unknown values
 // and with a few concrete cases; an error on a concrete case is reported
@@ -412,13 +448,14 @@ func checkExpr(expr hcl.Expression, attr string, seesVersion bool, want cty.Type
 			diags = append(diags, diag.ErrorAt(&rng, "Unknown variable", detail))
 		}
 	}
+	diags = append(diags, checkAttributes(expr, seesVersion)...)
 	if syn, ok := expr.(hclsyntax.Expression); ok {
 		hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
 			call, ok := n.(*hclsyntax.FunctionCallExpr)
 			if !ok {
 				return nil
 			}
-			if _, known := functions[call.Name]; known {
+			if _, known := functions[call.Name]; known || hidden(call) {
 				return nil
 			}
 			detail := fmt.Sprintf("There is no function named %q.", call.Name)
@@ -437,11 +474,11 @@ func checkExpr(expr hcl.Expression, attr string, seesVersion bool, want cty.Type
 	if seesVersion {
 		vars[varVersion] = unknownVersion
 	}
-	v, more := evalSafely(expr, &hcl.EvalContext{Variables: vars, Functions: functions})
-	if more.HasErrors() {
+	v, more := evalExpr(expr, vars)
+	if more.HasErrors() && !isBudgetDiag(more[0]) {
 		return append(diags, more...)
 	}
-	if d := checkType(expr, attr, v, want); d != nil {
+	if d := checkType(expr, attr, v, want); d != nil && !more.HasErrors() {
 		return append(diags, d)
 	}
 	for _, pair := range samplePairs {
@@ -450,7 +487,7 @@ func checkExpr(expr hcl.Expression, attr string, seesVersion bool, want cty.Type
 		if seesVersion {
 			vars[varVersion] = versionValue(engine.MustParseVersion(pair[1]), pair[1])
 		}
-		v, more := evalSafely(expr, &hcl.EvalContext{Variables: vars, Functions: functions})
+		v, more := evalExpr(expr, vars)
 		structural := false
 		for _, d := range more {
 			if d.Severity == hcl.DiagError && structuralSummaries[d.Summary] {

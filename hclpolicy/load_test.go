@@ -46,6 +46,22 @@ func TestLoadErrors(t *testing.T) {
 			"2:18", "Unsupported attribute", `"stable"`},
 		{"unknown attribute in a for expression", "policy \"a\" {\n  admit = anytrue([for c in constraint.comparators : c.operator == \"=\"])\n}\n",
 			"2:55", "Unsupported attribute", `"operator"`},
+		{"unknown attribute in a branch the checks never take", "policy \"a\" {\n  admit = length(version.prerelease) > 3 ? version.is_prerelase : true\n}\n",
+			"2:51", "Unsupported attribute", `version has no attribute named "is_prerelase". Did you mean "is_prerelease"?`},
+		{"unknown attribute in try", "policy \"a\" {\n  admit = try(!version.is_prerelase, false)\n}\n",
+			"2:23", "Unsupported attribute", `Did you mean "is_prerelease"?`},
+		{"unknown attribute of constraint", "policy \"a\" {\n  admit = constraint.names_prerelase\n}\n",
+			"2:21", "Unsupported attribute", `constraint has no attribute named "names_prerelase". Did you mean "names_prerelease"?`},
+		{"unknown attribute of a comparator in a for expression", "policy \"a\" {\n  admit = version.is_prerelease ? anytrue([for c in constraint.bounds : c.names_prerelase]) : true\n}\n",
+			"2:74", "Unsupported attribute", `c (a comparator object) has no attribute named "names_prerelase". Did you mean "names_prerelease"?`},
+		{"unknown attribute of a comparator's version", "policy \"a\" {\n  admit = version.is_prerelease ? constraint.bounds[0].version.is_prerelase : true\n}\n",
+			"2:63", "Unsupported attribute", `A version object has no attribute named "is_prerelase". Did you mean "is_prerelease"?`},
+		{"unknown attribute in a splat", "policy \"a\" {\n  admit = version.is_prerelease ? contains(constraint.comparators[*].oop, \"=\") : true\n}\n",
+			"2:69", "Unsupported attribute", `Did you mean "op"?`},
+		{"unknown attribute of parse_version", "policy \"a\" {\n  admit = version.is_prerelease ? parse_version(\"1.0.0\").majr == 1 : true\n}\n",
+			"2:57", "Unsupported attribute", `Did you mean "major"?`},
+		{"unknown function in a branch the checks never take", "policy \"a\" {\n  admit = length(version.prerelease) > 3 ? same_bse(version, \"1.0.0\") : true\n}\n",
+			"2:44", "Call to unknown function", `Did you mean "same_base"?`},
 		{"admit not a bool", "policy \"a\" {\n  admit = version.text\n}\n",
 			"2:11", "admit must be a bool", "gives a string"},
 		{"admit a number", "policy \"a\" {\n  admit = compare(version, \"2.0.0\")\n}\n",
@@ -139,7 +155,7 @@ func TestLoadJSON(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diag.Format(diags[0]))
 	}
-	if got := engine.Evaluate(ps[0], "~> 1.2", "2.0.0-beta.1"); got.Verdict != engine.Allow {
+	if got := engine.Evaluate(ps[0], "~> 1.2", "2.0.0-beta.1"); got != engine.Allowed("satisfies(constraint, version) is true") {
 		t.Fatalf("got %+v", got)
 	}
 }

@@ -26,7 +26,8 @@ type Policy struct {
 	fallback bool
 
 	admit        hcl.Expression
-	plan         *plan // of admit, when it is in native syntax
+	plan         *plan     // of admit, when it is in native syntax
+	dec          *decision // of admit, when it is in native syntax
 	refuse       hcl.Expression
 	refuseReason hcl.Expression
 	sources      map[string][]byte
@@ -35,7 +36,8 @@ type Policy struct {
 	command engine.Policy
 
 	versions versionCache
-	contexts sync.Pool
+	matchers matcherCache
+	failures failures
 }
 
 var (
@@ -75,6 +77,16 @@ func (p *Policy) Compile(constraint string) (engine.Matcher, error) {
 	if p.command != nil {
 		return p.command.Compile(constraint)
 	}
+	if e, ok := p.matchers.get(constraint); ok {
+		return e.m, e.err
+	}
+	m, err := p.compile(constraint)
+	p.matchers.put(constraint, m, err)
+	return m, err
+}
+
+// compile is Compile without the cache.
+func (p *Policy) compile(constraint string) (engine.Matcher, error) {
 	c, err := engine.ParseConstraint(constraint)
 	if err != nil {
 		return nil, err
@@ -86,19 +98,109 @@ func (p *Policy) Compile(constraint string) (engine.Matcher, error) {
 	return &matcher{p: p, constraint: cv, admit: p.specialized(cv)}, nil
 }
 
-// specialized returns admit rewritten for the constraint value cv (see
-// specialize), or admit itself when it is not in HCL's native syntax or
-// rewriting it fails.
-func (p *Policy) specialized(cv cty.Value) (out hcl.Expression) {
-	if p.plan == nil {
-		return p.admit
+// matcherCache keeps the matchers a policy compiled (and its refusals),
+// by constraint, so that a constraint compiled again, as a run that
+// judges its versions in several batches does, is not specialized again.
+// It keeps at most maxCachedMatchers of constraints of at most
+// maxCachedConstraint bytes, and starts again when full. A matcher is
+// immutable, so it is shared.
+type matcherCache struct {
+	mu sync.RWMutex
+	m  map[string]compiledConstraint
+}
+
+type compiledConstraint struct {
+	m   engine.Matcher
+	err error
+}
+
+// Bounds of a policy's matcherCache.
+const (
+	maxCachedMatchers   = 1024
+	maxCachedConstraint = 1024
+)
+
+func (c *matcherCache) get(constraint string) (compiledConstraint, bool) {
+	c.mu.RLock()
+	e, ok := c.m[constraint]
+	c.mu.RUnlock()
+	return e, ok
+}
+
+func (c *matcherCache) put(constraint string, m engine.Matcher, err error) {
+	if len(constraint) > maxCachedConstraint {
+		return
 	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCachedMatchers {
+		c.m = make(map[string]compiledConstraint, 64)
+	}
+	c.m[constraint] = compiledConstraint{m, err}
+	c.mu.Unlock()
+}
+
+// compiled is an admit expression ready to judge the versions of one
+// constraint: the whole expression and, when its top is a chain of && or
+// ||, its operands (see decision), each specialized for the constraint or
+// as written.
+type compiled struct {
+	whole    hcl.Expression
+	operands []hcl.Expression
+	// lazy, when whole is nil, specializes the whole expression, which
+	// is evaluated only when an operand fails.
+	lazy func() hcl.Expression
+}
+
+// wholeExpr returns the whole expression.
+func (c *compiled) wholeExpr() hcl.Expression {
+	if c.whole == nil {
+		return c.lazy()
+	}
+	return c.whole
+}
+
+// written is admit as written.
+func (p *Policy) written() compiled {
+	c := compiled{whole: p.admit}
+	if p.dec != nil {
+		for _, o := range p.dec.operands {
+			c.operands = append(c.operands, o)
+		}
+	}
+	return c
+}
+
+// specialized returns admit rewritten for the constraint value cv (see
+// specialize), or admit as written when it is not in HCL's native syntax
+// or rewriting it fails.
+func (p *Policy) specialized(cv cty.Value) (out compiled) {
+	if p.plan == nil {
+		return p.written()
+	}
+	if p.dec == nil || len(p.dec.operands) == 0 {
+		return compiled{whole: p.specializedWhole(cv)}
+	}
+	defer func() {
+		if recover() != nil {
+			out = p.written()
+		}
+	}()
+	for _, o := range specialize(p.plan, cv, p.dec.operands...) {
+		out.operands = append(out.operands, o)
+	}
+	out.lazy = sync.OnceValue(func() hcl.Expression { return p.specializedWhole(cv) })
+	return out
+}
+
+// specializedWhole returns admit rewritten for the constraint value cv,
+// or as written when rewriting it fails.
+func (p *Policy) specializedWhole(cv cty.Value) (out hcl.Expression) {
 	defer func() {
 		if recover() != nil {
 			out = p.admit
 		}
 	}()
-	return specialize(p.plan, cv)
+	return specialize(p.plan, cv, p.plan.expr)[0]
 }
 
 // refusal is a constraint refused by a policy's refuse attribute; its
@@ -118,14 +220,18 @@ func (p *Policy) checkRefuse(cv cty.Value) (err error) {
 			err = fmt.Errorf("evaluating refuse failed: %v", x)
 		}
 	}()
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"constraint": cv}, Functions: functions}
-	v, diags := p.refuse.Value(ctx)
-	if err := diagsError(diags); err != nil {
+	vars := map[string]cty.Value{varConstraint: cv}
+	failed := func(err error) error {
+		p.failures.add(engine.ClipReason(err.Error()), cv.GetAttr("text").AsString(), "")
 		return err
+	}
+	v, diags := evalExpr(p.refuse, vars)
+	if err := diagsError(diags); err != nil {
+		return failed(err)
 	}
 	refused, err := boolResult(v, "refuse")
 	if err != nil {
-		return err
+		return failed(err)
 	}
 	if !refused {
 		return nil
@@ -133,12 +239,12 @@ func (p *Policy) checkRefuse(cv cty.Value) (err error) {
 	if p.refuseReason == nil {
 		return &refusal{fmt.Sprintf("the policy %s refuses this constraint (refuse is true)", p.name)}
 	}
-	rv, diags := p.refuseReason.Value(ctx)
+	rv, diags := evalExpr(p.refuseReason, vars)
 	if err := diagsError(diags); err != nil {
-		return err
+		return failed(err)
 	}
 	if rv.IsNull() || !rv.IsKnown() || rv.Type() != cty.String {
-		return fmt.Errorf("refuse_reason must give a string, it gave %s", describeType(rv))
+		return failed(fmt.Errorf("refuse_reason must give a string, it gave %s", describeType(rv)))
 	}
 	return &refusal{rv.AsString()}
 }
@@ -172,10 +278,10 @@ func boolResult(v cty.Value, what string) (bool, error) {
 type matcher struct {
 	p          *Policy
 	constraint cty.Value
-	admit      hcl.Expression
+	admit      compiled
 }
 
-// Reasons of a policy written as an expression.
+// Reasons of a policy written as an expression in HCL's JSON syntax.
 const (
 	reasonAdmitTrue  = "admit is true"
 	reasonAdmitFalse = "admit is false"
@@ -193,51 +299,59 @@ func (m *matcher) Match(version string) engine.Result {
 }
 
 // judge evaluates admit, as specialized for the constraint value cv, for
-// the version vv.
-func (p *Policy) judge(admit hcl.Expression, cv cty.Value, vv cachedVersion) (r engine.Result) {
+// the version vv. The reason names what decided (see decision).
+func (p *Policy) judge(admit compiled, cv cty.Value, vv cachedVersion) (r engine.Result) {
 	defer func() {
 		if x := recover(); x != nil {
 			r = engine.InvalidResult(fmt.Errorf("evaluating admit failed: %v", x))
 		}
 	}()
-	ctx := p.context()
-	ctx.Variables[varConstraint] = cv
-	ctx.Variables[varVersion] = vv.obj
-	ctx.Variables[judgedArg] = vv.arg
+	ev := newEvaluation()
+	defer ev.release()
+	vars := ev.ctx.Variables
+	vars[varConstraint] = cv
+	vars[varVersion] = vv.obj
+	vars[judgedArg] = vv.arg
 	if p.plan != nil {
 		if vv.partsOK {
 			for i, name := range p.plan.partVars {
-				ctx.Variables[name] = vv.parts[i]
+				vars[name] = vv.parts[i]
 			}
 		} else {
-			admit = p.admit
+			admit = p.written()
 		}
 	}
-	v, diags := admit.Value(ctx)
+	if len(admit.operands) > 0 {
+		if r, ok := p.dec.judgeOperands(ev, admit.operands); ok {
+			return r
+		}
+		ev.b.reset()
+	}
+	v, diags := ev.value(admit.wholeExpr())
 	err := diagsError(diags)
-	clear(ctx.Variables)
-	p.contexts.Put(ctx)
-	if err != nil {
-		return engine.InvalidResult(err)
+	if err == nil {
+		var admitted bool
+		if admitted, err = boolResult(v, "admit"); err == nil {
+			reason := reasonAdmitFalse
+			if p.dec != nil {
+				reason = p.dec.wholeReason(admitted, vars)
+			} else if admitted {
+				reason = reasonAdmitTrue
+			}
+			if admitted {
+				return engine.Allowed(reason)
+			}
+			return engine.Rejected(reason)
+		}
 	}
-	admitted, err := boolResult(v, "admit")
-	if err != nil {
-		return engine.InvalidResult(err)
+	if vv.over != nil && vv.partsOK && !diags.HasErrors() && admit.whole != p.admit {
+		// A part that reads only the version went over its budget, and
+		// the expression's value depends on it.
+		err = diagError{vv.over}
 	}
-	if admitted {
-		return engine.Allowed(reasonAdmitTrue)
-	}
-	return engine.Rejected(reasonAdmitFalse)
-}
-
-// context returns an evaluation context with the function table, from
-// the policy's pool: a context is made once and reused, so that judging
-// a case does not build the function table or a variable map.
-func (p *Policy) context() *hcl.EvalContext {
-	if ctx, ok := p.contexts.Get().(*hcl.EvalContext); ok {
-		return ctx
-	}
-	return &hcl.EvalContext{Variables: make(map[string]cty.Value, 3), Functions: functions}
+	r = engine.InvalidResult(err)
+	p.failures.add(r.Reason, cv.GetAttr("text").AsString(), vv.obj.GetAttr("text").AsString())
+	return r
 }
 
 // Select returns what the policy installs from available: the newest

@@ -127,27 +127,36 @@ func (p *plan) readsVersionOnly(e hclsyntax.Expression) bool {
 	return true
 }
 
-// partValues evaluates the plan's parts for the version value vv; ok is
-// false when one of them fails.
-func (p *plan) partValues(vv cty.Value) (vals []cty.Value, ok bool) {
+// partValues evaluates the plan's parts for the version value vv, each
+// with a budget of its own; ok is false when one of them fails. A part
+// that goes over its budget does not make ok false: its value is unknown,
+// and over is the diagnostic, which judge gives when the expression's
+// value then is not a known bool (the part mattered), so that the part
+// is not evaluated again for each case.
+func (p *plan) partValues(vv cty.Value) (vals []cty.Value, ok bool, over *hcl.Diagnostic) {
 	if len(p.parts) == 0 {
-		return nil, true
+		return nil, true, nil
 	}
 	defer func() {
 		if recover() != nil {
-			vals, ok = nil, false
+			vals, ok, over = nil, false, nil
 		}
 	}()
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{varVersion: vv}, Functions: functions}
 	vals = make([]cty.Value, len(p.parts))
 	for i, e := range p.parts {
-		v, diags := e.Value(ctx)
+		v, diags := evalExpr(e, map[string]cty.Value{varVersion: vv})
 		if diags.HasErrors() {
-			return nil, false
+			if !isBudgetDiag(diags[0]) {
+				return nil, false, nil
+			}
+			if over == nil {
+				over = diags[0]
+			}
+			v = cty.DynamicVal
 		}
 		vals[i] = v
 	}
-	return vals, true
+	return vals, true, over
 }
 
 // freeNames records, for every node of a policy's expressions, the root
@@ -183,14 +192,26 @@ type specializer struct {
 	// leaked is set when a part of the result still reads one of them.
 	loop   map[string]bool
 	leaked bool
-	ctx    *hcl.EvalContext
+	// ev evaluates the parts known now: its variables are bound, and its
+	// budget is the one of the whole specialization.
+	ev *evaluation
 }
 
-// specialize returns the plan's expression rewritten for the constraint
-// value cv, its parts read from their variables.
-func specialize(p *plan, cv cty.Value) hclsyntax.Expression {
-	s := &specializer{plan: p, names: p.names, bound: map[string]cty.Value{varConstraint: cv}, loop: map[string]bool{}}
-	return s.expr(p.expr)
+// specialize returns nodes (the plan's expression or parts of it)
+// rewritten for the constraint value cv, the parts that read only the
+// version read from their variables. The parts it evaluates share one
+// budget; a part that goes over it is replaced by a call that fails at
+// once with the same diagnostic.
+func specialize(p *plan, cv cty.Value, nodes ...hclsyntax.Expression) []hclsyntax.Expression {
+	ev := newEvaluation()
+	defer ev.release()
+	ev.ctx.Variables[varConstraint] = cv
+	s := &specializer{plan: p, names: p.names, bound: ev.ctx.Variables, loop: map[string]bool{}, ev: ev}
+	out := make([]hclsyntax.Expression, len(nodes))
+	for i, n := range nodes {
+		out[i] = s.expr(n)
+	}
+	return out
 }
 
 // static reports whether every variable e reads is bound. A node that
@@ -206,16 +227,6 @@ func (s *specializer) static(e hclsyntax.Expression) bool {
 		}
 	}
 	return true
-}
-
-// context is an evaluation context with the bound variables.
-// HCL only reads the variables of a context, so it shares the bound
-// map.
-func (s *specializer) context() *hcl.EvalContext {
-	if s.ctx == nil {
-		s.ctx = &hcl.EvalContext{Variables: s.bound, Functions: functions}
-	}
-	return s.ctx
 }
 
 // literal is e's known value, in e's place.
@@ -269,8 +280,12 @@ func (s *specializer) expr(e hclsyntax.Expression) hclsyntax.Expression {
 		}
 	}
 	if s.static(e) {
-		if v, diags := e.Value(s.context()); !diags.HasErrors() {
+		v, diags := s.ev.value(e)
+		if !diags.HasErrors() {
 			return literal(v, e.Range())
+		}
+		if d := diags[0]; isBudgetDiag(d) {
+			return failCall(e, d)
 		}
 	}
 	switch n := e.(type) {

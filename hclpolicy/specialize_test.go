@@ -92,7 +92,7 @@ func TestSpecializedAsWritten(t *testing.T) {
 					continue
 				}
 				obj := versionValue(v, text)
-				want := p.judge(p.admit, cv, cachedVersion{obj: obj, arg: predecoded(obj, asVersion)})
+				want := p.judge(p.written(), cv, cachedVersion{obj: obj, arg: predecoded(obj, asVersion)})
 				if got := m.Match(text); got != want {
 					t.Fatalf("%s: %q with %s: compiled %+v, as written %+v", p.Rule(), g.Constraint, text, got, want)
 				}
@@ -138,7 +138,7 @@ func TestSpecializeUnrolls(t *testing.T) {
 	}
 	var calls []string
 	fors := 0
-	hclsyntax.VisitAll(m.(*matcher).admit.(hclsyntax.Expression), func(n hclsyntax.Node) hcl.Diagnostics {
+	hclsyntax.VisitAll(m.(*matcher).admit.wholeExpr().(hclsyntax.Expression), func(n hclsyntax.Node) hcl.Diagnostics {
 		switch n := n.(type) {
 		case *hclsyntax.ForExpr:
 			fors++

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/prerel/prerel/engine"
@@ -247,6 +248,9 @@ type cachedVersion struct {
 	obj, arg cty.Value
 	parts    []cty.Value
 	partsOK  bool
+	// over is the exceeded budget of a part, whose value is then
+	// unknown (see plan.partValues).
+	over *hcl.Diagnostic
 }
 
 // maxCachedVersions bounds a policy's version cache.
@@ -268,7 +272,7 @@ func (c *versionCache) get(text string, pl *plan) (cachedVersion, error) {
 	obj := versionValue(parsed, text)
 	v = cachedVersion{obj: obj, arg: predecoded(obj, asVersion)}
 	if pl != nil {
-		v.parts, v.partsOK = pl.partValues(obj)
+		v.parts, v.partsOK, v.over = pl.partValues(obj)
 	}
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxCachedVersions {

@@ -73,7 +73,8 @@
 //	   --fail-on names (impact)
 //	2  bad usage or bad input: a flag, an argument, a constraint or version
 //	   the engine cannot parse, a file that does not exist or is malformed,
-//	   a configuration error
+//	   a configuration error, a policy in HCL or a policy command that
+//	   failed on a case
 //	3  an outside failure: a registry that cannot be reached or answers an
 //	   error, a file that cannot be read or written (permission, I/O), a
 //	   failed write to standard output

@@ -77,6 +77,11 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
+		// A policy of prerel.hcl that failed on a case decided nothing
+		// there: nothing is written.
+		if err := configPolicyFailures(e.registry, f.loaded); err != nil {
+			return err
+		}
 		// An outside failure (versions not listed) is reported before
 		// anything is written: a plan without those items would remove
 		// their pins.

@@ -104,7 +104,8 @@ composer-stability  1.1.0-beta.1
 				"admit       false: the version is rejected\n            satisfies(constraint, version) && (\n",
 				`prerelease_text = "alpha.1"`,
 				`regex("^[A-Za-z]*", version.prerelease_text) = "alpha"`,
-				"\nverdict:    reject\nreason:     admit is false\n",
+				"\nverdict:    reject\nreason:     (!version.is_prerelease || lookup({ dev = 0, alpha = 1, a = 1,\n",
+				"is false\n            (version.is_prerelease is true, version.prerelease_text is\n",
 			},
 		},
 		{
@@ -158,8 +159,12 @@ func TestPolicyFileExplainShowsTheValuesOfEachPart(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v:\n%s", err, stdout)
 	}
-	if rep.Policy != "composer-stability" || rep.Verdict != "reject" || rep.Reason != "admit is false" {
-		t.Errorf("policy %q, verdict %q, reason %q; want composer-stability, reject, admit is false", rep.Policy, rep.Verdict, rep.Reason)
+	// The reason names the operand of admit's && that is false, and the
+	// attributes it reads.
+	reason := `(!version.is_prerelease || lookup({ dev = 0, alpha = 1, a = 1, bet…), 0) if c.names_prerelease]...)) is false` +
+		` (version.is_prerelease is true, version.prerelease_text is "alpha.1", constraint.comparators is [">= 0.9.0-beta"])`
+	if rep.Policy != "composer-stability" || rep.Verdict != "reject" || rep.Reason != reason {
+		t.Errorf("policy %q, verdict %q, reason %q; want composer-stability, reject, %q", rep.Policy, rep.Verdict, rep.Reason, reason)
 	}
 	details := map[string][]string{}
 	for _, s := range rep.Steps {
@@ -447,15 +452,27 @@ const sixthTag = `policy "sixth-tag" {
 // file's name.
 const sixthTagError = ":2:53: Invalid index; The given key does not identify an element in this collection value."
 
+// sixthTagFailure is what a command that judged the cases of
+// TestPolicyFileErrorOnOneCase says on stderr after its output, FILE
+// standing for the file: the error, once, with how many cases gave it.
+const sixthTagFailure = `the policy sixth-tag failed on 1 case, each invalid:
+  FILE` + sixthTagError + `
+    (1 case; first: ">= 1.0.0-beta" with "1.0.0-rc.1")
+`
+
 // TestPolicyFileErrorOnOneCase checks that an admit that fails on a case
 // makes that case invalid, with the diagnostic as the reason, and leaves
-// the other cases to the policy.
+// the other cases to the policy; the command's output is complete, and
+// it then reports the error once on stderr and exits 2.
 func TestPolicyFileErrorOnOneCase(t *testing.T) {
 	file := writePolicyFile(t, t.TempDir(), "sixth.hcl", sixthTag)
 	reason := file + sixthTagError
 
 	code, stdout, stderr := runCLI(t, "", "check", "--policy-file", file, "--policies", "strict,sixth-tag",
 		">= 1.0.0-beta", "1.0.0-rc.1", "1.0.0", "1.0.0-a.b.c.d.e.x", "0.9.0")
+	failed := func(cmd string) string {
+		return "prerel " + cmd + ": " + strings.ReplaceAll(sixthTagFailure, "FILE", file)
+	}
 	want := `constraint: >= 1.0.0-beta
 policies disagree on 2 of 4 versions (marked *): allow vs reject on 1
 
@@ -467,13 +484,13 @@ policies disagree on 2 of 4 versions (marked *): allow vs reject on 1
 
 * the policies do not all give this version the same verdict
 `
-	if code != exitOK || stdout != want {
-		t.Errorf("check: exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout, want, stderr)
+	if code != exitUsage || stdout != want || stderr != failed("check") {
+		t.Errorf("check: exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s\nwant:\n%s", code, stdout, want, stderr, failed("check"))
 	}
 
 	code, stdout, stderr = runCLI(t, "", "check", "--format", "json", "--policy-file", file, "--policies", "sixth-tag",
 		">= 1.0.0-beta", "1.0.0-rc.1", "1.0.0")
-	if code != exitOK {
+	if code != exitUsage || stderr != failed("check") {
 		t.Fatalf("check --format json: exit %d: %s", code, stderr)
 	}
 	var rep struct {
@@ -492,12 +509,12 @@ policies disagree on 2 of 4 versions (marked *): allow vs reject on 1
 			got = append(got, result{v.Version, r.Verdict, r.Reason})
 		}
 	}
-	if wantResults := []result{{"1.0.0-rc.1", "invalid", reason}, {"1.0.0", "allow", "admit is true"}}; !slices.Equal(got, wantResults) {
+	if wantResults := []result{{"1.0.0-rc.1", "invalid", reason}, {"1.0.0", "allow", `version.is_prerelease ? version.prerelease[5] == "x" : satisfies(constraint, version) is true (version.is_prerelease is false)`}}; !slices.Equal(got, wantResults) {
 		t.Errorf("check --format json: %q\nwant %q", got, wantResults)
 	}
 
 	code, stdout, stderr = runCLI(t, ">= 1.0.0-beta\t1.0.0-rc.1\n>= 1.0.0\t1.0.0\n", "eval", "--policy-file", file, "--policies", "sixth-tag")
-	if want := ">= 1.0.0-beta\t1.0.0-rc.1\tinvalid\n>= 1.0.0\t1.0.0\tallow\n"; code != exitOK || stdout != want {
+	if want := ">= 1.0.0-beta\t1.0.0-rc.1\tinvalid\n>= 1.0.0\t1.0.0\tallow\n"; code != exitUsage || stdout != want || stderr != failed("eval") {
 		t.Errorf("eval: exit %d\nstdout:\n%q\nwant:\n%q\nstderr:\n%s", code, stdout, want, stderr)
 	}
 
@@ -509,24 +526,28 @@ POLICY     SELECTS
 sixth-tag  1.0.0
 
 note: sixth-tag cannot read "1.0.0-rc.1": ` + reason + "\n"
-	if code != exitOK || stdout != want {
+	if code != exitUsage || stdout != want || stderr != failed("select") {
 		t.Errorf("select: exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout, want, stderr)
 	}
 
 	code, stdout, stderr = runCLI(t, "", "explain", "--policy-file", file, "--policy", "sixth-tag", ">= 1.0.0-beta", "1.0.0-rc.1")
-	if want := "verdict: invalid reason: " + reason; code != exitOK || !strings.HasSuffix(strings.Join(strings.Fields(stdout), " "), want) {
+	if want := "verdict: invalid reason: " + reason; code != exitUsage || !strings.HasSuffix(strings.Join(strings.Fields(stdout), " "), want) || stderr != failed("explain") {
 		t.Errorf("explain: exit %d\nstdout:\n%s\nwant it to end with:\n%s\nstderr:\n%s", code, stdout, want, stderr)
 	}
 }
 
 // TestPolicyFileErrorOnSomeCasesInCompare compares a policy whose admit
 // fails on some cases: the run completes, and those cases are the
-// policy's invalid verdicts, with the diagnostic as the reason.
+// policy's invalid verdicts, with the diagnostic as the reason; the
+// error is then reported once on stderr, with how many cases gave it,
+// and the exit status is 2.
 func TestPolicyFileErrorOnSomeCasesInCompare(t *testing.T) {
 	file := writePolicyFile(t, t.TempDir(), "sixth.hcl", sixthTag)
 	code, stdout, stderr := runCLI(t, "", "compare", "--format", "json", "--scope", "1", "--policy-file", file, "--policies", "strict,sixth-tag")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
+	wantStderr := "prerel compare: the policy sixth-tag failed on 24700 cases, each invalid:\n  " + file + sixthTagError +
+		"\n    (24700 cases; first: \"!= 1\" with \"0.0.0-alpha\")\n"
+	if code != exitUsage || stderr != wantStderr {
+		t.Fatalf("exit %d: %s\nwant exit 2 and\n%s", code, stderr, wantStderr)
 	}
 	var rep struct {
 		Domain  struct{ Cases int }
@@ -642,5 +663,37 @@ func TestPolicyBlockInPrerelHCLRunsNoCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(ran); err == nil {
 		t.Error("the command ran")
+	}
+}
+
+// TestPolicyBlockInPrerelHCLFails declares in prerel.hcl a policy whose
+// admit fails on the module's versions: resolve prints its report, then
+// the error once, and exits 2; pin writes nothing.
+func TestPolicyBlockInPrerelHCLFails(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.tf": `module "consul" {
+  source  = "hashicorp/consul-k8s/kubernetes"
+  version = ">= 1.0.0-beta1, < 2.0.0"
+}
+`,
+		"prerel.hcl": `default_policy = "sixth-tag"
+
+policy "sixth-tag" {
+  admit = version.is_prerelease ? version.prerelease[5] == "x" : satisfies(constraint, version)
+}
+`,
+	})
+	code, stdout, stderr := runCLI(t, "", "resolve", "--index", resolveIndex, "--lock-file", "-", dir)
+	want := "prerel resolve: the policy sixth-tag failed on "
+	if code != exitUsage || !strings.Contains(stdout, "sixth-tag") || !strings.HasPrefix(stderr, want) ||
+		!strings.Contains(stderr, filepath.Join(dir, "prerel.hcl")+":4:53: Invalid index;") || strings.Count(stderr, "Invalid index") != 1 {
+		t.Fatalf("resolve: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	code, _, stderr = runCLI(t, "", "pin", "--index", resolveIndex, "--lock-file", "-", dir)
+	if code != exitUsage || !strings.HasPrefix(stderr, "prerel pin: the policy sixth-tag failed on ") {
+		t.Fatalf("pin: exit %d\nstderr:\n%s", code, stderr)
+	}
+	if matches, _ := filepath.Glob(filepath.Join(dir, "*override*")); len(matches) > 0 {
+		t.Fatalf("pin wrote %v", matches)
 	}
 }

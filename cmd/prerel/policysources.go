@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,9 +47,12 @@ func addPolicySources(fs *flagSet) *policySources {
 // stops every policy command and returns the error the command ends
 // with, the first failure of a policy command when the work itself went
 // well (a policy command that exits, hangs or answers out of turn is bad
-// input: exit 2).
+// input: exit 2), or else the errors that evaluating the expressions of
+// the policy files' policies gave, grouped (a policy that fails on a case
+// is bad input too, though the case is only invalid).
 func (s *policySources) load(e *env) (finish func(error) error, err error) {
 	var cmds []*cmdpolicy.Policy
+	var hcls []*hclpolicy.Policy
 	ctx, cancel := context.WithCancel(context.Background())
 	e.ctx = ctx
 	s.failed = func(error) { cancel() }
@@ -58,6 +62,17 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 		for _, c := range cmds {
 			if cerr := c.Close(); cerr != nil && failed == nil {
 				failed = cerr
+			}
+		}
+		if failed == nil {
+			var msgs []string
+			for _, p := range hcls {
+				if perr := p.Err(); perr != nil {
+					msgs = append(msgs, perr.Error())
+				}
+			}
+			if len(msgs) > 0 {
+				failed = errors.New(strings.Join(msgs, "\n"))
 			}
 		}
 		return failed
@@ -91,6 +106,7 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 		if diags.HasErrors() {
 			return finish, diagnosticsError(diags)
 		}
+		hcls = append(hcls, ps...)
 		for _, p := range ps {
 			if err := reg.Register(p); err != nil {
 				return finish, usage(fmt.Errorf("%s: %w", file, err))
@@ -211,4 +227,25 @@ func (l *commandList) Set(s string) error {
 	}
 	l.pairs = append(l.pairs, namedCommand{name, text, argv})
 	return nil
+}
+
+// configPolicyFailures returns the errors that evaluating the expressions
+// of the policies declared in the policy configuration file gave, grouped,
+// as bad input (exit 2), or nil. file is the file's name, "" for none.
+func configPolicyFailures(reg *engine.Registry, file string) error {
+	if file == "" {
+		return nil
+	}
+	var msgs []string
+	for _, p := range reg.All() {
+		if hp, ok := p.(*hclpolicy.Policy); ok && hp.DefRange().Filename == file {
+			if err := hp.Err(); err != nil {
+				msgs = append(msgs, err.Error())
+			}
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return usage(errors.New(strings.Join(msgs, "\n")))
 }

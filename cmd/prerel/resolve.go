@@ -122,12 +122,14 @@ func (f *resolveFlags) addVersionSourceFlags(fs *flagSet) {
 // its version source flags.
 type resolveFlags struct {
 	configFile, policy, index, modulesDir, lockFile string
-	modulePolicies, providerPolicies                pairList
-	extra                                           policyList
-	urls                                            registryURLs
-	timeout, deadline                               time.Duration
-	retries                                         int
-	installers                                      *installerFlag
+	// loaded is the policy configuration file resolve read, "" for none.
+	loaded                           string
+	modulePolicies, providerPolicies pairList
+	extra                            policyList
+	urls                             registryURLs
+	timeout, deadline                time.Duration
+	retries                          int
+	installers                       *installerFlag
 }
 
 // resolveCommand is prerel resolve.
@@ -185,6 +187,9 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 		if err := resolve.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)); err != nil {
 			return failure(err)
 		}
+		if err := configPolicyFailures(e.registry, f.loaded); err != nil {
+			return err
+		}
 		return resolveOutcome(rep, *showAll)
 	}
 }
@@ -203,6 +208,7 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 	}
 	// The policies prerel.hcl declares are usable everywhere below.
 	e.registry = cfg.Registry()
+	f.loaded = cfg.File()
 	extra, err := f.extraPolicies(e)
 	if err != nil {
 		return nil, err

@@ -59,7 +59,18 @@ type Playground struct {
 
 	mu     sync.Mutex
 	cached *hclPolicies // the policies of the last HCL text
+
+	// Progress, when set, is told what the playground is about to work
+	// on: ProgressLoading before it reads an HCL text, and the name of an
+	// HCL policy before that policy judges a constraint's versions,
+	// selects from them or explains a version. The page's worker posts it
+	// to the page, so that a request that runs too long can say which
+	// policy ran too long. Set it before the first request.
+	Progress func(what string)
 }
+
+// ProgressLoading is what Progress is told before an HCL text is read.
+const ProgressLoading = "(loading the HCL text)"
 
 // History is one version history of the corpus.
 type History struct {
@@ -404,6 +415,7 @@ func (p *Playground) hcl(text string) *hclPolicies {
 	}
 	hp := &hclPolicies{text: text}
 	if strings.TrimSpace(text) != "" {
+		p.progress(ProgressLoading)
 		ps, diags := p.loadHCL(text)
 		for _, d := range diags {
 			if d.Severity == hcl.DiagError {
@@ -412,13 +424,42 @@ func (p *Playground) hcl(text string) *hclPolicies {
 		}
 		if len(hp.errors) == 0 {
 			for _, q := range ps {
-				hp.policies = append(hp.policies, q)
+				hp.policies = append(hp.policies, watched{q, p.progress})
 				hp.info = append(hp.info, PolicyInfo{Name: q.Name(), Rule: q.Rule(), Origin: OriginHCL, Group: catalogue.GroupOwn})
 			}
 		}
 	}
 	p.cached = hp
 	return hp
+}
+
+// progress tells Progress what, when it is set.
+func (p *Playground) progress(what string) {
+	if p.Progress != nil {
+		p.Progress(what)
+	}
+}
+
+// watched is a policy of the HCL text that tells Progress its name
+// before it judges, selects or explains.
+type watched struct {
+	*hclpolicy.Policy
+	progress func(string)
+}
+
+func (w watched) Compile(constraint string) (engine.Matcher, error) {
+	w.progress(w.Name())
+	return w.Policy.Compile(constraint)
+}
+
+func (w watched) Select(constraint string, available []string) (engine.Selection, error) {
+	w.progress(w.Name())
+	return w.Policy.Select(constraint, available)
+}
+
+func (w watched) Explain(constraint, version string) engine.Explanation {
+	w.progress(w.Name())
+	return w.Policy.Explain(constraint, version)
 }
 
 // loadHCL reads policy blocks from text as hclpolicy.Load reads a policy

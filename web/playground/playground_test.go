@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/catalogue"
@@ -487,5 +488,51 @@ func TestGroups(t *testing.T) {
 	var raw map[string]any
 	if err := json.Unmarshal(p.Call("info", nil), &raw); err != nil || raw["result"].(map[string]any)["today"] != catalogue.Today {
 		t.Errorf("the info call does not give today's rule: %v", err)
+	}
+}
+
+// TestHostileHCL evaluates and explains with a policy text whose admit,
+// without the budget of package hclpolicy, asks for 24 GB: the answer
+// comes within the time limit, each version invalid with the exceeded
+// budget as the reason, and Progress was told it read the text and which
+// policy judged, for the page to name it should a request run too long.
+func TestHostileHCL(t *testing.T) {
+	p := newPlayground(t)
+	var told []string
+	p.Progress = func(what string) { told = append(told, what) }
+	req := Request{
+		Constraint: ">= 1.0",
+		Versions:   "1.0.0\n1.1.0-beta\n",
+		Policies:   []string{"cargo", "hostile"},
+		HCL:        "policy \"hostile\" {\n  admit = length(setproduct(range(1000), range(1000), range(1000))) > 0\n}\n",
+	}
+	done := make(chan struct{})
+	var a Answer
+	var err error
+	go func() {
+		defer close(done)
+		a, err = p.Evaluate(req)
+	}()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("Evaluate still running after a minute")
+	}
+	if err != nil || len(a.HCLErrors) > 0 {
+		t.Fatalf("%v %v", err, a.HCLErrors)
+	}
+	for _, row := range a.Check.Versions {
+		r := row.Results[1]
+		if r.Verdict != engine.Invalid || !strings.HasPrefix(r.Reason, HCLFile+":2:18: Evaluation budget exceeded; setproduct") {
+			t.Errorf("%s: %+v", row.Version, r)
+		}
+	}
+	if want := []string{ProgressLoading, "hostile"}; !slices.Equal(told[:2], want) {
+		t.Errorf("Progress was told %q, want %q first", told, want)
+	}
+	told = nil
+	x, err := p.Explain(ExplainRequest{Request: req, Policy: "hostile", Version: "1.0.0"})
+	if err != nil || x.Verdict != engine.Invalid || !slices.Equal(told, []string{"hostile"}) {
+		t.Errorf("explain: %v %+v, told %q", err, x.Verdict, told)
 	}
 }

@@ -120,11 +120,26 @@
     return fetch(path, {cache: 'no-store', headers: {'X-Prerel-Token': apiToken}});
   }
 
+  // CALL_TIMEOUT_MS bounds an evaluation or an explanation: past it, the
+  // worker is stopped and started again, and the call fails naming what
+  // the worker last said it was working on (an HCL policy, or reading
+  // the HCL text).
+  const CALL_TIMEOUT_MS = 15000;
+  let progress = ''; // what the worker last said it works on
+
   // call asks prerel, in the worker, and resolves to its result.
   function call(method, arg) {
     return new Promise((resolve, reject) => {
       const id = ++nextID;
-      pending.set(id, {resolve, reject});
+      let timer = 0;
+      if (method === 'evaluate' || method === 'explain') {
+        timer = setTimeout(() => timedOut(id), CALL_TIMEOUT_MS);
+      }
+      pending.set(id, {
+        resolve: (v) => { clearTimeout(timer); resolve(v); },
+        reject: (e) => { clearTimeout(timer); reject(e); },
+      });
+      progress = '';
       worker.postMessage({id, method, arg: JSON.stringify(arg === undefined ? {} : arg)});
     }).then((text) => {
       const out = JSON.parse(text);
@@ -133,9 +148,32 @@
     });
   }
 
+  // timedOut stops a worker that has not answered call id in time, fails
+  // every call waiting for it, saying which policy ran too long, and
+  // starts a new worker.
+  function timedOut(id) {
+    if (!pending.has(id)) return;
+    worker.terminate();
+    const secs = CALL_TIMEOUT_MS / 1000;
+    let msg = `prerel did not answer within ${secs} s and was stopped.`;
+    if (progress === '(loading the HCL text)') {
+      msg = `Reading the HCL policies took longer than ${secs} s: prerel was stopped. Simplify the policy text.`;
+    } else if (progress !== '') {
+      msg = `The HCL policy "${progress}" ran longer than ${secs} s: prerel was stopped. Simplify that policy, or leave it out under Policies.`;
+    }
+    const err = new Error(msg);
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+    startWorker();
+  }
+
   function startWorker() {
     worker = new Worker('worker.js');
     worker.onmessage = (e) => {
+      if (e.data && e.data.progress !== undefined) {
+        progress = String(e.data.progress);
+        return;
+      }
       const {id, out, error} = e.data;
       const p = pending.get(id);
       if (!p) return;

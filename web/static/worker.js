@@ -2,7 +2,9 @@
 // off the page's thread, so that typing never waits for an answer. It
 // answers each message {id, method, arg} with {id, out}: out is the JSON
 // prerel's playground.Call returns, or {id, error} when prerel could not
-// start.
+// start. While it works on an answer, prerel posts {progress}: the HCL
+// policy at work, so that the page can say which one ran too long when
+// it stops the worker.
 'use strict';
 
 importScripts('wasm_exec.js');

@@ -5,7 +5,8 @@
 // package web), the object prerelPlayground, whose call(method, argument)
 // answers through package web/playground's Call (JSON in, JSON out), then
 // calls prerelPlaygroundReady if it is defined, and keeps running to
-// answer. When the playground cannot start, it sets prerelPlaygroundError
+// answer. While it answers, it posts {progress} messages that name the
+// HCL policy at work (playground.Playground.Progress). When the playground cannot start, it sets prerelPlaygroundError
 // instead. It holds no logic of its own.
 //
 // Build it with web/build.sh, or:
@@ -28,10 +29,20 @@ func main() {
 		}
 		return
 	}
+	// Tell the page what a request is working on, so that the page can
+	// say which policy ran too long when it stops the worker.
+	last := ""
+	p.Progress = func(what string) {
+		if what != last {
+			last = what
+			js.Global().Call("postMessage", map[string]any{"progress": what})
+		}
+	}
 	call := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) != 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
 			return `{"error":"call takes two strings: the method and its JSON argument"}`
 		}
+		last = ""
 		return string(p.Call(args[0].String(), []byte(args[1].String())))
 	})
 	api := js.Global().Get("Object").New()

@@ -1,0 +1,635 @@
+package hclpolicy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/prerel/prerel/internal/diag"
+)
+
+// The budget of one evaluation: an expression comes from a file that may
+// be under review, so no evaluation may take unbounded time or memory.
+// See the package documentation, "Budget".
+const (
+	// MaxSteps bounds the work of one evaluation: a call of a function
+	// of go-cty's standard library costs 4 steps, and a step for each
+	// element of the collection it makes or each 16 bytes of the string;
+	// a for expression or a splat costs its collection's length times four
+	// more than the nodes of its body; a part of a string template costs a
+	// step and a step for each 16 bytes. A step is about a quarter of a
+	// microsecond of work on an idle core.
+	MaxSteps = 20_000
+	// MaxElements bounds the collection one call of a function makes
+	// (setproduct, concat, flatten, split, regexall, ...), checked before
+	// the function runs.
+	MaxElements = 10_000
+	// MaxStringBytes bounds the string one call of a function makes
+	// (replace, format, join, indent, jsonencode, ...), checked before the
+	// function runs.
+	MaxStringBytes = 256 << 10
+	// EvalTimeout bounds one evaluation's time, a last resort behind the
+	// steps: the clock starts at the first step and is read every 256
+	// steps.
+	EvalTimeout = 2 * time.Second
+)
+
+const (
+	// bytesPerStep is how many bytes of a string cost one step.
+	bytesPerStep = 16
+	// callSteps is what a call of a standard library function costs
+	// besides its result.
+	callSteps = 4
+	// iterationSteps is what an element of a for expression or a splat
+	// costs besides its body's nodes: HCL makes a scope for each.
+	iterationSteps = 4
+	// clockEvery is how many steps pass between two readings of the
+	// clock.
+	clockEvery = 256
+)
+
+// budgetError is an evaluation that went over its budget. rng is where,
+// when the budget was charged by a rewritten node (a for expression, a
+// splat, a template's part); a function's error is placed by HCL.
+type budgetError struct {
+	msg    string
+	rng    hcl.Range
+	hasRng bool
+}
+
+func (e *budgetError) Error() string { return e.msg }
+
+// budgetSummary is the summary of the diagnostic of an evaluation that
+// went over its budget.
+const budgetSummary = "Evaluation budget exceeded"
+
+// budget counts the work of one evaluation. Once exceeded it stays
+// exceeded: every later charge fails, so that try and can, which swallow
+// errors, cannot keep an evaluation going.
+type budget struct {
+	steps   int
+	err     *budgetError
+	clock   int
+	started time.Time
+	timeout time.Duration
+}
+
+func (b *budget) reset() { *b = budget{clock: clockEvery, timeout: EvalTimeout} }
+
+// charge adds n steps, for what (said in the error) at rng when known.
+func (b *budget) charge(n int, what string, rng *hcl.Range) error {
+	if b.err != nil {
+		return b.err
+	}
+	if n > MaxSteps-b.steps {
+		return b.fail(fmt.Sprintf("%s: the evaluation takes more than %d steps, the most one evaluation may take", what, MaxSteps), rng)
+	}
+	b.steps += n
+	if b.started.IsZero() {
+		// The clock starts at the first charge: an evaluation that calls
+		// no standard library function and iterates over nothing never
+		// reads it.
+		b.started = time.Now()
+	} else if b.steps >= b.clock {
+		b.clock = b.steps + clockEvery
+		if time.Since(b.started) > b.timeout {
+			return b.fail(fmt.Sprintf("%s: the evaluation takes longer than %v, the longest one evaluation may take", what, b.timeout), rng)
+		}
+	}
+	return nil
+}
+
+// fail makes the budget exceeded with msg at rng.
+func (b *budget) fail(msg string, rng *hcl.Range) error {
+	if b.err == nil {
+		b.err = &budgetError{msg: msg}
+		if rng != nil {
+			b.err.rng, b.err.hasRng = *rng, true
+		}
+	}
+	return b.err
+}
+
+// evaluation is an evaluation context with its own budget and its own
+// function table, whose functions charge that budget. Evaluations are
+// pooled: a table is built once per pooled evaluation.
+type evaluation struct {
+	b   budget
+	ctx hcl.EvalContext
+}
+
+var evaluations sync.Pool
+
+// newEvaluation returns an evaluation with a fresh budget and no
+// variables.
+func newEvaluation() *evaluation {
+	ev, ok := evaluations.Get().(*evaluation)
+	if !ok {
+		ev = &evaluation{}
+		ev.ctx.Functions = budgetedFunctions(&ev.b)
+		ev.ctx.Variables = make(map[string]cty.Value, 4)
+	}
+	ev.b.reset()
+	return ev
+}
+
+// release returns ev to the pool.
+func (ev *evaluation) release() {
+	clear(ev.ctx.Variables)
+	evaluations.Put(ev)
+}
+
+// value evaluates e in ev, turning a panic into an error diagnostic and
+// an exceeded budget into one error diagnostic at its place.
+func (ev *evaluation) value(e hcl.Expression) (v cty.Value, diags hcl.Diagnostics) {
+	defer func() {
+		if x := recover(); x != nil {
+			v, diags = cty.DynamicVal, hcl.Diagnostics{diag.ErrorAt(e.Range().Ptr(), "Evaluation failed", fmt.Sprint(x))}
+		}
+	}()
+	v, diags = e.Value(&ev.ctx)
+	if ev.b.err == nil {
+		return v, diags
+	}
+	return cty.DynamicVal, hcl.Diagnostics{budgetDiagnostic(diags, ev.b.err, e.Range())}
+}
+
+// budgetDiagnostic is the diagnostic of an evaluation that went over its
+// budget: the error's own place, or the place HCL gave the call that
+// failed, or else where (the whole expression).
+func budgetDiagnostic(diags hcl.Diagnostics, err *budgetError, where hcl.Range) *hcl.Diagnostic {
+	rng := where
+	if err.hasRng {
+		rng = err.rng
+	} else if r, ok := budgetPlace(diags); ok {
+		rng = r
+	}
+	return diag.ErrorAt(&rng, budgetSummary, err.msg+".")
+}
+
+// budgetPlace returns the place HCL gave the call that went over the
+// budget, when diags has it.
+func budgetPlace(diags hcl.Diagnostics) (hcl.Range, bool) {
+	for _, d := range diags {
+		if x, ok := d.Extra.(hclsyntax.FunctionCallDiagExtra); ok && d.Subject != nil {
+			var be *budgetError
+			if errors.As(x.FunctionCallError(), &be) {
+				return *d.Subject, true
+			}
+		}
+	}
+	return hcl.Range{}, false
+}
+
+// closureValue evaluates an argument of try or can; once the budget is
+// exceeded, its error, placed where the argument's diagnostics say, so
+// that try and can cannot swallow it.
+func (b *budget) closureValue(arg cty.Value) (cty.Value, hcl.Diagnostics, error) {
+	v, diags := customdecode.ExpressionClosureFromVal(arg).Value()
+	if b.err == nil {
+		return v, diags, nil
+	}
+	if !b.err.hasRng {
+		if r, ok := budgetPlace(diags); ok {
+			b.err.rng, b.err.hasRng = r, true
+		}
+	}
+	return v, diags, b.err
+}
+
+// budgetedTry and budgetedCan are hcl's tryfunc.TryFunc and CanFunc,
+// except that an exceeded budget is an error they do not swallow.
+func budgetedTry(b *budget) function.Function {
+	try := func(args []cty.Value) (cty.Value, error) {
+		if len(args) == 0 {
+			return cty.NilVal, errors.New("at least one argument is required")
+		}
+		var all hcl.Diagnostics
+		for _, arg := range args {
+			v, diags, err := b.closureValue(arg)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			all = append(all, diags...)
+			if diags.HasErrors() {
+				continue
+			}
+			if !v.IsWhollyKnown() {
+				return cty.DynamicVal, nil
+			}
+			return v, nil
+		}
+		var buf strings.Builder
+		buf.WriteString("no expression succeeded:\n")
+		for _, d := range all {
+			if d.Subject != nil {
+				fmt.Fprintf(&buf, "- %s (at %s)\n  %s\n", d.Summary, d.Subject, d.Detail)
+			} else {
+				fmt.Fprintf(&buf, "- %s\n  %s\n", d.Summary, d.Detail)
+			}
+		}
+		buf.WriteString("\nAt least one expression must produce a successful result")
+		return cty.NilVal, errors.New(buf.String())
+	}
+	return function.New(&function.Spec{
+		Description: tryfunc.TryFunc.Description(),
+		VarParam:    &function.Parameter{Name: "expressions", Type: customdecode.ExpressionClosureType},
+		Type: func(args []cty.Value) (cty.Type, error) {
+			v, err := try(args)
+			if err != nil {
+				return cty.NilType, err
+			}
+			return v.Type(), nil
+		},
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) { return try(args) },
+	})
+}
+
+func budgetedCan(b *budget) function.Function {
+	return function.New(&function.Spec{
+		Description: tryfunc.CanFunc.Description(),
+		Params:      []function.Parameter{{Name: "expression", Type: customdecode.ExpressionClosureType}},
+		Type:        function.StaticReturnType(cty.Bool),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			v, diags, err := b.closureValue(args[0])
+			switch {
+			case err != nil:
+				return cty.NilVal, err
+			case diags.HasErrors():
+				return cty.False, nil
+			case !v.IsWhollyKnown():
+				return cty.UnknownVal(cty.Bool), nil
+			}
+			return cty.True, nil
+		},
+	})
+}
+
+// isBudgetDiag reports whether d is an exceeded budget.
+func isBudgetDiag(d *hcl.Diagnostic) bool { return d.Summary == budgetSummary }
+
+// evalExpr evaluates e with vars and the function table, within a
+// budget of its own.
+func evalExpr(e hcl.Expression, vars map[string]cty.Value) (cty.Value, hcl.Diagnostics) {
+	ev := newEvaluation()
+	defer ev.release()
+	for k, v := range vars {
+		ev.ctx.Variables[k] = v
+	}
+	return ev.value(e)
+}
+
+// budgetedFunctions returns the function table with go-cty's standard
+// library functions wrapped so that they charge b, and the functions that
+// the rewritten nodes call (see guard).
+func budgetedFunctions(b *budget) map[string]function.Function {
+	fs := make(map[string]function.Function, len(functions)+2)
+	for name, f := range functions {
+		if _, own := ownFunctions[name]; own {
+			fs[name] = f
+			continue
+		}
+		fs[name] = budgeted(name, f, b)
+	}
+	fs["try"] = budgetedTry(b)
+	fs["can"] = budgetedCan(b)
+	fs[chargeFunc] = chargeFunction(b)
+	fs[failFunc] = failFunction(b)
+	return fs
+}
+
+// budgeted wraps the standard library function f: before it runs, the
+// size of what it would make is checked (see precheck); after, its result
+// is charged to b.
+func budgeted(name string, f function.Function, b *budget) function.Function {
+	check := prechecks[name]
+	return function.New(&function.Spec{
+		Description: f.Description(),
+		Params:      f.Params(),
+		VarParam:    f.VarParam(),
+		Type:        f.ReturnTypeForValues,
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if err := b.charge(callSteps, "calling "+name, nil); err != nil {
+				return cty.NilVal, err
+			}
+			if check != nil && allKnown(args) {
+				if msg := check(args); msg != "" {
+					return cty.NilVal, b.fail(name+": "+msg, nil)
+				}
+			}
+			v, err := f.Call(args)
+			if err != nil {
+				return v, err
+			}
+			return v, b.charge(cost(v), "the result of "+name, nil)
+		},
+	})
+}
+
+// allKnown reports whether every argument is known through and through.
+func allKnown(args []cty.Value) bool {
+	for _, a := range args {
+		if !a.IsWhollyKnown() {
+			return false
+		}
+	}
+	return true
+}
+
+// cost is what a function's result costs: an element of a collection, or
+// 16 bytes of a string, a step.
+func cost(v cty.Value) int {
+	if !v.IsKnown() || v.IsNull() {
+		return 0
+	}
+	t := v.Type()
+	switch {
+	case t == cty.String:
+		return len(v.AsString()) / bytesPerStep
+	case t.IsListType(), t.IsSetType(), t.IsTupleType(), t.IsMapType():
+		return v.LengthInt()
+	}
+	return 0
+}
+
+// prechecks say, before a standard library function runs, why its result
+// would be too large, or "".
+var prechecks = map[string]func(args []cty.Value) string{
+	"setproduct": func(args []cty.Value) string {
+		n := 1.0
+		for _, a := range args {
+			n *= float64(length(a))
+		}
+		return tooMany(n*float64(len(args)), "elements")
+	},
+	"concat":                 sumOfLengths,
+	"merge":                  sumOfLengths,
+	"setunion":               sumOfLengths,
+	"setsymmetricdifference": sumOfLengths,
+	"flatten": func(args []cty.Value) string {
+		return tooMany(float64(leaves(args[0], MaxElements+1)), "elements")
+	},
+	"split": func(args []cty.Value) string {
+		sep, s := args[0].AsString(), args[1].AsString()
+		if sep == "" {
+			return tooMany(float64(len(s)), "elements")
+		}
+		return tooMany(float64(strings.Count(s, sep)+1), "elements")
+	},
+	"regexall": func(args []cty.Value) string {
+		return tooMany(float64(len(args[1].AsString())+1), "elements (one match for each byte and one more)")
+	},
+	"join": func(args []cty.Value) string {
+		sep := len(args[0].AsString())
+		n := 0.0
+		for _, l := range args[1:] {
+			for it := l.ElementIterator(); it.Next(); {
+				_, e := it.Element()
+				n += float64(sep + size(e, MaxStringBytes+1))
+			}
+		}
+		return tooLong(n)
+	},
+	"replace": func(args []cty.Value) string {
+		return tooLong(replacedLength(args[0].AsString(), args[1].AsString(), args[2].AsString()))
+	},
+	"regex_replace": func(args []cty.Value) string {
+		return tooLong(replacedLength(args[0].AsString(), "/", args[2].AsString()))
+	},
+	"indent": func(args []cty.Value) string {
+		spaces, _ := args[0].AsBigFloat().Float64()
+		s := args[1].AsString()
+		return tooLong(float64(len(s)) + math.Max(spaces, 0)*float64(strings.Count(s, "\n")+1))
+	},
+	"format": func(args []cty.Value) string {
+		return tooLong(formattedLength(args))
+	},
+	"formatlist": func(args []cty.Value) string {
+		n := 1
+		for _, a := range args[1:] {
+			if t := a.Type(); t.IsListType() || t.IsTupleType() || t.IsSetType() {
+				n = max(n, a.LengthInt())
+			}
+		}
+		return tooLong(float64(n) * formattedLength(args))
+	},
+	"jsonencode": func(args []cty.Value) string {
+		// An escaped rune takes at most 6 bytes (\u001b).
+		return tooLong(6 * float64(size(args[0], MaxStringBytes+1)))
+	},
+}
+
+// tooMany says why a collection of n elements is too large, or "".
+func tooMany(n float64, what string) string {
+	if n <= MaxElements {
+		return ""
+	}
+	return fmt.Sprintf("the result would have %s %s, more than the %d one call may make", approx(n), what, MaxElements)
+}
+
+// tooLong says why a string of n bytes is too long, or "".
+func tooLong(n float64) string {
+	if n <= MaxStringBytes {
+		return ""
+	}
+	return fmt.Sprintf("the result would be %s bytes long, more than the %d one call may make", approx(n), MaxStringBytes)
+}
+
+// approx writes n, which may be huge, as an integer or in e notation.
+func approx(n float64) string {
+	if n < 1e15 {
+		return fmt.Sprintf("%.0f", n)
+	}
+	return fmt.Sprintf("%.3g", n)
+}
+
+// sumOfLengths checks a function whose result has as many elements as its
+// arguments together.
+func sumOfLengths(args []cty.Value) string {
+	n := 0.0
+	for _, a := range args {
+		n += float64(length(a))
+	}
+	return tooMany(n, "elements")
+}
+
+// length is the number of elements of a collection, or 1.
+func length(v cty.Value) int {
+	if v.IsNull() || !v.CanIterateElements() {
+		return 1
+	}
+	return v.LengthInt()
+}
+
+// leaves counts the values that are not lists, sets or tuples inside v,
+// stopping at limit.
+func leaves(v cty.Value, limit int) int {
+	t := v.Type()
+	if v.IsNull() || !(t.IsListType() || t.IsSetType() || t.IsTupleType()) {
+		return 1
+	}
+	n := 0
+	for it := v.ElementIterator(); it.Next() && n < limit; {
+		_, e := it.Element()
+		n += leaves(e, limit-n)
+	}
+	return n
+}
+
+// size is about how many bytes v takes written out (a string's length, 24
+// for a number, 2 more for each element), stopping at limit.
+func size(v cty.Value, limit int) int {
+	if v.IsNull() || !v.IsKnown() {
+		return 4
+	}
+	t := v.Type()
+	switch {
+	case t == cty.String:
+		return len(v.AsString())
+	case t.IsPrimitiveType():
+		return 24
+	case v.CanIterateElements():
+		n := 2
+		for it := v.ElementIterator(); it.Next() && n < limit; {
+			k, e := it.Element()
+			n += 2 + size(e, limit-n)
+			if t.IsMapType() || t.IsObjectType() {
+				n += size(k, limit-n)
+			}
+		}
+		return n
+	}
+	return 24
+}
+
+// replacedLength bounds the length of s with each match of old replaced
+// by repl; old is a regular expression when written between slashes, and
+// repl may then repeat the whole of s in each match ($0).
+func replacedLength(s, old, repl string) float64 {
+	n, r := float64(len(s)), float64(len(repl))
+	if len(old) >= 2 && old[0] == '/' && old[len(old)-1] == '/' || old == "/" {
+		if strings.Contains(repl, "$") {
+			r *= n + 1
+		}
+		return n + (n+1)*r
+	}
+	if old == "" {
+		return n + (n+1)*r
+	}
+	return n + float64(strings.Count(s, old))*r
+}
+
+// formattedLength bounds the length of format's result: the format's
+// length, every width and precision written in it, and the size of every
+// argument.
+func formattedLength(args []cty.Value) float64 {
+	f := args[0].AsString()
+	n := float64(len(f))
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		for i++; i < len(f) && strings.IndexByte("0123456789.+-# []*", f[i]) >= 0; {
+			j := i
+			for j < len(f) && f[j] >= '0' && f[j] <= '9' {
+				j++
+			}
+			if j > i {
+				var w float64
+				for _, c := range f[i:j] {
+					w = w*10 + float64(c-'0')
+				}
+				n += w
+				i = j
+				continue
+			}
+			i++
+		}
+	}
+	for _, a := range args[1:] {
+		n += float64(size(a, MaxStringBytes+1))
+	}
+	return n
+}
+
+// chargeFunc is the function the rewritten nodes call (see guard): no
+// expression can name it, since an HCL name cannot hold a NUL.
+const chargeFunc = "\x00charge"
+
+// site is where a rewritten node is and what it costs for each element
+// of its collection, or for each 16 bytes of its string.
+type site struct {
+	what  string
+	rng   hcl.Range
+	nodes int
+}
+
+// chargeFunction is chargeFunc: chargeFunc(value, site) charges b for the
+// value at the site and gives the value back as it is.
+func chargeFunction(b *budget) function.Function {
+	return function.New(&function.Spec{
+		Description: "Charges the evaluation's budget for a value and returns it.",
+		Params: []function.Parameter{
+			{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true},
+			{Name: "site", Type: siteType},
+		},
+		Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			v := args[0]
+			s := args[1].EncapsulatedValue().(*site)
+			n := 1
+			if u, _ := v.Unmark(); u.IsKnown() && !u.IsNull() {
+				switch t := u.Type(); {
+				case t == cty.String:
+					n += len(u.AsString()) / bytesPerStep
+				case u.CanIterateElements():
+					n += u.LengthInt() * (iterationSteps + s.nodes)
+				}
+			}
+			if err := b.charge(n, s.what, &s.rng); err != nil {
+				return cty.NilVal, err
+			}
+			return v, nil
+		},
+	})
+}
+
+// siteType carries a site.
+var siteType = cty.Capsule("site", reflect.TypeOf(site{}))
+
+// failFunc is the function that stands, in an expression specialized for
+// a constraint, for a part that went over its budget when it was
+// evaluated for that constraint: failFunc(site) fails at once with the
+// same error, for every version.
+const failFunc = "\x00fail"
+
+// failFunction is failFunc.
+func failFunction(b *budget) function.Function {
+	return function.New(&function.Spec{
+		Description: "Fails with an exceeded budget.",
+		Params:      []function.Parameter{{Name: "error", Type: failureType}},
+		Type:        function.StaticReturnType(cty.DynamicPseudoType),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			e := args[0].EncapsulatedValue().(*budgetError)
+			var rng *hcl.Range
+			if e.hasRng {
+				rng = &e.rng
+			}
+			return cty.NilVal, b.fail(e.msg, rng)
+		},
+	})
+}
+
+// failureType carries a budgetError.
+var failureType = cty.Capsule("failure", reflect.TypeOf(budgetError{}))

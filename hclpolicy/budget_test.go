@@ -1,0 +1,210 @@
+package hclpolicy_test
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/hclpolicy"
+	"github.com/prerel/prerel/internal/diag"
+)
+
+// hostile are admit expressions that, without a budget, take gigabytes
+// or minutes to evaluate, with the place of the diagnostic each gives
+// (line 2 of the file, this column) and the start of its detail.
+var hostile = []struct {
+	name, admit string
+	col         int
+	detail      string
+}{
+	{"setproduct", `length(setproduct(range(1000), range(1000), range(1000))) > 0`, 18,
+		"setproduct: the result would have 3000000000 elements"},
+	{"replace", `length(` + strings.Repeat("replace(", 10) + `"aaaaaaaaaa"` + strings.Repeat(`, "a", "aaaaaaaaaa")`, 10) + `) > 0`, 18 + 5*8,
+		"replace: the result would be 1100000 bytes long"},
+	{"nested-for", `length([for a in range(300) : [for b in range(300) : [for c in range(300) : a + b + c]]]) > 0`, 64,
+		"the for expression: the evaluation takes more than"},
+	{"nested-for-version", `length([for a in range(300) : [for b in range(300) : [for c in range(300) : a + b + c + version.major]]]) > 0`, 64,
+		"the for expression: the evaluation takes more than"},
+	{"format-width", `length(format("%999999999d", 1)) > 0`, 18, "format: the result would be 10000000"},
+	{"indent", `length(indent(999999999, "a\nb")) > 0`, 18, "indent: the result would be"},
+	{"template", `length(join("", [for i in range(1000) : "${version.text}${join("", [for j in range(1000) : "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"])}"])) > 0`, 0,
+		"the evaluation takes more than"},
+	{"splat", `length([for i in range(1000) : range(1000)][*][0]) > 0 && length([for i in range(1000) : [for j in range(1000) : range(1000)][*][0]]) > 0`, 0,
+		"the evaluation takes more than"},
+	{"jsonencode", `length(jsonencode([for i in range(1000) : [for s in [replace("aaaaaaaaaa", "a", "aaaaaaaaaaaaaaaaaaaa")] : [s, s, s, s, s, s, s, s]]])) > 0`, 0,
+		"the evaluation takes more than"},
+	{"can", `can(length(setproduct(range(1000), range(1000), range(1000)))) || true`, 22,
+		"setproduct: the result would have"},
+	{"try", `try(length(setproduct(range(1000), range(1000), range(1000))) > 0, true)`, 22,
+		"setproduct: the result would have"},
+	{"flatten", `length(flatten([for i in range(1000) : [for j in range(1000) : [for k in range(1000) : k]]])) > 0`, 0,
+		"the evaluation takes more than"},
+}
+
+// withinLimit runs f and fails the test when it takes longer than limit
+// or allocates more than maxAlloc bytes.
+func withinLimit(t *testing.T, limit time.Duration, maxAlloc uint64, f func()) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		t.Fatalf("still running after %v", limit)
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > maxAlloc {
+		t.Fatalf("allocated %d MiB, more than %d MiB", got>>20, maxAlloc>>20)
+	}
+}
+
+// TestBudget loads each hostile policy (an unused block in a file is
+// never judged, and loading it must not hang or exhaust memory), then
+// judges a few cases with it: each is Invalid, its reason the exceeded
+// budget at the expression's place.
+func TestBudget(t *testing.T) {
+	for _, h := range hostile {
+		t.Run(h.name, func(t *testing.T) {
+			path := writeFile(t, "p.hcl", fmt.Sprintf("policy \"hostile\" {\n  admit = %s\n}\n", h.admit))
+			withinLimit(t, 60*time.Second, 512<<20, func() {
+				ps, diags := hclpolicy.Load(path, hclpolicy.Options{})
+				if diags.HasErrors() {
+					t.Error(diag.Format(diags[0]))
+					return
+				}
+				for _, c := range [][2]string{{">= 1.0", "1.2.0"}, {"~> 1.2.0-beta", "1.2.0-rc.1"}} {
+					r := engine.Evaluate(ps[0], c[0], c[1])
+					place := fmt.Sprintf("%s:2:", path)
+					if h.col > 0 {
+						place = fmt.Sprintf("%s:2:%d: ", path, h.col)
+					}
+					if r.Verdict != engine.Invalid || !strings.HasPrefix(r.Reason, place) ||
+						!strings.Contains(r.Reason, "Evaluation budget exceeded; ") || !strings.Contains(r.Reason, h.detail) {
+						t.Errorf("%q %q: got %v %q, want invalid at %s: %s", c[0], c[1], r.Verdict, r.Reason, place, h.detail)
+					}
+				}
+				x := engine.Explain(ps[0], ">= 1.0", "1.2.0")
+				if x.Result.Verdict != engine.Invalid {
+					t.Errorf("explain: %+v", x.Result)
+				}
+			})
+		})
+	}
+}
+
+// TestBudgetJSON checks that a policy file in HCL's JSON syntax is held
+// to the functions' limits.
+func TestBudgetJSON(t *testing.T) {
+	path := writeFile(t, "p.hcl.json", `{"policy": {"hostile": {"admit": "${length(setproduct(range(1000), range(1000), range(1000))) > 0}"}}}`)
+	withinLimit(t, 60*time.Second, 512<<20, func() {
+		ps, diags := hclpolicy.Load(path, hclpolicy.Options{})
+		if diags.HasErrors() {
+			t.Error(diag.Format(diags[0]))
+			return
+		}
+		r := engine.Evaluate(ps[0], ">= 1.0", "1.2.0")
+		if r.Verdict != engine.Invalid || !strings.Contains(r.Reason, "Evaluation budget exceeded; setproduct") {
+			t.Errorf("got %+v", r)
+		}
+	})
+}
+
+// TestBudgetRefuse checks that refuse is held to the budget: the
+// constraint is refused with the exceeded budget as the reason.
+func TestBudgetRefuse(t *testing.T) {
+	path := writeFile(t, "p.hcl", "policy \"hostile\" {\n  admit = true\n  refuse = length(setproduct(range(1000), range(1000), range(1000))) > 0\n}\n")
+	withinLimit(t, 60*time.Second, 512<<20, func() {
+		ps, diags := hclpolicy.Load(path, hclpolicy.Options{})
+		if diags.HasErrors() {
+			t.Error(diag.Format(diags[0]))
+			return
+		}
+		_, err := ps[0].Compile(">= 1.0")
+		if err == nil || !strings.HasPrefix(err.Error(), path+":3:19: Evaluation budget exceeded; setproduct") {
+			t.Errorf("got %v", err)
+		}
+	})
+}
+
+// TestBudgetKeepsLegitimateWork checks that work well within the budget
+// is not refused: a for expression over five hundred numbers, a string
+// of fifty kilobytes.
+func TestBudgetKeepsLegitimateWork(t *testing.T) {
+	path := writeFile(t, "p.hcl", `policy "fine" {
+  admit = length([for i in range(500) : i if i % 2 == 0]) == 250 && strlen(replace(format("%50000s", "x"), " ", "y")) == 50000
+}
+`)
+	ps, diags := hclpolicy.Load(path, hclpolicy.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diag.Format(diags[0]))
+	}
+	if r := engine.Evaluate(ps[0], ">= 1.0", "1.2.0"); r.Verdict != engine.Allow {
+		t.Fatalf("got %+v", r)
+	}
+}
+
+// TestBudgetOncePerVersion checks that a part of admit that reads only
+// the version and goes over the budget is evaluated once for a version,
+// not again for each case: judging fifty cases of one version allocates
+// less than judging the first did twice over. A case whose verdict does
+// not depend on that part (the other operand of && is false) has its
+// verdict.
+func TestBudgetOncePerVersion(t *testing.T) {
+	path := writeFile(t, "p.hcl", "policy \"hostile\" {\n  admit = satisfies(constraint, version) && length([for a in range(300) : [for b in range(300) : a + b + version.major]]) > 0\n}\n")
+	ps, diags := hclpolicy.Load(path, hclpolicy.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diag.Format(diags[0]))
+	}
+	alloc := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	var first engine.Result
+	one := alloc(func() { first = engine.Evaluate(ps[0], ">= 1.0", "1.2.0") })
+	if first.Verdict != engine.Invalid || !strings.Contains(first.Reason, path+":2:75: Evaluation budget exceeded; the for expression") {
+		t.Fatalf("got %+v", first)
+	}
+	more := alloc(func() {
+		for i := range 50 {
+			if r := engine.Evaluate(ps[0], fmt.Sprintf(">= 0.%d", i), "1.2.0"); r != first {
+				t.Fatalf("case %d: %+v", i, r)
+			}
+		}
+	})
+	if more > 2*one {
+		t.Errorf("fifty cases allocated %d KiB, the first alone %d KiB", more>>10, one>>10)
+	}
+	if r := engine.Evaluate(ps[0], ">= 2.0", "1.2.0"); r != engine.Rejected("satisfies(constraint, version) is false") {
+		t.Errorf("a case the part does not decide: %+v", r)
+	}
+}
+
+// TestBudgetJSONFor checks that the for expressions inside a string of
+// HCL's JSON syntax are counted as in the native syntax: three nested
+// over a list written out, which call no function, go over the budget.
+func TestBudgetJSONFor(t *testing.T) {
+	list := "[" + strings.Repeat("0, ", 299) + "0]"
+	path := writeFile(t, "p.json", `{"policy": {"hostile": {"admit": "${length([for a in `+list+` : [for b in `+list+` : [for c in `+list+` : version.major]]]) > 0 && version.is_prerelease}"}}}`)
+	withinLimit(t, 60*time.Second, 512<<20, func() {
+		ps, diags := hclpolicy.Load(path, hclpolicy.Options{})
+		if diags.HasErrors() {
+			t.Error(diag.Format(diags[0]))
+			return
+		}
+		r := engine.Evaluate(ps[0], ">= 1.0", "1.2.0")
+		if r.Verdict != engine.Invalid || !strings.HasPrefix(r.Reason, path+":1:") || !strings.Contains(r.Reason, "Evaluation budget exceeded; the for expression") {
+			t.Errorf("got %+v", r)
+		}
+	})
+}

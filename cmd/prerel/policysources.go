@@ -64,7 +64,15 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 				failed = cerr
 			}
 		}
+		return failed
+	}
+	e.stopPolicies = stop
+	finish = func(err error) error {
+		failed := stop()
 		if failed == nil {
+			// A policy file's policy that failed on some cases judged
+			// them invalid and the run went on: its report stands, and
+			// the errors follow it.
 			var msgs []string
 			for _, p := range hcls {
 				if perr := p.Err(); perr != nil {
@@ -75,11 +83,7 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 				failed = errors.New(strings.Join(msgs, "\n"))
 			}
 		}
-		return failed
-	}
-	e.stopPolicies = stop
-	finish = func(err error) error {
-		if failed := stop(); failed != nil && exitStatus(err) < exitUsage {
+		if failed != nil && exitStatus(err) < exitUsage {
 			return usage(failed)
 		}
 		return err

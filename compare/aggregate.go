@@ -11,10 +11,9 @@ import (
 // among its pairs: a pair keeps at most MaxClasses divided by the number
 // of pairs (ClassesPerPair), those with the shortest signatures (then in
 // byte order), and counts the cases of the classes it leaves out in
-// Pair.CasesLeftOut. The corpus domain stays within it with the twenty
-// policies prerel registers; on the exhaustive domain of DefaultScope the
-// pairs with the most classes leave some out.
-const MaxClasses = 300_000
+// Pair.CasesLeftOut. The exhaustive domain of DefaultScope and the corpus
+// domain stay within it with the twenty policies prerel registers.
+const MaxClasses = 450_000
 
 // MaxSplits bounds the splits a report keeps, those with the shortest
 // case shapes (then in byte order); Report.SplitCasesLeftOut counts the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // The native policies and go-version on the default exhaustive domain:
@@ -124,6 +125,27 @@ func TestRealPoliciesOnDefaultExhaustive(t *testing.T) {
 		}
 		if !ok {
 			t.Errorf("%s vs %s: no class %q for %q with %q", tt.a, tt.b, sigOf, tt.constraint, tt.version)
+		}
+	}
+}
+
+// TestDefaultDomainKeepsEveryClass runs every policy of the catalogue on
+// the default exhaustive domain, as "prerel compare" does: no pair leaves
+// a class out (MaxClasses says so), so the report the README shows is
+// whole.
+func TestDefaultDomainKeepsEveryClass(t *testing.T) {
+	longtest.Skip(t)
+	d, err := Exhaustive(DefaultScope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), d, catalogue.New().All(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range r.Pairs {
+		if p.CasesLeftOut != 0 {
+			t.Errorf("%s vs %s leaves out classes of %d cases (%d classes a pair)", p.A, p.B, p.CasesLeftOut, ClassesPerPair(len(r.Pairs)))
 		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/compare/internal/jsonpos"
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
 )
 
@@ -338,20 +340,31 @@ func (j *partialJSON) partial() (*Partial, error) {
 	seen := map[string]bool{}
 	for _, name := range j.Policies {
 		if name == "" || seen[name] {
-			return nil, bad("the policy %q is empty or given twice", name)
+			return nil, bad("the policy %q is empty or given twice", quote(name))
+		}
+		if len(name) > engine.MaxReason {
+			return nil, bad("a policy name of %d bytes", len(name))
 		}
 		seen[name] = true
 	}
 	if len(j.Prints) != np || slices.Contains(j.Prints, "") {
 		return nil, bad("%d fingerprints for %d policies", len(j.Prints), np)
 	}
+	for i, print := range j.Prints {
+		j.Prints[i] = clip(print)
+	}
 	if j.Reference == "" || !seen[j.Reference] {
-		return nil, bad("the reference %q is not among the policies", j.Reference)
+		return nil, bad("the reference %q is not among the policies", clip(j.Reference))
 	}
 	rank, err := compare.ParseRank(string(j.Rank))
 	if err != nil || j.Rank == "" {
-		return nil, bad("rank %q", j.Rank)
+		return nil, bad("rank %q", clip(string(j.Rank)))
 	}
+	// What the report and the errors quote of the domain is clipped as
+	// reasons are: a partial report may come from anywhere.
+	j.Domain.Name = clip(j.Domain.Name)
+	j.Domain.Description = clip(j.Domain.Description)
+	j.Domain.Digest = clip(j.Domain.Digest)
 	sh := j.Shards
 	if sh.Of < 1 || sh.Of > maxShards || len(sh.Done) == 0 || len(sh.Done) > sh.Of {
 		return nil, bad("shards %d of %d", len(sh.Done), sh.Of)
@@ -383,7 +396,7 @@ func (j *partialJSON) partial() (*Partial, error) {
 		if sum != r.Total {
 			return nil, bad("relevance counts add up to %d, not the total %d", sum, r.Total)
 		}
-		p.relevance = compare.NewRelevanceCounts(r.Source, shapes)
+		p.relevance = compare.NewRelevanceCounts(clip(r.Source), shapes)
 	}
 	a, err := j.AggregateJSON.Aggregate(j.Policies, j.Domain.Cases)
 	if err != nil {
@@ -392,6 +405,13 @@ func (j *partialJSON) partial() (*Partial, error) {
 	p.agg = a
 	return p, nil
 }
+
+// clip bounds a text a partial report gives, as reasons are bounded, for
+// the report and for messages.
+func clip(s string) string { return engine.ClipReason(s) }
+
+// quote is clip for a message: clipped and printable.
+func quote(s string) string { return printable.String(clip(s)) }
 
 // comparePartials compares two partial reports' shards, for sorting.
 func comparePartials(x, y *Partial) int { return cmp.Compare(x.shards[0], y.shards[0]) }

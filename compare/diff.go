@@ -66,7 +66,6 @@ type changeList struct {
 	total int
 }
 
-//
 // What a change quotes of the baseline (names, signatures, descriptions,
 // witnesses) comes from a file prerel was given: each field, and the
 // text, is clipped as reasons are (engine.ClipReason), so that a long

@@ -177,9 +177,15 @@ func (c *Client) String() string {
 	}
 }
 
+// ErrNilClient is the error of the methods of a nil *Client.
+var ErrNilClient = errors.New("no registry client (a nil *registry.Client)")
+
 // DiscoveryURL returns the URL of the discovery document for host, or ""
-// when the URL host is mapped to is not a valid base URL.
+// when the URL host is mapped to is not a valid base URL or c is nil.
 func (c *Client) DiscoveryURL(host string) string {
+	if c == nil {
+		return ""
+	}
 	u, err := c.discoveryURL(host)
 	if err != nil {
 		return ""
@@ -214,8 +220,12 @@ func (c *Client) mappedURL(host string) string {
 }
 
 // Discover returns the services of host, fetching its discovery document
-// on first use.
+// on first use. A nil Client returns ErrNilClient, as ModuleVersions and
+// ProviderVersions do.
 func (c *Client) Discover(ctx context.Context, host string) (Services, error) {
+	if c == nil {
+		return Services{}, ErrNilClient
+	}
 	ctx, cancel := c.runContext(ctx)
 	defer cancel()
 	svc, err := c.discoverOnce(ctx, host)
@@ -300,6 +310,9 @@ func sameURL(a, b *url.URL) bool { return a.String() == b.String() }
 // ModuleVersions lists the versions of a module:
 // GET <modules.v1>NAMESPACE/NAME/SYSTEM/versions on addr.Host.
 func (c *Client) ModuleVersions(ctx context.Context, pkg tfaddr.ModulePackage) (*Listing, error) {
+	if c == nil {
+		return nil, ErrNilClient
+	}
 	ctx, cancel := c.runContext(ctx)
 	defer cancel()
 	l, err := c.moduleVersions(ctx, pkg)
@@ -330,6 +343,9 @@ func (c *Client) moduleVersions(ctx context.Context, pkg tfaddr.ModulePackage) (
 // ProviderVersions lists the versions of a provider:
 // GET <providers.v1>NAMESPACE/TYPE/versions on addr.Host.
 func (c *Client) ProviderVersions(ctx context.Context, p tfaddr.Provider) (*Listing, error) {
+	if c == nil {
+		return nil, ErrNilClient
+	}
 	ctx, cancel := c.runContext(ctx)
 	defer cancel()
 	l, err := c.providerVersions(ctx, p)

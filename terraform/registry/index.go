@@ -199,14 +199,34 @@ func skipToValue(data []byte, off int64) int64 {
 	return off
 }
 
-// String returns "index FILE".
-func (x *Index) String() string { return "index " + printable.String(x.name) }
+// ErrNilIndex is the error of the methods of a nil *Index.
+var ErrNilIndex = errors.New("no version index (a nil *registry.Index)")
 
-// Modules returns the module addresses in the index, sorted.
-func (x *Index) Modules() []string { return sortedKeys(x.modules) }
+// String returns "index FILE", or "index (none)" for a nil Index.
+func (x *Index) String() string {
+	if x == nil {
+		return "index (none)"
+	}
+	return "index " + printable.String(x.name)
+}
 
-// Providers returns the provider addresses in the index, sorted.
-func (x *Index) Providers() []string { return sortedKeys(x.providers) }
+// Modules returns the module addresses in the index, sorted; none for a
+// nil Index.
+func (x *Index) Modules() []string {
+	if x == nil {
+		return nil
+	}
+	return sortedKeys(x.modules)
+}
+
+// Providers returns the provider addresses in the index, sorted; none for
+// a nil Index.
+func (x *Index) Providers() []string {
+	if x == nil {
+		return nil
+	}
+	return sortedKeys(x.providers)
+}
 
 func sortedKeys[K comparable](m map[K]indexEntry) []string {
 	out := make([]string, 0, len(m))
@@ -220,6 +240,9 @@ func sortedKeys[K comparable](m map[K]indexEntry) []string {
 // ModuleVersions returns the versions the index holds for addr. An address
 // the index does not hold is an error wrapping ErrNotFound.
 func (x *Index) ModuleVersions(_ context.Context, pkg tfaddr.ModulePackage) (*Listing, error) {
+	if x == nil {
+		return nil, ErrNilIndex
+	}
 	e, ok := x.modules[address.ModuleKey(pkg)]
 	if !ok {
 		return nil, clean(fmt.Errorf("module %s: %w in %s", pkg.ForDisplay(), ErrNotFound, x.name))
@@ -230,6 +253,9 @@ func (x *Index) ModuleVersions(_ context.Context, pkg tfaddr.ModulePackage) (*Li
 // ProviderVersions returns the versions the index holds for addr. An
 // address the index does not hold is an error wrapping ErrNotFound.
 func (x *Index) ProviderVersions(_ context.Context, p tfaddr.Provider) (*Listing, error) {
+	if x == nil {
+		return nil, ErrNilIndex
+	}
 	e, ok := x.providers[p]
 	if !ok {
 		return nil, clean(fmt.Errorf("provider %s: %w in %s", p.ForDisplay(), ErrNotFound, x.name))

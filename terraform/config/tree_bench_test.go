@@ -13,8 +13,8 @@ import (
 // writeLargeTree writes a module tree of about size bytes of
 // configuration under dir and returns its root: a root module calling
 // modules local modules, each with files of at most 1 MiB holding
-// module calls (to a shared leaf module), required providers, variables,
-// locals and resources, as large configurations hold them.
+// required providers, variables, locals, resources and a few module calls
+// (to a shared leaf module), as large configurations hold them.
 func writeLargeTree(t testing.TB, dir string, size, modules int) string {
 	t.Helper()
 	write := func(path, text string) {
@@ -45,7 +45,9 @@ func writeLargeTree(t testing.TB, dir string, size, modules int) string {
 		}
 		for j, written := 0, 0; written < per; j++ {
 			before := b.Len()
-			fmt.Fprintf(&b, "module \"c%d\" {\n  source  = \"../leaf\"\n  version = \"~> 1.%d\"\n}\n", j, j%10)
+			if j%20 == 0 { // MaxTreeNodes instances in 30 MiB at most
+				fmt.Fprintf(&b, "module \"c%d\" {\n  source  = \"../leaf\"\n  version = \"~> 1.%d\"\n}\n", j, j%10)
+			}
 			fmt.Fprintf(&b, "terraform {\n  required_providers {\n    p%d = {\n      source  = \"example/p%d\"\n      version = \">= 1.0.%d\"\n    }\n  }\n}\n", j, j, j%7)
 			fmt.Fprintf(&b, "variable \"v%d\" {\n  default = \"%d\"\n}\nlocals {\n  l%d = var.v%d\n}\n", j, j, j, j)
 			fmt.Fprintf(&b, "resource \"p%d_thing\" \"r%d\" {\n  name = local.l%d\n}\n", j, j, j)
@@ -95,9 +97,12 @@ func benchLoad(b *testing.B, root string, nodes int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		tree, _ := LoadTree(root, TreeOptions{})
+		tree, diags := LoadTree(root, TreeOptions{})
 		if len(tree.Nodes) < nodes {
 			b.Fatalf("%d nodes, want %d", len(tree.Nodes), nodes)
+		}
+		if diags.HasErrors() && nodes < MaxTreeNodes {
+			b.Fatalf("%d nodes: %v", len(tree.Nodes), diags)
 		}
 	}
 }

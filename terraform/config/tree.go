@@ -1,16 +1,20 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/hclread"
+	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/terraform/address"
 )
 
@@ -318,8 +322,8 @@ func (w *treeWalker) visit(n *Node) {
 					child.Dir, child.Record = rec.dirOf(w.root), rec
 				}
 			}
-			if !isDir(child.Dir) {
-				unread(fmt.Sprintf("not read: the directory %s does not exist", child.Dir))
+			if why := notDir(child.Dir); why != "" {
+				unread(fmt.Sprintf("not read: the directory %s %s", child.Dir, why))
 				continue
 			}
 		default:
@@ -338,8 +342,8 @@ func (w *treeWalker) visit(n *Node) {
 				continue
 			}
 			child.Dir, child.Record = rec.dirOf(w.root), rec
-			if !isDir(child.Dir) {
-				unread(fmt.Sprintf("not read: the directory %s, which the module manifest records for %q, does not exist; run terraform init", child.Dir, key))
+			if why := notDir(child.Dir); why != "" {
+				unread(fmt.Sprintf("not read: the directory %s, which the module manifest records for %q, %s; run terraform init", child.Dir, key, why))
 				continue
 			}
 		}
@@ -411,6 +415,30 @@ func canonical(dir string) string {
 		dir = real
 	}
 	return filepath.Clean(dir)
+}
+
+// notDir says why dir cannot be read as a module directory ("does not
+// exist", "is a loop of symbolic links", "is not a directory (it is a
+// regular file)", or the error), "" when it can.
+func notDir(dir string) string {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && fi.IsDir():
+		return ""
+	case err == nil:
+		return "is not a directory (it is " + safefile.Kind(fi.Mode()) + ")"
+	case errors.Is(err, fs.ErrNotExist):
+		return "does not exist"
+	case errors.Is(err, syscall.ELOOP):
+		return "is a loop of symbolic links"
+	case errors.Is(err, syscall.ENOTDIR):
+		return "does not exist (a part of its path is not a directory)"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return "cannot be read: " + err.Error()
 }
 
 func isDir(dir string) bool {

@@ -657,3 +657,37 @@ func TestDocGivesTheLimits(t *testing.T) {
 		}
 	}
 }
+
+// A local module source that is a loop of symbolic links, or a file, is
+// reported as what it is, not as a missing directory.
+func TestLoadTreeSaysWhyALocalSourceIsNoDirectory(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"main.tf": "module \"loop\" {\n  source = \"./loop\"\n}\nmodule \"file\" {\n  source = \"./file\"\n}\n",
+		"file/x":  "",
+		"notdir":  "a file",
+	})
+	if err := os.RemoveAll(filepath.Join(root, "file")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "file"), []byte("a file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("loop", filepath.Join(root, "loop")); err != nil {
+		t.Skip("symlink:", err)
+	}
+	tree, _ := LoadTree(root, TreeOptions{})
+	got := map[string]string{}
+	for _, u := range tree.Unread {
+		got[u.Key()] = u.Reason
+	}
+	want := map[string]string{
+		"loop": "not read: the directory " + filepath.Join(root, "loop") + " is a loop of symbolic links",
+		"file": "not read: the directory " + filepath.Join(root, "file") + " is not a directory (it is a regular file)",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %q, want %q", k, got[k], w)
+		}
+	}
+}

@@ -164,3 +164,32 @@ func FuzzDecodePartial(f *testing.F) {
 // cliHints are the words prerel's command line gives the errors of
 // reading a partial report.
 var cliHints = Hints{Writer: "prerel compare --shard", Write: "prerel compare --shard K/N --format json"}
+
+// FuzzReadPartial checks that no file makes ReadPartial panic, that every
+// error names the file and stays short whatever the file holds, and that
+// what it reads writes itself back. Its corpus (testdata/fuzz) holds
+// partial reports good and hostile: forged witnesses, long texts, domain
+// flags that name other files.
+func FuzzReadPartial(f *testing.F) {
+	f.Add([]byte(`{"partial":1,"schema":1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "shard.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := ReadPartial(path, cliHints)
+		if err != nil {
+			if msg := err.Error(); !strings.Contains(msg, path) || len(msg) > len(path)+8<<10 {
+				t.Errorf("error of %d bytes, naming the file: %v: %.300s", len(msg), strings.Contains(msg, path), msg)
+			}
+			return
+		}
+		again := roundTrip(t, p, "again.json")
+		if !bytes.Equal(partialJSONOf(t, again), partialJSONOf(t, p)) {
+			t.Error("a partial report read back writes other JSON")
+		}
+		if len(p.Info().Description) > 8<<10 {
+			t.Errorf("a description of %d bytes is kept", len(p.Info().Description))
+		}
+	})
+}

@@ -387,9 +387,18 @@ func endpoint(svc *url.URL, parts ...string) *url.URL {
 }
 
 // StatusError is a response with a status other than 200.
+//
+// The message of a server error (5xx) or of 429 Too Many Requests names
+// the host rather than the URL ("registry.example.com answered 503
+// Service Unavailable (after 4 attempts)"), so that the lookups one
+// failing host fails read alike and a report can group them; URL keeps
+// the URL. Any other status is told with the URL.
 type StatusError struct {
 	// URL is the URL requested, with its userinfo redacted.
 	URL string
+	// Host is the host that answered, as the client counts its errors
+	// ("registry.example.com", "127.0.0.1:8080").
+	Host string
 	// StatusCode is the HTTP status, such as 503.
 	StatusCode int
 	// Status is the status line as the server sent it; Error escapes its
@@ -404,6 +413,9 @@ type StatusError struct {
 
 func (e *StatusError) Error() string {
 	s := fmt.Sprintf("GET %s: %s", e.URL, printable.String(e.Status))
+	if retryable(e.StatusCode) && e.Host != "" {
+		s = fmt.Sprintf("%s answered %s", printable.String(e.Host), printable.String(e.Status))
+	}
 	if e.Attempts > 1 {
 		s += fmt.Sprintf(" (after %d attempts)", e.Attempts)
 	}
@@ -498,7 +510,8 @@ func (c *Client) get(ctx context.Context, u *url.URL, authHost string) (*respons
 			return nil, err
 		}
 		if n, limit := c.hostErrorCount(host); limit > 0 && n >= limit {
-			se.Detail = fmt.Sprintf("not retried: %s gave %d server errors in a row", host, n)
+			// The limit, not n: the lookups of a host past it read alike.
+			se.Detail = fmt.Sprintf("not retried: %s gave %d server errors in a row", host, limit)
 			return nil, err
 		}
 		d := wait
@@ -651,7 +664,7 @@ func (c *Client) getOnce(parent context.Context, u *url.URL, authHost string) (*
 	if resp.StatusCode != http.StatusOK {
 		// Drain a little so the connection can be reused.
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		se := &StatusError{URL: shown, StatusCode: resp.StatusCode, Status: resp.Status}
+		se := &StatusError{URL: shown, Host: hostKey(u), StatusCode: resp.StatusCode, Status: resp.Status}
 		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 			if left {
 				a.sent = false

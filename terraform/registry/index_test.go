@@ -152,3 +152,20 @@ func TestLoadIndexRefusesDevicesAndDoesNotHangOnFIFOs(t *testing.T) {
 		t.Fatal("LoadIndex blocked on a FIFO")
 	}
 }
+
+// An error about an index quotes its keys clipped, however long.
+func TestParseIndexClipsWhatItQuotes(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	for _, src := range []string{
+		`{"` + long + `": {}}`,
+		`{"modules": {"` + long + `": {}}}`,
+		`{"providers": {"` + long + `": {}}}`,
+		`{"modules": {"a/b/c": {"modules": "` + long + `"}}}`,
+		`{"modules": {"a/b/c` + long + `": []}}`,
+	} {
+		_, err := ParseIndex([]byte(src), "index.json")
+		if err == nil || len(err.Error()) > 4<<10 {
+			t.Errorf("error of %d bytes: %.200v", len(fmt.Sprint(err)), err)
+		}
+	}
+}

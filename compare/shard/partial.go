@@ -14,6 +14,7 @@ import (
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/compare/internal/jsonpos"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/elide"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
 )
@@ -400,7 +401,8 @@ func (j *partialJSON) partial() (*Partial, error) {
 	}
 	a, err := j.AggregateJSON.Aggregate(j.Policies, j.Domain.Cases)
 	if err != nil {
-		return nil, bad("%w", err)
+		// It may quote the file's texts (pairs, shapes) at any length.
+		return nil, bad("%s", elide.Middle(printable.String(err.Error()), 4*engine.MaxReason))
 	}
 	p.agg = a
 	return p, nil

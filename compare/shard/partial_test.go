@@ -3,6 +3,8 @@ package shard
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -192,4 +194,39 @@ func FuzzReadPartial(f *testing.F) {
 			t.Errorf("a description of %d bytes is kept", len(p.Info().Description))
 		}
 	})
+}
+
+// What ReadPartial quotes of a partial report in its errors is clipped,
+// however long the text in the file.
+func TestReadPartialClipsWhatItQuotes(t *testing.T) {
+	good := partialJSONOf(t, samplePartial(t))
+	long := strings.Repeat("x", 1<<20)
+	dir := t.TempDir()
+	for i, edit := range []func(map[string]any){
+		func(o map[string]any) { o["pairs"].([]any)[0].(map[string]any)["a"] = long },
+		func(o map[string]any) {
+			o["pairs"].([]any)[0].(map[string]any)["classes"].([]any)[0].(map[string]any)["shape"] = long
+		},
+		func(o map[string]any) { o["splits"].([]any)[0].(map[string]any)["shape"] = long },
+		func(o map[string]any) { o["reference"] = long },
+		func(o map[string]any) { o["policies"].([]any)[0] = long },
+	} {
+		var o map[string]any
+		if err := json.Unmarshal(good, &o); err != nil {
+			t.Fatal(err)
+		}
+		edit(o)
+		data, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("part-%d.json", i))
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = ReadPartial(path, cliHints)
+		if err == nil || len(err.Error()) > 8<<10 {
+			t.Errorf("edit %d: an error of %d bytes: %.300v", i, len(fmt.Sprint(err)), err)
+		}
+	}
 }

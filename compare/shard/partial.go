@@ -50,7 +50,9 @@ type Partial struct {
 	// DomainArgs records how the domain can be made again, for a
 	// program that must (prerel compare records its domain flags).
 	// RunPartial and Report do not read it; a Merger keeps that of the
-	// partial with the first shard.
+	// partial with the first shard. It comes from whoever wrote the
+	// partial report: a program should not open a file it names (prerel
+	// merge makes only built-in domains from it).
 	DomainArgs []string
 
 	source    string // where it was read from, for errors

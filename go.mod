@@ -22,6 +22,7 @@ require (
 	github.com/zclconf/go-cty v1.16.3
 	golang.org/x/mod v0.26.0
 	golang.org/x/net v0.43.0
+	golang.org/x/sys v0.35.0
 	mvdan.cc/sh/v3 v3.12.0
 )
 
@@ -33,7 +34,6 @@ require (
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
 	golang.org/x/crypto v0.41.0 // indirect
 	golang.org/x/sync v0.16.0 // indirect
-	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.35.0 // indirect
 )

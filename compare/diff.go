@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/elide"
 	"github.com/prerel/prerel/internal/plural"
 )
 
@@ -64,12 +66,18 @@ type changeList struct {
 	total int
 }
 
+// What a change quotes of the baseline (names, signatures, descriptions,
+// witnesses) comes from a file prerel was given: each field, and the
+// text, is clipped as reasons are (engine.ClipReason), so that a long
+// value in a baseline cannot make stderr, the report or the step summary
+// as long as itself.
 func (l *changeList) add(kind ChangeKind, subject, a, b, sig string, text func() string) {
 	l.total++
 	if l.limit >= 0 && len(l.out) >= l.limit {
 		return
 	}
-	l.out = append(l.out, Change{Kind: kind, Subject: subject, A: a, B: b, Signature: sig, Text: text()})
+	clip := engine.ClipReason
+	l.out = append(l.out, Change{Kind: kind, Subject: subject, A: clip(a), B: clip(b), Signature: clip(sig), Text: clip(text())})
 }
 
 // diff is diffReports keeping the first limit changes; it also returns how many
@@ -115,12 +123,12 @@ func diffDomain(l *changeList, b, c DomainInfo) {
 	case b.Digest != "" && c.Digest != "":
 		if b.Digest != c.Digest {
 			l.add(Changed, "domain", "", "", "", func() string {
-				return fmt.Sprintf("domain changed: the file holds other cases (now %q, was %q)", c.Description, b.Description)
+				return fmt.Sprintf("domain changed: the file holds other cases (now %q, was %q)", clipQuoted(c.Description), clipQuoted(b.Description))
 			})
 		}
 	case b.Description != c.Description:
 		l.add(Changed, "domain", "", "", "", func() string {
-			text := fmt.Sprintf("domain changed: now %q, was %q", c.Description, b.Description)
+			text := fmt.Sprintf("domain changed: now %q, was %q", clipQuoted(c.Description), clipQuoted(b.Description))
 			if b.Digest == "" && c.Digest != "" && b.Name == c.Name {
 				text += "; the baseline was written by an older prerel that names the file instead of " +
 					"recording its cases: rewrite it with --write-baseline"
@@ -134,6 +142,10 @@ func diffDomain(l *changeList, b, c DomainInfo) {
 		})
 	}
 }
+
+// clipQuoted clips a value one of several in a change's text quotes, so
+// that each keeps a part of the text's bound.
+func clipQuoted(s string) string { return elide.Middle(s, engine.MaxReason/2) }
 
 // missing returns the names of have that are not in other, in order.
 func missing(have, other []string) []string {

@@ -142,7 +142,7 @@ func (d *fileDomain) scan(each func(constraint, version string) bool) (cases int
 		}
 		c, v, err := splitCase(text)
 		if err != nil {
-			return cases, "", fmt.Errorf("%s:%d: %v", d.name, line, err)
+			return cases, "", &contentError{fmt.Errorf("%s:%d: %v", d.name, line, err)}
 		}
 		cases++
 		sum.Write([]byte(text))
@@ -153,15 +153,22 @@ func (d *fileDomain) scan(each func(constraint, version string) bool) (cases int
 	}
 	if err := sc.Err(); err != nil {
 		if err == bufio.ErrTooLong {
-			return cases, "", fmt.Errorf("%s:%d: line longer than %d bytes", d.name, line+1, maxLine)
+			return cases, "", &contentError{fmt.Errorf("%s:%d: line longer than %d bytes", d.name, line+1, maxLine)}
 		}
 		if safefile.IsTooLarge(err) {
-			return cases, "", err
+			return cases, "", &contentError{err}
 		}
 		return cases, "", fmt.Errorf("%s: %w", d.name, err)
 	}
 	return cases, "sha256:" + hex.EncodeToString(sum.Sum(nil)), nil
 }
+
+// contentError is an error in what a case file holds (a bad line, a
+// line or file too long), as opposed to one reading it.
+type contentError struct{ err error }
+
+func (e *contentError) Error() string { return e.err.Error() }
+func (e *contentError) Unwrap() error { return e.err }
 
 // splitCase splits CONSTRAINT<TAB>VERSION.
 func splitCase(line string) (constraint, version string, err error) {
@@ -208,6 +215,11 @@ func (d *fileDomain) Groups(yield func(Group) bool) error {
 		cur, have = Group{Constraint: c, Versions: []string{v}}, true
 		return true
 	})
+	var bad *contentError
+	if errors.As(err, &bad) {
+		// The file held only good lines when the domain was made.
+		return fmt.Errorf("%s changed while it was read: %w", d.name, bad.err)
+	}
 	if err != nil || stopped {
 		return err
 	}

@@ -238,6 +238,8 @@ func TestFileDomainChangedBetweenReadings(t *testing.T) {
 		{"a case more", ">= 1.0.0\t1.0.0\n>= 1.0.0\t2.0.0\n", "2 cases now"},
 		{"a case less", "", "0 cases now"},
 		{"another case", ">= 1.0.0\t1.0.1\n", "other cases"},
+		{"a line that is no case", ">= 1.0.0 1.0.0\n", "cases.tsv:1: no tab"},
+		{"a line too long", ">= 1.0.0\t" + strings.Repeat("1", 2<<20) + "\n", "line longer than"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -352,7 +352,30 @@ func (a *Aggregate) checkWitnesses(ctx context.Context, name string, policies []
 	if firstErr != nil {
 		return firstErr
 	}
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// A class where a policy refuses the case has a shape that policy
+	// gives: its witness, judged again, must have its class's signature.
+	// (Decoding checked the other classes' shapes, which need no policy.)
+	for k, pr := range pairIndexes(len(policies)) {
+		var err error
+		a.agg.pairs[k].classes.each(func(ck classKey, c *classAgg) {
+			if err != nil || ck.a != engine.Invalid && ck.b != engine.Invalid {
+				return
+			}
+			want := joinSignature(ck.shape, ck.a, ck.b)
+			if got := signatureOf(policies[pr[0]], policies[pr[1]], c.key.constraint, c.key.version); got != want {
+				err = fmt.Errorf("compare: %s: %s vs %s: the witness of the class %q (constraint %q, version %q) has the signature %q: it is not a case of its class",
+					name, policies[pr[0]].Name(), policies[pr[1]].Name(), elide.Head(want, 200),
+					elide.Head(c.key.constraint, 200), elide.Head(c.key.version, 200), elide.Head(got, 200))
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkConstraint judges the recorded witnesses of one constraint with

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/elide"
 )
 
 // AggregateJSON is the JSON form of an Aggregate: the fields it adds to
@@ -254,6 +255,12 @@ func (j *AggregateJSON) Aggregate(policies []string, domainCases int64) (*Aggreg
 				return nil, bad("%s vs %s: the class %q (%s, %s, %d cases) is empty, given twice, of one verdict or past the classes turned away",
 					pj.A, pj.B, cj.Shape, cj.A, cj.B, cj.Count)
 			}
+			if cj.A != engine.Invalid && cj.B != engine.Invalid {
+				if shape := caseShapeOf(cj.Constraint, cj.Version); shape != cj.Shape {
+					return nil, bad("%s vs %s: the witness of the class %q (constraint %q, version %q) is a case of the shape %q: it is not a case of its class",
+						pj.A, pj.B, elide.Head(cj.Shape, 200), elide.Head(cj.Constraint, 200), elide.Head(cj.Version, 200), elide.Head(shape, 200))
+				}
+			}
 			sum += cj.Count
 			if sum > pj.Diverge {
 				return nil, bad("%s vs %s: the classes count more than the %d diverging cases", pj.A, pj.B, pj.Diverge)
@@ -286,6 +293,10 @@ func (j *AggregateJSON) Aggregate(policies []string, domainCases int64) (*Aggreg
 		sk := splitKey{sj.Shape, v}
 		if sj.Count < 1 || sj.Version == "" || a.splits.get(sk) != nil || bound != nil && !sk.less(*bound) {
 			return nil, bad("the split %q (%s, %d cases) is empty, given twice or past the splits turned away", sj.Shape, sj.Verdicts, sj.Count)
+		}
+		if shape := caseShapeOf(sj.Constraint, sj.Version); shape != sj.Shape {
+			return nil, bad("the witness of the split %q (constraint %q, version %q) is a case of the shape %q: it is not a case of its split",
+				elide.Head(sj.Shape, 200), elide.Head(sj.Constraint, 200), elide.Head(sj.Version, 200), elide.Head(shape, 200))
 		}
 		sum += sj.Count
 		if sum > a.splitCases {

@@ -423,6 +423,17 @@ func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
+// caseShapeOf is the case shape of (constraint, version), the part of a
+// signature that depends on no policy: that of a class where neither
+// policy refuses the case, and that of a split.
+func caseShapeOf(constraint, version string) string {
+	ci := newConstraintInfo(constraint)
+	vi := newVersionInfo(version)
+	var g groupShapes
+	g.reset(&ci)
+	return g.shapeOf(&vi)
+}
+
 // signatureOf evaluates the case (constraint, version) with a and b, as
 // engine.Evaluate does, and returns the signature of its divergence class
 // in a report, or "" when the two agree or when a or b is nil.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/prerel/prerel/engine"
@@ -228,7 +229,7 @@ func (it *Item) unreadableLines(code, text func(string) string, opt report.Optio
 		}
 		quoted := make([]string, len(versions))
 		for i, v := range versions {
-			quoted[i] = code(v)
+			quoted[i] = code(visibleVersion(v))
 		}
 		list := strings.Join(quoted, ", ")
 		if left > 0 {
@@ -238,6 +239,15 @@ func (it *Item) unreadableLines(code, text func(string) string, opt report.Optio
 		lines = append(lines, fmt.Sprintf("%s %s: %s by %s", it.Kind, code(it.Name), list, text(strings.Join(g.Policies, ", "))))
 	}
 	return lines
+}
+
+// visibleVersion quotes a listed version that would not be seen as it
+// is in a list: empty, or starting or ending with a space.
+func visibleVersion(v string) string {
+	if v == "" || strings.TrimSpace(v) != v {
+		return strconv.Quote(v)
+	}
+	return v
 }
 
 // sortByFirst orders groups by where their first version is listed.

@@ -234,3 +234,34 @@ func TestRenderGroupsUnreadableVersions(t *testing.T) {
 // cliOptions are the render options prerel resolve passes without
 // --show-all: its reports name the flag, as the golden files do.
 var cliOptions = report.Options{ShowAllHint: "--show-all"}
+
+// TestRenderQuotesBlankVersions checks that an unreadable version that is
+// empty or starts or ends with a space is quoted, so that it can be seen.
+func TestRenderQuotesBlankVersions(t *testing.T) {
+	dir := writeDir(t, map[string]string{
+		"main.tf": `terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = ">= 1.0.0"
+    }
+  }
+}`,
+		"index.json": `{"providers": {"hashicorp/aws": ` + providerBody("1.0.0", "", " 1.0.0") + `}}`,
+	})
+	x, err := registry.LoadIndex(filepath.Join(dir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := resolve.Run(context.Background(), resolve.Options{
+		Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: x, Policies: testRegistry,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, _ := renderBoth(t, r)
+	got := strings.Join(section(cut, "Listed versions some policies cannot read (never selected by them)"), "\n")
+	if !strings.Contains(got, `"", " 1.0.0" by`) {
+		t.Errorf("unreadable versions:\n%s\nwant the blank ones quoted", got)
+	}
+}

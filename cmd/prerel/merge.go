@@ -38,8 +38,10 @@ const mergeSummary = "Merge the partial reports of a sharded compare run into th
 	"or a kept witness otherwise than the shards' is refused.\n" +
 	"\n" +
 	"--baseline, --write-baseline, --show-all, GITHUB_STEP_SUMMARY and the exit\n" +
-	"statuses are those of compare; --baseline makes the domain again from the\n" +
-	"shards' flags to describe changed verdicts."
+	"statuses are those of compare. To describe changed verdicts, --baseline\n" +
+	"makes the domain again: a built-in domain (exhaustive, random, corpus)\n" +
+	"from the flags the shards record, a file domain only from merge's own\n" +
+	"--domain FILE: merge opens no file a partial report names."
 
 // mergeCommand is prerel merge.
 var mergeCommand = command{
@@ -56,6 +58,7 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 	format := addCompareFormat(fs)
 	baseline, writeBaseline := addBaseline(fs)
 	showAll := addShowAll(fs)
+	ownDomain := fs.String("domain", "", "with --baseline, the `FILE` of the file domain the shards ran (merge\nopens no file a partial report names)")
 	partial := fs.Bool("partial", false, "write the merged partial report (JSON) instead of the report; the\nparts may then be any of the shards")
 	return func(e *env, args []string) error {
 		if len(args) == 0 {
@@ -65,7 +68,7 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 			var given error
 			fs.Visit(func(f *pflag.Flag) {
 				switch f.Name {
-				case "format", "baseline", "write-baseline", "show-all":
+				case "format", "baseline", "write-baseline", "show-all", "domain":
 					if given == nil {
 						given = usagef("--%s applies to the report, and --partial writes a partial report", f.Name)
 					}
@@ -73,6 +76,16 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 			})
 			if given != nil {
 				return given
+			}
+		}
+		if *ownDomain != "" {
+			if *baseline == "" {
+				return usagef("--domain applies only with --baseline, to describe the verdicts that changed")
+			}
+			if kind, err := domainKind(*ownDomain); err != nil {
+				return err
+			} else if kind != domainFile {
+				return usagef("--domain takes the file of a file domain; merge makes the %s domain again from the partial reports", kind)
 			}
 		}
 		var base *compare.Report
@@ -116,8 +129,8 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		names := policyList(merged.Policies())
 		ps, err := e.resolve(names)
 		if err != nil {
-			return usagef("the partial reports compare %s: %v; give merge the --policy-file and --policy-cmd the shards had",
-				strings.Join(names, ", "), err)
+			return usagef("the partial reports compare %s: %s; give merge the --policy-file and --policy-cmd the shards had",
+				quote(strings.Join(names, ", ")), quote(err.Error()))
 		}
 		report, err := merged.Report(e.context(), ps)
 		var panicked *compare.PanicError
@@ -132,7 +145,7 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		}
 		ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints}
 		if base != nil {
-			d, why := partialDomain(merged)
+			d, why := partialDomain(merged, *ownDomain)
 			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, merged.Relevance()); err != nil {
 				if d == nil {
 					err = fmt.Errorf("%w: %v", err, why)
@@ -247,14 +260,18 @@ func shardDomainArgs(kind, name string, scope int, seed int64, count int, pairin
 	return []string{"--domain", name}
 }
 
-// partialDomain makes the domain of a partial report again from the flags
-// it records, and checks that it is the domain the shards ran; when it
-// cannot, it returns nil and why.
-func partialDomain(p *compareshard.Partial) (compare.Domain, error) {
+// partialDomain makes the domain of a partial report again and checks
+// that it is the domain the shards ran; when it cannot, it returns nil and
+// why. A built-in domain is made from the flags the partial report
+// records; a file domain only from file, merge's own --domain: a partial
+// report may come from a job with fewer rights than the merge, and no file
+// it names is opened.
+func partialDomain(p *compareshard.Partial, file string) (compare.Domain, error) {
 	args := p.DomainArgs
 	if len(args) == 0 {
 		return nil, errors.New("the partial reports do not record how their domain was made")
 	}
+	recorded := printable.String(engine.ClipReason(strings.Join(args, " ")))
 	fs := flag.NewFlagSet("domain", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	domain := fs.String("domain", "", "")
@@ -263,19 +280,35 @@ func partialDomain(p *compareshard.Partial) (compare.Domain, error) {
 	count := fs.Int("count", 100000, "")
 	pairing := fs.String("pairing", string(compare.PairByContext), "")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		return nil, fmt.Errorf("the partial reports record the domain as %q, which this prerel does not read", strings.Join(args, " "))
+		return nil, fmt.Errorf("the partial reports record the domain as %q, which this prerel does not read", recorded)
 	}
 	kind, err := domainKind(*domain)
 	if err != nil {
 		return nil, err
 	}
-	d, err := openDomain(kind, *domain, *scope, *seed, *count, *pairing)
-	if err != nil {
-		return nil, fmt.Errorf("the domain of the partial reports (%s) cannot be made again: %w", strings.Join(args, " "), err)
+	var d compare.Domain
+	switch {
+	case kind != domainFile:
+		if d, err = openDomain(kind, *domain, *scope, *seed, *count, *pairing); err != nil {
+			return nil, fmt.Errorf("the domain of the partial reports (%s) cannot be made again: %w", recorded, err)
+		}
+	case file == "":
+		return nil, fmt.Errorf("the shards ran a file domain (%s): give merge --domain with that file", recorded)
+	default:
+		if d, err = compare.File(file); err != nil {
+			return nil, fmt.Errorf("--domain: %w", err)
+		}
+		recorded = "--domain " + printable.String(file)
 	}
 	if got, want := d.Info(), p.Info(); got != want {
 		return nil, fmt.Errorf("the domain %s made again is %s, not %s as in the partial reports",
-			strings.Join(args, " "), printable.String(got.Description), printable.String(want.Description))
+			recorded, quote(got.Description), quote(want.Description))
 	}
 	return d, nil
+}
+
+// quote makes text from a partial report or baseline fit for a message:
+// clipped as reasons are (engine.ClipReason) and printable.
+func quote(s string) string {
+	return printable.String(engine.ClipReason(s))
 }

@@ -153,7 +153,7 @@ func TestMergeBaseline(t *testing.T) {
 		shards = runShardsCLI(t, after, t.TempDir(), n, "--domain", cases)
 		for _, format := range []string{"text", "json"} {
 			wantCode, wantOut, wantErr := runWith(t, after, nil, "compare", "--domain", cases, "--baseline", baseline, "--format", format)
-			code, out, stderr := runWith(t, after, nil, append([]string{"merge", "--baseline", baseline, "--format", format}, shards...)...)
+			code, out, stderr := runWith(t, after, nil, append([]string{"merge", "--baseline", baseline, "--domain", cases, "--format", format}, shards...)...)
 			if wantCode != exitFinding || code != wantCode || out != wantOut ||
 				stderr != strings.ReplaceAll(wantErr, "prerel compare:", "prerel merge:") {
 				t.Errorf("N=%d, --format %s, a drift: merge exit %d, compare %d\nmerge stderr:\n%s\ncompare stderr:\n%s\nthe same report: %v",
@@ -267,8 +267,8 @@ func TestMergeRefuses(t *testing.T) {
 	}
 }
 
-// merge --baseline on a run whose verdicts changed makes the domain
-// again from the flags the shards record; when it cannot, it says why.
+// merge --baseline on a run whose verdicts changed makes a file domain
+// again from merge's own --domain; when it cannot, it says why.
 func TestMergeBaselineNeedsTheDomain(t *testing.T) {
 	dir := t.TempDir()
 	cases := filepath.Join(dir, "cases.tsv")
@@ -286,6 +286,10 @@ func TestMergeBaselineNeedsTheDomain(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := runWith(t, after, nil, append([]string{"merge", "--baseline", baseline}, shards...)...)
+	if code != exitUsage || !strings.Contains(stderr, "the shards ran a file domain (--domain "+cases+"): give merge --domain with that file") {
+		t.Errorf("merge --baseline without --domain: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runWith(t, after, nil, append([]string{"merge", "--baseline", baseline, "--domain", cases}, shards...)...)
 	if code != exitUsage || !strings.Contains(stderr, "the domain --domain "+cases+" made again is file") {
 		t.Errorf("merge --baseline after the cases changed: exit %d, stderr %q", code, stderr)
 	}

@@ -516,7 +516,7 @@ module "src" {
 					t.Errorf("%s shows the password:\n%s", name, out)
 				}
 			}
-			mustContain(t, "stderr", stderr, []string{`module "evil": module reg.example/ns/evil/aws: GET `, `/m/ns/evil/aws/versions: 500 \x1b[31mEVIL\x1b[0m`})
+			mustContain(t, "stderr", stderr, []string{`module "evil": module reg.example/ns/evil/aws: 127.0.0.1:`, ` answered 500 \x1b[31mEVIL\x1b[0m`})
 			switch format {
 			case "text":
 				mustContain(t, "stdout", unwrapText(stdout), []string{

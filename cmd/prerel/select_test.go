@@ -15,6 +15,7 @@ import (
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/longtest"
+	"github.com/prerel/prerel/internal/safefile"
 )
 
 // writeVersions writes a versions file, one version a line.
@@ -209,7 +210,7 @@ func TestSelectTerraformHistory(t *testing.T) {
 }
 
 // TestVersionsFileKinds checks the files --versions-file reads: a pipe is
-// read once, without waiting for a writer that never comes; a device is
+// read once, waiting for a writer for at most safefile.WriterWait; a device is
 // refused, except the null device, which reads as empty; a file that lists
 // no versions is an error that names it; a line too long is named.
 func TestVersionsFileKinds(t *testing.T) {
@@ -245,6 +246,9 @@ func TestVersionsFileKinds(t *testing.T) {
 			f.Close()
 		}
 	}()
+	// A pipe no program opens for writing is waited for, then refused.
+	defer func(w time.Duration) { safefile.WriterWait = w }(safefile.WriterWait)
+	safefile.WriterWait = 50 * time.Millisecond
 	tests := []struct {
 		name   string
 		cmd    string
@@ -257,7 +261,7 @@ func TestVersionsFileKinds(t *testing.T) {
 		{"comments only", "check", comments, exitUsage, "", "prerel check: the versions file " + comments + " lists no versions\n"},
 		{"the null device", "select", os.DevNull, exitUsage, "", "prerel select: the versions file " + os.DevNull + " lists no versions\n"},
 		{"a device", "select", "/dev/zero", exitUsage, "", "prerel select: versions file: /dev/zero is not a regular file (it is a character device)\n"},
-		{"a pipe nobody writes to", "select", silent, exitUsage, "", "prerel select: the versions file " + silent + " lists no versions\n"},
+		{"a pipe nobody writes to", "select", silent, exitUsage, "", "prerel select: versions file: " + silent + " is a FIFO that no program opened for writing within 50ms\n"},
 		{"a line too long", "check", long, exitUsage, "", "prerel check: versions file: " + long + ":2: line longer than 1048576 bytes\n"},
 		{"the longest line", "select", longest, exitOK, "strict  1.0.0", ""},
 	}

@@ -24,5 +24,10 @@
 // the shards ran: a partial report records a fingerprint of each (its
 // verdicts on a sample of the exhaustive domain of compare.MinScope), and
 // Report refuses a policy of the same name with another fingerprint, or
-// one that judges a kept witness otherwise.
+// one that judges a kept witness otherwise. Every kept witness must be a
+// case of its class: ReadPartial refuses, naming the file and the class,
+// a witness whose case shape is not its class's, and Report one of a
+// class of a refusal whose signature, judged again, is not its class's.
+// (Whether a witness is a case of the domain at all is not checked: a
+// partial report holds no domain.)
 package shard

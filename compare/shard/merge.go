@@ -168,7 +168,7 @@ func (m *Merger) Partial() (*Partial, error) {
 func compatible(a, b *Partial) error {
 	other := func(what, ofA, ofB string) error {
 		return fmt.Errorf("compare: %s and %s are not shards of one run: %s\n  %s: %s\n  %s: %s",
-			a.name(), b.name(), what, a.name(), ofA, b.name(), ofB)
+			a.name(), b.name(), what, a.name(), quote(ofA), b.name(), quote(ofB))
 	}
 	switch {
 	case a.info != b.info:
@@ -264,7 +264,7 @@ func (p *Partial) Report(ctx context.Context, policies []engine.Policy) (*compar
 	}
 	if !slices.Equal(names, p.policies) {
 		return nil, fmt.Errorf("compare: %s compares the policies %s, in this order; the policies given are %s",
-			p.name(), strings.Join(p.policies, ", "), strings.Join(names, ", "))
+			p.name(), quote(strings.Join(p.policies, ", ")), quote(strings.Join(names, ", ")))
 	}
 	for i, print := range fingerprints(policies) {
 		if print != p.prints[i] {

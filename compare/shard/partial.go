@@ -13,6 +13,9 @@ import (
 
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/compare/internal/jsonpos"
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/elide"
+	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
 )
 
@@ -47,7 +50,9 @@ type Partial struct {
 	// DomainArgs records how the domain can be made again, for a
 	// program that must (prerel compare records its domain flags).
 	// RunPartial and Report do not read it; a Merger keeps that of the
-	// partial with the first shard.
+	// partial with the first shard. It comes from whoever wrote the
+	// partial report: a program should not open a file it names (prerel
+	// merge makes only built-in domains from it).
 	DomainArgs []string
 
 	source    string // where it was read from, for errors
@@ -338,20 +343,31 @@ func (j *partialJSON) partial() (*Partial, error) {
 	seen := map[string]bool{}
 	for _, name := range j.Policies {
 		if name == "" || seen[name] {
-			return nil, bad("the policy %q is empty or given twice", name)
+			return nil, bad("the policy %q is empty or given twice", quote(name))
+		}
+		if len(name) > engine.MaxReason {
+			return nil, bad("a policy name of %d bytes", len(name))
 		}
 		seen[name] = true
 	}
 	if len(j.Prints) != np || slices.Contains(j.Prints, "") {
 		return nil, bad("%d fingerprints for %d policies", len(j.Prints), np)
 	}
+	for i, print := range j.Prints {
+		j.Prints[i] = clip(print)
+	}
 	if j.Reference == "" || !seen[j.Reference] {
-		return nil, bad("the reference %q is not among the policies", j.Reference)
+		return nil, bad("the reference %q is not among the policies", clip(j.Reference))
 	}
 	rank, err := compare.ParseRank(string(j.Rank))
 	if err != nil || j.Rank == "" {
-		return nil, bad("rank %q", j.Rank)
+		return nil, bad("rank %q", clip(string(j.Rank)))
 	}
+	// What the report and the errors quote of the domain is clipped as
+	// reasons are: a partial report may come from anywhere.
+	j.Domain.Name = clip(j.Domain.Name)
+	j.Domain.Description = clip(j.Domain.Description)
+	j.Domain.Digest = clip(j.Domain.Digest)
 	sh := j.Shards
 	if sh.Of < 1 || sh.Of > maxShards || len(sh.Done) == 0 || len(sh.Done) > sh.Of {
 		return nil, bad("shards %d of %d", len(sh.Done), sh.Of)
@@ -383,15 +399,23 @@ func (j *partialJSON) partial() (*Partial, error) {
 		if sum != r.Total {
 			return nil, bad("relevance counts add up to %d, not the total %d", sum, r.Total)
 		}
-		p.relevance = compare.NewRelevanceCounts(r.Source, shapes)
+		p.relevance = compare.NewRelevanceCounts(clip(r.Source), shapes)
 	}
 	a, err := j.AggregateJSON.Aggregate(j.Policies, j.Domain.Cases)
 	if err != nil {
-		return nil, bad("%w", err)
+		// It may quote the file's texts (pairs, shapes) at any length.
+		return nil, bad("%s", elide.Middle(printable.String(err.Error()), 4*engine.MaxReason))
 	}
 	p.agg = a
 	return p, nil
 }
+
+// clip bounds a text a partial report gives, as reasons are bounded, for
+// the report and for messages.
+func clip(s string) string { return engine.ClipReason(s) }
+
+// quote is clip for a message: clipped and printable.
+func quote(s string) string { return printable.String(clip(s)) }
 
 // comparePartials compares two partial reports' shards, for sorting.
 func comparePartials(x, y *Partial) int { return cmp.Compare(x.shards[0], y.shards[0]) }

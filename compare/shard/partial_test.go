@@ -3,6 +3,8 @@ package shard
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,3 +166,67 @@ func FuzzDecodePartial(f *testing.F) {
 // cliHints are the words prerel's command line gives the errors of
 // reading a partial report.
 var cliHints = Hints{Writer: "prerel compare --shard", Write: "prerel compare --shard K/N --format json"}
+
+// FuzzReadPartial checks that no file makes ReadPartial panic, that every
+// error names the file and stays short whatever the file holds, and that
+// what it reads writes itself back. Its corpus (testdata/fuzz) holds
+// partial reports good and hostile: forged witnesses, long texts, domain
+// flags that name other files.
+func FuzzReadPartial(f *testing.F) {
+	f.Add([]byte(`{"partial":1,"schema":1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "shard.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := ReadPartial(path, cliHints)
+		if err != nil {
+			if msg := err.Error(); !strings.Contains(msg, path) || len(msg) > len(path)+8<<10 {
+				t.Errorf("error of %d bytes, naming the file: %v: %.300s", len(msg), strings.Contains(msg, path), msg)
+			}
+			return
+		}
+		again := roundTrip(t, p, "again.json")
+		if !bytes.Equal(partialJSONOf(t, again), partialJSONOf(t, p)) {
+			t.Error("a partial report read back writes other JSON")
+		}
+		if len(p.Info().Description) > 8<<10 {
+			t.Errorf("a description of %d bytes is kept", len(p.Info().Description))
+		}
+	})
+}
+
+// What ReadPartial quotes of a partial report in its errors is clipped,
+// however long the text in the file.
+func TestReadPartialClipsWhatItQuotes(t *testing.T) {
+	good := partialJSONOf(t, samplePartial(t))
+	long := strings.Repeat("x", 1<<20)
+	dir := t.TempDir()
+	for i, edit := range []func(map[string]any){
+		func(o map[string]any) { o["pairs"].([]any)[0].(map[string]any)["a"] = long },
+		func(o map[string]any) {
+			o["pairs"].([]any)[0].(map[string]any)["classes"].([]any)[0].(map[string]any)["shape"] = long
+		},
+		func(o map[string]any) { o["splits"].([]any)[0].(map[string]any)["shape"] = long },
+		func(o map[string]any) { o["reference"] = long },
+		func(o map[string]any) { o["policies"].([]any)[0] = long },
+	} {
+		var o map[string]any
+		if err := json.Unmarshal(good, &o); err != nil {
+			t.Fatal(err)
+		}
+		edit(o)
+		data, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("part-%d.json", i))
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = ReadPartial(path, cliHints)
+		if err == nil || len(err.Error()) > 8<<10 {
+			t.Errorf("edit %d: an error of %d bytes: %.300v", i, len(fmt.Sprint(err)), err)
+		}
+	}
+}

@@ -6,9 +6,11 @@
 // file) must be a regular file: Read refuses a FIFO, device, socket or
 // directory without blocking on it. A file named on the command line may
 // also be a pipe (a FIFO, /dev/stdin, a shell's process substitution):
-// ReadNamed reads it once, into memory, within the same limit. A pipe is
-// opened without waiting for a writer, so one that nobody writes to reads
-// as empty instead of hanging.
+// ReadNamed reads it once, into memory, within the same limit. A FIFO is
+// opened without blocking, then waited for as cat waits for it: until a
+// program opens it for writing, for at most WriterWait, after which it is
+// refused with a *NoWriterError instead of hanging (on Linux; elsewhere a
+// FIFO nobody has opened for writing reads as empty).
 //
 // The files prerel writes (a baseline, the playground's site) are written
 // atomically by Write, through github.com/google/renameio: a reader never
@@ -22,6 +24,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // Size limits for the kinds of files prerel reads.
@@ -37,6 +40,21 @@ const (
 	// ReportLimit caps a saved report (--baseline).
 	ReportLimit = 512 << 20
 )
+
+// WriterWait is how long ReadNamed and Open wait for a program to open a
+// FIFO for writing.
+var WriterWait = time.Minute
+
+// NoWriterError is the error for a FIFO that no program opened for
+// writing within WriterWait.
+type NoWriterError struct {
+	Path string
+	Wait time.Duration
+}
+
+func (e *NoWriterError) Error() string {
+	return fmt.Sprintf("%s is a FIFO that no program opened for writing within %s", e.Path, e.Wait)
+}
 
 // NotRegularError is the error for a file of the wrong kind: a FIFO,
 // device, socket or directory where a regular file was expected.
@@ -126,7 +144,9 @@ func read(path string, limit int64, pipes bool) ([]byte, error) {
 // Open opens the regular file at path for reading (or, when pipes is
 // true, also a pipe), checking its kind on the opened file so that no
 // other file can be swapped in between the check and the read. Opening
-// never blocks on a FIFO.
+// never blocks on a FIFO; a FIFO opened is then waited for, as cat waits
+// for it, until a program opens it for writing, for at most WriterWait
+// (a *NoWriterError).
 func Open(path string, pipes bool) (*os.File, error) {
 	if fi, err := os.Stat(path); err == nil && !allowed(fi.Mode(), pipes) {
 		// Refuse before opening: opening a device can have effects.
@@ -144,6 +164,12 @@ func Open(path string, pipes bool) (*os.File, error) {
 	if !allowed(fi.Mode(), pipes) {
 		f.Close()
 		return nil, &NotRegularError{Path: path, Mode: fi.Mode()}
+	}
+	if fi.Mode()&fs.ModeNamedPipe != 0 {
+		if err := waitForWriter(f, path, WriterWait); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
 	return f, nil
 }

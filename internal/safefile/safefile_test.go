@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -77,15 +78,18 @@ func TestReadNamedReadsAPipeOnceAndNeverBlocks(t *testing.T) {
 	if _, err := Read(fifo, 100); !IsNotRegular(err) {
 		t.Fatalf("Read(fifo) = %v, want refused", err)
 	}
-	// Nobody writes: the pipe reads as empty at once.
-	done := make(chan []byte, 1)
-	go func() { data, _ := ReadNamed(fifo, 100); done <- data }()
+	// Nobody opens it for writing: refused after WriterWait, never a hang.
+	defer func(w time.Duration) { WriterWait = w }(WriterWait)
+	WriterWait = 50 * time.Millisecond
+	done := make(chan error, 1)
+	go func() { _, err := ReadNamed(fifo, 100); done <- err }()
 	select {
-	case data := <-done:
-		if len(data) != 0 {
-			t.Fatalf("read %q from a pipe nobody writes to", data)
+	case err := <-done:
+		var nw *NoWriterError
+		if runtime.GOOS == "linux" && !errors.As(err, &nw) {
+			t.Fatalf("ReadNamed(fifo nobody writes to) = %v, want a *NoWriterError", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("ReadNamed blocked on a pipe with no writer")
 	}
 	// A pipe with a writer is read to its end.
@@ -101,6 +105,76 @@ func TestReadNamedReadsAPipeOnceAndNeverBlocks(t *testing.T) {
 	}
 	if _, err := ReadNamed("/dev/zero", 100); !IsNotRegular(err) {
 		t.Fatalf("ReadNamed(/dev/zero) = %v, want refused", err)
+	}
+}
+
+// A FIFO whose writer opens it late is read as cat reads it: ReadNamed
+// waits for the writer, and reads what it writes.
+func TestReadNamedWaitsForALateWriter(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("waits for a FIFO's writer on Linux only")
+	}
+	fifo := filepath.Join(t.TempDir(), "versions")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() { data, err := ReadNamed(fifo, 100); done <- result{data, err} }()
+	// The writer opens the FIFO late, once the reader is likely waiting;
+	// had the reader not opened it yet, the writer's open waits for it.
+	wrote := make(chan error, 1)
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err == nil {
+			_, err = io.WriteString(w, "1.0.0\n")
+			w.Close()
+		}
+		wrote <- err
+	}()
+	defer func() {
+		// A reader that gave up leaves the writer's open waiting: release it.
+		for {
+			select {
+			case <-wrote:
+				return
+			case <-time.After(10 * time.Millisecond):
+				if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+					r.Close()
+				}
+			}
+		}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil || string(r.data) != "1.0.0\n" {
+			t.Fatalf("ReadNamed(fifo with a late writer) = %q, %v", r.data, r.err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("ReadNamed did not return after the writer closed the FIFO")
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	wrote <- nil
+	// A writer that opens it and writes nothing: empty, at once.
+	go func() { data, err := ReadNamed(fifo, 100); done <- result{data, err} }()
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	select {
+	case r := <-done:
+		if r.err != nil || len(r.data) != 0 {
+			t.Fatalf("ReadNamed(fifo with an empty writer) = %q, %v", r.data, r.err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("ReadNamed did not return after the writer closed the FIFO")
 	}
 }
 

@@ -24,7 +24,7 @@
 //     with a warning diagnostic; one named explicitly (LoadLockFile,
 //     LoadManifest, TreeOptions.ModulesDir) is an error.
 //   - A file may be at most 2 MiB long (safefile.ConfigLimit), and
-//     LoadTree reads at most MaxConfigBytes (62 MiB) of configuration in
+//     LoadTree reads at most MaxConfigBytes (32 MiB) of configuration in
 //     all.
 //   - A file may nest at most 1000 levels deep: brackets, braces,
 //     parentheses, templates and the operators chained in one expression
@@ -32,8 +32,12 @@
 //     is refused with one error diagnostic, such as
 //     "main.tf:2:6: Expressions nested deeper than 1000 levels", before
 //     the HCL parser, which recurses once per level, sees it.
-//   - LoadTree follows module calls at most MaxTreeDepth deep and reads
-//     at most MaxTreeNodes module instances.
+//   - LoadTree follows module calls at most MaxTreeDepth deep, reads
+//     at most MaxTreeNodes module instances and lists at most
+//     MaxTreeUnread calls it could not read. Reading a tree takes time
+//     and memory linear in its configuration and its instances: each
+//     module directory is parsed once, whatever the number of its
+//     instances, and resolved (symbolic links) once.
 //
 // A diagnostic about a file that could not be read carries the error
 // from the file system as its Extra (hcl.DiagnosticExtra[error]), so that

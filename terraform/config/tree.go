@@ -1,16 +1,20 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/hclread"
+	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/terraform/address"
 )
 
@@ -22,6 +26,13 @@ const MaxTreeDepth = 100
 // called from several places is one instance per call path, so a few
 // modules that call each other twice can make a tree of exponential size.
 const MaxTreeNodes = 10000
+
+// MaxTreeUnread bounds how many calls LoadTree lists as not read: each
+// module instance read lists its calls, so that without a bound a few
+// modules with many calls past MaxTreeDepth or MaxTreeNodes would make a
+// list as long as their product. Past it, LoadTree stops with an error
+// diagnostic, and the calls left are not listed.
+const MaxTreeUnread = MaxTreeNodes
 
 // UnreadNoManifest is the Reason of an Unread remote module call when
 // there is no module manifest to find it in.
@@ -232,8 +243,9 @@ func LoadTree(root string, opts TreeOptions) (*Tree, hcl.Diagnostics) {
 	w.loaded[rootNode.canon] = mod
 	w.tree.Root = rootNode
 	w.tree.Nodes = append(w.tree.Nodes, rootNode)
-	diags = append(diags, w.visit(rootNode)...)
-	return w.tree, diag.Dedupe(diags)
+	w.diags = diags
+	w.visit(rootNode)
+	return w.tree, diag.Dedupe(w.diags)
 }
 
 type treeWalker struct {
@@ -251,15 +263,46 @@ type treeWalker struct {
 	// has been reported: the calls left are listed as not read, without
 	// an error each.
 	tooLarge bool
+	// stopped is set once MaxTreeUnread calls are listed as not read and
+	// that has been reported: the walk ends.
+	stopped bool
+	// diags are the diagnostics of the walk, appended once each, so that
+	// reading a tree is linear in what it reports however deep it is.
+	diags hcl.Diagnostics
+	// canon caches canonical by directory: the instances of a module
+	// share a directory, and resolving it costs a system call per
+	// component of its path.
+	canon map[string]string
 }
 
-// visit reads the modules n calls, depth-first.
-func (w *treeWalker) visit(n *Node) hcl.Diagnostics {
-	var diags hcl.Diagnostics
+// canonical is canonical(dir), resolved once per directory.
+func (w *treeWalker) canonical(dir string) string {
+	if c, ok := w.canon[dir]; ok {
+		return c
+	}
+	if w.canon == nil {
+		w.canon = map[string]string{}
+	}
+	c := canonical(dir)
+	w.canon[dir] = c
+	return c
+}
+
+// visit reads the modules n calls, depth-first, appending to w.diags.
+func (w *treeWalker) visit(n *Node) {
 	if n.Module == nil {
-		return nil
+		return
 	}
 	for _, call := range n.Module.ModuleCalls {
+		if w.stopped {
+			return
+		}
+		if len(w.tree.Unread) >= MaxTreeUnread {
+			w.stopped = true
+			w.diags = append(w.diags, diag.ErrorAt(&call.Pos, "Module tree too large",
+				fmt.Sprintf("More than %d module calls could not be read; the rest of the tree is not read.", MaxTreeUnread)))
+			return
+		}
 		p := make([]string, len(n.Path)+1)
 		copy(p, n.Path)
 		p[len(n.Path)] = call.Name
@@ -283,8 +326,8 @@ func (w *treeWalker) visit(n *Node) hcl.Diagnostics {
 					child.Dir, child.Record = rec.dirOf(w.root), rec
 				}
 			}
-			if !isDir(child.Dir) {
-				unread(fmt.Sprintf("not read: the directory %s does not exist", child.Dir))
+			if why := notDir(child.Dir); why != "" {
+				unread(fmt.Sprintf("not read: the directory %s %s", child.Dir, why))
 				continue
 			}
 		default:
@@ -303,24 +346,24 @@ func (w *treeWalker) visit(n *Node) hcl.Diagnostics {
 				continue
 			}
 			child.Dir, child.Record = rec.dirOf(w.root), rec
-			if !isDir(child.Dir) {
-				unread(fmt.Sprintf("not read: the directory %s, which the module manifest records for %q, does not exist; run terraform init", child.Dir, key))
+			if why := notDir(child.Dir); why != "" {
+				unread(fmt.Sprintf("not read: the directory %s, which the module manifest records for %q, %s; run terraform init", child.Dir, key, why))
 				continue
 			}
 		}
-		child.canon = canonical(child.Dir)
+		child.canon = w.canonical(child.Dir)
 		if a := ancestorIn(n, child.canon); a != nil {
 			what := a.Address()
 			if what == "" {
 				what = "the root module"
 			}
-			diags = append(diags, diag.ErrorAt(&call.Pos, "Module call cycle",
+			w.diags = append(w.diags, diag.ErrorAt(&call.Pos, "Module call cycle",
 				fmt.Sprintf("The call %s leads to %s, the directory of %s, which the call is inside; the modules would call each other without end.", child.Address(), child.Dir, what)))
 			unread(fmt.Sprintf("not read: the call leads back to %s, the directory of %s", child.Dir, what))
 			continue
 		}
 		if len(p) > MaxTreeDepth {
-			diags = append(diags, diag.ErrorAt(&call.Pos, "Module tree too deep",
+			w.diags = append(w.diags, diag.ErrorAt(&call.Pos, "Module tree too deep",
 				fmt.Sprintf("%s lies %d module calls below the root; modules are followed %d calls deep at most.", child.Address(), len(p), MaxTreeDepth)))
 			unread(fmt.Sprintf("not read: more than %d module calls below the root", MaxTreeDepth))
 			continue
@@ -328,7 +371,7 @@ func (w *treeWalker) visit(n *Node) hcl.Diagnostics {
 		if len(w.tree.Nodes) >= MaxTreeNodes {
 			if !w.tooLarge {
 				w.tooLarge = true
-				diags = append(diags, diag.ErrorAt(&call.Pos, "Module tree too large",
+				w.diags = append(w.diags, diag.ErrorAt(&call.Pos, "Module tree too large",
 					fmt.Sprintf("%s would be module instance %d; at most %d are read.", child.Address(), len(w.tree.Nodes)+1, MaxTreeNodes)))
 			}
 			unread(fmt.Sprintf("not read: more than %d module instances in the tree", MaxTreeNodes))
@@ -346,14 +389,13 @@ func (w *treeWalker) visit(n *Node) hcl.Diagnostics {
 					c.Subject = call.Pos.Ptr()
 					d = &c
 				}
-				diags = append(diags, d)
+				w.diags = append(w.diags, d)
 			}
 		}
 		n.Children = append(n.Children, child)
 		w.tree.Nodes = append(w.tree.Nodes, child)
-		diags = append(diags, w.visit(child)...)
+		w.visit(child)
 	}
-	return diags
 }
 
 // ancestorIn returns n or the nearest ancestor of n whose directory is
@@ -377,6 +419,30 @@ func canonical(dir string) string {
 		dir = real
 	}
 	return filepath.Clean(dir)
+}
+
+// notDir says why dir cannot be read as a module directory ("does not
+// exist", "is a loop of symbolic links", "is not a directory (it is a
+// regular file)", or the error), "" when it can.
+func notDir(dir string) string {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && fi.IsDir():
+		return ""
+	case err == nil:
+		return "is not a directory (it is " + safefile.Kind(fi.Mode()) + ")"
+	case errors.Is(err, fs.ErrNotExist):
+		return "does not exist"
+	case errors.Is(err, syscall.ELOOP):
+		return "is a loop of symbolic links"
+	case errors.Is(err, syscall.ENOTDIR):
+		return "does not exist (a part of its path is not a directory)"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return "cannot be read: " + err.Error()
 }
 
 func isDir(dir string) bool {

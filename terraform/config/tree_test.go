@@ -7,8 +7,12 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/safefile"
 )
 
 // treeSummary renders what LoadTree read: one line per node (its
@@ -596,5 +600,94 @@ vpc "registry.terraform.io/terraform-aws-modules/vpc/aws" "6.6.0" ".terraform/mo
 	}
 	if _, diags := LoadManifest(filepath.Join("testdata", "none.json")); !diags.HasErrors() {
 		t.Error("missing manifest: no error")
+	}
+}
+
+// TestLoadTreeManyCallsPastTheDepth reads modules nested past
+// MaxTreeDepth, each calling the next many times: every instance at the
+// bottom lists its calls as too deep, so that without MaxTreeUnread the
+// calls not read would number the instances times the calls.
+func TestLoadTreeManyCallsPastTheDepth(t *testing.T) {
+	const perModule = 40
+	var calls strings.Builder
+	for i := range perModule {
+		fmt.Fprintf(&calls, "module \"c%d\" {\n  source = \"./m\"\n}\n", i)
+	}
+	root := t.TempDir()
+	dir := root
+	for range MaxTreeDepth + 2 {
+		writeTree(t, dir, map[string]string{"main.tf": calls.String()})
+		dir = filepath.Join(dir, "m")
+	}
+	writeTree(t, dir, map[string]string{"main.tf": "# the last module\n"})
+	done := make(chan struct{})
+	var tree *Tree
+	var diags hcl.Diagnostics
+	go func() {
+		defer close(done)
+		tree, diags = LoadTree(root, TreeOptions{})
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("LoadTree did not return within 2 minutes")
+	}
+	if len(tree.Unread) > MaxTreeUnread || len(tree.Nodes) > MaxTreeNodes {
+		t.Errorf("%d nodes and %d calls not read; want at most %d and %d", len(tree.Nodes), len(tree.Unread), MaxTreeNodes, MaxTreeUnread)
+	}
+	if !strings.Contains(formatAll(diags), "More than 10000 module calls could not be read") {
+		t.Errorf("diagnostics:\n%.2000s", formatAll(diags))
+	}
+}
+
+// The package doc gives the limits the code has.
+func TestDocGivesTheLimits(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Join(strings.Fields(strings.ReplaceAll(string(src), "//", "")), " ")
+	for _, want := range []string{
+		fmt.Sprintf("MaxConfigBytes (%d MiB)", MaxConfigBytes>>20),
+		fmt.Sprintf("at most %d MiB long (safefile.ConfigLimit)", safefile.ConfigLimit>>20),
+		fmt.Sprintf("nest at most %d levels", MaxNesting),
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("the package doc does not say %q", want)
+		}
+	}
+}
+
+// A local module source that is a loop of symbolic links, or a file, is
+// reported as what it is, not as a missing directory.
+func TestLoadTreeSaysWhyALocalSourceIsNoDirectory(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"main.tf": "module \"loop\" {\n  source = \"./loop\"\n}\nmodule \"file\" {\n  source = \"./file\"\n}\n",
+		"file/x":  "",
+		"notdir":  "a file",
+	})
+	if err := os.RemoveAll(filepath.Join(root, "file")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "file"), []byte("a file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("loop", filepath.Join(root, "loop")); err != nil {
+		t.Skip("symlink:", err)
+	}
+	tree, _ := LoadTree(root, TreeOptions{})
+	got := map[string]string{}
+	for _, u := range tree.Unread {
+		got[u.Key()] = u.Reason
+	}
+	want := map[string]string{
+		"loop": "not read: the directory " + filepath.Join(root, "loop") + " is a loop of symbolic links",
+		"file": "not read: the directory " + filepath.Join(root, "file") + " is not a directory (it is a regular file)",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %q, want %q", k, got[k], w)
+		}
 	}
 }

@@ -177,9 +177,15 @@ func (c *Client) String() string {
 	}
 }
 
+// ErrNilClient is the error of the methods of a nil *Client.
+var ErrNilClient = errors.New("no registry client (a nil *registry.Client)")
+
 // DiscoveryURL returns the URL of the discovery document for host, or ""
-// when the URL host is mapped to is not a valid base URL.
+// when the URL host is mapped to is not a valid base URL or c is nil.
 func (c *Client) DiscoveryURL(host string) string {
+	if c == nil {
+		return ""
+	}
 	u, err := c.discoveryURL(host)
 	if err != nil {
 		return ""
@@ -214,8 +220,12 @@ func (c *Client) mappedURL(host string) string {
 }
 
 // Discover returns the services of host, fetching its discovery document
-// on first use.
+// on first use. A nil Client returns ErrNilClient, as ModuleVersions and
+// ProviderVersions do.
 func (c *Client) Discover(ctx context.Context, host string) (Services, error) {
+	if c == nil {
+		return Services{}, ErrNilClient
+	}
 	ctx, cancel := c.runContext(ctx)
 	defer cancel()
 	svc, err := c.discoverOnce(ctx, host)
@@ -300,6 +310,9 @@ func sameURL(a, b *url.URL) bool { return a.String() == b.String() }
 // ModuleVersions lists the versions of a module:
 // GET <modules.v1>NAMESPACE/NAME/SYSTEM/versions on addr.Host.
 func (c *Client) ModuleVersions(ctx context.Context, pkg tfaddr.ModulePackage) (*Listing, error) {
+	if c == nil {
+		return nil, ErrNilClient
+	}
 	ctx, cancel := c.runContext(ctx)
 	defer cancel()
 	l, err := c.moduleVersions(ctx, pkg)
@@ -330,6 +343,9 @@ func (c *Client) moduleVersions(ctx context.Context, pkg tfaddr.ModulePackage) (
 // ProviderVersions lists the versions of a provider:
 // GET <providers.v1>NAMESPACE/TYPE/versions on addr.Host.
 func (c *Client) ProviderVersions(ctx context.Context, p tfaddr.Provider) (*Listing, error) {
+	if c == nil {
+		return nil, ErrNilClient
+	}
 	ctx, cancel := c.runContext(ctx)
 	defer cancel()
 	l, err := c.providerVersions(ctx, p)
@@ -371,9 +387,18 @@ func endpoint(svc *url.URL, parts ...string) *url.URL {
 }
 
 // StatusError is a response with a status other than 200.
+//
+// The message of a server error (5xx) or of 429 Too Many Requests names
+// the host rather than the URL ("registry.example.com answered 503
+// Service Unavailable (after 4 attempts)"), so that the lookups one
+// failing host fails read alike and a report can group them; URL keeps
+// the URL. Any other status is told with the URL.
 type StatusError struct {
 	// URL is the URL requested, with its userinfo redacted.
 	URL string
+	// Host is the host that answered, as the client counts its errors
+	// ("registry.example.com", "127.0.0.1:8080").
+	Host string
 	// StatusCode is the HTTP status, such as 503.
 	StatusCode int
 	// Status is the status line as the server sent it; Error escapes its
@@ -388,6 +413,9 @@ type StatusError struct {
 
 func (e *StatusError) Error() string {
 	s := fmt.Sprintf("GET %s: %s", e.URL, printable.String(e.Status))
+	if retryable(e.StatusCode) && e.Host != "" {
+		s = fmt.Sprintf("%s answered %s", printable.String(e.Host), printable.String(e.Status))
+	}
 	if e.Attempts > 1 {
 		s += fmt.Sprintf(" (after %d attempts)", e.Attempts)
 	}
@@ -482,7 +510,8 @@ func (c *Client) get(ctx context.Context, u *url.URL, authHost string) (*respons
 			return nil, err
 		}
 		if n, limit := c.hostErrorCount(host); limit > 0 && n >= limit {
-			se.Detail = fmt.Sprintf("not retried: %s gave %d server errors in a row", host, n)
+			// The limit, not n: the lookups of a host past it read alike.
+			se.Detail = fmt.Sprintf("not retried: %s gave %d server errors in a row", host, limit)
 			return nil, err
 		}
 		d := wait
@@ -635,7 +664,7 @@ func (c *Client) getOnce(parent context.Context, u *url.URL, authHost string) (*
 	if resp.StatusCode != http.StatusOK {
 		// Drain a little so the connection can be reused.
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		se := &StatusError{URL: shown, StatusCode: resp.StatusCode, Status: resp.Status}
+		se := &StatusError{URL: shown, Host: hostKey(u), StatusCode: resp.StatusCode, Status: resp.Status}
 		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 			if left {
 				a.sent = false

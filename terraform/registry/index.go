@@ -11,6 +11,7 @@ import (
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
+	"github.com/prerel/prerel/internal/elide"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/terraform/address"
@@ -117,7 +118,7 @@ func parseIndex(data []byte, name string, lines *lineCounter) (*Index, error) {
 		}
 		section, _ := tok.(string)
 		if section != "modules" && section != "providers" {
-			return nil, errAt(off, "unknown member %q: expected \"modules\" or \"providers\"", section)
+			return nil, errAt(off, "unknown member %q: expected \"modules\" or \"providers\"", clipQuoted(section))
 		}
 		if err := expectDelim('{', fmt.Sprintf("%q to be an object keyed by source address", section)); err != nil {
 			return nil, err
@@ -140,11 +141,11 @@ func parseIndex(data []byte, name string, lines *lineCounter) (*Index, error) {
 			if section == "modules" {
 				pkg, err := address.ParseModulePackage(key)
 				if err != nil {
-					return nil, fmt.Errorf("%s:%d: modules key: %v", name, line, err)
+					return nil, fmt.Errorf("%s:%d: modules key: %s", name, line, clipQuoted(err.Error()))
 				}
 				e.versions, err = decodeModuleVersionsAt(data, start, end)
 				if err != nil {
-					return nil, fmt.Errorf("%s: modules[%q]: %v", name, key, err)
+					return nil, fmt.Errorf("%s: modules[%q]: %s", name, clipQuoted(key), clipQuoted(err.Error()))
 				}
 				if err := addEntry(x.modules, pkg, e, name, section); err != nil {
 					return nil, err
@@ -152,11 +153,11 @@ func parseIndex(data []byte, name string, lines *lineCounter) (*Index, error) {
 			} else {
 				p, err := address.ParseProvider(key)
 				if err != nil {
-					return nil, fmt.Errorf("%s:%d: providers key: %v", name, line, err)
+					return nil, fmt.Errorf("%s:%d: providers key: %s", name, line, clipQuoted(err.Error()))
 				}
 				e.versions, e.warnings, err = decodeProviderVersionsAt(data, start, end)
 				if err != nil {
-					return nil, fmt.Errorf("%s: providers[%q]: %v", name, key, err)
+					return nil, fmt.Errorf("%s: providers[%q]: %s", name, clipQuoted(key), clipQuoted(err.Error()))
 				}
 				if err := addEntry(x.providers, p, e, name, section); err != nil {
 					return nil, err
@@ -176,10 +177,17 @@ func parseIndex(data []byte, name string, lines *lineCounter) (*Index, error) {
 	return x, nil
 }
 
+// maxQuoted bounds what an error quotes of an index: a key or a message
+// that repeats it, however long, is clipped to its start and end.
+const maxQuoted = 1024
+
+// clipQuoted clips s for an error message.
+func clipQuoted(s string) string { return elide.Middle(s, maxQuoted) }
+
 // addEntry adds e under key, refusing a second key for the same address.
 func addEntry[K comparable](m map[K]indexEntry, key K, e indexEntry, name, section string) error {
 	if prev, dup := m[key]; dup {
-		return fmt.Errorf("%s:%d: %s key %q is the same address as %q on line %d", name, e.line, section, e.key, prev.key, prev.line)
+		return fmt.Errorf("%s:%d: %s key %q is the same address as %q on line %d", name, e.line, section, clipQuoted(e.key), clipQuoted(prev.key), prev.line)
 	}
 	m[key] = e
 	return nil
@@ -199,14 +207,34 @@ func skipToValue(data []byte, off int64) int64 {
 	return off
 }
 
-// String returns "index FILE".
-func (x *Index) String() string { return "index " + printable.String(x.name) }
+// ErrNilIndex is the error of the methods of a nil *Index.
+var ErrNilIndex = errors.New("no version index (a nil *registry.Index)")
 
-// Modules returns the module addresses in the index, sorted.
-func (x *Index) Modules() []string { return sortedKeys(x.modules) }
+// String returns "index FILE", or "index (none)" for a nil Index.
+func (x *Index) String() string {
+	if x == nil {
+		return "index (none)"
+	}
+	return "index " + printable.String(x.name)
+}
 
-// Providers returns the provider addresses in the index, sorted.
-func (x *Index) Providers() []string { return sortedKeys(x.providers) }
+// Modules returns the module addresses in the index, sorted; none for a
+// nil Index.
+func (x *Index) Modules() []string {
+	if x == nil {
+		return nil
+	}
+	return sortedKeys(x.modules)
+}
+
+// Providers returns the provider addresses in the index, sorted; none for
+// a nil Index.
+func (x *Index) Providers() []string {
+	if x == nil {
+		return nil
+	}
+	return sortedKeys(x.providers)
+}
 
 func sortedKeys[K comparable](m map[K]indexEntry) []string {
 	out := make([]string, 0, len(m))
@@ -220,6 +248,9 @@ func sortedKeys[K comparable](m map[K]indexEntry) []string {
 // ModuleVersions returns the versions the index holds for addr. An address
 // the index does not hold is an error wrapping ErrNotFound.
 func (x *Index) ModuleVersions(_ context.Context, pkg tfaddr.ModulePackage) (*Listing, error) {
+	if x == nil {
+		return nil, ErrNilIndex
+	}
 	e, ok := x.modules[address.ModuleKey(pkg)]
 	if !ok {
 		return nil, clean(fmt.Errorf("module %s: %w in %s", pkg.ForDisplay(), ErrNotFound, x.name))
@@ -230,6 +261,9 @@ func (x *Index) ModuleVersions(_ context.Context, pkg tfaddr.ModulePackage) (*Li
 // ProviderVersions returns the versions the index holds for addr. An
 // address the index does not hold is an error wrapping ErrNotFound.
 func (x *Index) ProviderVersions(_ context.Context, p tfaddr.Provider) (*Listing, error) {
+	if x == nil {
+		return nil, ErrNilIndex
+	}
 	e, ok := x.providers[p]
 	if !ok {
 		return nil, clean(fmt.Errorf("provider %s: %w in %s", p.ForDisplay(), ErrNotFound, x.name))

@@ -127,7 +127,7 @@ func TestIndexAcceptsAByteOrderMark(t *testing.T) {
 	}
 }
 
-func TestLoadIndexRefusesDevicesAndDoesNotBlockOnFIFOs(t *testing.T) {
+func TestLoadIndexRefusesDevicesAndDoesNotHangOnFIFOs(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		_, err := LoadIndex("/dev/zero")
 		if !safefile.IsNotRegular(err) {
@@ -138,14 +138,34 @@ func TestLoadIndexRefusesDevicesAndDoesNotBlockOnFIFOs(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)
 	}
+	// A FIFO no program opens for writing is waited for, then refused.
+	defer func(w time.Duration) { safefile.WriterWait = w }(safefile.WriterWait)
+	safefile.WriterWait = 50 * time.Millisecond
 	done := make(chan error, 1)
 	go func() { _, err := LoadIndex(fifo); done <- err }()
 	select {
 	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "unexpected end of file") {
+		if err == nil || !strings.Contains(err.Error(), "no program opened for writing") && !strings.Contains(err.Error(), "unexpected end of file") {
 			t.Errorf("FIFO nobody writes to: %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("LoadIndex blocked on a FIFO")
+	}
+}
+
+// An error about an index quotes its keys clipped, however long.
+func TestParseIndexClipsWhatItQuotes(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	for _, src := range []string{
+		`{"` + long + `": {}}`,
+		`{"modules": {"` + long + `": {}}}`,
+		`{"providers": {"` + long + `": {}}}`,
+		`{"modules": {"a/b/c": {"modules": "` + long + `"}}}`,
+		`{"modules": {"a/b/c` + long + `": []}}`,
+	} {
+		_, err := ParseIndex([]byte(src), "index.json")
+		if err == nil || len(err.Error()) > 4<<10 {
+			t.Errorf("error of %d bytes: %.200v", len(fmt.Sprint(err)), err)
+		}
 	}
 }

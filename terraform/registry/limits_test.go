@@ -208,3 +208,28 @@ func TestClientCallerDeadlineIsNamedAsSuch(t *testing.T) {
 		t.Fatalf("error = %v", err)
 	}
 }
+
+// The lookups a failing host fails read alike but for the module's
+// address, so that a report groups them: those retried, and those made
+// once the host passed its error limit.
+func TestClientErrorsOfAFailingHostReadAlike(t *testing.T) {
+	f, _ := countingRegistry(t, status503RetryAfter)
+	c := testClient(f)
+	ctx := context.Background()
+	texts := map[string]int{}
+	for i := range 12 {
+		_, err := c.ModuleVersions(ctx, moduleN(i))
+		if err == nil {
+			t.Fatalf("lookup %d: no error", i)
+		}
+		prefix := "module " + moduleN(i).ForDisplay() + ": "
+		rest, ok := strings.CutPrefix(err.Error(), prefix)
+		if !ok || strings.Contains(rest, "/v1/modules/") {
+			t.Fatalf("lookup %d: %v: want it to start with %q and name no URL", i, err, prefix)
+		}
+		texts[rest]++
+	}
+	if len(texts) > 2 {
+		t.Errorf("12 lookups of one failing host read %d ways:\n%v", len(texts), texts)
+	}
+}

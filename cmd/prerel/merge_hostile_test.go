@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/policies"
+)
+
+// rewritePartial rewrites the partial report at path with edit applied to
+// its decoded JSON object.
+func rewritePartial(t *testing.T, path string, edit func(map[string]any)) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil {
+		t.Fatal(err)
+	}
+	edit(obj)
+	out, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A partial report may come from a job with fewer rights than the merge:
+// merge --baseline opens no file a partial report names, and quotes
+// nothing of one. A file domain is made again only from merge's own
+// --domain.
+func TestMergeOpensNoFileAPartialNames(t *testing.T) {
+	dir := t.TempDir()
+	cases := writeCases(t, ">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n>= 1.0.0\t1.2.0\n")
+	secret := filepath.Join(dir, "secret")
+	if err := os.WriteFile(secret, []byte("root:x:0:0:the-secret-line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := registryOf(t, policies.Strict{}, policies.Cargo{})
+	after := registryOf(t, policies.Strict{}, renamed{policies.Lexical{}, "cargo"})
+	baseline := filepath.Join(dir, "baseline.json")
+	if code, _, stderr := runWith(t, before, nil, "compare", "--domain", cases, "--write-baseline", baseline); code != exitOK {
+		t.Fatalf("compare --write-baseline: exit %d: %s", code, stderr)
+	}
+	for _, named := range []string{secret, "/dev/stdin"} {
+		shards := runShardsCLI(t, after, t.TempDir(), 2, "--domain", cases)
+		for _, s := range shards {
+			rewritePartial(t, s, func(o map[string]any) { o["domain_args"] = []string{"--domain", named} })
+		}
+		code, _, stderr := runWith(t, after, nil, append([]string{"merge", "--baseline", baseline}, shards...)...)
+		if code != exitUsage || strings.Contains(stderr, "the-secret-line") ||
+			!strings.Contains(stderr, "give merge --domain with that file") {
+			t.Errorf("domain_args naming %s: exit %d, stderr %q", named, code, stderr)
+		}
+		code, _, stderr = runWith(t, after, nil, append([]string{"merge", "--baseline", baseline, "--domain", cases}, shards...)...)
+		if code != exitFinding || strings.Contains(stderr, "the-secret-line") {
+			t.Errorf("domain_args naming %s, merge --domain: exit %d, stderr %q", named, code, stderr)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"merge", "--domain", cases, "x.json"}, "--domain applies only with --baseline"},
+		{[]string{"merge", "--baseline", baseline, "--domain", "exhaustive", "x.json"}, "--domain takes the file of a file domain"},
+		{[]string{"merge", "--partial", "--domain", cases, "x.json"}, "--domain applies to the report"},
+	} {
+		code, _, stderr := runWith(t, catalogue.New(), nil, tt.args...)
+		if code != exitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// hostileSize is the length of a hostile text in a baseline or partial
+// report: ten times what the output may hold.
+const hostileSize = 10 << 20
+
+// A long description in a baseline or in the partial reports is clipped
+// wherever it is quoted: stderr, the report and the step summary stay
+// small.
+func TestLongInputsAreClipped(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("X", hostileSize)
+	args := []string{"--scope", "1", "--policies", "strict,cargo"}
+	baseline := filepath.Join(dir, "baseline.json")
+	if code, _, stderr := runWith(t, catalogue.New(), nil, append([]string{"compare", "--write-baseline", baseline}, args...)...); code != exitOK {
+		t.Fatalf("compare --write-baseline: exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(baseline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), `"description":"`, `"description":"`+long, 1)
+	if err := os.WriteFile(baseline, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const bound = 256 << 10
+	check := func(what string, code int, out, stderr, summary string) {
+		t.Helper()
+		if len(out) > bound || len(stderr) > bound || len(summary) > bound {
+			t.Errorf("%s: exit %d, %d bytes out, %d on stderr, %d in the step summary; want at most %d each",
+				what, code, len(out), len(stderr), len(summary), bound)
+		}
+	}
+	summary := filepath.Join(dir, "summary.md")
+	vars := map[string]string{"GITHUB_STEP_SUMMARY": summary}
+	code, out, stderr := runWith(t, catalogue.New(), vars, append([]string{"compare", "--format", "markdown", "--baseline", baseline}, args...)...)
+	got, _ := os.ReadFile(summary)
+	if code != exitFinding || !strings.Contains(stderr, "domain changed") {
+		t.Errorf("compare --baseline: exit %d, stderr %.300q", code, stderr)
+	}
+	check("a long description in the baseline", code, out, stderr, string(got))
+
+	shards := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, args...)
+	for _, s := range shards {
+		rewritePartial(t, s, func(o map[string]any) { o["domain"].(map[string]any)["description"] = long })
+	}
+	os.Remove(summary)
+	code, out, stderr = runWith(t, catalogue.New(), vars, append([]string{"merge", "--format", "markdown"}, shards...)...)
+	got, _ = os.ReadFile(summary)
+	if code != exitOK {
+		t.Errorf("merge: exit %d, stderr %.300q", code, stderr)
+	}
+	check("a long description in the partial reports", code, out, stderr, string(got))
+
+	rewritePartial(t, shards[1], func(o map[string]any) { o["domain"].(map[string]any)["description"] = long + "Y" })
+	code, out, stderr = runWith(t, catalogue.New(), vars, append([]string{"merge"}, shards...)...)
+	if code != exitUsage || !strings.Contains(stderr, "they ran other domains") {
+		t.Errorf("merge of two long descriptions: exit %d, stderr %.300q", code, stderr)
+	}
+	check("two long descriptions in the partial reports", code, out, stderr, "")
+}

@@ -38,7 +38,7 @@ func TestPolicyCommands(t *testing.T) {
 			code: exitOK, stdout: []string{">= 1.0\t1.1.0-beta\treject", ">= 1.0-beta\t1.1.0-beta\tallow"}},
 		{name: "explain", args: []string{"explain", "--policy-cmd", named, "--policy", "named", ">= 1.0.0-beta", "1.0.0-rc"},
 			code: exitOK, stdout: []string{"allow"}},
-		{name: "compare", args: []string{"compare", "--scope", "1", "--policy-cmd", named, "--policies", "linear,named"},
+		{name: "compare", args: []string{"compare", "--domain", smallDomain(t), "--policy-cmd", named, "--policies", "linear,named"},
 			code: exitOK, stdout: []string{"named"}},
 		{name: "a command that hangs", args: []string{"check", "--policy-cmd", "hang=python3 ../../testdata/policycmd/hang.py", "--policy-timeout", "300ms", "--policies", "hang", ">= 1", "1.0.0"},
 			code: exitUsage, stderr: []string{`prerel check: policy "hang": command python3 ../../testdata/policycmd/hang.py: gave no answer within 300ms`}},

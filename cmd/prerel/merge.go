@@ -58,6 +58,7 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 	format := addCompareFormat(fs)
 	baseline, writeBaseline := addBaseline(fs)
 	showAll := addShowAll(fs)
+	installers := addInstallerFlag(fs)
 	ownDomain := fs.String("domain", "", "with --baseline, the `FILE` of the file domain the shards ran (merge\nopens no file a partial report names)")
 	partial := fs.Bool("partial", false, "write the merged partial report (JSON) instead of the report; the\nparts may then be any of the shards")
 	return func(e *env, args []string) error {
@@ -143,7 +144,9 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return usage(trimCompare(err))
 		}
-		ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints}
+		tf, tofu := installers.releases()
+		ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
+			Installers: tf.Display() + " and " + tofu.Display()}
 		if base != nil {
 			d, why := partialDomain(merged, *ownDomain)
 			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, merged.Relevance()); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/prerel/prerel"
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
 	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
@@ -126,8 +127,8 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 			return failure(err)
 		}
 		tf, tofu := installers.releases()
-		ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
-			Installers: tf.Display() + " and " + tofu.Display()}
+		ropt := groupedOptions(comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
+			Installers: tf.Display() + " and " + tofu.Display()})
 		if base != nil {
 			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, relevance); err != nil {
 				return inputError(fmt.Errorf("%s: %w", *baseline, err))
@@ -198,6 +199,14 @@ func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
 		return nil, usagef("compare needs at least two policies, got %d", len(ps))
 	}
 	return ps, nil
+}
+
+// groupedOptions returns opt with the policies grouped as package
+// catalogue groups them, today's rule marked, for the Markdown and HTML
+// reports of compare and merge.
+func groupedOptions(opt comparerender.Options) comparerender.Options {
+	opt.Group, opt.Groups, opt.Today = catalogue.Group, catalogue.Groups(), catalogue.Today
+	return opt
 }
 
 // compareHints are the hints the reports of compare and merge give, in

@@ -143,7 +143,7 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return usage(trimCompare(err))
 		}
-		ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints}
+		ropt := groupedOptions(comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints})
 		if base != nil {
 			d, why := partialDomain(merged, *ownDomain)
 			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, merged.Relevance()); err != nil {

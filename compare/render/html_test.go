@@ -269,4 +269,56 @@ func TestHTMLStructure(t *testing.T) {
 			t.Errorf("the note %q is on the page %d times, want once", note, n)
 		}
 	}
+
+	// Grouped as the catalogue groups them, the page keeps its layout,
+	// lists every policy once under its group, the groups in order, and
+	// marks today's rule and the reference.
+	grouped := renderHTML(t, r, render.Options{Hints: cliHints, Group: catalogue.Group, Groups: catalogue.Groups(), Today: catalogue.Today})
+	gp := parseHTMLPage(t, grouped)
+	for _, h := range gp.hrefs {
+		if !strings.HasPrefix(h, "#") || !gp.ids[h[1:]] {
+			t.Errorf("grouped: link %q goes to no id of the page", h)
+		}
+	}
+	if got := regexp.MustCompile(`<section id="([^"]+)"`).FindAllStringSubmatch(grouped, -1); len(got) != len(sections) {
+		t.Errorf("grouped: sections %v, want %v", got, sections)
+	}
+	if len(gp.rects) != len(p.rects) {
+		t.Errorf("grouped: %d heatmap cells, want %d", len(gp.rects), len(p.rects))
+	}
+	header := strings.SplitN(strings.SplitN(grouped, "Policies by group:", 2)[1], "</p>", 2)[0]
+	lines := strings.Split(strings.TrimPrefix(header, "<br>\n"), "<br>\n")
+	if len(lines) != len(catalogue.Groups())-1 { // no policy of the catalogue is "your own"
+		t.Fatalf("grouped: the policies are in %d groups, want %d:\n%s", len(lines), len(catalogue.Groups())-1, header)
+	}
+	listed := 0
+	for i, line := range lines {
+		g := catalogue.Groups()[i]
+		if !strings.HasPrefix(line, "<strong>"+g+"</strong>: ") {
+			t.Errorf("grouped: group %d is %q, want %s", i, line, g)
+		}
+		for _, name := range regexp.MustCompile(`<code>([^<]+)</code>`).FindAllStringSubmatch(line, -1) {
+			listed++
+			if catalogue.Group(name[1]) != g {
+				t.Errorf("grouped: %s is listed under %s, not %s", name[1], g, catalogue.Group(name[1]))
+			}
+		}
+	}
+	if listed != len(r.Policies) {
+		t.Errorf("grouped: %d policies listed by group, want %d", listed, len(r.Policies))
+	}
+	for _, want := range []string{
+		"<code>strict</code> <em>(today&#39;s rule)</em>",
+		"<code>terraform-module</code> <em>(reference)</em>",
+		"<th>policies</th><th>group</th>",
+		"</code></td><td>updaters</td>",
+		`font-weight="bold">updaters</text>`,
+		">strict (today&#39;s rule) ",
+		">terraform-module (reference) ",
+		"the policies grouped (installers, updaters, libraries, proposals)",
+	} {
+		if !strings.Contains(grouped, want) {
+			t.Errorf("grouped: the page has no %q", want)
+		}
+	}
 }

@@ -48,7 +48,8 @@ const htmlCell = 30
 // the reference (with opt.All, of every pair), each pair folded under
 // its heading, the other pairs in one folded table, the selection
 // comparison of domains of real histories, folded, and before all of
-// them the drift from a baseline when opt.Drift is set. Each note about
+// them the drift from a baseline when opt.Drift is set and the policies
+// that failed on some cases when r.PolicyErrors names any. Each note about
 // what the page leaves out is said once. Every text that comes from the
 // input is escaped.
 func renderHTML(w io.Writer, r *compare.Report, opt Options) error {
@@ -90,6 +91,7 @@ type htmlView struct {
 	PairsLeft      int
 	PerPair        int
 	Selection      *compare.SelectionReport
+	PolicyErrors   []compare.PolicyError
 	Hints          htmlHints
 }
 
@@ -213,7 +215,7 @@ func buildHTMLView(r *compare.Report, opt Options) htmlView {
 	v := htmlView{
 		Ref: ref, RefNote: referenceNote(ref, opt.Installers), Policies: r.Policies,
 		Cases: casesText(r.Domain.Cases), Domain: r.Domain.Description,
-		Legend: signatureLegend, Selection: r.Selection, Hints: newHTMLHints(opt.Hints),
+		Legend: signatureLegend, Selection: r.Selection, PolicyErrors: r.PolicyErrors, Hints: newHTMLHints(opt.Hints),
 		SummaryNote: fmt.Sprintf("admits more: cases a policy allows and %s does not; fewer: the reverse; "+
 			"⊆ (⊇): it admits a subset (superset) of what %s admits here. (n%%): how common the constraint's shape is%s.",
 			ref, ref, relevanceSource(r)),
@@ -481,7 +483,7 @@ Domain: {{.Domain}}<br>
 {{if .Groups}}Policies by group:{{range .Groups}}<br>
 <strong>{{.Name}}</strong>: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p.Name}}</code>{{with $p.Mark}} <em>({{.}})</em>{{end}}{{end}}{{end}}{{else}}Policies: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{end}}{{end}}</p>
 <nav id="contents"><strong>Contents:</strong>
-{{if .Drift}}<a href="#drift">Drift</a>{{end}}<a href="#summary">Summary</a>{{if .Splits}}<a href="#splits">Case shapes</a>{{end}}<a href="#agreement">Agreement</a><a href="#classes">Divergence classes</a>{{if .Selection}}<a href="#selection">Selection</a>{{end}}</nav>
+{{if .Drift}}<a href="#drift">Drift</a>{{end}}{{if .PolicyErrors}}<a href="#policy-errors">Policy errors</a>{{end}}<a href="#summary">Summary</a>{{if .Splits}}<a href="#splits">Case shapes</a>{{end}}<a href="#agreement">Agreement</a><a href="#classes">Divergence classes</a>{{if .Selection}}<a href="#selection">Selection</a>{{end}}</nav>
 {{with .Drift}}<section id="drift">
 <h2>Drift from {{.Name}}<a class="top" href="#contents">contents</a></h2>
 {{if .Matches}}<p><strong>The run matches {{.Name}}.</strong></p>
@@ -499,7 +501,16 @@ Domain: {{.Domain}}<br>
 <ul>{{range .Changes}}<li>{{.Text}}</li>{{end}}{{if .ChangesLeft}}<li>… and {{pluralInt .ChangesLeft "more change" "more changes"}}{{$.Hints.JSONListsThem}}</li>{{end}}</ul>
 {{end}}</section>
 {{end}}
-<section id="summary">
+{{with .PolicyErrors}}<section id="policy-errors">
+<h2>Policies that failed on some cases<a class="top" href="#contents">contents</a></h2>
+<p>Those cases are the policy&#39;s invalid verdicts, with the error as the reason.</p>
+<ul>{{range .}}<li><code>{{.Policy}}</code> failed on {{plural .Cases "case" "cases"}}:<ul>
+{{range .Errors}}<li class="invalid">{{.Reason}} ({{plural .Cases "case" "cases"}}; first: {{if .Version}}<code>{{.Constraint}}</code> with <code>{{.Version}}</code>{{else}}the constraint <code>{{.Constraint}}</code>{{end}})</li>
+{{end}}{{with .OtherCases}}<li>and {{plural . "case" "cases"}} with other errors</li>
+{{end}}</ul></li>
+{{end}}</ul>
+</section>
+{{end}}<section id="summary">
 <h2>How each policy differs from <code>{{.Ref}}</code><a class="top" href="#contents">contents</a></h2>
 {{with .NextMajor}}<p><strong>{{.}}</strong></p>
 {{end}}{{if not .Summary}}<p>Every policy agrees with <code>{{.Ref}}</code> on every case.</p>

@@ -64,6 +64,7 @@ func renderMarkdown(w io.Writer, r *compare.Report, opt Options) error {
 	} else {
 		e.printf("**Policies:** %s\n\n", markdownNames(r.Policies, ref, opt, markdown.Code))
 	}
+	writeMarkdownPolicyErrors(e, r)
 	if h := nextMajorText(r, ref); h != "" {
 		e.printf("**%s**\n\n", markdown.Escape(strings.TrimPrefix(h, "next major: ")))
 	}

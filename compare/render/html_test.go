@@ -321,4 +321,24 @@ func TestHTMLStructure(t *testing.T) {
 			t.Errorf("grouped: the page has no %q", want)
 		}
 	}
+	// The heatmap's rows go group after group, in order, and each group
+	// is named once, bold.
+	rank := map[string]int{}
+	for i, g := range catalogue.Groups() {
+		rank[g] = i
+	}
+	rows := regexp.MustCompile(`text-anchor="end">([^ <]+)[^<]* [0-9]+</text>`).FindAllStringSubmatch(grouped, -1)
+	if len(rows) != len(r.Policies) {
+		t.Fatalf("grouped: %d rows in the heatmap, want %d", len(rows), len(r.Policies))
+	}
+	for i := 1; i < len(rows); i++ {
+		if a, b := catalogue.Group(rows[i-1][1]), catalogue.Group(rows[i][1]); rank[a] > rank[b] {
+			t.Errorf("grouped: heatmap row %s (%s) comes after %s (%s)", rows[i][1], b, rows[i-1][1], a)
+		}
+	}
+	for _, g := range catalogue.Groups()[:4] {
+		if n := strings.Count(grouped, `font-weight="bold">`+g+`</text>`); n != 1 {
+			t.Errorf("grouped: the heatmap names %s %d times, want once", g, n)
+		}
+	}
 }

@@ -33,7 +33,7 @@ func (r *Report) baseline() *Report {
 		b.Classes[i].Witness.BReason = ""
 		b.Classes[i].Relevance = nil
 	}
-	b.Reference, b.Rank, b.Summary, b.Splits, b.SplitCasesLeftOut, b.verdicts = "", "", nil, nil, 0, nil
+	b.Reference, b.Rank, b.Summary, b.Splits, b.SplitCasesLeftOut, b.PolicyErrors, b.verdicts = "", "", nil, nil, 0, nil, nil
 	// A baseline keeps the classes in an order that does not depend on
 	// relevance: by pair, then count (largest first), then signature.
 	pairAt := make(map[[2]string]int, len(r.Pairs))

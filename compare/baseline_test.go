@@ -478,3 +478,25 @@ func TestDriftChangesAreCapped(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineLeavesOutPolicyErrors checks that a baseline keeps no
+// policy that failed on some cases, and that the report keeps them.
+func TestBaselineLeavesOutPolicyErrors(t *testing.T) {
+	r := goldenReport(t)
+	r.PolicyErrors = []compare.PolicyError{{Policy: "no-v", Cases: 1,
+		Errors: []compare.PolicyErrorGroup{{Reason: "no-v.hcl:1:1: failed", Cases: 1, Constraint: "~> 1.0", Version: "1.0.0"}}}}
+	path := filepath.Join(t.TempDir(), "baseline.json")
+	if err := compare.WriteBaseline(path, r); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "policy_errors") {
+		t.Error("the baseline keeps the policy errors")
+	}
+	if len(r.PolicyErrors) != 1 {
+		t.Error("writing the baseline cleared the report's policy errors")
+	}
+}

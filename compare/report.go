@@ -3,6 +3,7 @@ package compare
 import (
 	"errors"
 	"io"
+	"strconv"
 
 	"github.com/prerel/prerel/engine"
 )
@@ -54,6 +55,12 @@ type Report struct {
 	// changed. A run keeps them for domains of up to 64 Mi
 	// verdicts (cases times policies).
 	Verdicts map[string]string `json:"verdicts,omitempty"`
+	// PolicyErrors names each policy that failed on some cases: judging
+	// them gave an error, and those cases are its invalid verdicts, the
+	// error as the reason. Run leaves it empty; the program that made the
+	// policies fills it before the report is shown (prerel's CLI, for
+	// the policies of a policy file). A baseline leaves it out.
+	PolicyErrors []PolicyError `json:"policy_errors,omitempty"`
 
 	// verdicts are the run's verdicts by policy, one byte per case, made
 	// from the run's log when first asked for.
@@ -64,7 +71,8 @@ type Report struct {
 // "domain" (name, description, cases), "policies", "pairs" (a, b, agree,
 // diverge), "classes" (a, b, signature, cause, count, witness with
 // constraint, version, a_verdict, b_verdict, a_reason, b_reason) and, for
-// domains of real histories, "selection". The characters < > & are written
+// domains of real histories, "selection", and "policy_errors" when a
+// policy failed on some cases (see PolicyErrors). The characters < > & are written
 // as they are. The report is written as it is encoded, a class at a time,
 // not held whole in memory.
 func (r *Report) WriteJSON(w io.Writer) error {
@@ -72,6 +80,42 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		return errors.New("compare: render needs a writer and a report")
 	}
 	return streamJSON(w, r, true)
+}
+
+// PolicyError is a policy that failed on some cases, with its errors
+// grouped by reason.
+type PolicyError struct {
+	// Policy is the policy's name.
+	Policy string `json:"policy"`
+	// Cases counts every case that failed, those of Errors and OtherCases.
+	Cases int64 `json:"cases"`
+	// Errors are the distinct errors, each with its cases and the first.
+	Errors []PolicyErrorGroup `json:"errors"`
+	// OtherCases counts the cases of errors beyond those of Errors.
+	OtherCases int64 `json:"other_cases,omitempty"`
+}
+
+// PolicyErrorGroup is one distinct error of a policy, the cases that gave
+// it and the first of them.
+type PolicyErrorGroup struct {
+	// Reason is the error, as the invalid verdicts give it.
+	Reason string `json:"reason"`
+	// Cases counts the cases that gave it.
+	Cases int64 `json:"cases"`
+	// Constraint and Version are the first case that gave it; Version is
+	// empty for an error about the constraint alone.
+	Constraint string `json:"constraint"`
+	Version    string `json:"version,omitempty"`
+}
+
+// FirstCase names the first case of g for a message: the constraint,
+// quoted, with the version, or the constraint alone when g has no
+// version.
+func (g PolicyErrorGroup) FirstCase() string {
+	if g.Version == "" {
+		return "the constraint " + strconv.Quote(g.Constraint)
+	}
+	return strconv.Quote(g.Constraint) + " with " + strconv.Quote(g.Version)
 }
 
 // Pair is one cell of the agreement matrix.

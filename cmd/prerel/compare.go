@@ -14,9 +14,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/prerel/prerel"
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
 	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
@@ -125,9 +127,10 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return failure(err)
 		}
+		report.PolicyErrors = policyErrors(ps)
 		tf, tofu := installers.releases()
-		ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
-			Installers: tf.Display() + " and " + tofu.Display()}
+		ropt := groupedOptions(comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
+			Installers: tf.Display() + " and " + tofu.Display()})
 		if base != nil {
 			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, relevance); err != nil {
 				return inputError(fmt.Errorf("%s: %w", *baseline, err))
@@ -198,6 +201,40 @@ func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
 		return nil, usagef("compare needs at least two policies, got %d", len(ps))
 	}
 	return ps, nil
+}
+
+// policyErrors returns the policies of ps, those of policy files, that
+// failed on some cases, for the report: each error with its cases and the
+// first, clipped as a verdict's reason is. finish (policysources.go)
+// tells them on stderr too, and the exit status is 2.
+func policyErrors(ps []engine.Policy) []compare.PolicyError {
+	var out []compare.PolicyError
+	for _, p := range ps {
+		hp, ok := p.(*hclpolicy.Policy)
+		if !ok {
+			continue
+		}
+		groups, more := hp.Failures()
+		if len(groups) == 0 {
+			continue
+		}
+		pe := compare.PolicyError{Policy: hp.Name(), Cases: int64(more), OtherCases: int64(more)}
+		for _, g := range groups {
+			pe.Errors = append(pe.Errors, compare.PolicyErrorGroup{Reason: engine.ClipReason(g.Reason), Cases: int64(g.Cases),
+				Constraint: engine.ClipReason(g.Constraint), Version: engine.ClipReason(g.Version)})
+			pe.Cases += int64(g.Cases)
+		}
+		out = append(out, pe)
+	}
+	return out
+}
+
+// groupedOptions returns opt with the policies grouped as package
+// catalogue groups them, today's rule marked, for the Markdown and HTML
+// reports of compare and merge.
+func groupedOptions(opt comparerender.Options) comparerender.Options {
+	opt.Group, opt.Groups, opt.Today = catalogue.Group, catalogue.Groups(), catalogue.Today
+	return opt
 }
 
 // compareHints are the hints the reports of compare and merge give, in

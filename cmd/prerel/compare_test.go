@@ -165,7 +165,8 @@ func TestCompareFormatsAndStepSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(got), "earlier step\n") || !strings.Contains(string(got), "## prerel compare") {
+	if !strings.HasPrefix(string(got), "earlier step\n") || !strings.Contains(string(got), "## prerel compare") ||
+		!strings.Contains(string(got), "**Policies by group:**  \n**proposals**: `lexical` *(reference)*, `cargo`\n") {
 		t.Errorf("step summary was not appended to:\n%s", got)
 	}
 }
@@ -176,6 +177,13 @@ func TestCompareHTML(t *testing.T) {
 	code, out, stderr := runCLI(t, "", "compare", "--scope", "1", "--format", "html")
 	if code != exitOK || !strings.HasPrefix(out, "<!DOCTYPE html>") || !strings.Contains(out, "<svg") {
 		t.Fatalf("exit %d, stdout %.60q, stderr %s", code, out, stderr)
+	}
+	// The policies are grouped as the catalogue groups them.
+	for _, want := range []string{"Policies by group:<br>\n<strong>installers</strong>: ", "<code>strict</code> <em>(today&#39;s rule)</em>",
+		"<code>terraform-module</code> <em>(reference)</em>", "<strong>updaters</strong>: ", "<th>group</th>"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the page has no %q", want)
+		}
 	}
 	// A domain file's name is part of the report; here it is markup.
 	dir := t.TempDir()

@@ -145,8 +145,8 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 			return usage(trimCompare(err))
 		}
 		tf, tofu := installers.releases()
-		ropt := comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
-			Installers: tf.Display() + " and " + tofu.Display()}
+		ropt := groupedOptions(comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
+			Installers: tf.Display() + " and " + tofu.Display()})
 		if base != nil {
 			d, why := partialDomain(merged, *ownDomain)
 			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, merged.Relevance()); err != nil {

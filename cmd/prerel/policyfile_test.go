@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/internal/bounded"
 	"github.com/prerel/prerel/internal/longtest"
 )
@@ -588,6 +590,36 @@ func TestPolicyFileErrorOnSomeCasesInCompare(t *testing.T) {
 	}
 	if invalid == 0 {
 		t.Errorf("no class of invalid verdicts:\n%s", stdout)
+	}
+
+	// The report names the policy that failed, with its error, the
+	// number of cases and the first, in every format; the exit status
+	// stays 2.
+	var errs struct {
+		PolicyErrors []compare.PolicyError `json:"policy_errors"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &errs); err != nil {
+		t.Fatal(err)
+	}
+	want := []compare.PolicyError{{Policy: "sixth-tag", Cases: 24700, Errors: []compare.PolicyErrorGroup{
+		{Reason: file + sixthTagError, Cases: 24700, Constraint: "!= 1", Version: "0.0.0-alpha"}}}}
+	if !reflect.DeepEqual(errs.PolicyErrors, want) {
+		t.Errorf("policy_errors = %+v, want %+v", errs.PolicyErrors, want)
+	}
+	for format, parts := range map[string][]string{
+		"text":     {"Policies that failed on some cases.", "sixth-tag failed on 24700 cases:", `(24700 cases; first: "!= 1" with "0.0.0-alpha")`},
+		"markdown": {"### Policies that failed on some cases", "- `sixth-tag` failed on 24700 cases:", "(24700 cases; first: `!= 1` with `0.0.0-alpha`)"},
+		"html":     {`<section id="policy-errors">`, "<code>sixth-tag</code> failed on 24700 cases:", "Invalid index;", "first: <code>!= 1</code> with <code>0.0.0-alpha</code>"},
+	} {
+		code, stdout, stderr := runCLI(t, "", "compare", "--format", format, "--scope", "1", "--policy-file", file, "--policies", "strict,sixth-tag")
+		if code != exitUsage || stderr != wantStderr {
+			t.Errorf("%s: exit %d: %s\nwant exit 2 and\n%s", format, code, stderr, wantStderr)
+		}
+		for _, p := range parts {
+			if !strings.Contains(stdout, p) {
+				t.Errorf("%s: the report has no %q", format, p)
+			}
+		}
 	}
 }
 

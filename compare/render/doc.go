@@ -24,7 +24,13 @@
 //     tables folded under <details>, and each note said once.
 //
 // Options.All lists everything the text and Markdown reports cut, and
-// Options.Drift begins the report with the drift from a baseline. A
+// Options.Drift begins the report with the drift from a baseline.
+// Options.Group groups the policies of the Markdown and HTML reports
+// (the policy list, a group column in the summary, the agreement matrix
+// by group) and marks today's rule and the reference; prerel's CLI groups
+// them as package catalogue does, and the package imports no catalogue.
+// A report whose PolicyErrors names policies that failed on some cases
+// tells them, with their errors, in a section before the summary. A
 // report tells its reader how to see what it leaves out only in the words
 // of Options.Hints, which the program that shows it supplies (prerel's
 // CLI passes its flags); the package names no flag of its own.

@@ -48,7 +48,8 @@ const htmlCell = 30
 // the reference (with opt.All, of every pair), each pair folded under
 // its heading, the other pairs in one folded table, the selection
 // comparison of domains of real histories, folded, and before all of
-// them the drift from a baseline when opt.Drift is set. Each note about
+// them the drift from a baseline when opt.Drift is set and the policies
+// that failed on some cases when r.PolicyErrors names any. Each note about
 // what the page leaves out is said once. Every text that comes from the
 // input is escaped.
 func renderHTML(w io.Writer, r *compare.Report, opt Options) error {
@@ -70,10 +71,11 @@ func renderHTML(w io.Writer, r *compare.Report, opt Options) error {
 type htmlView struct {
 	Ref, RefNote   string
 	Policies       []string
+	Groups         []htmlGroup // the policies by group, when Options.Group is set
 	Cases          string
 	Domain         string
 	Drift          *htmlDrift
-	Summary        []compare.SummaryRow
+	Summary        []htmlSummaryRow
 	SummaryNote    string
 	NextMajor      string      // the next-major case in words, "" for none
 	Repeated       []string    // the counts several summary rows share, explained
@@ -89,7 +91,28 @@ type htmlView struct {
 	PairsLeft      int
 	PerPair        int
 	Selection      *compare.SelectionReport
+	PolicyErrors   []compare.PolicyError
 	Hints          htmlHints
+}
+
+// htmlGroup is one group of policies, each with its mark.
+type htmlGroup struct {
+	Name     string
+	Policies []htmlName
+}
+
+// htmlName is a policy and what a grouped report marks it as: "today's
+// rule", "reference", or "".
+type htmlName struct {
+	Name, Mark string
+}
+
+// htmlSummaryRow is a summary row, its policies with their marks and,
+// in a grouped report, their groups.
+type htmlSummaryRow struct {
+	compare.SummaryRow
+	Names []htmlName
+	Group string
 }
 
 // htmlSplit is a split and its sides in words.
@@ -137,6 +160,13 @@ type htmlMatrix struct {
 	Side          int // of a cell's square, a pixel less than htmlCell
 	Labels        []htmlLabel
 	Cells         []htmlMatrixCell
+	Groups        []string   // the groups, in order, when the matrix is grouped
+	Lines         []htmlLine // between two groups
+}
+
+// htmlLine is a line of the heatmap between two groups.
+type htmlLine struct {
+	X1, Y1, X2, Y2 int
 }
 
 // htmlLabel is the name of a row or the number of a column.
@@ -144,6 +174,7 @@ type htmlLabel struct {
 	X, Y   int
 	Text   string
 	Anchor string
+	Group  bool // the name of a group, written bold
 }
 
 // htmlMatrixCell is one ordered pair of policies.
@@ -184,10 +215,28 @@ func buildHTMLView(r *compare.Report, opt Options) htmlView {
 	v := htmlView{
 		Ref: ref, RefNote: referenceNote(ref, opt.Installers), Policies: r.Policies,
 		Cases: casesText(r.Domain.Cases), Domain: r.Domain.Description,
-		Summary: r.Summary, Legend: signatureLegend, Selection: r.Selection, Hints: newHTMLHints(opt.Hints),
+		Legend: signatureLegend, Selection: r.Selection, PolicyErrors: r.PolicyErrors, Hints: newHTMLHints(opt.Hints),
 		SummaryNote: fmt.Sprintf("admits more: cases a policy allows and %s does not; fewer: the reverse; "+
 			"⊆ (⊇): it admits a subset (superset) of what %s admits here. (n%%): how common the constraint's shape is%s.",
 			ref, ref, relevanceSource(r)),
+	}
+	groups := groupPolicies(r.Policies, opt)
+	for _, g := range groups {
+		hg := htmlGroup{Name: g.Name}
+		for _, p := range g.Policies {
+			hg.Policies = append(hg.Policies, htmlName{Name: p, Mark: policyMark(p, ref, opt)})
+		}
+		v.Groups = append(v.Groups, hg)
+	}
+	for _, row := range r.Summary {
+		hr := htmlSummaryRow{SummaryRow: row}
+		for _, p := range row.Policies {
+			hr.Names = append(hr.Names, htmlName{Name: p, Mark: policyMark(p, ref, opt)})
+		}
+		if opt.Group != nil {
+			hr.Group = rowGroups(row.Policies, opt)
+		}
+		v.Summary = append(v.Summary, hr)
 	}
 	v.NextMajor = strings.TrimPrefix(nextMajorText(r, ref), "next major: ")
 	v.Repeated = repeatedCountsText(r, ref, r.ClassesByPair())
@@ -213,7 +262,7 @@ func buildHTMLView(r *compare.Report, opt Options) htmlView {
 			v.SplitsFolded = append(v.SplitsFolded, hs)
 		}
 	}
-	v.Matrix = buildHTMLMatrix(r, clusterOrder(r, ref))
+	v.Matrix = buildHTMLMatrix(r, clusterOrder(r, ref), ref, opt)
 	listed := func(p compare.Pair) bool { return p.Diverge > 0 && (opt.All || p.A == ref || p.B == ref) }
 	perPair := htmlClassesPerPair
 	if n := countFunc(r.Pairs, listed); n > 0 {
@@ -282,26 +331,56 @@ func witnessTimeline(c compare.Class) template.HTML {
 // buildHTMLMatrix lays out the heatmap: one row and one column per policy
 // in the given order, a cell for every ordered pair of two different
 // policies, the diagonal left empty. The darker a cell, the more cases
-// the pair diverges on, relative to the pair that diverges most.
-func buildHTMLMatrix(r *compare.Report, order []string) htmlMatrix {
+// the pair diverges on, relative to the pair that diverges most. With
+// opt.Group set, the policies are grouped (the order kept within a
+// group), each group named left of its first row and parted from the
+// next by a line, and today's rule and the reference ref are marked.
+func buildHTMLMatrix(r *compare.Report, order []string, ref string, opt Options) htmlMatrix {
 	agree, diverge := agreeMatrix(r), divergeMatrix(r)
 	var most int64
 	for _, p := range r.Pairs {
 		most = max(most, p.Diverge)
 	}
-	longest := 0
-	for _, p := range order {
-		longest = max(longest, len([]rune(p)))
+	groups := groupPolicies(order, opt)
+	if groups != nil {
+		order = flatten(groups)
 	}
-	m := htmlMatrix{LabelWidth: 7*longest + 40, Side: htmlCell - 1}
+	label := func(i int, p string) string {
+		if mark := policyMark(p, ref, opt); mark != "" {
+			return fmt.Sprintf("%s (%s) %d", p, mark, i+1)
+		}
+		return fmt.Sprintf("%s %d", p, i+1)
+	}
+	longest, longestGroup := 0, 0
+	for i, p := range order {
+		if groups != nil {
+			longest = max(longest, len([]rune(label(i, p)))-3)
+		} else {
+			longest = max(longest, len([]rune(p)))
+		}
+	}
+	for _, g := range groups {
+		longestGroup = max(longestGroup, len([]rune(g.Name))+2)
+	}
+	m := htmlMatrix{LabelWidth: 7*(longest+longestGroup) + 40, Side: htmlCell - 1}
 	top := 24
 	m.Width = m.LabelWidth + htmlCell*len(order) + 4
 	m.Height = top + htmlCell*len(order) + 4
 	for i, p := range order {
 		y := top + i*htmlCell
 		m.Labels = append(m.Labels,
-			htmlLabel{X: m.LabelWidth - 6, Y: y + htmlCell/2 + 4, Text: fmt.Sprintf("%s %d", p, i+1), Anchor: "end"},
+			htmlLabel{X: m.LabelWidth - 6, Y: y + htmlCell/2 + 4, Text: label(i, p), Anchor: "end"},
 			htmlLabel{X: m.LabelWidth + i*htmlCell + htmlCell/2, Y: top - 8, Text: strconv.Itoa(i + 1), Anchor: "middle"})
+	}
+	first := 0
+	for k, g := range groups {
+		m.Groups = append(m.Groups, g.Name)
+		m.Labels = append(m.Labels, htmlLabel{X: 4, Y: top + first*htmlCell + htmlCell/2 + 4, Text: g.Name, Anchor: "start", Group: true})
+		if k > 0 {
+			y, x := top+first*htmlCell, m.LabelWidth+first*htmlCell
+			m.Lines = append(m.Lines, htmlLine{X1: 2, Y1: y, X2: m.Width, Y2: y}, htmlLine{X1: x, Y1: 2, X2: x, Y2: m.Height})
+		}
+		first += len(g.Policies)
 	}
 	for i, a := range order {
 		for j, b := range order {
@@ -374,7 +453,7 @@ var htmlFuncs = template.FuncMap{
 	"add":       func(a, b int) int { return a + b },
 	"add64":     func(a, b int64) int64 { return a + b },
 	"int64":     func(n int) int64 { return int64(n) },
-	"same":      func(row compare.SummaryRow) bool { return row.Relation == "=" && row.Diverge == 0 },
+	"same":      func(row htmlSummaryRow) bool { return row.Relation == "=" && row.Diverge == 0 },
 }
 
 var htmlReport = template.Must(template.New("report").Funcs(htmlFuncs).Parse(htmlTemplate))
@@ -401,9 +480,10 @@ section:target,details:target,tr:target{outline:2px solid #f0b429;outline-offset
 <h1>prerel compare</h1>
 <p><strong>{{len .Policies}} {{if eq (len .Policies) 1}}policy{{else}}policies{{end}}, each compared with <code>{{.Ref}}</code>{{.RefNote}}, on {{.Cases}}.</strong><br>
 Domain: {{.Domain}}<br>
-Policies: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{end}}</p>
+{{if .Groups}}Policies by group:{{range .Groups}}<br>
+<strong>{{.Name}}</strong>: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p.Name}}</code>{{with $p.Mark}} <em>({{.}})</em>{{end}}{{end}}{{end}}{{else}}Policies: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{end}}{{end}}</p>
 <nav id="contents"><strong>Contents:</strong>
-{{if .Drift}}<a href="#drift">Drift</a>{{end}}<a href="#summary">Summary</a>{{if .Splits}}<a href="#splits">Case shapes</a>{{end}}<a href="#agreement">Agreement</a><a href="#classes">Divergence classes</a>{{if .Selection}}<a href="#selection">Selection</a>{{end}}</nav>
+{{if .Drift}}<a href="#drift">Drift</a>{{end}}{{if .PolicyErrors}}<a href="#policy-errors">Policy errors</a>{{end}}<a href="#summary">Summary</a>{{if .Splits}}<a href="#splits">Case shapes</a>{{end}}<a href="#agreement">Agreement</a><a href="#classes">Divergence classes</a>{{if .Selection}}<a href="#selection">Selection</a>{{end}}</nav>
 {{with .Drift}}<section id="drift">
 <h2>Drift from {{.Name}}<a class="top" href="#contents">contents</a></h2>
 {{if .Matches}}<p><strong>The run matches {{.Name}}.</strong></p>
@@ -421,13 +501,22 @@ Policies: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{en
 <ul>{{range .Changes}}<li>{{.Text}}</li>{{end}}{{if .ChangesLeft}}<li>… and {{pluralInt .ChangesLeft "more change" "more changes"}}{{$.Hints.JSONListsThem}}</li>{{end}}</ul>
 {{end}}</section>
 {{end}}
-<section id="summary">
+{{with .PolicyErrors}}<section id="policy-errors">
+<h2>Policies that failed on some cases<a class="top" href="#contents">contents</a></h2>
+<p>Those cases are the policy&#39;s invalid verdicts, with the error as the reason.</p>
+<ul>{{range .}}<li><code>{{.Policy}}</code> failed on {{plural .Cases "case" "cases"}}:<ul>
+{{range .Errors}}<li class="invalid">{{.Reason}} ({{plural .Cases "case" "cases"}}; first: {{if .Version}}<code>{{.Constraint}}</code> with <code>{{.Version}}</code>{{else}}the constraint <code>{{.Constraint}}</code>{{end}})</li>
+{{end}}{{with .OtherCases}}<li>and {{plural . "case" "cases"}} with other errors</li>
+{{end}}</ul></li>
+{{end}}</ul>
+</section>
+{{end}}<section id="summary">
 <h2>How each policy differs from <code>{{.Ref}}</code><a class="top" href="#contents">contents</a></h2>
 {{with .NextMajor}}<p><strong>{{.}}</strong></p>
 {{end}}{{if not .Summary}}<p>Every policy agrees with <code>{{.Ref}}</code> on every case.</p>
 {{else}}<table>
-<tr><th>policies</th><th>agree</th><th>admits more</th><th>admits fewer</th><th>refuses</th><th>what it does differently</th></tr>
-{{range .Summary}}<tr><td>{{if .Relation}}{{.Relation}} {{end}}{{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{end}}{{if gt (len .Policies) 1}} (identical){{end}}</td>
+<tr><th>policies</th>{{if .Groups}}<th>group</th>{{end}}<th>agree</th><th>admits more</th><th>admits fewer</th><th>refuses</th><th>what it does differently</th></tr>
+{{range .Summary}}<tr><td>{{if .Relation}}{{.Relation}} {{end}}{{range $i, $p := .Names}}{{if $i}}, {{end}}<code>{{$p.Name}}</code>{{with $p.Mark}} <em>({{.}})</em>{{end}}{{end}}{{if gt (len .Policies) 1}} (identical){{end}}</td>{{if $.Groups}}<td>{{.Group}}</td>{{end}}
 <td class="n">{{percent .Agree (add64 .Agree .Diverge)}}</td><td class="n">{{thousands .AdmitsMore}}</td><td class="n">{{thousands .AdmitsFewer}}</td><td class="n">{{thousands .Refuses}}</td>
 <td>{{if same .}}the same verdict on every case{{end}}{{range $i, $w := .Witnesses}}{{if $i}}<br>{{end}}<code>{{$w.Constraint}}</code> with <code>{{$w.Version}}</code>: {{$w.What}}{{with $w.Relevance}} ({{.}}){{end}}{{end}}</td></tr>
 {{end}}</table>
@@ -451,9 +540,10 @@ Policies: {{range $i, $p := .Policies}}{{if $i}}, {{end}}<code>{{$p}}</code>{{en
 {{end}}
 <section id="agreement">
 <h2>Agreement<a class="top" href="#contents">contents</a></h2>
-<p>The % of the {{.Cases}} on which two policies agree, rounded down (= every case), similar policies next to each other; the darker, the more cases diverge. Hover a cell for its counts, click it for the pair's classes.</p>
+<p>The % of the {{.Cases}} on which two policies agree, rounded down (= every case), {{with .Matrix.Groups}}the policies grouped ({{join . ", "}}), similar policies next to each other within a group{{else}}similar policies next to each other{{end}}; the darker, the more cases diverge. Hover a cell for its counts, click it for the pair's classes.</p>
 {{with .Matrix}}<svg xmlns="http://www.w3.org/2000/svg" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="agreement matrix">
-{{range .Labels}}<text x="{{.X}}" y="{{.Y}}" text-anchor="{{.Anchor}}">{{.Text}}</text>
+{{range .Labels}}<text x="{{.X}}" y="{{.Y}}" text-anchor="{{.Anchor}}"{{if .Group}} font-weight="bold"{{end}}>{{.Text}}</text>
+{{end}}{{range .Lines}}<line x1="{{.X1}}" y1="{{.Y1}}" x2="{{.X2}}" y2="{{.Y2}}" stroke="#888"/>
 {{end}}{{range .Cells}}{{if .Diagonal}}<text x="{{.TextX}}" y="{{.TextY}}" text-anchor="middle" fill="#999">-</text>
 {{else}}<a href="{{.Link}}"><rect x="{{.X}}" y="{{.Y}}" width="{{$.Matrix.Side}}" height="{{$.Matrix.Side}}" fill="{{.Fill}}" data-a="{{.A}}" data-b="{{.B}}" data-agree="{{.Agree}}" data-diverge="{{.Diverge}}"><title>{{.Title}}</title></rect><text x="{{.TextX}}" y="{{.TextY}}" text-anchor="middle" pointer-events="none">{{.Text}}</text></a>
 {{end}}{{end}}</svg>{{end}}

@@ -269,4 +269,76 @@ func TestHTMLStructure(t *testing.T) {
 			t.Errorf("the note %q is on the page %d times, want once", note, n)
 		}
 	}
+
+	// Grouped as the catalogue groups them, the page keeps its layout,
+	// lists every policy once under its group, the groups in order, and
+	// marks today's rule and the reference.
+	grouped := renderHTML(t, r, render.Options{Hints: cliHints, Group: catalogue.Group, Groups: catalogue.Groups(), Today: catalogue.Today})
+	gp := parseHTMLPage(t, grouped)
+	for _, h := range gp.hrefs {
+		if !strings.HasPrefix(h, "#") || !gp.ids[h[1:]] {
+			t.Errorf("grouped: link %q goes to no id of the page", h)
+		}
+	}
+	if got := regexp.MustCompile(`<section id="([^"]+)"`).FindAllStringSubmatch(grouped, -1); len(got) != len(sections) {
+		t.Errorf("grouped: sections %v, want %v", got, sections)
+	}
+	if len(gp.rects) != len(p.rects) {
+		t.Errorf("grouped: %d heatmap cells, want %d", len(gp.rects), len(p.rects))
+	}
+	header := strings.SplitN(strings.SplitN(grouped, "Policies by group:", 2)[1], "</p>", 2)[0]
+	lines := strings.Split(strings.TrimPrefix(header, "<br>\n"), "<br>\n")
+	if len(lines) != len(catalogue.Groups())-1 { // no policy of the catalogue is "your own"
+		t.Fatalf("grouped: the policies are in %d groups, want %d:\n%s", len(lines), len(catalogue.Groups())-1, header)
+	}
+	listed := 0
+	for i, line := range lines {
+		g := catalogue.Groups()[i]
+		if !strings.HasPrefix(line, "<strong>"+g+"</strong>: ") {
+			t.Errorf("grouped: group %d is %q, want %s", i, line, g)
+		}
+		for _, name := range regexp.MustCompile(`<code>([^<]+)</code>`).FindAllStringSubmatch(line, -1) {
+			listed++
+			if catalogue.Group(name[1]) != g {
+				t.Errorf("grouped: %s is listed under %s, not %s", name[1], g, catalogue.Group(name[1]))
+			}
+		}
+	}
+	if listed != len(r.Policies) {
+		t.Errorf("grouped: %d policies listed by group, want %d", listed, len(r.Policies))
+	}
+	for _, want := range []string{
+		"<code>strict</code> <em>(today&#39;s rule)</em>",
+		"<code>terraform-module</code> <em>(reference)</em>",
+		"<th>policies</th><th>group</th>",
+		"</code></td><td>updaters</td>",
+		`font-weight="bold">updaters</text>`,
+		">strict (today&#39;s rule) ",
+		">terraform-module (reference) ",
+		"the policies grouped (installers, updaters, libraries, proposals)",
+	} {
+		if !strings.Contains(grouped, want) {
+			t.Errorf("grouped: the page has no %q", want)
+		}
+	}
+	// The heatmap's rows go group after group, in order, and each group
+	// is named once, bold.
+	rank := map[string]int{}
+	for i, g := range catalogue.Groups() {
+		rank[g] = i
+	}
+	rows := regexp.MustCompile(`text-anchor="end">([^ <]+)[^<]* [0-9]+</text>`).FindAllStringSubmatch(grouped, -1)
+	if len(rows) != len(r.Policies) {
+		t.Fatalf("grouped: %d rows in the heatmap, want %d", len(rows), len(r.Policies))
+	}
+	for i := 1; i < len(rows); i++ {
+		if a, b := catalogue.Group(rows[i-1][1]), catalogue.Group(rows[i][1]); rank[a] > rank[b] {
+			t.Errorf("grouped: heatmap row %s (%s) comes after %s (%s)", rows[i][1], b, rows[i-1][1], a)
+		}
+	}
+	for _, g := range catalogue.Groups()[:4] {
+		if n := strings.Count(grouped, `font-weight="bold">`+g+`</text>`); n != 1 {
+			t.Errorf("grouped: the heatmap names %s %d times, want once", g, n)
+		}
+	}
 }

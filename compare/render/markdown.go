@@ -52,33 +52,62 @@ func renderMarkdown(w io.Writer, r *compare.Report, opt Options) error {
 	e.printf("**%s, each compared with %s%s, on %s.**  \n", plural.Of(len(r.Policies), "policy", "policies"),
 		markdown.Code(ref), referenceNote(ref, opt.Installers), plural.Of(r.Domain.Cases, "case", "cases"))
 	e.printf("**Domain:** %s\n", markdown.Escape(r.Domain.Description))
-	policies := make([]string, len(r.Policies))
-	for i, p := range r.Policies {
-		policies[i] = markdown.Code(p)
+	if groups := groupPolicies(r.Policies, opt); groups != nil {
+		e.printf("**Policies by group:**  \n")
+		for i, g := range groups {
+			end := "  \n"
+			if i == len(groups)-1 {
+				end = "\n\n"
+			}
+			e.printf("**%s**: %s%s", markdown.Escape(g.Name), markdownNames(g.Policies, ref, opt, markdown.Code), end)
+		}
+	} else {
+		e.printf("**Policies:** %s\n\n", markdownNames(r.Policies, ref, opt, markdown.Code))
 	}
-	e.printf("**Policies:** %s\n\n", strings.Join(policies, ", "))
+	writeMarkdownPolicyErrors(e, r)
 	if h := nextMajorText(r, ref); h != "" {
 		e.printf("**%s**\n\n", markdown.Escape(strings.TrimPrefix(h, "next major: ")))
 	}
-	writeMarkdownSummary(e, r, ref)
+	writeMarkdownSummary(e, r, ref, opt)
 	writeMarkdownSplits(e, r, opt)
 	e.printf("<details><summary>How to read a signature</summary>\n\n%s\n\n</details>\n\n", markdown.Escape(signatureLegend))
 
 	order := clusterOrder(r, ref)
+	groups := groupPolicies(order, opt)
 	e.printf("### Agreement\n\n")
-	e.printf("Cases diverged, of %d; similar policies next to each other.\n\n", r.Domain.Cases)
+	groupOf := map[string]string{} // the group named on the row of its first policy
+	if groups != nil {
+		order = flatten(groups)
+		var names []string
+		for _, g := range groups {
+			names = append(names, markdown.Escape(g.Name))
+			groupOf[g.Policies[0]] = markdown.Escape(g.Name)
+		}
+		e.printf("Cases diverged, of %d; the policies grouped (%s), similar policies next to each other within a group.\n\n",
+			r.Domain.Cases, strings.Join(names, ", "))
+		e.printf("| group ")
+	} else {
+		e.printf("Cases diverged, of %d; similar policies next to each other.\n\n", r.Domain.Cases)
+	}
 	m := divergeMatrix(r)
 	e.printf("| |")
 	for _, p := range order {
 		e.printf(" %s |", markdown.CodeCell(p))
 	}
-	e.printf("\n|---|")
+	e.printf("\n")
+	if groups != nil {
+		e.printf("|---")
+	}
+	e.printf("|---|")
 	for range order {
 		e.printf("---:|")
 	}
 	e.printf("\n")
 	for _, a := range order {
-		e.printf("| %s |", markdown.CodeCell(a))
+		if groups != nil {
+			e.printf("| %s ", groupOf[a])
+		}
+		e.printf("| %s |", markdownNames([]string{a}, ref, opt, markdown.CodeCell))
 		for _, b := range order {
 			if a == b {
 				e.printf(" — |")
@@ -147,20 +176,40 @@ func boolInt(b bool) int {
 	return 0
 }
 
+// markdownNames writes policies as code, each followed by its mark in a
+// grouped report, joined with ", "; code writes a name as code.
+func markdownNames(policies []string, ref string, opt Options, code func(string) string) string {
+	names := make([]string, len(policies))
+	for i, p := range policies {
+		names[i] = code(p)
+		if mark := policyMark(p, ref, opt); mark != "" {
+			names[i] += " *(" + mark + ")*"
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // writeMarkdownSummary writes the summary as a table, one row per group
-// of identical policies, with its witnesses in words.
-func writeMarkdownSummary(e *errWriter, r *compare.Report, ref string) {
+// of identical policies, with its witnesses in words; in a grouped
+// report, with the policies' groups.
+func writeMarkdownSummary(e *errWriter, r *compare.Report, ref string, opt Options) {
 	e.printf("### How each policy differs from %s\n\n", markdown.Code(ref))
 	if len(r.Summary) == 0 {
 		e.printf("Every policy agrees with %s on every case.\n\n", markdown.Code(ref))
 		return
 	}
-	e.printf("| policies | agree | admits more | admits fewer | refuses | what it does differently |\n")
-	e.printf("|---|---:|---:|---:|---:|---|\n")
+	grouped := opt.Group != nil
+	if grouped {
+		e.printf("| policies | group | agree | admits more | admits fewer | refuses | what it does differently |\n")
+		e.printf("|---|---|---:|---:|---:|---:|---|\n")
+	} else {
+		e.printf("| policies | agree | admits more | admits fewer | refuses | what it does differently |\n")
+		e.printf("|---|---:|---:|---:|---:|---|\n")
+	}
 	for _, row := range r.Summary {
-		names := make([]string, len(row.Policies))
-		for i, p := range row.Policies {
-			names[i] = markdown.CodeCell(p)
+		names := markdownNames(row.Policies, ref, opt, markdown.CodeCell)
+		if grouped {
+			names += " | " + markdown.Escape(rowGroups(row.Policies, opt))
 		}
 		rel := ""
 		if row.Relation != "" {
@@ -174,7 +223,7 @@ func writeMarkdownSummary(e *errWriter, r *compare.Report, ref string) {
 		if row.Relation == "=" && row.Diverge == 0 {
 			what = append(what, "the same verdict on every case")
 		}
-		e.printf("| %s%s | %s | %d | %d | %d | %s |\n", rel, strings.Join(names, ", "), percent(row.Agree, row.Agree+row.Diverge),
+		e.printf("| %s%s | %s | %d | %d | %d | %s |\n", rel, names, percent(row.Agree, row.Agree+row.Diverge),
 			row.AdmitsMore, row.AdmitsFewer, row.Refuses, strings.Join(what, "<br>"))
 	}
 	e.printf("\n*admits more*: cases a policy allows and %s does not; *fewer*: the reverse; ⊆ (⊇): it admits a subset (superset) of what %s admits here. "+

@@ -25,6 +25,17 @@ type Options struct {
 	// "Terraform 1.15.9 and OpenTofu 1.12.6"; "" says "Terraform and
 	// OpenTofu".
 	Installers string
+	// Group, when set, names the group of a policy, such as
+	// "installers" or "updaters": the HTML and Markdown reports then list
+	// the policies by group, in the order of Groups, a group Groups does
+	// not name after them, and mark today's rule and the reference. Nil
+	// leaves the policies ungrouped. The text report is never grouped.
+	Group func(policy string) string
+	// Groups lists the groups in the order they are shown.
+	Groups []string
+	// Today names the policy that states today's rule, marked as such
+	// in a grouped report; "" marks none.
+	Today string
 }
 
 // Hints are the words a report uses to tell its reader how to see what it

@@ -64,7 +64,7 @@ func renderText(w io.Writer, r *compare.Report, opt Options) error {
 	}
 	header := fmt.Sprintf("%s\n%s\n%s\n", wrap(fmt.Sprintf("prerel compare: %s, each compared with %s%s, on %s.",
 		plural.Of(len(r.Policies), "policy", "policies"), ref, referenceNote(ref, opt.Installers), casesText(r.Domain.Cases))),
-		wrap("domain: "+r.Domain.Description), headline)
+		wrap("domain: "+r.Domain.Description), headline) + textPolicyErrors(r)
 	e.printf("%s", header)
 	e.printf("%s", fitTextSummary(r, ref, textScreen-strings.Count(header, "\n")))
 	writeTextSplits(e, r, opt)

@@ -16,6 +16,7 @@ import (
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/terraform/installer"
+	"github.com/prerel/prerel/terraform/registry"
 )
 
 // renderJSON writes r as indented JSON: an object with "schema"
@@ -139,30 +140,56 @@ func (it *Item) sharedProblem() string {
 // ProblemGroups groups the items that have a problem and the given
 // status (any status when status is ""), the items whose problems are the
 // same but for the address a lookup error names in one group, in the
-// order of their first item; the items keep their order. A nil report
-// has none.
+// order of their first item; the items keep their order. The items whose
+// lookups one host failed with server errors or 429 (registry.HostError),
+// which read differently when some were retried and others not, are one
+// group per host whose Problem sums them up (registry.HostFailures), when
+// there are several. A nil report has none.
 func (r *Report) ProblemGroups(status Status) []ProblemGroup {
 	if r == nil {
 		return nil
 	}
-	var groups []ProblemGroup
-	index := map[string]int{}
+	var items []*Item
 	for i := range r.Items {
 		it := &r.Items[i]
-		if it.Problem == "" || (status != "" && it.Status != status) {
-			continue
+		if it.Problem != "" && (status == "" || it.Status == status) {
+			items = append(items, it)
 		}
+	}
+	// How many items each host failed.
+	failed := map[string]int{}
+	for _, it := range items {
+		if se, ok := registry.HostError(it.err); ok {
+			failed[se.Host]++
+		}
+	}
+	var groups []ProblemGroup
+	var hostErrs [][]*registry.StatusError // of each group summed up by host
+	index := map[string]int{}
+	for _, it := range items {
 		key := it.sharedProblem()
+		se, byHost := registry.HostError(it.err)
+		byHost = byHost && failed[se.Host] > 1
+		if byHost {
+			key = "\x00host " + se.Host // no problem text starts so
+		}
 		k, ok := index[key]
 		if !ok {
 			k = len(groups)
 			index[key] = k
 			groups = append(groups, ProblemGroup{Problem: key})
+			hostErrs = append(hostErrs, nil)
 		}
 		groups[k].Items = append(groups[k].Items, it)
+		if byHost {
+			hostErrs[k] = append(hostErrs[k], se)
+		}
 	}
 	for k := range groups {
-		if len(groups[k].Items) == 1 {
+		switch {
+		case hostErrs[k] != nil:
+			groups[k].Problem = registry.HostFailures(hostErrs[k])
+		case len(groups[k].Items) == 1:
 			groups[k].Problem = groups[k].Items[0].Problem
 		}
 	}

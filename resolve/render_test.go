@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -263,5 +264,55 @@ func TestRenderQuotesBlankVersions(t *testing.T) {
 	got := strings.Join(section(cut, "Listed versions some policies cannot read (never selected by them)"), "\n")
 	if !strings.Contains(got, `"", " 1.0.0" by`) {
 		t.Errorf("unreadable versions:\n%s\nwant the blank ones quoted", got)
+	}
+}
+
+// TestRenderSumsUpAFailingHost checks that the lookups a host fails with
+// 503, the first retried and the rest not (past the host's limit of
+// errors in a row), are one line of the Problems list: how many lookups
+// failed and how, one URL path as an example, the limit told once.
+func TestRenderSumsUpAFailingHost(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/.well-known/terraform.json" {
+			fmt.Fprint(w, `{"modules.v1": "/m/"}`)
+			return
+		}
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+	names := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}
+	dir := writeDir(t, map[string]string{"main.tf": modulesConfig("1.0.0", names...)})
+	r, err := resolve.Run(context.Background(), resolve.Options{
+		Dir: dir, Config: loadConfig(t, t.TempDir()), Policies: testRegistry,
+		Versions: &registry.Client{BaseURL: srv.URL, Timeout: 5 * time.Second, Retries: 3,
+			RetryWait: time.Millisecond, MaxRetryWait: time.Millisecond, HostErrorLimit: 4},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, all := renderBoth(t, r)
+	for _, out := range []string{cut, all} {
+		got := section(out, "Problems")
+		if len(got) != 1 {
+			t.Fatalf("Problems has %d lines, want 1:\n%s", len(got), out)
+		}
+		for _, want := range []string{
+			" (10 items): " + host + " answered 503 Service Unavailable to 10 lookups, such as GET /m/corp/",
+			"; not retried once " + host + " gave 4 server errors in a row",
+		} {
+			if !strings.Contains(got[0], want) {
+				t.Errorf("Problems line %q\ndoes not say %q", got[0], want)
+			}
+		}
+		if n := strings.Count(got[0], "server errors in a row"); n != 1 {
+			t.Errorf("Problems line %q tells the limit %d times", got[0], n)
+		}
+	}
+	// The report's items keep their own problems.
+	for _, it := range r.Items {
+		if !strings.Contains(it.Problem, host+" answered 503 Service Unavailable") {
+			t.Errorf("item %s: problem %q", it.Name, it.Problem)
+		}
 	}
 }

@@ -137,6 +137,7 @@ type Item struct {
 	NewMajor []string `json:"new_major_prerelease,omitempty"`
 
 	columns []string // policy names in column order
+	err     error    // the lookup's error, when Problem is one
 	listed  []string // the versions listed
 }
 

@@ -81,7 +81,7 @@ func (j *job) resolve(l listing, extra []engine.Policy) Item {
 	}
 	switch {
 	case l.err != nil:
-		it.Status, it.Problem = StatusError, l.err.Error()
+		it.Status, it.Problem, it.err = StatusError, l.err.Error(), l.err
 		return it
 	case l.listing == nil:
 		it.Status, it.Problem = StatusError, "no versions were listed"

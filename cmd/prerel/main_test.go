@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"runtime/debug"
 	"strings"
@@ -287,6 +288,32 @@ func TestResolveGroupsErrors(t *testing.T) {
 				t.Errorf("ends with what it left out: %v, want %v:\n%s", got, tt.leftOut, stdout)
 			}
 		})
+	}
+}
+
+// TestResolveSumsUpAFailingHost checks that the lookups a registry host
+// answers 503 are one line, in the report and in the error: how many
+// failed (8: items of one address share a lookup) and how, with one URL
+// path as an example.
+func TestResolveSumsUpAFailingHost(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/.well-known/terraform.json" {
+			fmt.Fprint(w, `{"modules.v1": "/m/", "providers.v1": "/p/"}`)
+			return
+		}
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	code, stdout, stderr := runCLI(t, "", "resolve", "--registry-url", srv.URL, "--retries", "0", "--lock-file", "-", resolveExample)
+	if code != exitFailure {
+		t.Fatalf("exit %d, want %d: %s", code, exitFailure, stderr)
+	}
+	host := strings.TrimPrefix(srv.URL, "http://")
+	line := " (11 items): " + host + " answered 503 Service Unavailable to 8 lookups, such as GET /m/"
+	mustContain(t, "stdout", unwrapText(stdout), []string{"\nProblems:\n  modules consul, consul_beta, consul_next, eks, vpc, network.vpc and 5 more" + line})
+	mustContain(t, "stderr", stderr, []string{"could not be listed:\n  modules \"consul\"", line})
+	if n := strings.Count(stderr, "answered 503"); n != 1 {
+		t.Errorf("stderr tells the host's answer %d times, want once:\n%s", n, stderr)
 	}
 }
 

@@ -37,11 +37,18 @@ const mergeSummary = "Merge the partial reports of a sharded compare run into th
 	"--policy-file and --policy-cmd. A policy that judges a sample of cases\n" +
 	"or a kept witness otherwise than the shards' is refused.\n" +
 	"\n" +
-	"--baseline, --write-baseline, --show-all, GITHUB_STEP_SUMMARY and the exit\n" +
-	"statuses are those of compare. To describe changed verdicts, --baseline\n" +
-	"makes the domain again: a built-in domain (exhaustive, random, corpus)\n" +
+	"Every kept witness must be a case of the domain the shards ran, so merge\n" +
+	"makes that domain again: a built-in domain (exhaustive, random, corpus)\n" +
 	"from the flags the shards record, a file domain only from merge's own\n" +
-	"--domain FILE: merge opens no file a partial report names."
+	"--domain FILE (merge opens no file a partial report names). Without it,\n" +
+	"the witnesses cannot be checked and merge refuses (exit 2); so does a\n" +
+	"witness the domain does not hold, with the file, pair and class named.\n" +
+	"With --partial, no witness is checked against the domain: the merge that\n" +
+	"writes the report checks them.\n" +
+	"\n" +
+	"--baseline, --write-baseline, --show-all, GITHUB_STEP_SUMMARY and the exit\n" +
+	"statuses are those of compare; --baseline describes the changed verdicts\n" +
+	"with the same domain."
 
 // mergeCommand is prerel merge.
 var mergeCommand = command{
@@ -59,7 +66,7 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 	baseline, writeBaseline := addBaseline(fs)
 	showAll := addShowAll(fs)
 	installers := addInstallerFlag(fs)
-	ownDomain := fs.String("domain", "", "with --baseline, the `FILE` of the file domain the shards ran (merge\nopens no file a partial report names)")
+	ownDomain := fs.String("domain", "", "the `FILE` of the file domain the shards ran, to check the witnesses\nwith (merge opens no file a partial report names)")
 	partial := fs.Bool("partial", false, "write the merged partial report (JSON) instead of the report; the\nparts may then be any of the shards")
 	return func(e *env, args []string) error {
 		if len(args) == 0 {
@@ -80,9 +87,6 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 			}
 		}
 		if *ownDomain != "" {
-			if *baseline == "" {
-				return usagef("--domain applies only with --baseline, to describe the verdicts that changed")
-			}
 			if kind, err := domainKind(*ownDomain); err != nil {
 				return err
 			} else if kind != domainFile {
@@ -102,8 +106,29 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 			}
 		}
 		// The parts are read and merged one at a time: the memory of two
-		// partial reports, however many shards.
+		// partial reports, however many shards. Unless it writes a
+		// partial report, merge makes the domain again from the first
+		// and checks that every witness is one of its cases.
 		var merger compareshard.Merger
+		var witnesses compareshard.WitnessCheck
+		var firstArgs []string // how the domain of the first part was made, and what it is
+		var firstInfo compare.DomainInfo
+		var d compare.Domain
+		checkWitnesses := func() error {
+			if d == nil {
+				var err error
+				if d, err = partialDomain(firstArgs, firstInfo, *ownDomain); err != nil {
+					return usagef("the witnesses of the partial reports cannot be checked: %v", err)
+				}
+			}
+			if err := witnesses.Check(e.context(), d); err != nil {
+				if errors.Is(err, compareshard.ErrNotInDomain) {
+					return usage(trimCompare(err))
+				}
+				return failure(trimCompare(err))
+			}
+			return nil
+		}
 		for _, path := range args {
 			part, err := compareshard.ReadPartial(path, partialHints)
 			if err != nil {
@@ -111,6 +136,18 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 			}
 			if err := merger.Add(part); err != nil {
 				return usage(trimCompare(err))
+			}
+			if *partial {
+				continue
+			}
+			if firstInfo == (compare.DomainInfo{}) {
+				firstArgs, firstInfo = part.DomainArgs, part.Info()
+			}
+			witnesses.Add(part)
+			if witnesses.Full() {
+				if err := checkWitnesses(); err != nil {
+					return err
+				}
 			}
 		}
 		merged, err := merger.Partial()
@@ -126,6 +163,9 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		if !merged.Complete() {
 			_, err := merged.Report(context.Background(), nil) // names the missing shards
 			return usage(trimCompare(err))
+		}
+		if err := checkWitnesses(); err != nil {
+			return err
 		}
 		names := policyList(merged.Policies())
 		ps, err := e.resolve(names)
@@ -148,11 +188,7 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		ropt := groupedOptions(comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
 			Installers: tf.Display() + " and " + tofu.Display()})
 		if base != nil {
-			d, why := partialDomain(merged, *ownDomain)
 			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, merged.Relevance()); err != nil {
-				if d == nil {
-					err = fmt.Errorf("%w: %v", err, why)
-				}
 				return inputError(fmt.Errorf("%s: %w", *baseline, err))
 			}
 		}
@@ -263,14 +299,13 @@ func shardDomainArgs(kind, name string, scope int, seed int64, count int, pairin
 	return []string{"--domain", name}
 }
 
-// partialDomain makes the domain of a partial report again and checks
-// that it is the domain the shards ran; when it cannot, it returns nil and
-// why. A built-in domain is made from the flags the partial report
-// records; a file domain only from file, merge's own --domain: a partial
-// report may come from a job with fewer rights than the merge, and no file
-// it names is opened.
-func partialDomain(p *compareshard.Partial, file string) (compare.Domain, error) {
-	args := p.DomainArgs
+// partialDomain makes the domain of a partial report again from args,
+// the flags it records, and checks that it is the domain the shards ran,
+// whose DomainInfo the partial report gives; when it cannot, it says why.
+// A built-in domain is made from args; a file domain only from file,
+// merge's own --domain: a partial report may come from a job with fewer
+// rights than the merge, and no file it names is opened.
+func partialDomain(args []string, info compare.DomainInfo, file string) (compare.Domain, error) {
 	if len(args) == 0 {
 		return nil, errors.New("the partial reports do not record how their domain was made")
 	}
@@ -303,7 +338,7 @@ func partialDomain(p *compareshard.Partial, file string) (compare.Domain, error)
 		}
 		recorded = "--domain " + printable.String(file)
 	}
-	if got, want := d.Info(), p.Info(); got != want {
+	if got, want := d.Info(), info; got != want {
 		return nil, fmt.Errorf("the domain %s made again is %s, not %s as in the partial reports",
 			recorded, quote(got.Description), quote(want.Description))
 	}

@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/policies"
 )
 
@@ -69,7 +71,6 @@ func TestMergeOpensNoFileAPartialNames(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"merge", "--domain", cases, "x.json"}, "--domain applies only with --baseline"},
 		{[]string{"merge", "--baseline", baseline, "--domain", "exhaustive", "x.json"}, "--domain takes the file of a file domain"},
 		{[]string{"merge", "--partial", "--domain", cases, "x.json"}, "--domain applies to the report"},
 	} {
@@ -124,10 +125,12 @@ func TestLongInputsAreClipped(t *testing.T) {
 	for _, s := range shards {
 		rewritePartial(t, s, func(o map[string]any) { o["domain"].(map[string]any)["description"] = long })
 	}
+	// The domain made again from the flags the shards record is not the
+	// one the partial reports describe: refused, the description clipped.
 	os.Remove(summary)
 	code, out, stderr = runWith(t, catalogue.New(), vars, append([]string{"merge", "--format", "markdown"}, shards...)...)
 	got, _ = os.ReadFile(summary)
-	if code != exitOK {
+	if code != exitUsage || !strings.Contains(stderr, "made again is exhaustive scope 1") {
 		t.Errorf("merge: exit %d, stderr %.300q", code, stderr)
 	}
 	check("a long description in the partial reports", code, out, stderr, string(got))
@@ -138,4 +141,126 @@ func TestLongInputsAreClipped(t *testing.T) {
 		t.Errorf("merge of two long descriptions: exit %d, stderr %.300q", code, stderr)
 	}
 	check("two long descriptions in the partial reports", code, out, stderr, "")
+}
+
+// forgeWitness gives one class (or, with split, one split) of the
+// partial reports at paths the witness the partial report other keeps for
+// the same class, a case of the same shape and verdicts that is not among
+// cases. It returns the file it changed and what an error must name: the
+// class's shape and pair, or the split's shape.
+func forgeWitness(t *testing.T, paths []string, other []byte, cases map[string]bool, split bool) (string, []string) {
+	t.Helper()
+	var from map[string]any
+	if err := json.Unmarshal(other, &from); err != nil {
+		t.Fatal(err)
+	}
+	key := func(m map[string]any) string {
+		return fmt.Sprint(m["shape"], m["a_verdict"], m["b_verdict"], m["verdicts"])
+	}
+	witnesses := map[string]map[string]any{}
+	for i, p := range from["pairs"].([]any) {
+		for _, c := range p.(map[string]any)["classes"].([]any) {
+			witnesses[fmt.Sprint(i, key(c.(map[string]any)))] = c.(map[string]any)
+		}
+	}
+	for _, s := range from["splits"].([]any) {
+		witnesses["split "+key(s.(map[string]any))] = s.(map[string]any)
+	}
+	for _, path := range paths {
+		var names []string
+		rewritePartial(t, path, func(o map[string]any) {
+			forge := func(where string, m map[string]any) bool {
+				w, ok := witnesses[where+key(m)]
+				if !ok || cases[w["constraint"].(string)+"\t"+w["version"].(string)] {
+					return false
+				}
+				m["constraint"], m["version"] = w["constraint"], w["version"]
+				return true
+			}
+			if split {
+				for _, s := range o["splits"].([]any) {
+					if forge("split ", s.(map[string]any)) {
+						names = []string{fmt.Sprintf("the split %q", s.(map[string]any)["shape"])}
+						return
+					}
+				}
+				return
+			}
+			for i, p := range o["pairs"].([]any) {
+				pm := p.(map[string]any)
+				for _, c := range pm["classes"].([]any) {
+					if forge(fmt.Sprint(i), c.(map[string]any)) {
+						names = []string{fmt.Sprintf("the class %q", c.(map[string]any)["shape"]), fmt.Sprintf("of %s vs %s", pm["a"], pm["b"])}
+						return
+					}
+				}
+			}
+		})
+		if names != nil {
+			return path, names
+		}
+	}
+	t.Fatalf("no class (split %v) kept in both runs with a witness of the other domain only", split)
+	return "", nil
+}
+
+// A witness replaced by a case of its class that is not a case of the
+// domain the shards ran (so that the report would not be the run's) is
+// refused: exit 2, the file, the pair and the class named. A file domain
+// is checked with merge's own --domain, and refused without it.
+func TestMergeRefusesAWitnessOfAnotherDomain(t *testing.T) {
+	policyArgs := []string{"--policies", "strict,cargo,lexical"}
+	d, err := compare.Exhaustive(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]bool{}
+	d.Groups(func(g compare.Group) bool {
+		for _, v := range g.Versions {
+			cases[g.Constraint+"\t"+v] = true
+		}
+		return true
+	})
+	// Another domain: the first constraints of scope 2, with its versions.
+	scope2, err := compare.Exhaustive(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines strings.Builder
+	groups := 0
+	scope2.Groups(func(g compare.Group) bool {
+		for _, v := range g.Versions {
+			lines.WriteString(g.Constraint + "\t" + v + "\n")
+		}
+		groups++
+		return groups < 60
+	})
+	otherCases := writeCases(t, lines.String())
+	code, other, stderr := runWith(t, catalogue.New(), nil, append([]string{"compare", "--shard", "1/1", "--domain", otherCases}, policyArgs...)...)
+	if code != exitOK {
+		t.Fatalf("compare --shard of the other domain: exit %d: %s", code, stderr)
+	}
+	for _, split := range []bool{false, true} {
+		shards := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, append([]string{"--scope", "1"}, policyArgs...)...)
+		forged, names := forgeWitness(t, shards, []byte(other), cases, split)
+		code, out, stderr := runWith(t, catalogue.New(), nil, append([]string{"merge"}, shards...)...)
+		t.Logf("split %v: %s", split, stderr)
+		if code != exitUsage || out != "" {
+			t.Errorf("split %v: merge of a forged witness: exit %d, stderr %q", split, code, stderr)
+		}
+		for _, s := range append([]string{"prerel merge: " + forged + ": the witness of ", "is not a case of the domain the shards ran (exhaustive scope 1: "}, names...) {
+			if !strings.Contains(stderr, s) {
+				t.Errorf("split %v: stderr %q\ndoes not name %s", split, stderr, s)
+			}
+		}
+	}
+
+	shards := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, append([]string{"--domain", otherCases}, policyArgs...)...)
+	code, _, stderr = runWith(t, catalogue.New(), nil, append([]string{"merge"}, shards...)...)
+	if code != exitUsage || !strings.Contains(stderr, "the witnesses of the partial reports cannot be checked: the shards ran a file domain (--domain "+otherCases+"): give merge --domain with that file") {
+		t.Errorf("merge of a file domain without --domain: exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := runWith(t, catalogue.New(), nil, append([]string{"merge", "--domain", otherCases}, shards...)...); code != exitOK {
+		t.Errorf("merge --domain of a file domain: exit %d, stderr %q", code, stderr)
+	}
 }

@@ -74,7 +74,11 @@ func TestMergeShardsEndToEnd(t *testing.T) {
 			for _, n := range tt.ns {
 				paths := runShardsCLI(t, catalogue.New(), t.TempDir(), n, tt.args...)
 				for _, f := range formats {
-					code, out, stderr := runWith(t, catalogue.New(), nil, append([]string{"merge", "--format", f}, paths...)...)
+					merge := []string{"merge", "--format", f}
+					if tt.name == "a file" {
+						merge = append(merge, "--domain", cases) // the witnesses are checked against it
+					}
+					code, out, stderr := runWith(t, catalogue.New(), nil, append(merge, paths...)...)
 					if code != exitOK || stderr != "" {
 						t.Fatalf("N=%d: merge --format %s: exit %d: %s", n, f, code, stderr)
 					}
@@ -138,12 +142,12 @@ func TestMergeBaseline(t *testing.T) {
 
 	for _, n := range []int{1, 2, 3} {
 		shards := runShardsCLI(t, before, t.TempDir(), n, "--domain", cases)
-		code, _, stderr := runWith(t, before, nil, append([]string{"merge", "--baseline", baseline}, shards...)...)
+		code, _, stderr := runWith(t, before, nil, append([]string{"merge", "--baseline", baseline, "--domain", cases}, shards...)...)
 		if code != exitOK || stderr != "prerel merge: the run matches the baseline "+baseline+"\n" {
 			t.Errorf("N=%d, the same policies: exit %d, stderr %q", n, code, stderr)
 		}
 		written := filepath.Join(dir, fmt.Sprintf("written-%d.json", n))
-		code, _, stderr = runWith(t, before, nil, append([]string{"merge", "--write-baseline", written}, shards...)...)
+		code, _, stderr = runWith(t, before, nil, append([]string{"merge", "--write-baseline", written, "--domain", cases}, shards...)...)
 		got, err := os.ReadFile(written)
 		if code != exitOK || err != nil || string(got) != string(wantBaseline) {
 			t.Errorf("N=%d: merge --write-baseline: exit %d, %v, %s; the baseline differs from compare's: %v", n, code, err, stderr, string(got) != string(wantBaseline))

@@ -319,7 +319,7 @@ func TestMergeWritesNothingAfterAFailedPolicyCommand(t *testing.T) {
 	summary := filepath.Join(dir, "summary.md")
 	writeFile(t, baseline, "the good baseline\n")
 	writeFile(t, summary, "# before\n")
-	args := append([]string{"merge", "--policy-cmd", "x=/bin/sh " + fails, "--write-baseline", baseline}, parts...)
+	args := append([]string{"merge", "--policy-cmd", "x=/bin/sh " + fails, "--write-baseline", baseline, "--domain", domain}, parts...)
 	code, stdout, stderr := runCLIEnv(t, "", map[string]string{"GITHUB_STEP_SUMMARY": summary}, args...)
 	if code != exitUsage || stdout != "" || !strings.Contains(stderr, `policy "x"`) {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)

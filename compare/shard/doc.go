@@ -28,6 +28,16 @@
 // case of its class: ReadPartial refuses, naming the file and the class,
 // a witness whose case shape is not its class's, and Report one of a
 // class of a refusal whose signature, judged again, is not its class's.
-// (Whether a witness is a case of the domain at all is not checked: a
-// partial report holds no domain.)
+//
+// A partial report holds no domain, so whether each kept witness (of a
+// class or of a split) is a case of the domain the shards ran is checked
+// by the caller, who can make that domain again: a WitnessCheck notes
+// the witnesses of each partial report read, and walks the domain once,
+// judging nothing, to refuse one the domain does not yield, naming the
+// file and the class. prerel merge makes a built-in domain again from the
+// flags the shards record (Partial.DomainArgs) and a file domain only
+// from its own --domain FILE; when it cannot make the domain, it refuses
+// to write the report rather than write one whose witnesses were not
+// checked. (merge --partial checks none: the merge that writes the report
+// does.)
 package shard

@@ -55,6 +55,7 @@ func mergePartials(parts ...*Partial) (*Partial, error) {
 	}
 	if len(parts) == 1 {
 		only := *first
+		only.witnesses = nil
 		return &only, nil
 	}
 	var m Merger
@@ -103,6 +104,7 @@ func (m *Merger) Add(p *Partial) error {
 	if m.out == nil {
 		first := *p
 		first.agg = p.agg.Empty(0) // its caps and whether it records verdicts, as compatible asks
+		first.witnesses = nil
 		m.first = &first
 		m.out = &Partial{
 			source:     p.source, // one part is still called by its name

@@ -64,7 +64,8 @@ type Partial struct {
 	rank      compare.Rank
 	relevance *compare.RelevanceTable
 	agg       *compare.Aggregate
-	prints    []string // the fingerprint of each policy
+	prints    []string  // the fingerprint of each policy
+	witnesses []witness // of a partial report read, until a WitnessCheck notes them
 }
 
 // Info describes the whole domain of the run, not only the partial's
@@ -287,6 +288,7 @@ func decodePartial(data []byte, hints Hints) (*Partial, error) {
 	if err != nil {
 		return nil, &jsonpos.DecodeError{What: "partial report", Msg: err.Error()}
 	}
+	p.witnesses = witnessesOf(&j)
 	return p, nil
 }
 

@@ -391,8 +391,10 @@ func endpoint(svc *url.URL, parts ...string) *url.URL {
 // The message of a server error (5xx) or of 429 Too Many Requests names
 // the host rather than the URL ("registry.example.com answered 503
 // Service Unavailable (after 4 attempts)"), so that the lookups one
-// failing host fails read alike and a report can group them; URL keeps
-// the URL. Any other status is told with the URL.
+// failing host fails read alike; URL keeps the URL. A report sums them up
+// in one line per host with HostError and HostFailures, whether they
+// were retried or made past the host's limit of errors in a row. Any
+// other status is told with the URL.
 type StatusError struct {
 	// URL is the URL requested, with its userinfo redacted.
 	URL string
@@ -409,6 +411,8 @@ type StatusError struct {
 	// Detail is what the client adds: why it stopped retrying, or, for a
 	// 401 or 403, which credentials were tried and how to provide one.
 	Detail string
+
+	hostLimit int // the host's errors in a row past which this request was not retried, or 0
 }
 
 func (e *StatusError) Error() string {
@@ -512,6 +516,7 @@ func (c *Client) get(ctx context.Context, u *url.URL, authHost string) (*respons
 		if n, limit := c.hostErrorCount(host); limit > 0 && n >= limit {
 			// The limit, not n: the lookups of a host past it read alike.
 			se.Detail = fmt.Sprintf("not retried: %s gave %d server errors in a row", host, limit)
+			se.hostLimit = limit
 			return nil, err
 		}
 		d := wait

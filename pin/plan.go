@@ -36,7 +36,8 @@ const SchemaVersion = 1
 type Options struct {
 	// Command is the command the header of each written file names, so
 	// that a reader knows how to write it again or remove it; ""
-	// means DefaultCommand.
+	// means DefaultCommand. Build refuses one that holds a control
+	// character (a newline would end the comment).
 	Command string
 	// Policies holds resolve.ProviderPolicy, today's provider installer,
 	// with which a provider pin is checked against every module's
@@ -175,6 +176,9 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 		LockFile: report.LockFile, Installers: report.Installers}
 	if p.Command == "" {
 		p.Command = DefaultCommand
+	}
+	if i := strings.IndexFunc(p.Command, isControl); i >= 0 {
+		return nil, fmt.Errorf("pin: the command %q holds a control character at byte %d: the header comment of a written file names it on one line", p.Command, i)
 	}
 	for _, n := range tree.Nodes {
 		for _, f := range n.Module.Files {

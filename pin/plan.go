@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/hclread"
@@ -188,6 +189,16 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 		}
 	}
 	pl := planner{plan: p, report: report, tree: tree, opts: opts, users: map[string]*userOverrides{}}
+	for _, n := range tree.Nodes {
+		// A call path joins names with dots, and an override names the
+		// call: a name init refuses could stand for another call.
+		for _, c := range n.Module.ModuleCalls {
+			if !hclsyntax.ValidIdentifier(c.Name) {
+				return nil, fmt.Errorf("pin: module call %q (%s%s): not a valid name, which init refuses: a name starts with a letter or underscore and holds only letters, digits, underscores and dashes",
+					c.Name, pl.rel(c.Pos.Filename), posSuffix(c.Pos))
+			}
+		}
+	}
 	for _, n := range tree.Nodes {
 		if !n.Remote() && !slices.Contains(p.Dirs, n.Dir) {
 			p.Dirs = append(p.Dirs, n.Dir)
@@ -557,6 +568,9 @@ func (pl *planner) provider(it *resolve.Item) error {
 		pl.unpinned(it, resolve.RootModule, u.providers[name]+" already overrides the required_providers entry "+name,
 			"remove that entry, or set its version to "+version+" yourself")
 		return nil
+	}
+	if !hclsyntax.ValidIdentifier(name) {
+		return fmt.Errorf("pin: provider %s: its local name %q is not a valid name, which init refuses: a name starts with a letter or underscore and holds only letters, digits, underscores and dashes", it.Source, name)
 	}
 	if bad, err := pl.refusing(it, version); err != nil {
 		return err

@@ -2,6 +2,7 @@ package pin_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,6 +36,27 @@ func (l fuzzListing) ProviderVersions(context.Context, tfaddr.Provider) (*regist
 }
 
 func (fuzzListing) String() string { return "the fuzz listing" }
+
+// fuzzJSONConfig writes the same root module as fuzzConfig in
+// main.tf.json, where any string may be a name.
+func fuzzJSONConfig(t *testing.T, modName, modSource, constraint, provName, provSource, alias string) string {
+	entry := map[string]any{"source": provSource, "version": constraint}
+	if alias != "" {
+		entry["configuration_aliases"] = []string{provName + "." + alias}
+	}
+	src, err := json.Marshal(map[string]any{
+		"module":    map[string]any{modName: map[string]any{"source": modSource, "version": constraint}},
+		"terraform": map[string]any{"required_providers": map[string]any{provName: entry}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf.json"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
 
 // fuzzConfig writes a root module with one module call and one
 // required_providers entry made of the fuzzer's strings, as a user could
@@ -72,7 +94,8 @@ func fuzzConfig(t *testing.T, modName, modSource, constraint, provName, provSour
 // FuzzOverrideFile feeds arbitrary module names, sources, constraints,
 // listed versions, provider names, sources and configuration aliases,
 // the chosen policy and the command a file's header names, through the
-// public path: a configuration made of them, resolve.Run, Build, Write.
+// public path: a configuration made of them (main.tf, or main.tf.json
+// where a name may be any string), resolve.Run, Build, Write.
 // Input is refused with an error, or every file written parses back with
 // hcl/v2 and holds exactly the planned pins (a module block with the
 // version alone, a required_providers entry with the source, version and
@@ -80,13 +103,13 @@ func fuzzConfig(t *testing.T, modName, modSource, constraint, provName, provSour
 // planned versions.
 func FuzzOverrideFile(f *testing.F) {
 	names := policies.Names()
-	f.Add(uint8(slices.Index(names, "linear")), "net", "corp/net/aws", ">= 1.0", "2.0.0-beta.1", "thing", "corp/thing", "east", "")
-	f.Add(uint8(slices.Index(names, "linear")), "net", "registry.example.com/corp/net/aws", "~> 1.0", "1.1.0,2.0.0-rc.1", "aws", "hashicorp/aws", "", "prerel pin --policy linear")
-	f.Add(uint8(slices.Index(names, "hashicorp")), "a_b-c", "corp/net/aws", ">= 1.0", "v9", "thing", "corp/thing", "", "")
-	f.Add(uint8(slices.Index(names, "any-pre")), "net", "corp/net/aws", ">= 1.0-0", "1.0.1-\"${x}\"", "thing", "corp/thing", "", "x\n}\nmodule \"y\" {\n")
-	f.Add(uint8(slices.Index(names, "any-pre")), "net", "corp/net/aws", ">= 1.0-0", "1.0.1-\"${x}\",1.0.2-%{if}\\n", "thing", "corp/thing", "west", "prerel pin")
-	f.Add(uint8(slices.Index(names, "linear")), "a.b", "corp/net/aws", ">= 1.0", "2.0.0-beta.1", "th.ing", "corp/thing", "", "")
-	f.Fuzz(func(t *testing.T, policy uint8, modName, modSource, constraint, listed, provName, provSource, alias, command string) {
+	f.Add(false, uint8(slices.Index(names, "linear")), "net", "corp/net/aws", ">= 1.0", "2.0.0-beta.1", "thing", "corp/thing", "east", "")
+	f.Add(false, uint8(slices.Index(names, "linear")), "net", "registry.example.com/corp/net/aws", "~> 1.0", "1.1.0,2.0.0-rc.1", "aws", "hashicorp/aws", "", "prerel pin --policy linear")
+	f.Add(false, uint8(slices.Index(names, "hashicorp")), "a_b-c", "corp/net/aws", ">= 1.0", "v9", "thing", "corp/thing", "", "")
+	f.Add(false, uint8(slices.Index(names, "any-pre")), "net", "corp/net/aws", ">= 1.0-0", "1.0.1-\"${x}\"", "thing", "corp/thing", "", "x\n}\nmodule \"y\" {\n")
+	f.Add(false, uint8(slices.Index(names, "any-pre")), "net", "corp/net/aws", ">= 1.0-0", "1.0.1-\"${x}\",1.0.2-%{if}\\n", "thing", "corp/thing", "west", "prerel pin")
+	f.Add(false, uint8(slices.Index(names, "linear")), "a.b", "corp/net/aws", ">= 1.0", "2.0.0-beta.1", "th.ing", "corp/thing", "", "")
+	f.Fuzz(func(t *testing.T, asJSON bool, policy uint8, modName, modSource, constraint, listed, provName, provSource, alias, command string) {
 		for _, s := range []string{modName, modSource, constraint, listed, provName, provSource, alias, command} {
 			if len(s) > 200 {
 				return // short strings reach every branch; keep each run fast
@@ -103,7 +126,11 @@ func FuzzOverrideFile(f *testing.F) {
 		if diags := cfg.SetDefault(names[int(policy)%len(names)], policyconfig.FlagOrigin("--policy")); diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		dir := fuzzConfig(t, modName, modSource, constraint, provName, provSource, alias)
+		write := fuzzConfig
+		if asJSON {
+			write = fuzzJSONConfig
+		}
+		dir := write(t, modName, modSource, constraint, provName, provSource, alias)
 		rep, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: fuzzListing(versions),
 			Policies: policies, SkipFile: pin.Skip, Concurrency: 1})
 		if err != nil {

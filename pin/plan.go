@@ -167,7 +167,9 @@ const UpgradeCommand = "terraform init -upgrade"
 // config.LoadTree with TreeOptions.SkipFile set to Skip (and the
 // report's ModulesDir). Build reads the module directories to find the
 // override files users wrote and the ones pin wrote before; it writes
-// nothing.
+// nothing. It refuses a configuration with a module call name, or a
+// pinned provider's local name, that init refuses, and a command
+// (Options.Command) with a control character.
 func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, error) {
 	if report == nil || tree == nil || tree.Root == nil {
 		return nil, errors.New("pin: a report and its tree are required")

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	goversions "github.com/apparentlymart/go-versions/versions"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/prerel/prerel/internal/longtest"
@@ -26,6 +27,7 @@ import (
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/config"
+	"github.com/prerel/prerel/terraform/installer"
 	"github.com/prerel/prerel/terraform/registry"
 )
 
@@ -202,13 +204,18 @@ func (e *e2e) write(path, content string) {
 func (e *e2e) tryInit(args ...string) (string, error) {
 	cmd := exec.Command(e.bin, append([]string{"init", "-backend=false", "-input=false", "-no-color"}, args...)...)
 	cmd.Dir = e.root
-	cmd.Env = []string{
+	cmd.Env = e.env()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// env is the environment the installer runs with.
+func (e *e2e) env() []string {
+	return []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + e.tmp,
 		"TF_CLI_CONFIG_FILE=" + e.cliConfig, "SSL_CERT_FILE=" + e.ca, "TF_DATA_DIR=" + e.data,
 		"CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "NO_PROXY=*",
 	}
-	out, err := cmd.CombinedOutput()
-	return string(out), err
 }
 
 func (e *e2e) init(args ...string) string {
@@ -411,4 +418,189 @@ func equalMaps(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// release returns the release prerel emulates for e's installer, from
+// its `version -json`; the test skips, saying why, when prerel does not
+// know that release. A "-dev" version is what `go build` of a release's
+// source reports (.ci/run builds OpenTofu so): it is read as that
+// release.
+func (e *e2e) release() installer.Release {
+	t, bin := e.t, e.bin
+	t.Helper()
+	cmd := exec.Command(bin, "version", "-json")
+	cmd.Dir, cmd.Env = e.tmp, e.env()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s version -json: %v", bin, err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("%s version -json: %v\n%s", bin, err, out)
+	}
+	product := installer.Terraform
+	if filepath.Base(bin) == "tofu" {
+		product = installer.OpenTofu
+	}
+	version, dev := strings.CutSuffix(v.Version, "-dev")
+	r, err := installer.Parse(string(product) + "@" + version)
+	if err != nil {
+		t.Skipf("%s reports version %q, a release prerel does not emulate: %v", bin, v.Version, err)
+	}
+	if dev {
+		t.Logf("%s reports %q, a build from source: emulating %s", bin, v.Version, r)
+	} else {
+		t.Logf("%s is %s", bin, r)
+	}
+	return r
+}
+
+// today resolves the root module, before init, as release r's init
+// would, and returns the item named name of kind, with the policy
+// standing for r.
+func (e *e2e) today(r installer.Release, kind resolve.Kind, name string) (*resolve.Item, string) {
+	e.t.Helper()
+	it, policy, err := e.tryToday(r, kind, name)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return it, policy
+}
+
+// tryToday is today, with resolve's error.
+func (e *e2e) tryToday(r installer.Release, kind resolve.Kind, name string) (*resolve.Item, string, error) {
+	e.t.Helper()
+	opts := resolve.Options{Dir: e.root, Config: e.cfg, Versions: e.reg, Policies: policies, SkipFile: pin.Skip}
+	if r.Product == installer.OpenTofu {
+		opts.OpenTofu = r
+	} else {
+		opts.Terraform = r
+	}
+	rep, err := resolve.Run(context.Background(), opts)
+	if err != nil {
+		return nil, "", err
+	}
+	if !slices.Contains(rep.Installers, r.String()) {
+		e.t.Fatalf("the report emulates %v, not %s", rep.Installers, r)
+	}
+	for i := range rep.Items {
+		it := &rep.Items[i]
+		if it.Kind == kind && it.Name == name {
+			policy := it.TerraformPolicy
+			if r.Product == installer.OpenTofu {
+				policy = it.OpenTofuPolicy
+			}
+			return it, policy, nil
+		}
+	}
+	e.t.Fatalf("the report has no %s %q: %+v", kind, name, rep.Items)
+	return nil, "", nil
+}
+
+// TestEndToEndFourPartModule publishes a module version of four parts,
+// 1.2.3.4, next to 1.0.0 and 1.1.0: the module installer reads it with
+// hashicorp/go-version, which reads four parts. Whatever the real init
+// installs, prerel resolve, emulating that binary's release, says the
+// same.
+func TestEndToEndFourPartModule(t *testing.T) {
+	for _, bin := range installers(t) {
+		for _, constraint := range []string{"~> 1.0", ">= 1.0", "~> 1.2.3", "1.2.3.4"} {
+			t.Run(filepath.Base(bin)+", "+constraint, func(t *testing.T) {
+				e := newE2E(t, bin)
+				r := e.release()
+				e.reg.mu.Lock()
+				e.reg.versions = []string{"1.0.0", "1.1.0", "1.2.3.4"}
+				e.reg.mu.Unlock()
+				e.write(filepath.Join(e.root, "main.tf"), fmt.Sprintf("module \"net\" {\n  source  = %q\n  version = %q\n}\n", e2eHost+"/corp/net/aws", constraint))
+				it, policy, rerr := e.tryToday(r, resolve.KindModule, "net")
+				out, err := e.tryInit()
+				t.Logf("%s init: %v\n%s", bin, err, out)
+				if rerr != nil {
+					if err == nil {
+						t.Errorf("init installed %v where resolve (%s) refuses the configuration: %v", e.installed(), r, rerr)
+					}
+					return
+				}
+				want := it.ByPolicy[policy]
+				if want == nil {
+					if err == nil {
+						t.Errorf("init installed %v where resolve (%s) says %s selects no version", e.installed(), r, policy)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("init failed where resolve (%s) says %s selects %s", r, policy, *want)
+				}
+				if got := e.installed()["net"]; got != *want {
+					t.Errorf("init installed net %q; resolve (%s) says %s selects %q", got, r, policy, *want)
+				}
+			})
+		}
+	}
+}
+
+// TestEndToEndUnparsableProviderVersion serves a provider registry
+// answer that lists a version go-versions cannot read next to 1.0.0 and
+// 1.1.0. Terraform 1.12 and earlier and OpenTofu fail the whole query,
+// Terraform 1.13 and later skip the version: init fails exactly when
+// resolve, emulating that binary's release, reports a TodayErrors entry
+// for the release, and otherwise locks what resolve says it selects.
+// "1.1", which go-versions reads as 1.1.0, fails no release's query:
+// resolve names the version as listed, the lock file as go-versions
+// writes it, and the two are the same version.
+func TestEndToEndUnparsableProviderVersion(t *testing.T) {
+	for _, bin := range installers(t) {
+		for _, bad := range []string{"1.2.3.4", "v1.0.0", "1.1"} {
+			t.Run(filepath.Base(bin)+", "+bad, func(t *testing.T) {
+				e := newE2E(t, bin, "1.0.0", bad, "1.1.0")
+				r := e.release()
+				e.write(filepath.Join(e.root, "main.tf"), fmt.Sprintf("terraform {\n  required_providers {\n    thing = {\n      source  = %q\n      version = \"~> 1.0\"\n    }\n  }\n}\n", e2eProvider))
+				it, policy := e.today(r, resolve.KindProvider, "thing")
+				var todayErr string
+				for _, x := range it.TodayErrors {
+					if x.Installer == r.String() {
+						todayErr = x.Error
+					}
+				}
+				out, err := e.tryInit()
+				t.Logf("%s init: %v\n%s", bin, err, out)
+				t.Logf("resolve (%s): today_errors %+v, %s selects %v", r, it.TodayErrors, policy, orNil(it.ByPolicy[policy]))
+				switch {
+				case todayErr != "" && err == nil:
+					t.Fatalf("init succeeded (locked %q) where resolve says %s fails: %s", e.locked(), r, todayErr)
+				case todayErr == "" && err != nil:
+					t.Fatalf("init failed where resolve reports no error for %s", r)
+				case todayErr != "":
+					if q := fmt.Sprintf("%q", bad); !strings.Contains(todayErr, q) || !strings.Contains(out, q) {
+						t.Errorf("init's error and resolve's (%s) do not both name %s", todayErr, q)
+					}
+				default:
+					want := it.ByPolicy[policy]
+					if want == nil {
+						t.Fatalf("init locked %q where resolve (%s) says %s selects no version", e.locked(), r, policy)
+					}
+					if got := e.locked(); !sameProviderVersion(got, *want) {
+						t.Errorf("init locked %q; resolve (%s) says %s selects %q", got, r, policy, *want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// sameProviderVersion reports whether go-versions, the provider
+// installer's reader, reads a and b as the same version.
+func sameProviderVersion(a, b string) bool {
+	va, erra := goversions.ParseVersion(a)
+	vb, errb := goversions.ParseVersion(b)
+	return erra == nil && errb == nil && va.Same(vb)
+}
+
+func orNil(s *string) string {
+	if s == nil {
+		return "none"
+	}
+	return *s
 }

@@ -163,7 +163,7 @@ const commentWidth = 72
 // comment line early, since every control character is a space.
 func commentLines(text string) string {
 	text = strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
+		if isControl(r) {
 			return ' '
 		}
 		return r
@@ -180,6 +180,10 @@ func commentLines(text string) string {
 	b.WriteString(line + "\n")
 	return b.String()
 }
+
+// isControl reports whether r is an ASCII control character, which
+// could end a comment line.
+func isControl(r rune) bool { return r < ' ' || r == 0x7f }
 
 func quoted(c string) string {
 	if c == "" {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/hclread"
@@ -36,7 +37,8 @@ const SchemaVersion = 1
 type Options struct {
 	// Command is the command the header of each written file names, so
 	// that a reader knows how to write it again or remove it; ""
-	// means DefaultCommand.
+	// means DefaultCommand. Build refuses one that holds a control
+	// character (a newline would end the comment).
 	Command string
 	// Policies holds resolve.ProviderPolicy, today's provider installer,
 	// with which a provider pin is checked against every module's
@@ -165,7 +167,9 @@ const UpgradeCommand = "terraform init -upgrade"
 // config.LoadTree with TreeOptions.SkipFile set to Skip (and the
 // report's ModulesDir). Build reads the module directories to find the
 // override files users wrote and the ones pin wrote before; it writes
-// nothing.
+// nothing. It refuses a configuration with a module call name, or a
+// pinned provider's local name, that init refuses, and a command
+// (Options.Command) with a control character.
 func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, error) {
 	if report == nil || tree == nil || tree.Root == nil {
 		return nil, errors.New("pin: a report and its tree are required")
@@ -176,6 +180,9 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 	if p.Command == "" {
 		p.Command = DefaultCommand
 	}
+	if i := strings.IndexFunc(p.Command, isControl); i >= 0 {
+		return nil, fmt.Errorf("pin: the command %q holds a control character at byte %d: the header comment of a written file names it on one line", p.Command, i)
+	}
 	for _, n := range tree.Nodes {
 		for _, f := range n.Module.Files {
 			if Skip(f) {
@@ -184,6 +191,16 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 		}
 	}
 	pl := planner{plan: p, report: report, tree: tree, opts: opts, users: map[string]*userOverrides{}}
+	for _, n := range tree.Nodes {
+		// A call path joins names with dots, and an override names the
+		// call: a name init refuses could stand for another call.
+		for _, c := range n.Module.ModuleCalls {
+			if !hclsyntax.ValidIdentifier(c.Name) {
+				return nil, fmt.Errorf("pin: module call %q (%s%s): not a valid name, which init refuses: a name starts with a letter or underscore and holds only letters, digits, underscores and dashes",
+					c.Name, pl.rel(c.Pos.Filename), posSuffix(c.Pos))
+			}
+		}
+	}
 	for _, n := range tree.Nodes {
 		if !n.Remote() && !slices.Contains(p.Dirs, n.Dir) {
 			p.Dirs = append(p.Dirs, n.Dir)
@@ -553,6 +570,9 @@ func (pl *planner) provider(it *resolve.Item) error {
 		pl.unpinned(it, resolve.RootModule, u.providers[name]+" already overrides the required_providers entry "+name,
 			"remove that entry, or set its version to "+version+" yourself")
 		return nil
+	}
+	if !hclsyntax.ValidIdentifier(name) {
+		return fmt.Errorf("pin: provider %s: its local name %q is not a valid name, which init refuses: a name starts with a letter or underscore and holds only letters, digits, underscores and dashes", it.Source, name)
 	}
 	if bad, err := pl.refusing(it, version); err != nil {
 		return err

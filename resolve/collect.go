@@ -65,6 +65,19 @@ func callPath(n *config.Node, call *config.ModuleCall) string {
 	return strings.Join(append(slices.Clone(n.Path), call.Name), ".")
 }
 
+// installerReads reports whether today's Terraform or OpenTofu module
+// installer reads a module call's constraint: hashicorp/go-version reads
+// versions of four parts ("1.2.3.4"), which the engine's grammar does
+// not, and init installs by them.
+func (c *collector) installerReads(constraint string) bool {
+	for _, p := range []engine.Policy{c.inst.terraformModule, c.inst.opentofuModule} {
+		if _, err := p.Compile(constraint); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // moduleCall makes a job of a registry module call, or records why not.
 func (c *collector) moduleCall(n *config.Node, call *config.ModuleCall) {
 	path := callPath(n, call)
@@ -87,7 +100,7 @@ func (c *collector) moduleCall(n *config.Node, call *config.ModuleCall) {
 		skip(fmt.Sprintf("the version is an expression (%s) that is not static: %s", call.Version, call.VersionNotStatic))
 		return
 	}
-	if _, err := engine.ParseConstraint(call.Version); err != nil {
+	if _, err := engine.ParseConstraint(call.Version); err != nil && !c.installerReads(call.Version) {
 		c.diags = append(c.diags, diag.ErrorAt(call.VersionPos.Ptr(), "Invalid version constraint",
 			fmt.Sprintf("module %q: %v", path, err)))
 		return

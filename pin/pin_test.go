@@ -506,3 +506,25 @@ module "app" {
 		t.Errorf("read back: version %q expr=%v from %v", c.Version, c.VersionExpr, c.VersionFrom)
 	}
 }
+
+// TestSameProviderVersion checks the lock comparison: a version listed
+// in short form is the version the lock file holds in full.
+func TestSameProviderVersion(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		same bool
+	}{
+		{"1.1.0", "1.1.0", true},
+		{"1.1", "1.1.0", true},
+		{"1", "1.0.0", true},
+		{"2.0-beta1", "2.0.0-beta1", true},
+		{"1.1.0", "1.1.1", false},
+		{"2.0.0-beta1", "2.0.0", false},
+		{"1.1", "1.1.0-rc1", false},
+		{"not a version", "1.0.0", false},
+	} {
+		if got := pin.SameProviderVersion(tt.a, tt.b); got != tt.same {
+			t.Errorf("SameProviderVersion(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.same)
+		}
+	}
+}

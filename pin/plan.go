@@ -586,11 +586,35 @@ func (pl *planner) provider(it *resolve.Item) error {
 		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
 		File: pl.rel(filepath.Join(root.Dir, FileName)), Aliases: aliases})
 	for _, l := range pl.report.Locks {
-		if l.Address == it.Address && l.Version != version {
+		if l.Address == it.Address && !sameProviderVersion(l.Version, version) {
 			pl.plan.Lock = append(pl.plan.Lock, LockChange{Address: l.Address, Locked: l.Version, Pinned: version, Pos: l.Pos})
 		}
 	}
 	return nil
+}
+
+// sameProviderVersion reports whether the provider installer reads a and
+// b as one version: a registry may list "1.1" where the lock file holds
+// "1.1.0", and go-versions reads a missing part as zero.
+func sameProviderVersion(a, b string) bool {
+	if a == b {
+		return true
+	}
+	va, erra := engine.ParseVersion(fillVersion(a))
+	vb, errb := engine.ParseVersion(fillVersion(b))
+	return erra == nil && errb == nil && va.Equal(vb) && va.Build() == vb.Build()
+}
+
+// fillVersion adds ".0" to a version of one or two numeric parts.
+func fillVersion(s string) string {
+	core, rest := s, ""
+	if i := strings.IndexAny(s, "-+"); i >= 0 {
+		core, rest = s[:i], s[i:]
+	}
+	for n := strings.Count(core, "."); n < 2 && core != ""; n++ {
+		core += ".0"
+	}
+	return core + rest
 }
 
 // refusing returns the requirements of modules other than the root that

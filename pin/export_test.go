@@ -1,0 +1,4 @@
+package pin
+
+// SameProviderVersion is sameProviderVersion, for the tests.
+var SameProviderVersion = sameProviderVersion

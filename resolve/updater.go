@@ -42,7 +42,8 @@ type UpdaterItem struct {
 	// Installs is what terraform init installs today; nil for none.
 	Installs *string `json:"installs"`
 	// Disagreements says where the updater and init part: a version the
-	// updater selects or proposes that init refuses, a version init
+	// updater selects or proposes that init refuses (for a provider, a
+	// lock entry the updater writes that init rejects), a version init
 	// installs that the updater misses.
 	Disagreements []string `json:"disagreements,omitempty"`
 }
@@ -119,7 +120,13 @@ func disagreements(p, installer engine.Policy, constraint string, ui *UpdaterIte
 	var out []string
 	admits := func(q engine.Policy, v string) bool { return engine.Evaluate(q, constraint, v).Verdict == engine.Allow }
 	if ui.Selects != nil && !admits(installer, *ui.Selects) {
-		out = append(out, fmt.Sprintf("init refuses %s, which %s selects", *ui.Selects, p.Name()))
+		if ui.Kind == KindProvider {
+			// What the updater selects within the constraint is what it
+			// writes into .terraform.lock.hcl.
+			out = append(out, fmt.Sprintf("init rejects the lock entry %s, which %s writes", *ui.Selects, p.Name()))
+		} else {
+			out = append(out, fmt.Sprintf("init refuses %s, which %s selects", *ui.Selects, p.Name()))
+		}
 	}
 	if ui.Proposes != nil && admits(p, *ui.Proposes) && !admits(installer, *ui.Proposes) {
 		out = append(out, fmt.Sprintf("init refuses %s, which %s proposes within the constraint", *ui.Proposes, p.Name()))

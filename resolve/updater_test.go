@@ -3,11 +3,15 @@ package resolve_test
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/resolve/policyconfig"
+	"github.com/prerel/prerel/terraform/registry"
 	"github.com/prerel/prerel/updaters"
 )
 
@@ -73,5 +77,44 @@ func TestAddUpdaterNeedsItsArguments(t *testing.T) {
 	var rep *resolve.Report
 	if err := rep.AddUpdater(updaters.Dependabot{}, testRegistry); err == nil {
 		t.Error("AddUpdater on a nil report: no error")
+	}
+}
+
+// TestAddUpdaterLockEntry resolves a provider whose "~> 4" Renovate reads
+// as ">=4": the lock entry it writes, 5.0.0, is one init rejects, and the
+// report says so in those words.
+func TestAddUpdaterLockEntry(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("main.tf", "terraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \"~> 4\"\n    }\n  }\n}\n")
+	write("index.json", `{"providers": {"hashicorp/aws": {"versions": [{"version": "4.1.0"}, {"version": "5.0.0"}]}}}`)
+	x, err := registry.LoadIndex(filepath.Join(dir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := policyconfig.New(testRegistry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.AddUpdater(updaters.Renovate{}, testRegistry); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Updater.Items) != 1 {
+		t.Fatalf("updater items: %+v", rep.Updater.Items)
+	}
+	it := rep.Updater.Items[0]
+	if it.Selects == nil || *it.Selects != "5.0.0" || it.Installs == nil || *it.Installs != "4.1.0" {
+		t.Fatalf("selects %v, installs %v; want 5.0.0 and 4.1.0", it.Selects, it.Installs)
+	}
+	if len(it.Disagreements) == 0 || it.Disagreements[0] != "init rejects the lock entry 5.0.0, which renovate writes" {
+		t.Errorf("disagreements %q", it.Disagreements)
 	}
 }

@@ -96,9 +96,24 @@ type textMatcher struct {
 func (m *textMatcher) Judge(i int) Result { return m.m.Match(m.versions[i]) }
 
 func (m *textMatcher) Verdicts(out []Verdict) {
+	if vm, ok := m.m.(VerdictMatcher); ok {
+		for i, v := range m.versions[:len(out)] {
+			out[i] = vm.MatchVerdict(v)
+		}
+		return
+	}
 	for i, v := range m.versions[:len(out)] {
 		out[i] = m.m.Match(v).Verdict
 	}
+}
+
+// VerdictMatcher is implemented by a Matcher that can judge a version
+// without building the reason: MatchVerdict(v) is Match(v).Verdict. A
+// table of texts (TextTable) uses it for TableMatcher.Verdicts, the hot
+// path of a differential run.
+type VerdictMatcher interface {
+	Matcher
+	MatchVerdict(version string) Verdict
 }
 
 // batchTableMatcher judges a textTable's versions with one MatchAll call,

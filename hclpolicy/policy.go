@@ -298,9 +298,25 @@ func (m *matcher) Match(version string) engine.Result {
 	return m.p.judge(m.admit, m.constraint, v)
 }
 
+// MatchVerdict is Match(version).Verdict, without building the reason of
+// an allow or a reject: what compare asks of every case.
+func (m *matcher) MatchVerdict(version string) engine.Verdict {
+	v, err := m.p.versions.get(version, m.p.plan)
+	if err != nil {
+		return engine.Invalid
+	}
+	return m.p.decide(m.admit, m.constraint, v, false).Verdict
+}
+
 // judge evaluates admit, as specialized for the constraint value cv, for
 // the version vv. The reason names what decided (see decision).
-func (p *Policy) judge(admit compiled, cv cty.Value, vv cachedVersion) (r engine.Result) {
+func (p *Policy) judge(admit compiled, cv cty.Value, vv cachedVersion) engine.Result {
+	return p.decide(admit, cv, vv, true)
+}
+
+// decide is judge, the reason of an allow or a reject left empty unless
+// reasons is set; an invalid verdict always has its reason.
+func (p *Policy) decide(admit compiled, cv cty.Value, vv cachedVersion, reasons bool) (r engine.Result) {
 	defer func() {
 		if x := recover(); x != nil {
 			r = engine.InvalidResult(fmt.Errorf("evaluating admit failed: %v", x))
@@ -322,7 +338,7 @@ func (p *Policy) judge(admit compiled, cv cty.Value, vv cachedVersion) (r engine
 		}
 	}
 	if len(admit.operands) > 0 {
-		if r, ok := p.dec.judgeOperands(ev, admit.operands); ok {
+		if r, ok := p.dec.judgeOperands(ev, admit.operands, reasons); ok {
 			return r
 		}
 		ev.b.reset()
@@ -333,9 +349,12 @@ func (p *Policy) judge(admit compiled, cv cty.Value, vv cachedVersion) (r engine
 		var admitted bool
 		if admitted, err = boolResult(v, "admit"); err == nil {
 			reason := reasonAdmitFalse
-			if p.dec != nil {
+			switch {
+			case !reasons:
+				reason = ""
+			case p.dec != nil:
 				reason = p.dec.wholeReason(admitted, vars)
-			} else if admitted {
+			case admitted:
 				reason = reasonAdmitTrue
 			}
 			if admitted {

@@ -105,7 +105,7 @@ func attributeReads(e hclsyntax.Expression) []hcl.Traversal {
 // expression, for HCL's own diagnostic or conversion. An unknown operand
 // (a part over its budget, see plan.partValues) leaves the decision to the
 // known ones, as HCL does.
-func (d *decision) judgeOperands(ev *evaluation, operands []hcl.Expression) (r engine.Result, ok bool) {
+func (d *decision) judgeOperands(ev *evaluation, operands []hcl.Expression, reasons bool) (r engine.Result, ok bool) {
 	decided := -1
 	unknown := false
 	for i, o := range operands {
@@ -129,6 +129,12 @@ func (d *decision) judgeOperands(ev *evaluation, operands []hcl.Expression) (r e
 	}
 	if decided < 0 && unknown {
 		return r, false
+	}
+	if !reasons {
+		if (decided < 0) == d.and {
+			return engine.Result{Verdict: engine.Allow}, true
+		}
+		return engine.Result{Verdict: engine.Reject}, true
 	}
 	vars := ev.ctx.Variables
 	switch {

@@ -44,9 +44,11 @@ var specializedCases = []string{
 }
 
 // TestSpecializedAsWritten checks, on the exhaustive domain at scope 1 (a
-// seventh of its constraints with -short) and on the empty constraint, that a compiled policy (admit specialized for
-// the constraint, parts that read only the version kept with it) gives the
-// same result, verdict and reason, as admit evaluated as written.
+// sample of its constraints every day) and on the empty constraint, that
+// a compiled policy (admit specialized for the constraint, parts that
+// read only the version kept with it) gives the same result, verdict and
+// reason, as admit evaluated as written, and MatchVerdict the same
+// verdict without the reason.
 func TestSpecializedAsWritten(t *testing.T) {
 	longtest.SkipShort(t)
 	exprs := append([]string(nil), specializedCases...)
@@ -95,6 +97,9 @@ func TestSpecializedAsWritten(t *testing.T) {
 				want := p.judge(p.written(), cv, cachedVersion{obj: obj, arg: predecoded(obj, asVersion)})
 				if got := m.Match(text); got != want {
 					t.Fatalf("%s: %q with %s: compiled %+v, as written %+v", p.Rule(), g.Constraint, text, got, want)
+				}
+				if got := m.(engine.VerdictMatcher).MatchVerdict(text); got != want.Verdict {
+					t.Fatalf("%s: %q with %s: MatchVerdict %v, Match %v", p.Rule(), g.Constraint, text, got, want.Verdict)
 				}
 				checked++
 			}

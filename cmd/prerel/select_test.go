@@ -226,27 +226,9 @@ func TestVersionsFileKinds(t *testing.T) {
 	if err := syscall.Mkfifo(silent, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	fed := filepath.Join(dir, "fed.fifo")
-	if err := syscall.Mkfifo(fed, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	// A writer blocked in opening the pipe counts as a writer already, so
-	// that the reader that lets it through waits for what it writes.
-	go func() {
-		f, err := os.OpenFile(fed, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		f.WriteString("1.0.0\n1.1.0\n")
-		f.Close()
-	}()
-	defer func() {
-		// Let the writer through if no reader did.
-		if f, err := os.OpenFile(fed, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
-			f.Close()
-		}
-	}()
-	// A pipe no program opens for writing is waited for, then refused.
+	// A pipe no program opens for writing is waited for, then refused:
+	// the wait runs out whatever the machine's speed, so a short one
+	// keeps the test fast.
 	defer func(w time.Duration) { safefile.WriterWait = w }(safefile.WriterWait)
 	safefile.WriterWait = 50 * time.Millisecond
 	tests := []struct {
@@ -273,19 +255,30 @@ func TestVersionsFileKinds(t *testing.T) {
 			}
 		})
 	}
-	// A pipe with a writer is read to its end, once.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		code, out, stderr := runCLI(t, "", "select", "--policies", "strict", "--versions-file", fed, ">= 1")
-		if code == exitOK && strings.Contains(out, "strict  1.1.0") {
-			break
+	// A pipe with a writer is read to its end: the read waits for the
+	// writer to open it (for the default minute), however late it starts.
+	safefile.WriterWait = time.Minute
+	fed := filepath.Join(dir, "fed.fifo")
+	if err := syscall.Mkfifo(fed, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		f, err := os.OpenFile(fed, os.O_WRONLY, 0)
+		if err != nil {
+			return
 		}
-		// The writer may not have started to open the pipe yet: the
-		// read then finds it empty, and the next one is fed.
-		if time.Now().After(deadline) || !strings.Contains(stderr, "lists no versions") {
-			t.Fatalf("a fed pipe: exit %d, stdout %q, stderr %q", code, out, stderr)
+		f.WriteString("1.0.0\n1.1.0\n")
+		f.Close()
+	}()
+	t.Cleanup(func() {
+		// Let the writer through if the read failed before opening.
+		if f, err := os.OpenFile(fed, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
 		}
-		time.Sleep(10 * time.Millisecond)
+	})
+	code, out, stderr := runCLI(t, "", "select", "--policies", "strict", "--versions-file", fed, ">= 1")
+	if code != exitOK || !strings.Contains(out, "strict  1.1.0") {
+		t.Fatalf("a fed pipe: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }
 

@@ -138,7 +138,9 @@ func TestLoadIndexRefusesDevicesAndDoesNotHangOnFIFOs(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)
 	}
-	// A FIFO no program opens for writing is waited for, then refused.
+	// A FIFO no program opens for writing is waited for, then refused:
+	// the wait runs out whatever the machine's speed, so a short one
+	// keeps the test fast.
 	defer func(w time.Duration) { safefile.WriterWait = w }(safefile.WriterWait)
 	safefile.WriterWait = 50 * time.Millisecond
 	done := make(chan error, 1)

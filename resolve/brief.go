@@ -7,6 +7,7 @@ import (
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/textwrap"
 	"github.com/prerel/prerel/terraform/installer"
 )
 
@@ -230,25 +231,7 @@ func clip(s string, n int) string {
 }
 
 // wrapText breaks s into lines of at most textWidth columns at spaces,
-// the first indented by first, the others by rest; a word longer than a
-// line stands on a line of its own.
+// the first indented by first, the others by rest.
 func wrapText(s string, first, rest int) []string {
-	var lines []string
-	line := strings.Repeat(" ", first)
-	col, start := first, true
-	for _, w := range strings.Split(s, " ") {
-		n := width(w)
-		if !start && col+1+n > textWidth {
-			lines = append(lines, line)
-			line, col, start = strings.Repeat(" ", rest), rest, true
-		}
-		if !start {
-			line += " "
-			col++
-		}
-		line += w
-		col += n
-		start = false
-	}
-	return append(lines, line)
+	return textwrap.Lines(s, textWidth, first, rest)
 }

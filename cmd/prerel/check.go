@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/internal/textwrap"
 	"github.com/prerel/prerel/report"
 )
 
@@ -102,23 +102,11 @@ func writePoliciesJSON(w io.Writer, ps []engine.Policy) error {
 // wrapWords breaks s at spaces into lines of at most width columns, each
 // indented by indent; a word longer than a line stands alone.
 func wrapWords(s string, indent, width int) []string {
-	var lines []string
-	pad := strings.Repeat(" ", indent)
-	line := ""
-	for _, word := range strings.Fields(s) {
-		if line != "" && indent+utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width {
-			lines = append(lines, pad+line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
+	words := strings.Join(strings.Fields(s), " ")
+	if words == "" {
+		return nil
 	}
-	if line != "" {
-		lines = append(lines, pad+line)
-	}
-	return lines
+	return textwrap.Lines(words, width, indent, indent)
 }
 
 // checkArgs validates a constraint and versions with the engine's parsers:

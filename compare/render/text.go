@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/textwrap"
 )
 
 // textClassesPerPair is how many classes the text report lists per pair, the
@@ -418,24 +419,7 @@ func wrapIndent(s string, first, rest int) string {
 }
 
 func wrapWordsIndent(words []string, first, rest int) string {
-	var b strings.Builder
-	b.WriteString(strings.Repeat(" ", first))
-	col := first
-	for i, w := range words {
-		n := len([]rune(w))
-		switch {
-		case i == 0:
-		case col+1+n > textWidth:
-			b.WriteString("\n" + strings.Repeat(" ", rest))
-			col = rest
-		default:
-			b.WriteByte(' ')
-			col++
-		}
-		b.WriteString(w)
-		col += n
-	}
-	return b.String()
+	return strings.Join(textwrap.Lines(strings.Join(words, " "), textWidth, first, rest), "\n")
 }
 
 // thousands writes n with commas between groups of three digits.

@@ -128,9 +128,8 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 			return failure(err)
 		}
 		report.PolicyErrors = policyErrors(ps)
-		tf, tofu := installers.releases()
 		ropt := groupedOptions(comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
-			Installers: tf.Display() + " and " + tofu.Display()})
+			Installers: installers.names()})
 		if base != nil {
 			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, relevance); err != nil {
 				return inputError(fmt.Errorf("%s: %w", *baseline, err))

@@ -55,6 +55,13 @@ func (f *installerFlag) releases() (tf, tofu installer.Release) {
 	return tf, tofu
 }
 
+// names names the releases for a report: "Terraform 1.15.9 and OpenTofu
+// 1.12.6".
+func (f *installerFlag) names() string {
+	tf, tofu := f.releases()
+	return tf.Display() + " and " + tofu.Display()
+}
+
 // addInstallerFlag defines --installer.
 func addInstallerFlag(fs *flagSet) *installerFlag {
 	f := &installerFlag{}

@@ -184,9 +184,8 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return usage(trimCompare(err))
 		}
-		tf, tofu := installers.releases()
 		ropt := groupedOptions(comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
-			Installers: tf.Display() + " and " + tofu.Display()})
+			Installers: installers.names()})
 		if base != nil {
 			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, merged.Relevance()); err != nil {
 				return inputError(fmt.Errorf("%s: %w", *baseline, err))

@@ -343,6 +343,14 @@ module "eks" {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
+	// The requirement is module.eks's, as read from the modules directory.
+	_, js, _ := runCLI(t, "", "resolve", root, "--format", "json", "--index", resolveIndex, "--modules-dir", filepath.Join(dir, "data", "modules"))
+	if !strings.Contains(js, `"requirements": [
+        {
+          "module": "module.eks",
+          "constraint": ">= 2.23",`) {
+		t.Errorf("the JSON report does not give kubernetes's requirement as module.eks's:\n%s", js)
+	}
 	want := `provider "helm" (main.tf:3:5): no available version of provider hashicorp/helm matches root: >= 3.0.0; module.net: ~> 2.9 under policy strict`
 	if !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)

@@ -73,7 +73,9 @@ func (d *Domain) add(dir string, rep *resolve.Report, rec *recorder) {
 			if problem == "" {
 				problem = "no versions were listed"
 			}
-			d.Problems = append(d.Problems, fmt.Sprintf("%s: %s %s (%s): %s", dir, it.Kind, it.Name, placeOr(it.Pos), problem))
+			line := fmt.Sprintf("%s: %s %s (%s): %s", dir, it.Kind, it.Name, placeOr(it.Pos), problem)
+			d.Problems = append(d.Problems, line)
+			d.failed = append(d.failed, failedCall{item: it, line: line})
 		default:
 			c.History = key
 			if d.Histories[key] == nil {
@@ -82,6 +84,13 @@ func (d *Domain) add(dir string, rep *resolve.Report, rec *recorder) {
 		}
 		d.Calls = append(d.Calls, c)
 	}
+}
+
+// failedCall is a call of Domain.Problems: its item in its directory's
+// report and its line.
+type failedCall struct {
+	item resolve.Item
+	line string
 }
 
 func placeOr(pos string) string {

@@ -100,6 +100,9 @@ type Domain struct {
 	Unread []Unread
 	// Problems lists the calls whose versions could not be listed.
 	Problems []string
+	// failed are the calls of Problems of a directory domain, in order,
+	// for Report.ProblemLines.
+	failed []failedCall
 }
 
 // Unread is a module that was not read.

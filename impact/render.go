@@ -407,11 +407,16 @@ func notes(r *Report, opts report.Options, code, text func(string) string) []str
 			out = append(out, fmt.Sprintf("%s with no version to select%s", plural.Of(rest, "more source", "more sources"), listsThem(opts)))
 		}
 	}
-	shown := r.Problems[:limit(len(r.Problems))]
+	problems := r.problemLines(opts.ShowAll)
+	shown := problems[:limit(len(problems))]
 	for _, p := range shown {
-		out = append(out, "versions not listed: "+text(p))
+		out = append(out, "versions not listed: "+text(p.text))
 	}
-	if rest := len(r.Problems) - len(shown); rest > 0 {
+	rest := 0
+	for _, p := range problems[len(shown):] {
+		rest += p.calls
+	}
+	if rest > 0 {
 		out = append(out, fmt.Sprintf("and %s whose versions were not listed%s", plural.Of(rest, "more call", "more calls"), listsThem(opts)))
 	}
 	return out

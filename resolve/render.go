@@ -138,13 +138,9 @@ func (it *Item) sharedProblem() string {
 }
 
 // ProblemGroups groups the items that have a problem and the given
-// status (any status when status is ""), the items whose problems are the
-// same but for the address a lookup error names in one group, in the
-// order of their first item; the items keep their order. The items whose
-// lookups one host failed with server errors or 429 (registry.HostError),
-// which read differently when some were retried and others not, are one
-// group per host whose Problem sums them up (registry.HostFailures), when
-// there are several. A nil report has none.
+// status (any status when status is ""), as GroupProblems does, the
+// items whose problems are the same but for the address a lookup error
+// names in one group. A nil report has none.
 func (r *Report) ProblemGroups(status Status) []ProblemGroup {
 	if r == nil {
 		return nil
@@ -156,6 +152,17 @@ func (r *Report) ProblemGroups(status Status) []ProblemGroup {
 			items = append(items, it)
 		}
 	}
+	return GroupProblems(items, (*Item).sharedProblem)
+}
+
+// GroupProblems groups items, in the order of their first item; the
+// items keep their order. The items whose lookups one host failed with
+// server errors or 429 (registry.HostError), which read differently
+// when some were retried and others not, are one group per host whose
+// Problem sums them up (registry.HostFailures), when there are several.
+// The other items are grouped by key, each in a group of its own when
+// key is nil.
+func GroupProblems(items []*Item, key func(*Item) string) []ProblemGroup {
 	// How many items each host failed.
 	failed := map[string]int{}
 	for _, it := range items {
@@ -166,31 +173,36 @@ func (r *Report) ProblemGroups(status Status) []ProblemGroup {
 	var groups []ProblemGroup
 	var hostErrs [][]*registry.StatusError // of each group summed up by host
 	index := map[string]int{}
-	for _, it := range items {
-		key := it.sharedProblem()
+	for i, it := range items {
 		se, byHost := registry.HostError(it.err)
 		byHost = byHost && failed[se.Host] > 1
-		if byHost {
-			key = "\x00host " + se.Host // no problem text starts so
+		var k string
+		switch {
+		case byHost:
+			k = "\x00host " + se.Host // no problem text starts so
+		case key != nil:
+			k = key(it)
+		default:
+			k = "\x00item " + strconv.Itoa(i)
 		}
-		k, ok := index[key]
+		g, ok := index[k]
 		if !ok {
-			k = len(groups)
-			index[key] = k
-			groups = append(groups, ProblemGroup{Problem: key})
+			g = len(groups)
+			index[k] = g
+			groups = append(groups, ProblemGroup{Problem: k})
 			hostErrs = append(hostErrs, nil)
 		}
-		groups[k].Items = append(groups[k].Items, it)
+		groups[g].Items = append(groups[g].Items, it)
 		if byHost {
-			hostErrs[k] = append(hostErrs[k], se)
+			hostErrs[g] = append(hostErrs[g], se)
 		}
 	}
-	for k := range groups {
+	for g := range groups {
 		switch {
-		case hostErrs[k] != nil:
-			groups[k].Problem = registry.HostFailures(hostErrs[k])
-		case len(groups[k].Items) == 1:
-			groups[k].Problem = groups[k].Items[0].Problem
+		case hostErrs[g] != nil:
+			groups[g].Problem = registry.HostFailures(hostErrs[g])
+		case len(groups[g].Items) == 1:
+			groups[g].Problem = groups[g].Items[0].Problem
 		}
 	}
 	return groups

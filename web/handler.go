@@ -102,6 +102,13 @@ type Options struct {
 	// Precompress starts compressing prerel.wasm when Handler is made,
 	// rather than on its first request.
 	Precompress bool
+	// CallTimeout, when positive, replaces the page's own time limit
+	// (15 s) on an evaluation or an explanation, past which the page
+	// stops its worker and names the HCL policy that ran: Handler writes
+	// it, in milliseconds, into the page it serves (meta element
+	// prerel-call-timeout-ms). prerel serve leaves it 0; a test sets it
+	// so as not to wait 15 s.
+	CallTimeout time.Duration
 }
 
 // NewToken returns a random API token: 32 hexadecimal digits.
@@ -268,7 +275,11 @@ func (h *handler) file(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, fmt.Sprintf("%s cannot be read: %v", name, err), http.StatusInternalServerError)
 			return
 		}
-		data = bytes.Replace(data, []byte(tokenMeta), []byte(strings.Replace(tokenMeta, `content=""`, `content="`+h.opt.Token+`"`, 1)), 1)
+		meta := strings.Replace(tokenMeta, `content=""`, `content="`+h.opt.Token+`"`, 1)
+		if ms := h.opt.CallTimeout.Milliseconds(); ms > 0 {
+			meta += fmt.Sprintf("\n<meta name=\"prerel-call-timeout-ms\" content=\"%d\">", ms)
+		}
+		data = bytes.Replace(data, []byte(tokenMeta), []byte(meta), 1)
 		hd.Set("Cache-Control", "no-store")
 		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
 		return

@@ -162,7 +162,7 @@ func impactFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		return impactOutcome(rep, failOn)
+		return impactOutcome(rep, failOn, *showAll)
 	}
 }
 
@@ -207,10 +207,11 @@ func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*imp
 
 // impactOutcome is the exit status once the report is written: an
 // outside failure when versions could not be listed, a finding when a
-// call falls in a --fail-on class.
-func impactOutcome(rep *impact.Report, failOn classList) error {
+// call falls in a --fail-on class. The calls one registry host failed
+// share a line that names them, at most 6 unless showAll.
+func impactOutcome(rep *impact.Report, failOn classList, showAll bool) error {
 	if n := len(rep.Problems); n > 0 {
-		return failure(fmt.Errorf("the versions of %s could not be listed:\n  %s", plural.Of(n, "call", "calls"), strings.Join(rep.Problems, "\n  ")))
+		return failure(fmt.Errorf("the versions of %s could not be listed:\n  %s", plural.Of(n, "call", "calls"), strings.Join(rep.ProblemLines(showAll), "\n  ")))
 	}
 	var hits []string
 	total := 0

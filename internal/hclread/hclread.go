@@ -3,7 +3,10 @@
 // the module manifest) so that no file can exhaust prerel's memory or
 // stack: each file is read with package safefile (a regular file of at
 // most safefile.ConfigLimit bytes), and its nesting is measured before
-// the HCL parser, which recurses once per level, sees it.
+// the HCL parser, which recurses once per level, sees it. The measure
+// reads the bytes once, as HCL's lexer would, without making its tokens;
+// only a file that may nest too deep is lexed for it, and then parsed
+// (lexed again) only when it does not.
 //
 // A file nested deeper than MaxNesting levels is refused with one error
 // diagnostic at the start of the expression that nests too deep:
@@ -139,6 +142,9 @@ func checkNative(src []byte, filename string) *hcl.Diagnostic {
 	if bound(src) <= MaxNesting {
 		return nil
 	}
+	if skim(src) {
+		return nil
+	}
 	toks, _ := hclsyntax.LexConfig(src, filename, firstPos)
 	var n nesting
 	return n.scan(toks, 0, true)
@@ -189,8 +195,11 @@ const (
 type nesting struct {
 	// stack are the open levels, the text itself first.
 	stack []level
-	// depth is the levels open inside the text plus every chain count.
-	depth int
+	// depth is the levels open inside the text plus every chain count;
+	// max is the deepest it has been.
+	depth, max int
+	// trace, when set, receives the type of every token measured.
+	trace *[]hclsyntax.TokenType
 }
 
 // endsOperand reports whether a token of type t can end an expression, so
@@ -210,53 +219,14 @@ func endsOperand(t hclsyntax.TokenType) bool {
 // MaxNesting, at the start of the outermost expression that is too deep;
 // nil when the nesting is within the limit.
 func (n *nesting) scan(toks hclsyntax.Tokens, base int, body bool) *hcl.Diagnostic {
-	n.stack = append(n.stack[:0], level{kind: top, body: body})
-	n.depth = 0
+	n.start(body)
 	prev := hclsyntax.TokenNil
 	for i, t := range toks {
-		switch t.Type {
-		case hclsyntax.TokenOBrace:
-			inner := n.stack[len(n.stack)-1]
-			n.push(level{kind: t.Type, open: t.Range, body: inner.body && (prev == hclsyntax.TokenIdent || prev == hclsyntax.TokenCQuote)})
-		case hclsyntax.TokenOParen, hclsyntax.TokenOQuote, hclsyntax.TokenOHeredoc,
-			hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
-			n.push(level{kind: t.Type, open: t.Range})
-			if t.Type == hclsyntax.TokenTemplateControl && i+1 < len(toks) && toks[i+1].Type == hclsyntax.TokenIdent {
-				n.stack[len(n.stack)-1].keyword = string(toks[i+1].Bytes)
-			}
-		case hclsyntax.TokenOBrack:
-			if endsOperand(prev) {
-				// An index or splat extends the chain it follows.
-				n.chain(t.Range)
-			}
-			n.push(level{kind: t.Type, open: t.Range})
-		case hclsyntax.TokenCParen:
-			n.popTo(hclsyntax.TokenOParen)
-		case hclsyntax.TokenCBrack:
-			n.popTo(hclsyntax.TokenOBrack)
-		case hclsyntax.TokenCBrace:
-			n.popTo(hclsyntax.TokenOBrace)
-		case hclsyntax.TokenCQuote:
-			n.popTo(hclsyntax.TokenOQuote)
-		case hclsyntax.TokenCHeredoc:
-			n.popTo(hclsyntax.TokenOHeredoc)
-		case hclsyntax.TokenTemplateSeqEnd:
-			n.endSequence(t.Range)
-		case hclsyntax.TokenPlus, hclsyntax.TokenMinus, hclsyntax.TokenStar, hclsyntax.TokenSlash, hclsyntax.TokenPercent,
-			hclsyntax.TokenEqualOp, hclsyntax.TokenNotEqual, hclsyntax.TokenLessThan, hclsyntax.TokenLessThanEq,
-			hclsyntax.TokenGreaterThan, hclsyntax.TokenGreaterThanEq, hclsyntax.TokenAnd, hclsyntax.TokenOr,
-			hclsyntax.TokenBang, hclsyntax.TokenQuestion:
-			n.chain(t.Range)
-		case hclsyntax.TokenComma:
-			n.separate()
-		case hclsyntax.TokenNewline:
-			// Newlines separate the attributes and blocks of a body and
-			// the items of an object; inside brackets, parentheses and
-			// templates they are ignored.
-			if k := n.stack[len(n.stack)-1].kind; k == top || k == hclsyntax.TokenOBrace {
-				n.separate()
-			}
+		keyword := ""
+		if t.Type == hclsyntax.TokenTemplateControl && i+1 < len(toks) && toks[i+1].Type == hclsyntax.TokenIdent {
+			keyword = string(toks[i+1].Bytes)
 		}
+		n.token(t.Type, t.Range, prev, keyword)
 		if t.Type != hclsyntax.TokenComment && t.Type != hclsyntax.TokenNewline {
 			prev = t.Type
 		}
@@ -265,6 +235,63 @@ func (n *nesting) scan(toks hclsyntax.Tokens, base int, body bool) *hcl.Diagnost
 		}
 	}
 	return nil
+}
+
+// start begins a text, a file's when body is set and a template's
+// otherwise.
+func (n *nesting) start(body bool) {
+	n.stack = append(n.stack[:0], level{kind: top, body: body})
+	n.depth, n.max = 0, 0
+}
+
+// token measures one token of type typ at r; prev is the type of the
+// token before it, comments and newlines aside, and keyword, for a
+// template directive, the word that follows it.
+func (n *nesting) token(typ hclsyntax.TokenType, r hcl.Range, prev hclsyntax.TokenType, keyword string) {
+	if n.trace != nil {
+		*n.trace = append(*n.trace, typ)
+	}
+	switch typ {
+	case hclsyntax.TokenOBrace:
+		inner := n.stack[len(n.stack)-1]
+		n.push(level{kind: typ, open: r, body: inner.body && (prev == hclsyntax.TokenIdent || prev == hclsyntax.TokenCQuote)})
+	case hclsyntax.TokenOParen, hclsyntax.TokenOQuote, hclsyntax.TokenOHeredoc,
+		hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+		n.push(level{kind: typ, open: r, keyword: keyword})
+	case hclsyntax.TokenOBrack:
+		if endsOperand(prev) {
+			// An index or splat extends the chain it follows.
+			n.chain(r)
+		}
+		n.push(level{kind: typ, open: r})
+	case hclsyntax.TokenCParen:
+		n.popTo(hclsyntax.TokenOParen)
+	case hclsyntax.TokenCBrack:
+		n.popTo(hclsyntax.TokenOBrack)
+	case hclsyntax.TokenCBrace:
+		n.popTo(hclsyntax.TokenOBrace)
+	case hclsyntax.TokenCQuote:
+		n.popTo(hclsyntax.TokenOQuote)
+	case hclsyntax.TokenCHeredoc:
+		n.popTo(hclsyntax.TokenOHeredoc)
+	case hclsyntax.TokenTemplateSeqEnd:
+		n.endSequence(r)
+	case hclsyntax.TokenPlus, hclsyntax.TokenMinus, hclsyntax.TokenStar, hclsyntax.TokenSlash, hclsyntax.TokenPercent,
+		hclsyntax.TokenEqualOp, hclsyntax.TokenNotEqual, hclsyntax.TokenLessThan, hclsyntax.TokenLessThanEq,
+		hclsyntax.TokenGreaterThan, hclsyntax.TokenGreaterThanEq, hclsyntax.TokenAnd, hclsyntax.TokenOr,
+		hclsyntax.TokenBang, hclsyntax.TokenQuestion:
+		n.chain(r)
+	case hclsyntax.TokenComma:
+		n.separate()
+	case hclsyntax.TokenNewline:
+		// Newlines separate the attributes and blocks of a body and
+		// the items of an object; inside brackets, parentheses and
+		// templates they are ignored.
+		if k := n.stack[len(n.stack)-1].kind; k == top || k == hclsyntax.TokenOBrace {
+			n.separate()
+		}
+	}
+	n.max = max(n.max, n.depth)
 }
 
 // place returns the start of the outermost expression open: the first

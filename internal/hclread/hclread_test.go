@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -184,13 +186,122 @@ func FuzzNesting(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	for _, tt := range skimTests {
+		f.Add([]byte(tt.src))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		toks, _ := hclsyntax.LexConfig(src, "f", hcl.Pos{Line: 1, Column: 1})
 		var n nesting
 		if d := n.scan(toks, 0, true); d != nil && bound(src) <= MaxNesting {
 			t.Fatalf("nesting past the limit, but bound(src) = %d", bound(src))
 		}
+		checkSkim(t, src)
 		_, _ = ParseHCL(src, "f")
 		_, _ = ParseJSON(src, "f")
 	})
+}
+
+// skimTests are texts where skim must follow HCL's lexer closely, and
+// whether it measures them (true) or leaves them to the lexer.
+var skimTests = []struct {
+	src    string
+	within bool
+}{
+	{"a = 1 + 2 - 3\nb = [c[0], (d), {e = f}]\n", true},
+	{"a = \"${b}%{if c}d%{else}e%{endif}\"\n", true},
+	{"a = \"$${b} %%{c} $$${d} \\\" \\${e} $\" [\n", true},
+	{"a = \"${ { } }\" [\n", true},
+	{"a = \"${ {~} ~} }\" (\n", true},
+	{"a = \"%{~ if b ~}c%{~ endif ~}\"\n", true},
+	{"a = \"%{ iffy }%{ endiffy }%{ if-b }%{ endif\u00e9 }\"\n", true},
+	{"a = \"\\\n\" [\n", true},
+	{"# [[[ \" <<EOT\n// ((( \"\n/* {{{\n \" */ a = 1\n", true},
+	{"a = <<EOT\n${b} $c $$d $${e} %%{f} %\n$\n  EOT \nEOT\n[\n", true},
+	{"a = <<-EOT\r\n  b\r\n  EOT\r\n(\n", true},
+	{"a = <<EOT\n\xffEOT\n[\n", true},
+	{"a = <<EOT\nE\xffOT\nEOT\n[\n", true},
+	{"a = <<EOT\n\u00a0EOT\u00a0\n[\n", true},
+	{"a = <<EOT\n\u00e9EOT\nEOT\n[\n", true},
+	{"a = <<EOT\n${<<EOU\n}\nEOU\n}EOT\nEOT\n[\n", true},
+	{"a = <<EOT-1\nEOT-1\n<< EOT\n<<EOT x\n", true},
+	{"a = b-c - 1e-5-3 + é-1\n", true},
+	{"a = 1 /* b\n[\n", false},
+	{"a = <<EOT\nb\rc\nEOT\n", false},
+	{"a = <<\u00e9\n\u00e9\n", false},
+	{"a = <<EOT\u00e9\nEOT\n", false},
+	{"a = \xec\"b\"\n", false},
+	{"a = " + strings.Repeat("[", MaxNesting), false},
+}
+
+func TestSkim(t *testing.T) {
+	for _, tt := range skimTests {
+		if got := checkSkim(t, []byte(tt.src)); got != tt.within {
+			t.Errorf("skim(%q) = %v, want %v", tt.src, got, tt.within)
+		}
+	}
+}
+
+// checkSkim checks that when skim measures src, it measures it no less
+// deep than HCL's tokens and sees the same levels, closings and
+// separators; it returns skim's answer.
+func checkSkim(t *testing.T, src []byte) bool {
+	t.Helper()
+	toks, _ := hclsyntax.LexConfig(src, "f", firstPos)
+	var exact nesting
+	var want []hclsyntax.TokenType
+	exact.trace = &want
+	d := exact.scan(toks, 0, true)
+	var s skimmer
+	var got []hclsyntax.TokenType
+	s.n.trace = &got
+	if !s.run(src) {
+		return false
+	}
+	if d != nil {
+		t.Fatalf("skim(%q) measured it within the limit, the tokens nest deeper: %v", src, d)
+	}
+	if s.n.max < exact.max {
+		t.Errorf("skim(%q) measured %d levels, the tokens %d", src, s.n.max, exact.max)
+	}
+	if g, w := structure(got), structure(want); !slices.Equal(g, w) {
+		t.Errorf("skim(%q) read\n%v\nthe tokens are\n%v", src, g, w)
+	}
+	return true
+}
+
+// structure returns the types that open, close or separate levels.
+func structure(types []hclsyntax.TokenType) []hclsyntax.TokenType {
+	var s []hclsyntax.TokenType
+	for _, t := range types {
+		switch t {
+		case hclsyntax.TokenOBrace, hclsyntax.TokenCBrace, hclsyntax.TokenOParen, hclsyntax.TokenCParen,
+			hclsyntax.TokenOBrack, hclsyntax.TokenCBrack, hclsyntax.TokenOQuote, hclsyntax.TokenCQuote,
+			hclsyntax.TokenOHeredoc, hclsyntax.TokenCHeredoc, hclsyntax.TokenTemplateInterp,
+			hclsyntax.TokenTemplateControl, hclsyntax.TokenTemplateSeqEnd, hclsyntax.TokenComma,
+			hclsyntax.TokenNewline:
+			s = append(s, t)
+		}
+	}
+	return s
+}
+
+// TestSkimLargeConfiguration checks that the nesting of a large
+// configuration with every kind of level is measured by skim, not HCL's
+// lexer, and costs no allocation per byte (the lexer's tokens take about
+// 120 bytes for each byte of text).
+func TestSkimLargeConfiguration(t *testing.T) {
+	src := config(1 << 20)
+	if !checkSkim(t, src) {
+		t.Fatal("skim left the configuration to HCL's lexer")
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d := checkNative(src, "main.tf")
+	runtime.ReadMemStats(&after)
+	if d != nil {
+		t.Fatal(d)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > uint64(len(src))/16 {
+		t.Errorf("measuring %d bytes allocated %d bytes", len(src), n)
+	}
 }

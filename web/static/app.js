@@ -123,8 +123,12 @@
   // CALL_TIMEOUT_MS bounds an evaluation or an explanation: past it, the
   // worker is stopped and started again, and the call fails naming what
   // the worker last said it was working on (an HCL policy, or reading
-  // the HCL text).
-  const CALL_TIMEOUT_MS = 15000;
+  // the HCL text). It is 15 s unless the server that serves the page
+  // sets another in a meta element (web.Options.CallTimeout, for tests).
+  const CALL_TIMEOUT_MS = (() => {
+    const ms = Number((document.querySelector('meta[name="prerel-call-timeout-ms"]') || {content: ''}).content);
+    return ms > 0 ? ms : 15000;
+  })();
   let progress = ''; // what the worker last said it works on
 
   // call asks prerel, in the worker, and resolves to its result.

@@ -1,0 +1,122 @@
+package impact_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/impact"
+	"github.com/prerel/prerel/internal/golden"
+	"github.com/prerel/prerel/report"
+	"github.com/prerel/prerel/terraform/registry"
+)
+
+// TestFailingHostIsOneLine checks that the calls whose lookups a registry
+// host answers 503 are one line of the report and of ProblemLines, which
+// counts them, names a few and sums up the host's answers, while a call
+// the host alone failed keeps its own line.
+func TestFailingHostIsOneLine(t *testing.T) {
+	tests := []struct {
+		name   string
+		dirs   [][]string // the modules each directory calls
+		listed []string   // the modules the registry lists; it answers 503 for the others
+		lines  int        // of ProblemLines
+	}{
+		{"all calls fail", [][]string{names("m", 12)}, nil, 1},
+		{"some calls fail", [][]string{names("m", 8)}, []string{"m1", "m5"}, 1},
+		{"one call fails", [][]string{names("m", 3)}, []string{"m0", "m2"}, 1},
+		{"two directories", [][]string{names("a", 4), names("b", 4)}, []string{"b3"}, 1},
+	}
+	goldenDir, err := filepath.Abs("testdata/golden") // before the test changes directory
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client := fakeRegistry(t, tt.listed)
+			t.Chdir(t.TempDir())
+			var dirs []string
+			for i, mods := range tt.dirs {
+				dir := fmt.Sprintf("dir%d", i)
+				var b strings.Builder
+				for _, m := range mods {
+					fmt.Fprintf(&b, "module %q {\n  source  = \"corp/%s/aws\"\n  version = \"~> 1.0\"\n}\n", m, m)
+				}
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(b.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				dirs = append(dirs, dir)
+			}
+			d, err := impact.LoadDirs(context.Background(), dirs, client, catalogue.New())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := impact.Run(d, impact.Options{Policy: mustPolicy(t, "linear"), Policies: catalogue.New()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := r.ProblemLines(false)
+			if len(lines) != tt.lines {
+				t.Errorf("ProblemLines has %d lines, want %d:\n%s", len(lines), tt.lines, strings.Join(lines, "\n"))
+			}
+			var text bytes.Buffer
+			if err := impact.Render(&text, report.Text, r, cliOptions); err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(text.String(), "answered 503"); n != 1 {
+				t.Errorf("the report tells the host's answer %d times, want once:\n%s", n, text.String())
+			}
+			out := text.String() + "\nProblemLines:\n" + strings.Join(lines, "\n") +
+				"\n\nProblemLines, show all:\n" + strings.Join(r.ProblemLines(true), "\n") + "\n"
+			golden.Check(t, filepath.Join(goldenDir, "failing-host-"+strings.ReplaceAll(tt.name, " ", "-")+".txt"), []byte(out))
+		})
+	}
+}
+
+// names returns n module names: prefix0, prefix1, ...
+func names(prefix string, n int) []string {
+	var ns []string
+	for i := range n {
+		ns = append(ns, fmt.Sprintf("%s%d", prefix, i))
+	}
+	return ns
+}
+
+// fakeRegistry returns a client of registry.test, a registry that lists
+// the versions 1.0.0, 1.1.0 and 2.0.0-beta.1 of the modules corp/NAME/aws
+// named in listed, and answers 503 to every other lookup, without
+// retrying.
+func fakeRegistry(t *testing.T, listed []string) *registry.Client {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/.well-known/terraform.json" {
+			fmt.Fprint(w, `{"modules.v1": "/m/"}`)
+			return
+		}
+		for _, m := range listed {
+			if r.URL.Path == "/m/corp/"+m+"/aws/versions" {
+				fmt.Fprint(w, `{"modules": [{"versions": [{"version": "1.0.0"}, {"version": "1.1.0"}, {"version": "2.0.0-beta.1"}]}]}`)
+				return
+			}
+		}
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(srv.Close)
+	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}
+	return &registry.Client{BaseURL: "http://registry.test", Timeout: 10 * time.Second, Retries: -1,
+		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: dial}}}
+}

@@ -120,10 +120,12 @@
     return fetch(path, {cache: 'no-store', headers: {'X-Prerel-Token': apiToken}});
   }
 
-  // CALL_TIMEOUT_MS bounds an evaluation or an explanation: past it, the
-  // worker is stopped and started again, and the call fails naming what
-  // the worker last said it was working on (an HCL policy, or reading
-  // the HCL text). It is 15 s unless the server that serves the page
+  // CALL_TIMEOUT_MS bounds an evaluation or an explanation, from when
+  // the worker starts on it (not counting the start of prerel in a new
+  // worker, which on a slow machine takes seconds): past it, the worker
+  // is stopped and started again, and the call fails naming what the
+  // worker last said it was working on (an HCL policy, or reading the
+  // HCL text). It is 15 s unless the server that serves the page
   // sets another in a meta element (web.Options.CallTimeout, for tests).
   const CALL_TIMEOUT_MS = (() => {
     const ms = Number((document.querySelector('meta[name="prerel-call-timeout-ms"]') || {content: ''}).content);
@@ -136,14 +138,16 @@
     return new Promise((resolve, reject) => {
       const id = ++nextID;
       let timer = 0;
-      if (method === 'evaluate' || method === 'explain') {
-        timer = setTimeout(() => timedOut(id), CALL_TIMEOUT_MS);
-      }
       pending.set(id, {
+        started: () => {
+          progress = '';
+          if (method === 'evaluate' || method === 'explain') {
+            timer = setTimeout(() => timedOut(id), CALL_TIMEOUT_MS);
+          }
+        },
         resolve: (v) => { clearTimeout(timer); resolve(v); },
         reject: (e) => { clearTimeout(timer); reject(e); },
       });
-      progress = '';
       worker.postMessage({id, method, arg: JSON.stringify(arg === undefined ? {} : arg)});
     }).then((text) => {
       const out = JSON.parse(text);
@@ -176,6 +180,11 @@
     worker.onmessage = (e) => {
       if (e.data && e.data.progress !== undefined) {
         progress = String(e.data.progress);
+        return;
+      }
+      if (e.data && e.data.started !== undefined) {
+        const p = pending.get(e.data.started);
+        if (p) p.started();
         return;
       }
       const {id, out, error} = e.data;

@@ -54,6 +54,11 @@
   let urlSeq = 0;
   let linking = false; // the link is being written
   let policyNames = '';
+  // listed is what the Policies list offers for the HCL text hcl: every
+  // policy that can be chosen (the answer's available policies) and the
+  // problems of the text, as the last answer for that text gave them.
+  let listed = {hcl: null, available: [], hclErrors: []};
+  let stopped = ''; // the HCL policy that ran too long, if the last evaluation was stopped
   let scrollToExplain = false; // the explanation was asked for by a click
 
   // printable: begin
@@ -170,6 +175,8 @@
       msg = `The HCL policy "${progress}" ran longer than ${secs} s: prerel was stopped. Simplify that policy, or leave it out under Policies.`;
     }
     const err = new Error(msg);
+    err.loading = progress === '(loading the HCL text)';
+    err.policy = err.loading ? '' : progress;
     for (const p of pending.values()) p.reject(err);
     pending.clear();
     startWorker();
@@ -402,6 +409,8 @@
     rendering = true;
     let ans = null;
     let problem = '';
+    let halted = '';
+    let loadStopped = false;
     if (state.policies !== null && state.policies.length === 0) {
       problem = 'No policy is chosen: choose one or more under Policies.';
     } else {
@@ -409,7 +418,14 @@
         ans = await call('evaluate', request());
       } catch (e) {
         problem = e.message;
+        halted = e.policy || '';
+        loadStopped = e.loading === true;
       }
+    }
+    if (ans) {
+      listed = {hcl: state.hcl, available: ans.available, hclErrors: ans.hcl_errors || []};
+    } else if (!loadStopped) {
+      await listPolicies();
     }
     rendering = false;
     if (stale) {
@@ -418,9 +434,32 @@
       return;
     }
     answer = ans;
+    stopped = halted;
     draw(ans, problem);
     updateURL();
     renderExplain();
+  }
+
+  // listPolicies makes listed hold the policies of the HCL text of the
+  // state, when no answer gave them: an evaluation fails or is stopped,
+  // or no policy is chosen, and the Policies list must still offer the
+  // policies the text declares, so that one that fails can be left out
+  // and another chosen. It asks prerel for an evaluation of no version by
+  // one of its own policies, which reads the HCL text and runs none of
+  // its policies. When that fails too, the list offers prerel's policies.
+  async function listPolicies() {
+    if (listed.hcl === state.hcl) return;
+    const hcl = state.hcl;
+    let next = {hcl, available: info.policies, hclErrors: []};
+    if (hcl.trim() !== '') {
+      try {
+        const ans = await call('evaluate', {constraint: '', versions: '', policies: [info.policies[0].name], hcl});
+        next = {hcl, available: ans.available, hclErrors: ans.hcl_errors || []};
+      } catch (e) {
+        next.hcl = null; // asked again after the next failure
+      }
+    }
+    listed = next;
   }
 
   function showNote(text) {
@@ -435,7 +474,8 @@
     setText(cerr, ans && ans.constraint_error
       ? `The engine cannot parse this constraint, so prerel check refuses it: ${ans.constraint_error}. Each policy's own verdict is shown below.`
       : '');
-    $('hcl-errors').replaceChildren(...(ans && ans.hcl_errors ? ans.hcl_errors : []).map((t) => el('li', {text: t})));
+    const hclErrors = ans ? ans.hcl_errors || [] : (listed.hcl === state.hcl ? listed.hclErrors : []);
+    $('hcl-errors').replaceChildren(...hclErrors.map((t) => el('li', {text: t})));
     const notes = ans && ans.notes ? ans.notes.slice() : [];
     const hidden = state.hcl.split('\n').findIndex((line) => printable(line, '\t') !== line);
     if (hidden >= 0) {
@@ -445,15 +485,15 @@
       notes.push(`${ans.unreadable} of the versions cannot be read as versions by prerel's engine: each policy judges them as they are, and says invalid when it cannot read one.`);
     }
     $('notes').replaceChildren(...notes.map((t) => el('li', {text: t})));
-    drawPolicies(ans);
+    drawPolicies(ans ? ans.available : (listed.hcl === state.hcl ? listed.available : info.policies));
     drawVerdicts(ans);
     drawSelects(ans);
     drawTimeline(ans);
   }
 
-  // drawPolicies lists every policy that can be chosen, with a checkbox.
-  function drawPolicies(ans) {
-    const available = ans ? ans.available : (info ? info.policies : []);
+  // drawPolicies lists every policy that can be chosen (available), with
+  // a checkbox; the HCL policy stopped for running too long is marked.
+  function drawPolicies(available) {
     const names = available.map((p) => p.origin + ':' + p.name).join(',');
     if (names !== policyNames) {
       policyNames = names;
@@ -466,6 +506,12 @@
     for (const box of $('policies').querySelectorAll('input[type=checkbox]')) {
       box.checked = state.policies === null || state.policies.includes(box.value);
       if (box.checked) n++;
+      const label = box.parentElement;
+      const mark = label.querySelector('.stopped');
+      if (mark) mark.remove();
+      if (stopped !== '' && box.value === stopped && label.classList.contains('hcl')) {
+        label.append(el('span', {class: 'stopped', text: ` ran longer than ${CALL_TIMEOUT_MS / 1000} s: uncheck it to leave it out`}));
+      }
     }
     $('policies-count').textContent = `${n} of ${available.length} chosen`;
   }

@@ -5,9 +5,10 @@
 // WebAssembly and served as prerel serve serves it, whose verdicts,
 // selections and pasted HCL policies must equal prerel check's, whose
 // link must restore the view, and which must stop an HCL policy that
-// runs past its time limit, name it and answer the next change; hostile
-// input shown as text; and the load time of a large report. It holds
-// tests only.
+// runs past its time limit, name it, keep it under Policies to be left
+// out and answer the next change, and keep the pasted policies listed
+// when an evaluation fails; hostile input shown as text; and the load
+// time of a large report. It holds tests only.
 //
 // The tests need a Chromium binary on PATH (chromium, chromium-browser or
 // google-chrome; on Debian, apt-get install chromium) and skip without one.

@@ -16,14 +16,20 @@ type problemLine struct {
 
 // ProblemLines are the report's Problems as it shows them: a line a call,
 // but one line a registry host for the calls whose lookups one host
-// failed with server errors or 429, when several (resolve.GroupProblems),
-// that names the calls (at most notes.MaxNames unless showAll), counts
-// them and sums up the host's answers:
+// failed with server errors or 429, or that could not reach their host
+// (a name that does not resolve, a connection refused, a timeout), when
+// several (resolve.GroupHostProblems), that names the calls (at most
+// notes.MaxNames unless showAll), counts them and sums up the host's
+// answers or why it could not be reached:
 //
 //	modules a, b, c, d, e, f and 6 more (12 calls): registry.example.com
 //	answered 503 Service Unavailable to 12 lookups, such as GET /v1/...
 //
-// (one line). A report Run did not make has a line a call.
+//	modules a, b, c (3 calls): registry.example.com could not be
+//	reached (connection refused): GET /.well-known/terraform.json
+//
+// (one line each). Other problems, such as a call missing from an index,
+// keep a line a call. A report Run did not make has a line a call.
 func (r *Report) ProblemLines(showAll bool) []string {
 	lines := r.problemLines(showAll)
 	out := make([]string, len(lines))
@@ -56,7 +62,7 @@ func (r *Report) problemLines(showAll bool) []problemLine {
 		max = 0
 	}
 	var lines []problemLine
-	for _, g := range resolve.GroupProblems(items, nil) {
+	for _, g := range resolve.GroupHostProblems(items, nil) {
 		if len(g.Items) == 1 {
 			lines = append(lines, problemLine{line[g.Items[0]], 1})
 			continue

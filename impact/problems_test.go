@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -119,4 +120,156 @@ func fakeRegistry(t *testing.T, listed []string) *registry.Client {
 	}
 	return &registry.Client{BaseURL: "http://registry.test", Timeout: 10 * time.Second, Retries: -1,
 		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: dial}}}
+}
+
+// TestUnreachableHostIsOneLine checks that the calls whose lookups could
+// not reach their registry host (a closed port: connection refused; a
+// name that does not resolve; a host that never answers) are one line a
+// host of the report and of ProblemLines, which counts them, names a
+// few and says why the host could not be reached, while a call alone on
+// its host, and other problems (a module the registry does not know),
+// keep a line each.
+func TestUnreachableHostIsOneLine(t *testing.T) {
+	tests := []struct {
+		name  string
+		dirs  [][]string // the calls of each directory: HOST/NAME, calling HOST/corp/NAME/aws
+		lines int        // of ProblemLines
+		hosts int        // the unreachable hosts summed up
+	}{
+		{"connection refused", [][]string{hostCalls("down.test", "d", 12)}, 1, 1},
+		{"no such host", [][]string{hostCalls("gone.test", "g", 4)}, 1, 1},
+		{"timed out", [][]string{hostCalls("mute.test", "s", 3)}, 1, 1},
+		{"two directories", [][]string{hostCalls("down.test", "a", 4), hostCalls("down.test", "b", 4)}, 1, 1},
+		{"one call", [][]string{{"down.test/d0", "good.test/ok0"}}, 1, 0},
+		{"hosts and other problems", [][]string{append(append(hostCalls("down.test", "d", 4),
+			"good.test/ok0", "good.test/x0", "gone.test/g0"), append(hostCalls("gone.test", "g", 3)[1:], "good.test/x1")...)}, 4, 2},
+	}
+	goldenDir, err := filepath.Abs("testdata/golden") // before the test changes directory
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client, refused := unreachableRegistries(t)
+			t.Chdir(t.TempDir())
+			var dirs []string
+			for i, calls := range tt.dirs {
+				dir := fmt.Sprintf("dir%d", i)
+				var b strings.Builder
+				for _, c := range calls {
+					host, name, _ := strings.Cut(c, "/")
+					fmt.Fprintf(&b, "module %q {\n  source  = \"%s/corp/%s/aws\"\n  version = \"~> 1.0\"\n}\n", name, host, name)
+				}
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(b.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				dirs = append(dirs, dir)
+			}
+			d, err := impact.LoadDirs(context.Background(), dirs, client, catalogue.New())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := impact.Run(d, impact.Options{Policy: mustPolicy(t, "linear"), Policies: catalogue.New()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := r.ProblemLines(false)
+			if len(lines) != tt.lines {
+				t.Errorf("ProblemLines has %d lines, want %d:\n%s", len(lines), tt.lines, strings.Join(lines, "\n"))
+			}
+			var text bytes.Buffer
+			if err := impact.Render(&text, report.Text, r, cliOptions); err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(strings.Join(lines, "\n"), "could not be reached"); n != tt.hosts {
+				t.Errorf("ProblemLines sum up %d unreachable hosts, want %d:\n%s", n, tt.hosts, strings.Join(lines, "\n"))
+			}
+			out := text.String() + "\nProblemLines:\n" + strings.Join(lines, "\n") +
+				"\n\nProblemLines, show all:\n" + strings.Join(r.ProblemLines(true), "\n") + "\n"
+			out = strings.ReplaceAll(out, refused, "127.0.0.1:CLOSED")
+			golden.Check(t, filepath.Join(goldenDir, "unreachable-host-"+strings.ReplaceAll(tt.name, " ", "-")+".txt"), []byte(out))
+		})
+	}
+}
+
+// hostCalls returns n calls HOST/prefix0, HOST/prefix1, ...
+func hostCalls(host, prefix string, n int) []string {
+	var calls []string
+	for _, name := range names(prefix, n) {
+		calls = append(calls, host+"/"+name)
+	}
+	return calls
+}
+
+// unreachableRegistries returns a client of four registry hosts, and the
+// address of the closed local port it dials for one: down.test, a
+// closed port, which refuses every connection; gone.test, whose name
+// does not resolve; mute.test, which accepts connections and never
+// answers (the client's timeout is 300 ms); good.test, which lists the
+// versions 1.0.0, 1.1.0 and 2.0.0-beta.1 of corp/okN/aws and answers 404
+// to every other lookup. The client does not retry.
+func unreachableRegistries(t *testing.T) (*registry.Client, string) {
+	good := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/.well-known/terraform.json":
+			fmt.Fprint(w, `{"modules.v1": "/m/"}`)
+		case strings.HasPrefix(r.URL.Path, "/m/corp/ok"):
+			fmt.Fprint(w, `{"modules": [{"versions": [{"version": "1.0.0"}, {"version": "1.1.0"}, {"version": "2.0.0-beta.1"}]}]}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(good.Close)
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := closed.Addr().String()
+	closed.Close()
+	mute, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			c, err := mute.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		mute.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		var d net.Dialer
+		switch host, _, _ := net.SplitHostPort(addr); host {
+		case "down.test":
+			return d.DialContext(ctx, network, refused)
+		case "mute.test":
+			return d.DialContext(ctx, network, mute.Addr().String())
+		case "good.test":
+			return d.DialContext(ctx, network, good.Listener.Addr().String())
+		}
+		return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such host", Name: addr, IsNotFound: true}}
+	}
+	hosts := map[string]string{}
+	for _, h := range []string{"down.test", "gone.test", "mute.test", "good.test"} {
+		hosts[h] = "http://" + h
+	}
+	return &registry.Client{HostURLs: hosts, Timeout: 300 * time.Millisecond, Retries: -1,
+		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: dial}}}, refused
 }

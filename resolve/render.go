@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -163,23 +164,58 @@ func (r *Report) ProblemGroups(status Status) []ProblemGroup {
 // The other items are grouped by key, each in a group of its own when
 // key is nil.
 func GroupProblems(items []*Item, key func(*Item) string) []ProblemGroup {
+	return groupProblems(items, key, false)
+}
+
+// GroupHostProblems groups items as GroupProblems does, and also the
+// items whose lookups got no answer because their host could not be
+// reached (registry.UnreachableError: a name that does not resolve, a
+// connection refused or broken, a timeout), decided by the error's
+// type: one group per unreachable host, when it failed several items,
+// whose Problem sums them up (UnreachableFailures). Other problems, such
+// as a module missing from an index, are grouped by key as before.
+func GroupHostProblems(items []*Item, key func(*Item) string) []ProblemGroup {
+	return groupProblems(items, key, true)
+}
+
+// hostFailure is the failure of an item's lookup that a group of its
+// host sums up: a server error, or when unreachable counts, a host that
+// could not be reached.
+type hostFailure struct {
+	key    string // the group's key: no problem text starts so
+	status *registry.StatusError
+	down   *registry.UnreachableError
+}
+
+func hostFailureOf(it *Item, unreachable bool) (hostFailure, bool) {
+	if se, ok := registry.HostError(it.err); ok {
+		return hostFailure{key: "\x00host " + se.Host, status: se}, true
+	}
+	var ue *registry.UnreachableError
+	if unreachable && errors.As(it.err, &ue) {
+		return hostFailure{key: "\x00unreachable " + ue.Host, down: ue}, true
+	}
+	return hostFailure{}, false
+}
+
+func groupProblems(items []*Item, key func(*Item) string, unreachable bool) []ProblemGroup {
 	// How many items each host failed.
 	failed := map[string]int{}
 	for _, it := range items {
-		if se, ok := registry.HostError(it.err); ok {
-			failed[se.Host]++
+		if hf, ok := hostFailureOf(it, unreachable); ok {
+			failed[hf.key]++
 		}
 	}
 	var groups []ProblemGroup
-	var hostErrs [][]*registry.StatusError // of each group summed up by host
+	var hostErrs [][]hostFailure // of each group summed up by host
 	index := map[string]int{}
 	for i, it := range items {
-		se, byHost := registry.HostError(it.err)
-		byHost = byHost && failed[se.Host] > 1
+		hf, byHost := hostFailureOf(it, unreachable)
+		byHost = byHost && failed[hf.key] > 1
 		var k string
 		switch {
 		case byHost:
-			k = "\x00host " + se.Host // no problem text starts so
+			k = hf.key
 		case key != nil:
 			k = key(it)
 		default:
@@ -194,18 +230,69 @@ func GroupProblems(items []*Item, key func(*Item) string) []ProblemGroup {
 		}
 		groups[g].Items = append(groups[g].Items, it)
 		if byHost {
-			hostErrs[g] = append(hostErrs[g], se)
+			hostErrs[g] = append(hostErrs[g], hf)
 		}
 	}
 	for g := range groups {
-		switch {
-		case hostErrs[g] != nil:
-			groups[g].Problem = registry.HostFailures(hostErrs[g])
+		switch errs := hostErrs[g]; {
+		case errs != nil && errs[0].status != nil:
+			statuses := make([]*registry.StatusError, len(errs))
+			for i, hf := range errs {
+				statuses[i] = hf.status
+			}
+			groups[g].Problem = registry.HostFailures(statuses)
+		case errs != nil:
+			downs := make([]*registry.UnreachableError, len(errs))
+			for i, hf := range errs {
+				downs[i] = hf.down
+			}
+			groups[g].Problem = UnreachableFailures(downs)
 		case len(groups[g].Items) == 1:
 			groups[g].Problem = groups[g].Items[0].Problem
 		}
 	}
 	return groups
+}
+
+// UnreachableFailures sums up in one line the lookups that could not
+// reach one host, given their errors (all of one host, in the order of
+// the lookups; an error shared by several lookups, such as the host's
+// service discovery, may be given once or more): the host, why it could
+// not be reached (registry.UnreachableError.Cause, each cause once) and
+// the lookups, one of them as an example:
+//
+//	registry.example.com could not be reached (connection refused) by
+//	12 lookups, such as GET /v1/modules/ns/a/aws/versions
+//
+// (one line), or with one lookup "...: GET /.well-known/terraform.json".
+// Every text from the errors is escaped by printable.String.
+func UnreachableFailures(errs []*registry.UnreachableError) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	var causes, urls []string
+	for _, e := range errs {
+		if c := e.Cause(); !slices.Contains(causes, c) {
+			causes = append(causes, c)
+		}
+		if !slices.Contains(urls, e.URL) {
+			urls = append(urls, e.URL)
+		}
+	}
+	s := fmt.Sprintf("%s could not be reached (%s)", printable.String(errs[0].Host), strings.Join(causes, " or "))
+	if len(urls) == 1 {
+		return s + ": GET " + lookupPath(urls[0])
+	}
+	return fmt.Sprintf("%s by %d lookups, such as GET %s", s, len(urls), lookupPath(urls[0]))
+}
+
+// lookupPath is the path of a lookup's URL, escaped for a message; the
+// URL itself when it has none.
+func lookupPath(s string) string {
+	if u, err := url.Parse(s); err == nil && u.Path != "" {
+		return printable.String(u.EscapedPath())
+	}
+	return printable.String(s)
 }
 
 // Names names the group's items, consecutive items of a kind after one

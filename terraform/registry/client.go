@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -659,7 +660,7 @@ func (c *Client) getOnce(parent context.Context, u *url.URL, authHost string) (*
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, 0, transportError(parent, shown, timeout, err, last)
+		return nil, 0, transportError(parent, u, timeout, err, last)
 	}
 	defer resp.Body.Close()
 	final := u
@@ -703,10 +704,16 @@ func contextError(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// transportError says why a request got no answer: a timeout, a run
-// cancelled or out of time, a redirect not followed, or a host that
-// cannot be reached.
-func transportError(parent context.Context, shown string, timeout time.Duration, err error, redirect *url.URL) error {
+// transportError says why the request for u got no answer: a timeout, a
+// run cancelled or out of time, a redirect not followed, or a host that
+// cannot be reached. A timeout and a host that cannot be reached, by
+// the error's type, are an UnreachableError.
+func transportError(parent context.Context, u *url.URL, timeout time.Duration, err error, redirect *url.URL) error {
+	shown := redactedURL(u)
+	target := u // the URL whose host got no answer
+	if redirect != nil {
+		target = redirect
+	}
 	var ne net.Error
 	var re *redirectError
 	switch {
@@ -715,17 +722,82 @@ func transportError(parent context.Context, shown string, timeout time.Duration,
 	case errors.As(err, &re):
 		return fmt.Errorf("GET %s: %s", shown, re.msg)
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
-		return fmt.Errorf("GET %s: no complete answer within the %s timeout", shown, timeout)
+		msg := fmt.Sprintf("GET %s: no complete answer within the %s timeout", shown, timeout)
+		return &UnreachableError{URL: redactedURL(target), Host: hostKey(target), Err: err, msg: msg}
 	}
 	inner := RedactURL(unwrapURLError(err).Error())
+	var msg string
 	switch {
 	case redirect != nil:
-		return fmt.Errorf("GET %s: the registry redirected to %s, which cannot be reached: %s", shown, redactedURL(redirect), inner)
+		msg = fmt.Sprintf("GET %s: the registry redirected to %s, which cannot be reached: %s", shown, redactedURL(redirect), inner)
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("GET %s: the registry closed the connection without an answer", shown)
 	default:
-		return fmt.Errorf("GET %s: cannot reach the registry: %s", shown, inner)
+		msg = fmt.Sprintf("GET %s: cannot reach the registry: %s", shown, inner)
 	}
+	if unreachable(err) {
+		return &UnreachableError{URL: redactedURL(target), Host: hostKey(target), Err: err, msg: msg}
+	}
+	return errors.New(msg)
+}
+
+// unreachable reports whether a transport error says that the host
+// could not be reached: its name did not resolve (*net.DNSError), or
+// connecting to it, or sending or reading on the connection, failed
+// (*net.OpError of a dial, a write or a read).
+func unreachable(err error) bool {
+	var dns *net.DNSError
+	var op *net.OpError
+	return errors.As(err, &dns) || errors.As(err, &op) && (op.Op == "dial" || op.Op == "read" || op.Op == "write")
+}
+
+// UnreachableError is a request that got no answer because its host
+// could not be reached: the host's name did not resolve, connecting to
+// it failed (refused, no route), the connection broke before an answer,
+// or no answer came within the client's timeout. Its message is the
+// request's error as the client words any error of the transport ("GET
+// URL: cannot reach the registry: dial tcp ...: connection refused"); a
+// report may sum up the lookups of one unreachable host in one line
+// (package resolve). It does not unwrap to Err, so that a request's
+// timeout is not taken for its caller's deadline.
+type UnreachableError struct {
+	// URL is the URL that got no answer (a redirect's target, when the
+	// registry redirected), with its userinfo redacted.
+	URL string
+	// Host is the host of URL, as StatusError names a host
+	// ("registry.example.com", "127.0.0.1:8080").
+	Host string
+	// Err is the HTTP client's error: a *url.Error, which holds a
+	// *net.OpError, a *net.DNSError or a timeout.
+	Err error
+
+	msg string
+}
+
+func (e *UnreachableError) Error() string { return e.msg }
+
+// Cause says in a few words why the host could not be reached, from the
+// type of Err: "no such host" (or what else the name's lookup said),
+// "timed out", or what the failed dial, read or write says
+// ("connection refused", "connection reset by peer").
+func (e *UnreachableError) Cause() string {
+	var dns *net.DNSError
+	var ne net.Error
+	var op *net.OpError
+	switch {
+	case errors.As(e.Err, &dns):
+		return printable.String(dns.Err)
+	case errors.Is(e.Err, context.DeadlineExceeded) || errors.As(e.Err, &ne) && ne.Timeout():
+		return "timed out"
+	case errors.As(e.Err, &op) && op.Err != nil:
+		inner := op.Err
+		var sys *os.SyscallError
+		if errors.As(inner, &sys) {
+			inner = sys.Err
+		}
+		return printable.String(RedactURL(inner.Error()))
+	}
+	return printable.String(RedactURL(unwrapURLError(e.Err).Error()))
 }
 
 // bodyError says why the body of a 200 answer could not be read whole.

@@ -54,6 +54,11 @@
   let urlSeq = 0;
   let linking = false; // the link is being written
   let policyNames = '';
+  // listed is what the Policies list offers for the HCL text hcl: every
+  // policy that can be chosen (the answer's available policies) and the
+  // problems of the text, as the last answer for that text gave them.
+  let listed = {hcl: null, available: [], hclErrors: []};
+  let stopped = ''; // the HCL policy that ran too long, if the last evaluation was stopped
   let scrollToExplain = false; // the explanation was asked for by a click
 
   // printable: begin
@@ -120,10 +125,12 @@
     return fetch(path, {cache: 'no-store', headers: {'X-Prerel-Token': apiToken}});
   }
 
-  // CALL_TIMEOUT_MS bounds an evaluation or an explanation: past it, the
-  // worker is stopped and started again, and the call fails naming what
-  // the worker last said it was working on (an HCL policy, or reading
-  // the HCL text). It is 15 s unless the server that serves the page
+  // CALL_TIMEOUT_MS bounds an evaluation or an explanation, from when
+  // the worker starts on it (not counting the start of prerel in a new
+  // worker, which on a slow machine takes seconds): past it, the worker
+  // is stopped and started again, and the call fails naming what the
+  // worker last said it was working on (an HCL policy, or reading the
+  // HCL text). It is 15 s unless the server that serves the page
   // sets another in a meta element (web.Options.CallTimeout, for tests).
   const CALL_TIMEOUT_MS = (() => {
     const ms = Number((document.querySelector('meta[name="prerel-call-timeout-ms"]') || {content: ''}).content);
@@ -136,14 +143,16 @@
     return new Promise((resolve, reject) => {
       const id = ++nextID;
       let timer = 0;
-      if (method === 'evaluate' || method === 'explain') {
-        timer = setTimeout(() => timedOut(id), CALL_TIMEOUT_MS);
-      }
       pending.set(id, {
+        started: () => {
+          progress = '';
+          if (method === 'evaluate' || method === 'explain') {
+            timer = setTimeout(() => timedOut(id), CALL_TIMEOUT_MS);
+          }
+        },
         resolve: (v) => { clearTimeout(timer); resolve(v); },
         reject: (e) => { clearTimeout(timer); reject(e); },
       });
-      progress = '';
       worker.postMessage({id, method, arg: JSON.stringify(arg === undefined ? {} : arg)});
     }).then((text) => {
       const out = JSON.parse(text);
@@ -166,6 +175,8 @@
       msg = `The HCL policy "${progress}" ran longer than ${secs} s: prerel was stopped. Simplify that policy, or leave it out under Policies.`;
     }
     const err = new Error(msg);
+    err.loading = progress === '(loading the HCL text)';
+    err.policy = err.loading ? '' : progress;
     for (const p of pending.values()) p.reject(err);
     pending.clear();
     startWorker();
@@ -176,6 +187,11 @@
     worker.onmessage = (e) => {
       if (e.data && e.data.progress !== undefined) {
         progress = String(e.data.progress);
+        return;
+      }
+      if (e.data && e.data.started !== undefined) {
+        const p = pending.get(e.data.started);
+        if (p) p.started();
         return;
       }
       const {id, out, error} = e.data;
@@ -393,6 +409,8 @@
     rendering = true;
     let ans = null;
     let problem = '';
+    let halted = '';
+    let loadStopped = false;
     if (state.policies !== null && state.policies.length === 0) {
       problem = 'No policy is chosen: choose one or more under Policies.';
     } else {
@@ -400,7 +418,14 @@
         ans = await call('evaluate', request());
       } catch (e) {
         problem = e.message;
+        halted = e.policy || '';
+        loadStopped = e.loading === true;
       }
+    }
+    if (ans) {
+      listed = {hcl: state.hcl, available: ans.available, hclErrors: ans.hcl_errors || []};
+    } else if (!loadStopped) {
+      await listPolicies();
     }
     rendering = false;
     if (stale) {
@@ -409,9 +434,32 @@
       return;
     }
     answer = ans;
+    stopped = halted;
     draw(ans, problem);
     updateURL();
     renderExplain();
+  }
+
+  // listPolicies makes listed hold the policies of the HCL text of the
+  // state, when no answer gave them: an evaluation fails or is stopped,
+  // or no policy is chosen, and the Policies list must still offer the
+  // policies the text declares, so that one that fails can be left out
+  // and another chosen. It asks prerel for an evaluation of no version by
+  // one of its own policies, which reads the HCL text and runs none of
+  // its policies. When that fails too, the list offers prerel's policies.
+  async function listPolicies() {
+    if (listed.hcl === state.hcl) return;
+    const hcl = state.hcl;
+    let next = {hcl, available: info.policies, hclErrors: []};
+    if (hcl.trim() !== '') {
+      try {
+        const ans = await call('evaluate', {constraint: '', versions: '', policies: [info.policies[0].name], hcl});
+        next = {hcl, available: ans.available, hclErrors: ans.hcl_errors || []};
+      } catch (e) {
+        next.hcl = null; // asked again after the next failure
+      }
+    }
+    listed = next;
   }
 
   function showNote(text) {
@@ -426,7 +474,8 @@
     setText(cerr, ans && ans.constraint_error
       ? `The engine cannot parse this constraint, so prerel check refuses it: ${ans.constraint_error}. Each policy's own verdict is shown below.`
       : '');
-    $('hcl-errors').replaceChildren(...(ans && ans.hcl_errors ? ans.hcl_errors : []).map((t) => el('li', {text: t})));
+    const hclErrors = ans ? ans.hcl_errors || [] : (listed.hcl === state.hcl ? listed.hclErrors : []);
+    $('hcl-errors').replaceChildren(...hclErrors.map((t) => el('li', {text: t})));
     const notes = ans && ans.notes ? ans.notes.slice() : [];
     const hidden = state.hcl.split('\n').findIndex((line) => printable(line, '\t') !== line);
     if (hidden >= 0) {
@@ -436,15 +485,15 @@
       notes.push(`${ans.unreadable} of the versions cannot be read as versions by prerel's engine: each policy judges them as they are, and says invalid when it cannot read one.`);
     }
     $('notes').replaceChildren(...notes.map((t) => el('li', {text: t})));
-    drawPolicies(ans);
+    drawPolicies(ans ? ans.available : (listed.hcl === state.hcl ? listed.available : info.policies));
     drawVerdicts(ans);
     drawSelects(ans);
     drawTimeline(ans);
   }
 
-  // drawPolicies lists every policy that can be chosen, with a checkbox.
-  function drawPolicies(ans) {
-    const available = ans ? ans.available : (info ? info.policies : []);
+  // drawPolicies lists every policy that can be chosen (available), with
+  // a checkbox; the HCL policy stopped for running too long is marked.
+  function drawPolicies(available) {
     const names = available.map((p) => p.origin + ':' + p.name).join(',');
     if (names !== policyNames) {
       policyNames = names;
@@ -457,6 +506,12 @@
     for (const box of $('policies').querySelectorAll('input[type=checkbox]')) {
       box.checked = state.policies === null || state.policies.includes(box.value);
       if (box.checked) n++;
+      const label = box.parentElement;
+      const mark = label.querySelector('.stopped');
+      if (mark) mark.remove();
+      if (stopped !== '' && box.value === stopped && label.classList.contains('hcl')) {
+        label.append(el('span', {class: 'stopped', text: ` ran longer than ${CALL_TIMEOUT_MS / 1000} s: uncheck it to leave it out`}));
+      }
     }
     $('policies-count').textContent = `${n} of ${available.length} chosen`;
   }

@@ -2,6 +2,8 @@
 // off the page's thread, so that typing never waits for an answer. It
 // answers each message {id, method, arg} with {id, out}: out is the JSON
 // prerel's playground.Call returns, or {id, error} when prerel could not
+// start. It posts {started: id} when it starts on a message, once
+// prerel has started, so that the page times the answer and not the
 // start. While it works on an answer, prerel posts {progress}: the HCL
 // policy at work, so that the page can say which one ran too long when
 // it stops the worker.
@@ -36,5 +38,6 @@ self.onmessage = async (e) => {
     self.postMessage({id, error: err.message});
     return;
   }
+  self.postMessage({started: id});
   self.postMessage({id, out: api.call(String(method), String(arg))});
 };

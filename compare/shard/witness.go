@@ -126,7 +126,9 @@ func (c *WitnessCheck) Full() bool { return c.n >= maxPendingWitnesses }
 
 // Check walks d once and fails unless every witness noted since the last
 // Check is one of its cases: a group of d has its constraint, with its
-// version among the group's versions. It then forgets them. d must be
+// version among the group's versions; and the witness of a selection one
+// of its groups: a group of d has its constraint and its history. It
+// then forgets them. d must be
 // the domain the shards ran (the caller checks its DomainInfo); it fails
 // as d fails to yield its groups, and when ctx is done.
 func (c *WitnessCheck) Check(ctx context.Context, d compare.Domain) error {

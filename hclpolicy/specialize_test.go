@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 	"os"
 	"path/filepath"
 	"testing"
@@ -80,21 +81,42 @@ func TestSpecializedAsWritten(t *testing.T) {
 		}
 		groups = append(some, groups[len(groups)-1])
 	}
+	fewerCollections(t)
+	// The value of each constraint and of each version, made once for
+	// every policy: admit as written reads them as they are, and the
+	// groups share one version list.
+	cvs := make([]cty.Value, len(groups))
+	for i, g := range groups {
+		if c, err := engine.ParseConstraint(g.Constraint); err == nil {
+			cvs[i] = constraintValue(c)
+		}
+	}
+	read := map[string]cachedVersion{}
+	for _, g := range groups {
+		for _, text := range g.Versions {
+			if _, ok := read[text]; ok {
+				continue
+			}
+			if v, err := engine.ParseVersion(text); err == nil {
+				obj := versionValue(v, text)
+				read[text] = cachedVersion{obj: obj, arg: predecoded(obj, asVersion)}
+			}
+		}
+	}
 	for _, p := range ps {
 		checked := 0
-		for _, g := range groups {
+		for i, g := range groups {
 			m, err := p.Compile(g.Constraint)
 			if err != nil {
 				continue
 			}
-			cv := constraintValue(engine.MustParseConstraint(g.Constraint))
+			cv := cvs[i]
 			for _, text := range g.Versions {
-				v, err := engine.ParseVersion(text)
-				if err != nil {
+				vv, ok := read[text]
+				if !ok {
 					continue
 				}
-				obj := versionValue(v, text)
-				want := p.judge(p.written(), cv, cachedVersion{obj: obj, arg: predecoded(obj, asVersion)})
+				want := p.judge(p.written(), cv, vv)
 				if got := m.Match(text); got != want {
 					t.Fatalf("%s: %q with %s: compiled %+v, as written %+v", p.Rule(), g.Constraint, text, got, want)
 				}

@@ -30,11 +30,13 @@
 // class of a refusal whose signature, judged again, is not its class's.
 //
 // A partial report holds no domain, so whether each kept witness (of a
-// class or of a split) is a case of the domain the shards ran is checked
-// by the caller, who can make that domain again: a WitnessCheck notes
-// the witnesses of each partial report read, and walks the domain once,
-// judging nothing, to refuse one the domain does not yield, naming the
-// file and the class. prerel merge makes a built-in domain again from the
+// class or of a split) is a case of the domain the shards ran, and the
+// witness of each pair's selection (a constraint and its history) a
+// group of it, is checked by the caller, who can make that domain again:
+// a WitnessCheck notes the witnesses of each partial report read, and
+// walks the domain once, judging nothing, to refuse one the domain does
+// not yield, naming the file, the class, split or selection, and the
+// witness. prerel merge makes a built-in domain again from the
 // flags the shards record (Partial.DomainArgs) and a file domain only
 // from its own --domain FILE; when it cannot make the domain, it refuses
 // to write the report rather than write one whose witnesses were not

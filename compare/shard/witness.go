@@ -10,25 +10,43 @@ import (
 )
 
 // witness is a kept witness of a partial report read from a file: its
-// case, and the class or split it stands for, for errors.
+// case, and the class or split it stands for, for errors. The witness of
+// a selection is a group, not a case: its constraint and the history its
+// versions come from.
 type witness struct {
 	constraint, version string
-	class               string // "the class %q of A vs B" or "the split %q (verdicts)"
+	class               string // "the class %q of A vs B", "the split %q (verdicts)" or "the selection of A vs B"
+	history             string // of the witness of a selection
+	selection           bool
 }
 
-// witnessesOf lists the witnesses of the classes and splits of j, in the
-// order of the file.
+// witnessesOf lists the witnesses of the classes, splits and selection
+// of j, in the order of the file.
 func witnessesOf(j *partialJSON) []witness {
 	var out []witness
 	for _, pj := range j.Pairs {
 		for _, cj := range pj.Classes {
-			out = append(out, witness{cj.Constraint, cj.Version,
-				fmt.Sprintf("the class %q (%s, %s) of %s vs %s", elide.Head(cj.Shape, 200), cj.A, cj.B, pj.A, pj.B)})
+			out = append(out, witness{constraint: cj.Constraint, version: cj.Version,
+				class: fmt.Sprintf("the class %q (%s, %s) of %s vs %s", elide.Head(cj.Shape, 200), cj.A, cj.B, pj.A, pj.B)})
 		}
 	}
 	for _, sj := range j.Splits {
-		out = append(out, witness{sj.Constraint, sj.Version,
-			fmt.Sprintf("the split %q (%s)", elide.Head(sj.Shape, 200), sj.Verdicts)})
+		out = append(out, witness{constraint: sj.Constraint, version: sj.Version,
+			class: fmt.Sprintf("the split %q (%s)", elide.Head(sj.Shape, 200), sj.Verdicts)})
+	}
+	if s := j.Selection; s != nil {
+		for k, sp := range s.Pairs {
+			w := sp.Witness
+			if w == nil {
+				continue
+			}
+			pair := fmt.Sprintf("pair %d", k+1)
+			if k < len(j.Pairs) {
+				pair = j.Pairs[k].A + " vs " + j.Pairs[k].B
+			}
+			out = append(out, witness{constraint: w.Constraint, history: w.History, selection: true,
+				class: "the selection of " + pair})
+		}
 	}
 	return out
 }
@@ -56,17 +74,20 @@ const maxPendingWitnesses = 1 << 20
 
 // A WitnessCheck checks that the kept witnesses of partial reports read
 // by ReadPartial (of their classes and of their splits) are cases of the
-// domain the shards ran: a partial report holds no domain, and a witness
-// that is a case of its class but of no case of the domain would make
-// the merged report differ from the report of the whole run. Add notes
-// the witnesses of each part; Check walks the domain once, without
-// judging a case, and fails on the first witness noted that the domain
-// never yields, naming the file, the class and the case. The zero
+// domain the shards ran, and that the witness of each pair's selection
+// is a group of it (its constraint, with its history): a partial report
+// holds no domain, and a witness that is a case of its class but of no
+// case of the domain would make the merged report differ from the
+// report of the whole run. Add notes the witnesses of each part; Check
+// walks the domain once, without judging a case, and fails on the first
+// witness noted that the domain never yields, naming the file, the
+// class, split or selection, and the case or group. The zero
 // WitnessCheck is empty.
 type WitnessCheck struct {
-	pending map[string]map[string]citation // constraint, then version
-	n       int                            // the witnesses pending
-	seq     int                            // the witnesses noted
+	pending    map[string]map[string]citation // constraint, then version
+	selections map[string]map[string]citation // constraint, then history
+	n          int                            // the witnesses pending
+	seq        int                            // the witnesses noted
 }
 
 // Add notes the witnesses of p, and lets p drop them. A partial report
@@ -77,15 +98,20 @@ func (c *WitnessCheck) Add(p *Partial) {
 	}
 	if c.pending == nil {
 		c.pending = map[string]map[string]citation{}
+		c.selections = map[string]map[string]citation{}
 	}
 	for _, w := range p.witnesses {
-		versions := c.pending[w.constraint]
-		if versions == nil {
-			versions = map[string]citation{}
-			c.pending[w.constraint] = versions
+		pending, key := c.pending, w.version
+		if w.selection {
+			pending, key = c.selections, w.history
 		}
-		if _, ok := versions[w.version]; !ok {
-			versions[w.version] = citation{p.name(), w.class, c.seq}
+		noted := pending[w.constraint]
+		if noted == nil {
+			noted = map[string]citation{}
+			pending[w.constraint] = noted
+		}
+		if _, ok := noted[key]; !ok {
+			noted[key] = citation{p.name(), w.class, c.seq}
 			c.n++
 			c.seq++
 		}
@@ -100,7 +126,9 @@ func (c *WitnessCheck) Full() bool { return c.n >= maxPendingWitnesses }
 
 // Check walks d once and fails unless every witness noted since the last
 // Check is one of its cases: a group of d has its constraint, with its
-// version among the group's versions. It then forgets them. d must be
+// version among the group's versions; and the witness of a selection one
+// of its groups: a group of d has its constraint and its history. It
+// then forgets them. d must be
 // the domain the shards ran (the caller checks its DomainInfo); it fails
 // as d fails to yield its groups, and when ctx is done.
 func (c *WitnessCheck) Check(ctx context.Context, d compare.Domain) error {
@@ -115,9 +143,18 @@ func (c *WitnessCheck) Check(ctx context.Context, d compare.Domain) error {
 		if err = ctx.Err(); err != nil {
 			return false
 		}
+		if histories, ok := c.selections[g.Constraint]; ok && g.History != "" {
+			if _, ok := histories[g.History]; ok {
+				delete(histories, g.History)
+				c.n--
+				if len(histories) == 0 {
+					delete(c.selections, g.Constraint)
+				}
+			}
+		}
 		versions, ok := c.pending[g.Constraint]
 		if !ok {
-			return true
+			return c.n > 0
 		}
 		for _, v := range g.Versions {
 			if _, ok := versions[v]; ok {
@@ -143,18 +180,25 @@ func (c *WitnessCheck) Check(ctx context.Context, d compare.Domain) error {
 	// not depend on the order of maps.
 	var first *citation
 	var fc, fv string
-	for con, versions := range c.pending {
-		for v, at := range versions {
-			if first == nil || at.seq < first.seq {
-				first, fc, fv = &at, con, v
+	var selection bool
+	for sel, pending := range map[bool]map[string]map[string]citation{false: c.pending, true: c.selections} {
+		for con, noted := range pending {
+			for v, at := range noted {
+				if first == nil || at.seq < first.seq {
+					first, fc, fv, selection = &at, con, v, sel
+				}
 			}
 		}
 	}
 	n := c.n
-	c.pending, c.n = nil, 0
+	c.pending, c.selections, c.n = nil, nil, 0
 	more := ""
 	if n > 1 {
 		more = fmt.Sprintf(" (and %d more witnesses)", n-1)
+	}
+	if selection {
+		return &notInDomain{fmt.Sprintf("compare: %s: the witness of %s (constraint %q, history %q) is not a group of the domain the shards ran (%s)%s",
+			first.source, first.class, elide.Head(fc, 200), elide.Head(fv, 200), quote(d.Info().Description), more)}
 	}
 	return &notInDomain{fmt.Sprintf("compare: %s: the witness of %s (constraint %q, version %q) is not a case of the domain the shards ran (%s)%s",
 		first.source, first.class, elide.Head(fc, 200), elide.Head(fv, 200), quote(d.Info().Description), more)}

@@ -182,3 +182,115 @@ func TestWitnessCheckStops(t *testing.T) {
 type failingDomain struct{ compare.Domain }
 
 func (failingDomain) Groups(func(compare.Group) bool) error { return errors.New("the domain failed") }
+
+// historyDomain is the exhaustive domain at scope 1 with every group
+// carrying its version list as the history name, so that a run compares
+// selection too.
+func historyDomain(t *testing.T, name string) sliceDomain {
+	t.Helper()
+	var groups []compare.Group
+	exhaustiveDomain(t, 1).Groups(func(g compare.Group) bool {
+		g.History = "exhaustive"
+		groups = append(groups, g)
+		return true
+	})
+	return sliceDomain{name: name, groups: groups}
+}
+
+// forgeSelection sets, in the partial report at path, the constraint
+// (field "constraint") or the history (field "history") of the witness of
+// the first pair's selection to value; it returns what that witness was.
+func forgeSelection(t *testing.T, path, field, value string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := obj["selection"].(map[string]any)
+	if sel == nil {
+		t.Fatalf("%s compares no selection", path)
+	}
+	w, _ := sel["pairs"].([]any)[0].(map[string]any)["witness"].(map[string]any)
+	if w == nil {
+		t.Fatalf("%s: the first pair selects alike in every group", path)
+	}
+	was := fmt.Sprint(w[field])
+	w[field] = value
+	out, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return was
+}
+
+// The witness of a selection (the group where a pair installs different
+// versions) replaced by a constraint or a history the domain the shards
+// ran has no group of passes every other check and changes the report;
+// a WitnessCheck of that domain refuses it, naming the file, the pair
+// whose selection it is and the forged constraint or history, and passes
+// the partial reports of real shards.
+func TestWitnessCheckRefusesASelectionOfAnotherGroup(t *testing.T) {
+	d := historyDomain(t, "with history")
+	ps := resolvePolicies(t, "strict", "cargo")
+	whole, err := compare.Run(context.Background(), d, ps, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Selection == nil || whole.Selection.Pairs[0].Diverge == 0 {
+		t.Fatal("strict and cargo select alike in every group: no selection witness to forge")
+	}
+	want := render(t, whole)
+
+	dir := t.TempDir()
+	var check WitnessCheck
+	for k, p := range runShards(t, d, ps, compare.Options{}, 2) {
+		check.Add(readPartial(t, writePartial(t, dir, fmt.Sprintf("real-%d.json", k+1), p)))
+	}
+	if err := check.Check(context.Background(), d); err != nil {
+		t.Fatalf("the partial reports of real shards: %v", err)
+	}
+
+	for _, tt := range []struct{ field, value string }{
+		// a constraint of no group of the domain, of the shape of one
+		{"constraint", ">= 7.7.7"},
+		// a constraint of the domain, with a history it has no group of
+		{"history", "another history"},
+	} {
+		full, err := RunPartial(context.Background(), d, ps, compare.Options{}, Shard{1, 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := writePartial(t, dir, "forged-"+tt.field+".json", full)
+		forgeSelection(t, path, tt.field, tt.value)
+
+		report, err := readPartial(t, path).Report(context.Background(), ps)
+		if err != nil {
+			t.Fatalf("%s: the forged partial report is refused before its witnesses are checked: %v", tt.field, err)
+		}
+		if got := render(t, report); bytes.Equal(got.json, want.json) {
+			t.Fatalf("%s: the forged selection witness does not change the report", tt.field)
+		}
+
+		var check WitnessCheck
+		check.Add(readPartial(t, path))
+		err = check.Check(context.Background(), d)
+		if err == nil || !errors.Is(err, ErrNotInDomain) {
+			t.Fatalf("%s: a selection witness of no group of the domain: %v; want ErrNotInDomain", tt.field, err)
+		}
+		for _, s := range []string{path, "the selection of strict vs cargo", fmt.Sprintf("%s %q", tt.field, tt.value), "is not a group of the domain"} {
+			if !strings.Contains(err.Error(), s) {
+				t.Errorf("%s: %v\ndoes not name %s", tt.field, err, s)
+			}
+		}
+		if err := check.Check(context.Background(), d); err != nil {
+			t.Errorf("%s: a Check after a failed one: %v; want nothing left to check", tt.field, err)
+		}
+	}
+}

@@ -87,8 +87,10 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	defer cancel()
 
 	// The producer runs when a worker waits for a group; room for many
-	// groups lets it run seldom.
-	groups := make(chan placedGroup, 32*n)
+	// groups lets it run seldom. The groups that hand over the same list
+	// of versions one after the other go to one worker together
+	// (groupBatch), which then reads the list once for all of them.
+	groups := make(chan []placedGroup, 4*n)
 	var domainErr error
 	produced := make(chan struct{})
 	log := newVerdictLog(info.Cases, len(policies))
@@ -96,21 +98,32 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 		defer close(produced)
 		defer close(groups)
 		var offset int64
+		var batch groupBatch
+		send := func() bool {
+			if len(batch.groups) == 0 {
+				return true
+			}
+			select {
+			case groups <- batch.take():
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
 		domainErr = d.Groups(func(g Group) bool {
 			pg := placedGroup{g, offset}
 			offset += int64(len(g.Versions))
 			if !opt.shard.owns(pg.offset, len(g.Versions)) { // RunGroups judges some groups only (part.go)
 				return true
 			}
-			select {
-			case groups <- pg:
-				return true
-			case <-ctx.Done():
+			if !batch.fits(g) && !send() {
 				return false
 			}
+			batch.add(pg)
+			return true
 		})
+		send()
 	}()
-
 	var done atomic.Int64
 	var firstErr error
 	var errOnce sync.Once
@@ -126,15 +139,17 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for g := range groups {
-				if ctx.Err() != nil {
-					continue // drain so that the producer can finish
+			for batch := range groups {
+				for _, g := range batch {
+					if ctx.Err() != nil {
+						break // drain so that the producer can finish
+					}
+					if err := w.run(g.Group, g.offset); err != nil {
+						fail(err)
+						break
+					}
+					done.Add(int64(len(g.Versions)))
 				}
-				if err := w.run(g.Group, g.offset); err != nil {
-					fail(err)
-					continue
-				}
-				done.Add(int64(len(g.Versions)))
 			}
 		}()
 	}
@@ -170,6 +185,46 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	}
 	r.verdicts = &runVerdicts{log: log, names: r.Policies, cases: info.Cases}
 	return r, nil
+}
+
+// groupBatch gathers the groups the producer hands to one worker: groups
+// that hand over the same list of versions (the same slice, as
+// listCache tells lists apart), up to maxBatchGroups of them and
+// maxBatchCases cases.
+type groupBatch struct {
+	groups []placedGroup
+	cases  int
+}
+
+// Bounds of a groupBatch.
+const (
+	maxBatchGroups = 64
+	maxBatchCases  = 4096
+)
+
+// fits reports whether g can join the batch.
+func (b *groupBatch) fits(g Group) bool {
+	if len(b.groups) == 0 {
+		return true
+	}
+	if len(b.groups) >= maxBatchGroups || b.cases+len(g.Versions) > maxBatchCases {
+		return false
+	}
+	first := b.groups[0].Versions
+	return len(first) > 0 && len(g.Versions) > 0 && &first[0] == &g.Versions[0]
+}
+
+// add adds g to the batch.
+func (b *groupBatch) add(g placedGroup) {
+	b.groups = append(b.groups, g)
+	b.cases += len(g.Versions)
+}
+
+// take returns the batch's groups and empties it.
+func (b *groupBatch) take() []placedGroup {
+	out := b.groups
+	b.groups, b.cases = nil, 0
+	return out
 }
 
 // placedGroup is a group with the position of its first case in the

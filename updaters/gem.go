@@ -12,6 +12,7 @@ import (
 type GemVersion struct {
 	text     string
 	segments []gemSegment
+	canon    []gemSegment // canonical(), worked out once
 }
 
 // gemSegment is a number (its digits without leading zeros) or a
@@ -69,6 +70,7 @@ func newGemVersion(t string) GemVersion {
 		}
 		i = j
 	}
+	v.canon = v.canonical()
 	return v
 }
 
@@ -154,7 +156,7 @@ func (v GemVersion) canonical() []gemSegment {
 // Compare is Gem::Version#<=>: segment by segment, a missing one is 0, a
 // string is below a number, numbers numerically, strings by bytes.
 func (v GemVersion) Compare(w GemVersion) int {
-	a, b := v.canonical(), w.canonical()
+	a, b := v.canon, w.canon
 	n := max(len(a), len(b))
 	zero := gemSegment{"0", true}
 	for i := 0; i < n; i++ {

@@ -3,7 +3,9 @@ package adapters
 import (
 	"fmt"
 	"strings"
+	"sync"
 
+	semver "github.com/Masterminds/semver/v3"
 	"github.com/apparentlymart/go-versions/versions"
 	"github.com/apparentlymart/go-versions/versions/constraints"
 	goversion "github.com/hashicorp/go-version"
@@ -49,7 +51,12 @@ func parseGoVersionConstraints(text string) (cs goversion.Constraints, err error
 }
 
 // parseGoVersion reads a version with hashicorp/go-version NewVersion.
-func parseGoVersion(text string) (v *goversion.Version, err error) {
+func parseGoVersion(text string) (*goversion.Version, error) {
+	return goVersions.get(text, readGoVersion)
+}
+
+// readGoVersion is parseGoVersion without the cache.
+func readGoVersion(text string) (v *goversion.Version, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			v, err = nil, panicError("go-version NewVersion", p)
@@ -161,4 +168,56 @@ func newest[V any](available []string, judge func(string) (engine.Result, V), gr
 		}
 	}
 	return sel
+}
+
+// The versions parseGoVersion and parseMastermindsVersion have read
+// lately, shared by every table and matcher: lists of versions repeat
+// the same texts (the random and corpus domains draw them from a small
+// space), and the libraries' parsers are regular expressions. A value
+// the libraries return is never changed once made, so one can serve
+// every caller.
+var (
+	goVersions          parseCache[*goversion.Version]
+	mastermindsVersions parseCache[*semver.Version]
+)
+
+// Bounds of a parseCache: the texts it keeps, and the longest it keeps.
+const (
+	maxParseCache     = 1 << 14
+	maxParseCacheText = 128
+)
+
+// parseCache keeps what a parser returned for recent texts, at most
+// maxParseCache of them; it is emptied when full. It is safe for
+// concurrent use.
+type parseCache[V any] struct {
+	mu sync.RWMutex
+	m  map[string]parsed[V]
+}
+
+// parsed is a parser's answer for one text.
+type parsed[V any] struct {
+	v   V
+	err error
+}
+
+// get returns parse(text), calling parse the first time a text is met.
+func (c *parseCache[V]) get(text string, parse func(string) (V, error)) (V, error) {
+	if len(text) > maxParseCacheText {
+		return parse(text)
+	}
+	c.mu.RLock()
+	p, ok := c.m[text]
+	c.mu.RUnlock()
+	if ok {
+		return p.v, p.err
+	}
+	v, err := parse(text)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxParseCache {
+		c.m = make(map[string]parsed[V])
+	}
+	c.m[strings.Clone(text)] = parsed[V]{v, err}
+	c.mu.Unlock()
+	return v, err
 }

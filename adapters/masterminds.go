@@ -185,7 +185,12 @@ func (m Masterminds) Select(constraint string, available []string) (engine.Selec
 	return newest(available, mm.judge, (*semver.Version).GreaterThan), nil
 }
 
-func parseMastermindsVersion(text string) (v *semver.Version, err error) {
+func parseMastermindsVersion(text string) (*semver.Version, error) {
+	return mastermindsVersions.get(text, readMastermindsVersion)
+}
+
+// readMastermindsVersion is parseMastermindsVersion without the cache.
+func readMastermindsVersion(text string) (v *semver.Version, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			v, err = nil, panicError("Masterminds NewVersion", p)

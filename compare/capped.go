@@ -62,12 +62,15 @@ func (c *capped[K, V]) add(k K) *V {
 
 // addItem is add returning the item that holds the value. An item stays
 // where it is until it is pushed out (gone).
+//
+// Once full, the map keeps only keys below bound, so a key not below it
+// is turned away without a look-up.
 func (c *capped[K, V]) addItem(k K) *cappedItem[K, V] {
-	if it := c.items[k]; it != nil {
-		return it
-	}
 	if c.full && !c.less(k, c.bound) {
 		return nil
+	}
+	if it := c.items[k]; it != nil {
+		return it
 	}
 	return c.insert(k)
 }

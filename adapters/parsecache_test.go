@@ -1,0 +1,51 @@
+package adapters
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The parse caches give what the parsers give, for a text met the first
+// time and again, from several goroutines, also once they have been
+// emptied, and for a text too long to keep.
+func TestParseCacheEqualsParser(t *testing.T) {
+	texts := []string{"1.0.0", "v1.0.0", "1.0", "1", "1.0.0-beta.1+b", "01.0.0", "1.0.0-", "", " ", "x", "1.0.0.0",
+		"99999999999999999999.0.0", strings.Repeat("1.", 100) + "1"}
+	for i := range maxParseCache + 10 {
+		texts = append(texts, fmt.Sprintf("%d.%d.%d-rc.%d", i%3, i%7, i%5, i))
+	}
+	same := func(a, b any, aerr, berr error) bool {
+		if (aerr == nil) != (berr == nil) || aerr != nil && aerr.Error() != berr.Error() {
+			return false
+		}
+		return reflect.DeepEqual(a, b)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 2 {
+				for i := range texts {
+					text := texts[(i+g*101)%len(texts)]
+					gv, gerr := parseGoVersion(text)
+					wv, werr := readGoVersion(text)
+					if !same(gv, wv, gerr, werr) {
+						t.Errorf("round %d: go-version %q: cached %v, %v; parser %v, %v", round, text, gv, gerr, wv, werr)
+						return
+					}
+					mv, merr := parseMastermindsVersion(text)
+					xv, xerr := readMastermindsVersion(text)
+					if !same(mv, xv, merr, xerr) {
+						t.Errorf("round %d: Masterminds %q: cached %v, %v; parser %v, %v", round, text, mv, merr, xv, xerr)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

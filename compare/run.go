@@ -99,9 +99,14 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 		defer close(groups)
 		var offset int64
 		var batch groupBatch
-		send := func() bool {
+		ol, once := d.(onceLists)
+		once = once && ol.listsOnce()
+		send := func(listDone bool) bool {
 			if len(batch.groups) == 0 {
 				return true
+			}
+			if listDone && once {
+				batch.groups[len(batch.groups)-1].dropList = true
 			}
 			select {
 			case groups <- batch.take():
@@ -111,18 +116,20 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 			}
 		}
 		domainErr = d.Groups(func(g Group) bool {
-			pg := placedGroup{g, offset}
+			pg := placedGroup{Group: g, offset: offset}
 			offset += int64(len(g.Versions))
 			if !opt.shard.owns(pg.offset, len(g.Versions)) { // RunGroups judges some groups only (part.go)
 				return true
 			}
-			if !batch.fits(g) && !send() {
-				return false
+			if same := batch.sameList(g); !same || batch.full(g) {
+				if !send(!same) {
+					return false
+				}
 			}
 			batch.add(pg)
 			return true
 		})
-		send()
+		send(true)
 	}()
 	var done atomic.Int64
 	var firstErr error
@@ -147,6 +154,9 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 					if err := w.run(g.Group, g.offset); err != nil {
 						fail(err)
 						break
+					}
+					if g.dropList {
+						w.lists.drop(g.Versions)
 					}
 					done.Add(int64(len(g.Versions)))
 				}
@@ -202,16 +212,19 @@ const (
 	maxBatchCases  = 4096
 )
 
-// fits reports whether g can join the batch.
-func (b *groupBatch) fits(g Group) bool {
+// sameList reports whether g hands over the list of the batch's groups,
+// or the batch is empty.
+func (b *groupBatch) sameList(g Group) bool {
 	if len(b.groups) == 0 {
 		return true
 	}
-	if len(b.groups) >= maxBatchGroups || b.cases+len(g.Versions) > maxBatchCases {
-		return false
-	}
 	first := b.groups[0].Versions
 	return len(first) > 0 && len(g.Versions) > 0 && &first[0] == &g.Versions[0]
+}
+
+// full reports whether the batch has no room for g.
+func (b *groupBatch) full(g Group) bool {
+	return len(b.groups) >= maxBatchGroups || b.cases+len(g.Versions) > maxBatchCases
 }
 
 // add adds g to the batch.
@@ -228,11 +241,19 @@ func (b *groupBatch) take() []placedGroup {
 }
 
 // placedGroup is a group with the position of its first case in the
-// domain's order.
+// domain's order; dropList is set on the last group of a list of a
+// domain whose lists come once (onceLists).
 type placedGroup struct {
 	Group
-	offset int64
+	offset   int64
+	dropList bool
 }
+
+// onceLists is implemented by a domain whose groups hand over each list
+// of versions one after the other and never again once another list
+// comes, when listsOnce says so: a worker then lets go of its reading of
+// a list once it has judged the list's last group.
+type onceLists interface{ listsOnce() bool }
 
 // startProgress calls progress on a ticker until the returned function is
 // called, which makes one last call.

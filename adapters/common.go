@@ -37,7 +37,18 @@ func guard(call string, r *engine.Result) {
 
 // parseGoVersionConstraints reads a constraint with hashicorp/go-version's
 // version.NewConstraint, as it is; NewConstraint refuses "" and blank text.
-func parseGoVersionConstraints(text string) (cs goversion.Constraints, err error) {
+//
+// What it read lately is kept (goConstraints): constraints and their
+// pieces repeat across tables. The slice it returns is shared, with no
+// room to append to.
+func parseGoVersionConstraints(text string) (goversion.Constraints, error) {
+	cs, err := goConstraints.get(text, readGoVersionConstraints)
+	return cs[:len(cs):len(cs)], err // an append copies
+}
+
+// readGoVersionConstraints is parseGoVersionConstraints without the
+// cache.
+func readGoVersionConstraints(text string) (cs goversion.Constraints, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			cs, err = nil, panicError("go-version NewConstraint", p)
@@ -171,7 +182,8 @@ func newest[V any](available []string, judge func(string) (engine.Result, V), gr
 }
 
 // The versions parseGoVersion and parseMastermindsVersion have read
-// lately, shared by every table and matcher: lists of versions repeat
+// lately, and the constraints parseGoVersionConstraints has, shared by
+// every table and matcher: lists of versions repeat
 // the same texts (the random and corpus domains draw them from a small
 // space), and the libraries' parsers are regular expressions. A value
 // the libraries return is never changed once made, so one can serve
@@ -179,6 +191,7 @@ func newest[V any](available []string, judge func(string) (engine.Result, V), gr
 var (
 	goVersions          parseCache[*goversion.Version]
 	mastermindsVersions parseCache[*semver.Version]
+	goConstraints       parseCache[goversion.Constraints]
 )
 
 // Bounds of a parseCache: the texts it keeps, and the longest it keeps.

@@ -6,9 +6,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	goversion "github.com/hashicorp/go-version"
 )
 
-// The parse caches give what the parsers give, for a text met the first
+// The parse caches give what the parsers give (versions of go-version
+// and Masterminds, constraints of go-version), for a text met the first
 // time and again, from several goroutines, also once they have been
 // emptied, and for a text too long to keep.
 func TestParseCacheEqualsParser(t *testing.T) {
@@ -37,6 +40,14 @@ func TestParseCacheEqualsParser(t *testing.T) {
 						t.Errorf("round %d: go-version %q: cached %v, %v; parser %v, %v", round, text, gv, gerr, wv, werr)
 						return
 					}
+					for _, c := range []string{text, ">= " + text, "~> " + text + ", != " + text} {
+						gc, gerr := parseGoVersionConstraints(c)
+						wc, werr := readGoVersionConstraints(c)
+						if !same(gc.String(), wc.String(), gerr, werr) || len(gc) != len(wc) || len(gc) != cap(gc) || gerr == nil && !sameChecks(gc, wc) {
+							t.Errorf("round %d: go-version constraint %q: cached %v, %v; parser %v, %v", round, c, gc, gerr, wc, werr)
+							return
+						}
+					}
 					mv, merr := parseMastermindsVersion(text)
 					xv, xerr := readMastermindsVersion(text)
 					if !same(mv, xv, merr, xerr) {
@@ -48,4 +59,15 @@ func TestParseCacheEqualsParser(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// sameChecks reports whether a and b judge a few versions alike.
+func sameChecks(a, b goversion.Constraints) bool {
+	for _, text := range []string{"0.0.1", "1.0.0", "1.0.0-rc.1", "2.3.0", "2.3.0-rc.290", "9.9.9"} {
+		v, err := goversion.NewVersion(text)
+		if err != nil || a.Check(v) != b.Check(v) {
+			return false
+		}
+	}
+	return true
 }

@@ -98,7 +98,7 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 					},
 				}
 				if c := o.agg; c != nil {
-					classes[i].Witness.AReason, classes[i].Witness.BReason = c.ra.Reason, c.rb.Reason
+					classes[i].Witness.AReason, classes[i].Witness.BReason = c.reason(0), c.reason(1)
 				}
 			}
 			clear(order) // let go of the pair's aggregate

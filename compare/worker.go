@@ -723,7 +723,7 @@ func (st *classStripe) addSums(classes *capped[classKey, classAgg]) {
 	classes.reserve(len(st.sums))
 	for i := range st.sums {
 		sum := &st.sums[i]
-		addCases(classes.addItem(sum.key), sum.count, sum.least, sum.key.a, sum.key.b)
+		addCases(classes.addItem(sum.key), sum.count, sum.least)
 	}
 }
 
@@ -834,7 +834,7 @@ func (w *worker) addUnindexed(st *classStripe, ls *localSplit) {
 		pr := w.pairs[k]
 		va, vb := engine.Verdict(ls.verdicts[pr[0]]), engine.Verdict(ls.verdicts[pr[1]])
 		if va != vb {
-			addCases(a.pairs[k].classes.addItem(w.classKey(ls, pr, va, vb)), ls.count, ls.key, va, vb)
+			addCases(a.pairs[k].classes.addItem(w.classKey(ls, pr, va, vb)), ls.count, ls.key)
 		}
 	}
 }
@@ -851,16 +851,15 @@ func (w *worker) classKey(ls *localSplit, pr [2]int, va, vb engine.Verdict) clas
 	return classKey{w.shapes.shapes[ls.shape], va, vb}
 }
 
-// addCases adds n cases, the smallest of them least, on which the pair's
-// verdicts are va and vb, to the class of item it, unless the pair turned
-// the class away (it is nil or gone).
-func addCases(it *cappedItem[classKey, classAgg], n int64, least caseKey, va, vb engine.Verdict) {
+// addCases adds n cases, the smallest of them least, to the class of item
+// it, unless the pair turned the class away (it is nil or gone).
+func addCases(it *cappedItem[classKey, classAgg], n int64, least caseKey) {
 	if it == nil || it.gone {
 		return
 	}
 	c := &it.val
 	if c.count == 0 {
-		*c = classAgg{count: n, key: least, ra: engine.Result{Verdict: va}, rb: engine.Result{Verdict: vb}}
+		*c = classAgg{count: n, key: least}
 		return
 	}
 	c.count += n

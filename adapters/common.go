@@ -192,7 +192,22 @@ var (
 	goVersions          parseCache[*goversion.Version]
 	mastermindsVersions parseCache[*semver.Version]
 	goConstraints       parseCache[goversion.Constraints]
+	// the Constraints semver.NewConstraint read, which
+	// cachedMastermindsConstraint copies for its callers
+	mastermindsConstraints parseCache[*semver.Constraints]
 )
+
+// cachedMastermindsConstraint is semver.NewConstraint(text): a copy of
+// the Constraints it read, which the caller may change (IncludePrerelease),
+// read once for the texts met lately. It panics where NewConstraint does.
+func cachedMastermindsConstraint(text string) (*semver.Constraints, error) {
+	cs, err := mastermindsConstraints.get(text, semver.NewConstraint)
+	if cs == nil {
+		return nil, err
+	}
+	c := *cs
+	return &c, err
+}
 
 // Bounds of a parseCache: the texts it keeps, and the longest it keeps.
 const (

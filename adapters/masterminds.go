@@ -168,7 +168,7 @@ func (m Masterminds) compile(constraint string) (mm mastermindsMatcher, err erro
 			mm, err = mastermindsMatcher{}, panicError(fmt.Sprintf("Masterminds NewConstraint(%q)", text), p)
 		}
 	}()
-	cs, err := semver.NewConstraint(text)
+	cs, err := cachedMastermindsConstraint(text)
 	if err != nil {
 		return mastermindsMatcher{}, fmt.Errorf("Masterminds NewConstraint(%q): %w", text, err)
 	}

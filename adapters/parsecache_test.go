@@ -7,11 +7,12 @@ import (
 	"sync"
 	"testing"
 
+	semver "github.com/Masterminds/semver/v3"
 	goversion "github.com/hashicorp/go-version"
 )
 
 // The parse caches give what the parsers give (versions of go-version
-// and Masterminds, constraints of go-version), for a text met the first
+// and Masterminds, constraints of both), for a text met the first
 // time and again, from several goroutines, also once they have been
 // emptied, and for a text too long to keep.
 func TestParseCacheEqualsParser(t *testing.T) {
@@ -40,12 +41,24 @@ func TestParseCacheEqualsParser(t *testing.T) {
 						t.Errorf("round %d: go-version %q: cached %v, %v; parser %v, %v", round, text, gv, gerr, wv, werr)
 						return
 					}
-					for _, c := range []string{text, ">= " + text, "~> " + text + ", != " + text} {
+					for _, c := range constraintsOf(i, text, ">= ", "~> ", ", != ") {
 						gc, gerr := parseGoVersionConstraints(c)
 						wc, werr := readGoVersionConstraints(c)
 						if !same(gc.String(), wc.String(), gerr, werr) || len(gc) != len(wc) || len(gc) != cap(gc) || gerr == nil && !sameChecks(gc, wc) {
 							t.Errorf("round %d: go-version constraint %q: cached %v, %v; parser %v, %v", round, c, gc, gerr, wc, werr)
 							return
+						}
+					}
+					for _, c := range constraintsOf(i, text, ">= ", "~", " || < ") {
+						got, gerr := cachedMastermindsConstraint(c)
+						want, werr := semver.NewConstraint(c)
+						if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() ||
+							gerr == nil && (got.String() != want.String() || got.IncludePrerelease || !sameMastermindsChecks(got, want)) {
+							t.Errorf("round %d: Masterminds constraint %q: cached %v, %v; NewConstraint %v, %v", round, c, got, gerr, want, werr)
+							return
+						}
+						if got != nil {
+							got.IncludePrerelease = true // the caller's copy
 						}
 					}
 					mv, merr := parseMastermindsVersion(text)
@@ -70,4 +83,26 @@ func sameChecks(a, b goversion.Constraints) bool {
 		}
 	}
 	return true
+}
+
+// sameMastermindsChecks reports whether a and b judge a few versions
+// alike.
+func sameMastermindsChecks(a, b *semver.Constraints) bool {
+	for _, text := range []string{"0.0.1", "1.0.0", "1.0.0-rc.1", "2.3.0", "2.3.0-rc.290", "9.9.9"} {
+		v, err := semver.NewVersion(text)
+		if err != nil || a.Check(v) != b.Check(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// constraintsOf returns constraints made of the text, with the three
+// operators and the joint, for the first texts only: the everyday test
+// stays fast.
+func constraintsOf(i int, text, op1, op2, joint string) []string {
+	if i >= 300 {
+		return nil
+	}
+	return []string{text, op1 + text, op2 + text + joint + text}
 }

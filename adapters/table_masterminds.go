@@ -110,7 +110,7 @@ func newMastermindsConstraint(text string) (cs *semver.Constraints, err error) {
 			cs, err = nil, panicError("Masterminds NewConstraint", p)
 		}
 	}()
-	return semver.NewConstraint(text)
+	return cachedMastermindsConstraint(text)
 }
 
 // checkColumn is the column of cs.Check over the table's versions. Where

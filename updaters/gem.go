@@ -13,6 +13,7 @@ type GemVersion struct {
 	text     string
 	segments []gemSegment
 	canon    []gemSegment // canonical(), worked out once
+	rel      *GemVersion  // release() of a prerelease, worked out once
 }
 
 // gemSegment is a number (its digits without leading zeros) or a
@@ -71,6 +72,10 @@ func newGemVersion(t string) GemVersion {
 		i = j
 	}
 	v.canon = v.canonical()
+	if v.Prerelease() {
+		r := gemFromSegments(v.numbers())
+		v.rel = &r
+	}
 	return v
 }
 
@@ -210,6 +215,9 @@ func (v GemVersion) numbers() []gemSegment {
 
 // release is Gem::Version#release.
 func (v GemVersion) release() GemVersion {
+	if v.rel != nil {
+		return *v.rel
+	}
 	if !v.Prerelease() {
 		return v
 	}

@@ -51,7 +51,7 @@ const progressInterval = 100 * time.Millisecond
 // version of the group Invalid for that policy. Groups are handed to
 // Options.Workers goroutines as the domain yields them, those that hand
 // over the same list one after the other to one goroutine together (up
-// to maxBatchGroups groups and maxBatchCases cases); the workers add
+// to 64 groups and 4,096 cases); the workers add
 // what they see to one aggregate of counts and the smallest witness of
 // each class, never the cases. The policies' reasons on the witnesses
 // that remain are fetched at the end, while the causes of the classes are

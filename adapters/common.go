@@ -3,7 +3,9 @@ package adapters
 import (
 	"fmt"
 	"strings"
+	"sync"
 
+	semver "github.com/Masterminds/semver/v3"
 	"github.com/apparentlymart/go-versions/versions"
 	"github.com/apparentlymart/go-versions/versions/constraints"
 	goversion "github.com/hashicorp/go-version"
@@ -35,7 +37,18 @@ func guard(call string, r *engine.Result) {
 
 // parseGoVersionConstraints reads a constraint with hashicorp/go-version's
 // version.NewConstraint, as it is; NewConstraint refuses "" and blank text.
-func parseGoVersionConstraints(text string) (cs goversion.Constraints, err error) {
+//
+// What it read lately is kept (goConstraints): constraints and their
+// pieces repeat across tables. The slice it returns is shared, with no
+// room to append to.
+func parseGoVersionConstraints(text string) (goversion.Constraints, error) {
+	cs, err := goConstraints.get(text, readGoVersionConstraints)
+	return cs[:len(cs):len(cs)], err // an append copies
+}
+
+// readGoVersionConstraints is parseGoVersionConstraints without the
+// cache.
+func readGoVersionConstraints(text string) (cs goversion.Constraints, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			cs, err = nil, panicError("go-version NewConstraint", p)
@@ -49,7 +62,12 @@ func parseGoVersionConstraints(text string) (cs goversion.Constraints, err error
 }
 
 // parseGoVersion reads a version with hashicorp/go-version NewVersion.
-func parseGoVersion(text string) (v *goversion.Version, err error) {
+func parseGoVersion(text string) (*goversion.Version, error) {
+	return goVersions.get(text, readGoVersion)
+}
+
+// readGoVersion is parseGoVersion without the cache.
+func readGoVersion(text string) (v *goversion.Version, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			v, err = nil, panicError("go-version NewVersion", p)
@@ -161,4 +179,73 @@ func newest[V any](available []string, judge func(string) (engine.Result, V), gr
 		}
 	}
 	return sel
+}
+
+// The versions parseGoVersion and parseMastermindsVersion have read
+// lately, and the constraints parseGoVersionConstraints has, shared by
+// every table and matcher: lists of versions repeat
+// the same texts (the random and corpus domains draw them from a small
+// space), and the libraries' parsers are regular expressions. A value
+// the libraries return is never changed once made, so one can serve
+// every caller.
+var (
+	goVersions          parseCache[*goversion.Version]
+	mastermindsVersions parseCache[*semver.Version]
+	goConstraints       parseCache[goversion.Constraints]
+	// the Constraints semver.NewConstraint read, which
+	// cachedMastermindsConstraint copies for its callers
+	mastermindsConstraints parseCache[*semver.Constraints]
+)
+
+// cachedMastermindsConstraint is semver.NewConstraint(text): a copy of
+// the Constraints it read, which the caller may change (IncludePrerelease),
+// read once for the texts met lately. It panics where NewConstraint does.
+func cachedMastermindsConstraint(text string) (*semver.Constraints, error) {
+	cs, err := mastermindsConstraints.get(text, semver.NewConstraint)
+	if cs == nil {
+		return nil, err
+	}
+	c := *cs
+	return &c, err
+}
+
+// Bounds of a parseCache: the texts it keeps, and the longest it keeps.
+const (
+	maxParseCache     = 1 << 14
+	maxParseCacheText = 128
+)
+
+// parseCache keeps what a parser returned for recent texts, at most
+// maxParseCache of them; it is emptied when full. It is safe for
+// concurrent use.
+type parseCache[V any] struct {
+	mu sync.RWMutex
+	m  map[string]parsed[V]
+}
+
+// parsed is a parser's answer for one text.
+type parsed[V any] struct {
+	v   V
+	err error
+}
+
+// get returns parse(text), calling parse the first time a text is met.
+func (c *parseCache[V]) get(text string, parse func(string) (V, error)) (V, error) {
+	if len(text) > maxParseCacheText {
+		return parse(text)
+	}
+	c.mu.RLock()
+	p, ok := c.m[text]
+	c.mu.RUnlock()
+	if ok {
+		return p.v, p.err
+	}
+	v, err := parse(text)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxParseCache {
+		c.m = make(map[string]parsed[V])
+	}
+	c.m[strings.Clone(text)] = parsed[V]{v, err}
+	c.mu.Unlock()
+	return v, err
 }

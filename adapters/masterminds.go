@@ -168,7 +168,7 @@ func (m Masterminds) compile(constraint string) (mm mastermindsMatcher, err erro
 			mm, err = mastermindsMatcher{}, panicError(fmt.Sprintf("Masterminds NewConstraint(%q)", text), p)
 		}
 	}()
-	cs, err := semver.NewConstraint(text)
+	cs, err := cachedMastermindsConstraint(text)
 	if err != nil {
 		return mastermindsMatcher{}, fmt.Errorf("Masterminds NewConstraint(%q): %w", text, err)
 	}
@@ -185,7 +185,12 @@ func (m Masterminds) Select(constraint string, available []string) (engine.Selec
 	return newest(available, mm.judge, (*semver.Version).GreaterThan), nil
 }
 
-func parseMastermindsVersion(text string) (v *semver.Version, err error) {
+func parseMastermindsVersion(text string) (*semver.Version, error) {
+	return mastermindsVersions.get(text, readMastermindsVersion)
+}
+
+// readMastermindsVersion is parseMastermindsVersion without the cache.
+func readMastermindsVersion(text string) (v *semver.Version, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			v, err = nil, panicError("Masterminds NewVersion", p)

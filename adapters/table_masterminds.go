@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"reflect"
 	"sync"
 
 	semver "github.com/Masterminds/semver/v3"
@@ -109,17 +110,53 @@ func newMastermindsConstraint(text string) (cs *semver.Constraints, err error) {
 			cs, err = nil, panicError("Masterminds NewConstraint", p)
 		}
 	}()
-	return semver.NewConstraint(text)
+	return cachedMastermindsConstraint(text)
 }
 
-// checkColumn is the column of cs.Check over the table's versions.
+// checkColumn is the column of cs.Check over the table's versions. Where
+// Check refuses every prerelease (mastermindsRefusesPrereleases), a
+// prerelease is Reject without the call, which would build an error to
+// throw away.
 func (t *mastermindsTable) checkColumn(cs *semver.Constraints) column {
+	refusesPre := mastermindsRefusesPrereleases(cs)
 	return newColumn(len(t.versions), func(i int) engine.Verdict {
 		if t.errs[i] != nil {
 			return engine.Invalid
 		}
+		if refusesPre && t.versions[i].Prerelease() != "" {
+			return engine.Reject
+		}
 		return mastermindsCheck(cs, t.versions[i])
 	})
+}
+
+// mastermindsRefusesPrereleases reports whether cs.Check refuses every
+// prerelease version, as Masterminds v3.5.0 does (constraints.go) when
+// IncludePrerelease is not set and no AND group of cs contains a
+// prerelease: Check ands, in each group, the group's constraint functions
+// with includePre = IncludePrerelease || containsPre[group], and every
+// constraint function (constraintOps: = != > < >= <= ~ ^ and their
+// aliases) first returns false for a prerelease when includePre is not
+// set, so every non-empty group refuses it. containsPre and the groups
+// are unexported: they are read with reflect, and any other layout than
+// v3.5.0's answers false (Check is then called for every version).
+// TestMastermindsRefusesPrereleases holds it to Check.
+func mastermindsRefusesPrereleases(cs *semver.Constraints) bool {
+	if cs == nil || cs.IncludePrerelease {
+		return false
+	}
+	v := reflect.ValueOf(cs).Elem()
+	pre, groups := v.FieldByName("containsPre"), v.FieldByName("constraints")
+	if pre.Kind() != reflect.Slice || pre.Type().Elem().Kind() != reflect.Bool ||
+		groups.Kind() != reflect.Slice || groups.Type().Elem().Kind() != reflect.Slice || pre.Len() != groups.Len() || pre.Len() == 0 {
+		return false
+	}
+	for i := range pre.Len() {
+		if pre.Index(i).Bool() || groups.Index(i).Len() == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // mastermindsCheck is Constraints.Check as a verdict, verdictPanicked when

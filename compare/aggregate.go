@@ -136,10 +136,30 @@ func (k classKey) less(o classKey) bool {
 	return k.a < o.a || k.a == o.a && k.b < o.b
 }
 
+// classAgg is a class of a pair as a run adds it up: its cases, its
+// witness (the smallest case) and, once they are fetched, the two
+// policies' reasons on the witness.
 type classAgg struct {
-	count  int64
-	key    caseKey
-	ra, rb engine.Result
+	count   int64
+	key     caseKey
+	reasons *[2]string // nil until fetched
+}
+
+// reason is policy side i's reason on the witness (0 for the pair's
+// first policy, 1 for its second), "" until fetched.
+func (c *classAgg) reason(i int) string {
+	if c.reasons == nil {
+		return ""
+	}
+	return c.reasons[i]
+}
+
+// reasonSlots returns where the two policies' reasons on the witness go.
+func (c *classAgg) reasonSlots() (a, b *string) {
+	if c.reasons == nil {
+		c.reasons = new([2]string)
+	}
+	return &c.reasons[0], &c.reasons[1]
 }
 
 func newAggregate(pairs int) *aggregate {
@@ -154,7 +174,11 @@ func newAggregate(pairs int) *aggregate {
 func (c *classAgg) join(o *classAgg) {
 	c.count += o.count
 	if o.key.less(c.key) {
-		c.key, c.ra, c.rb = o.key, o.ra, o.rb
+		c.key, c.reasons = o.key, nil
+		if o.reasons != nil {
+			r := *o.reasons
+			c.reasons = &r
+		}
 	}
 }
 

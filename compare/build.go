@@ -98,7 +98,7 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 					},
 				}
 				if c := o.agg; c != nil {
-					classes[i].Witness.AReason, classes[i].Witness.BReason = c.ra.Reason, c.rb.Reason
+					classes[i].Witness.AReason, classes[i].Witness.BReason = c.reason(0), c.reason(1)
 				}
 			}
 			clear(order) // let go of the pair's aggregate
@@ -200,10 +200,23 @@ func decideWitnessCauses(classes []Class, sides [][2]int32, witnesses [][2]strin
 	}
 	tables := newCauseTables(steps, policies, workers)
 	matchers := &matcherCache{m: map[matcherKey]engine.Matcher{}}
+	// The witnesses of one constraint share most constraints of their
+	// steps: taken one after the other, they find them compiled.
+	order := make([]int32, len(witnesses))
+	for w := range order {
+		order[w] = int32(w)
+	}
+	slices.SortFunc(order, func(x, y int32) int {
+		if c := strings.Compare(witnesses[x][0], witnesses[y][0]); c != 0 {
+			return c
+		}
+		return strings.Compare(witnesses[x][1], witnesses[y][1])
+	})
 	parallel(len(witnesses), workers, func() func(int) {
 		j := causeJudge{policies: policies, sides: sides, matchers: matchers, tables: tables,
 			vectors: map[uint64]*causeVector{}}
-		return func(w int) {
+		return func(i int) {
+			w := order[i]
 			if steps != nil {
 				j.decide(classes, classesOf[w], steps[w], numbers[w])
 			} else {

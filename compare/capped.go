@@ -60,14 +60,19 @@ func (c *capped[K, V]) add(k K) *V {
 	return nil
 }
 
-// addItem is add returning the item that holds the value. An item stays
-// where it is until it is pushed out (gone).
+// addItem is add returning the item that holds the value. The item is
+// the key's until the next call that adds a key: a key pushed out then
+// may give its item to the new one. An item that turnAwayFrom pushes out
+// is gone.
+//
+// Once full, the map keeps only keys below bound, so a key not below it
+// is turned away without a look-up.
 func (c *capped[K, V]) addItem(k K) *cappedItem[K, V] {
-	if it := c.items[k]; it != nil {
-		return it
-	}
 	if c.full && !c.less(k, c.bound) {
 		return nil
+	}
+	if it := c.items[k]; it != nil {
+		return it
 	}
 	return c.insert(k)
 }
@@ -90,11 +95,13 @@ func (c *capped[K, V]) insert(k K) *cappedItem[K, V] {
 		return nil
 	}
 	delete(c.items, top.key)
-	c.pushOut(top)
+	c.pushedOut++
 	c.full, c.bound = true, top.key
-	it := &cappedItem[K, V]{key: k}
+	// The pushed-out item holds the new key: no caller holds an item
+	// past its next call that adds a key.
+	it := top
+	*it = cappedItem[K, V]{key: k}
 	c.items[k] = it
-	c.heap.items[0] = it
 	c.heap.down(0)
 	return it
 }

@@ -148,7 +148,7 @@ func (p *Aggregate) toJSON() (*AggregateJSON, error) {
 		for _, ck := range keys {
 			c := pa.classes.get(ck)
 			pj.Classes = append(pj.Classes, classJSON{Shape: ck.shape, A: ck.a, B: ck.b, Count: c.count,
-				Constraint: c.key.constraint, Version: c.key.version, AReason: c.ra.Reason, BReason: c.rb.Reason})
+				Constraint: c.key.constraint, Version: c.key.version, AReason: c.reason(0), BReason: c.reason(1)})
 		}
 		if pa.classes.full {
 			b := pa.classes.bound
@@ -266,8 +266,10 @@ func (j *AggregateJSON) Aggregate(policies []string, domainCases int64) (*Aggreg
 				return nil, bad("%s vs %s: the classes count more than the %d diverging cases", pj.A, pj.B, pj.Diverge)
 			}
 			c := pa.classes.add(ck)
-			*c = classAgg{count: cj.Count, key: witnessKey(cj.Constraint, cj.Version),
-				ra: engine.Result{Verdict: cj.A, Reason: cj.AReason}, rb: engine.Result{Verdict: cj.B, Reason: cj.BReason}}
+			*c = classAgg{count: cj.Count, key: witnessKey(cj.Constraint, cj.Version)}
+			if cj.AReason != "" || cj.BReason != "" {
+				c.reasons = &[2]string{cj.AReason, cj.BReason}
+			}
 		}
 		if bound != nil {
 			pa.classes.turnAwayFrom(*bound)

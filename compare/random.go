@@ -58,6 +58,10 @@ func (d random) Info() DomainInfo {
 	}
 }
 
+// listsOnce reports that a list of versions is handed over by the groups
+// of one history, one after the other, and never again (onceLists).
+func (d random) listsOnce() bool { return true }
+
 // Groups generates the cases again, in order: one group to a constraint,
 // the groups of one history with the same versions slice, so that a
 // worker reads the history once for all of them.

@@ -49,7 +49,9 @@ const progressInterval = 100 * time.Millisecond
 // engine.TextTable), and the whole list is judged at once
 // (TableMatcher.Verdicts); a constraint a policy refuses makes every
 // version of the group Invalid for that policy. Groups are handed to
-// Options.Workers goroutines as the domain yields them; the workers add
+// Options.Workers goroutines as the domain yields them, those that hand
+// over the same list one after the other to one goroutine together (up
+// to 64 groups and 4,096 cases); the workers add
 // what they see to one aggregate of counts and the smallest witness of
 // each class, never the cases. The policies' reasons on the witnesses
 // that remain are fetched at the end, while the causes of the classes are
@@ -87,8 +89,10 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	defer cancel()
 
 	// The producer runs when a worker waits for a group; room for many
-	// groups lets it run seldom.
-	groups := make(chan placedGroup, 32*n)
+	// groups lets it run seldom. The groups that hand over the same list
+	// of versions one after the other go to one worker together
+	// (groupBatch), which then reads the list once for all of them.
+	groups := make(chan []placedGroup, 4*n)
 	var domainErr error
 	produced := make(chan struct{})
 	log := newVerdictLog(info.Cases, len(policies))
@@ -96,21 +100,39 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 		defer close(produced)
 		defer close(groups)
 		var offset int64
-		domainErr = d.Groups(func(g Group) bool {
-			pg := placedGroup{g, offset}
-			offset += int64(len(g.Versions))
-			if !opt.shard.owns(pg.offset, len(g.Versions)) { // RunGroups judges some groups only (part.go)
+		var batch groupBatch
+		ol, once := d.(onceLists)
+		once = once && ol.listsOnce()
+		send := func(listDone bool) bool {
+			if len(batch.groups) == 0 {
 				return true
 			}
+			if listDone && once {
+				batch.groups[len(batch.groups)-1].dropList = true
+			}
 			select {
-			case groups <- pg:
+			case groups <- batch.take():
 				return true
 			case <-ctx.Done():
 				return false
 			}
+		}
+		domainErr = d.Groups(func(g Group) bool {
+			pg := placedGroup{Group: g, offset: offset}
+			offset += int64(len(g.Versions))
+			if !opt.shard.owns(pg.offset, len(g.Versions)) { // RunGroups judges some groups only (part.go)
+				return true
+			}
+			if same := batch.sameList(g); !same || batch.full(g) {
+				if !send(!same) {
+					return false
+				}
+			}
+			batch.add(pg)
+			return true
 		})
+		send(true)
 	}()
-
 	var done atomic.Int64
 	var firstErr error
 	var errOnce sync.Once
@@ -126,15 +148,20 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for g := range groups {
-				if ctx.Err() != nil {
-					continue // drain so that the producer can finish
+			for batch := range groups {
+				for _, g := range batch {
+					if ctx.Err() != nil {
+						break // drain so that the producer can finish
+					}
+					if err := w.run(g.Group, g.offset); err != nil {
+						fail(err)
+						break
+					}
+					if g.dropList {
+						w.lists.drop(g.Versions)
+					}
+					done.Add(int64(len(g.Versions)))
 				}
-				if err := w.run(g.Group, g.offset); err != nil {
-					fail(err)
-					continue
-				}
-				done.Add(int64(len(g.Versions)))
 			}
 		}()
 	}
@@ -172,12 +199,63 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	return r, nil
 }
 
+// groupBatch gathers the groups the producer hands to one worker: groups
+// that hand over the same list of versions (the same slice, as
+// listCache tells lists apart), up to maxBatchGroups of them and
+// maxBatchCases cases.
+type groupBatch struct {
+	groups []placedGroup
+	cases  int
+}
+
+// Bounds of a groupBatch.
+const (
+	maxBatchGroups = 64
+	maxBatchCases  = 4096
+)
+
+// sameList reports whether g hands over the list of the batch's groups,
+// or the batch is empty.
+func (b *groupBatch) sameList(g Group) bool {
+	if len(b.groups) == 0 {
+		return true
+	}
+	first := b.groups[0].Versions
+	return len(first) > 0 && len(g.Versions) > 0 && &first[0] == &g.Versions[0]
+}
+
+// full reports whether the batch has no room for g.
+func (b *groupBatch) full(g Group) bool {
+	return len(b.groups) >= maxBatchGroups || b.cases+len(g.Versions) > maxBatchCases
+}
+
+// add adds g to the batch.
+func (b *groupBatch) add(g placedGroup) {
+	b.groups = append(b.groups, g)
+	b.cases += len(g.Versions)
+}
+
+// take returns the batch's groups and empties it.
+func (b *groupBatch) take() []placedGroup {
+	out := b.groups
+	b.groups, b.cases = nil, 0
+	return out
+}
+
 // placedGroup is a group with the position of its first case in the
-// domain's order.
+// domain's order; dropList is set on the last group of a list of a
+// domain whose lists come once (onceLists).
 type placedGroup struct {
 	Group
-	offset int64
+	offset   int64
+	dropList bool
 }
+
+// onceLists is implemented by a domain whose groups hand over each list
+// of versions one after the other and never again once another list
+// comes, when listsOnce says so: a worker then lets go of its reading of
+// a list once it has judged the list's last group.
+type onceLists interface{ listsOnce() bool }
 
 // startProgress calls progress on a ticker until the returned function is
 // called, which makes one last call.

@@ -152,3 +152,17 @@ func (c *listCache) get(versions []string) *versionList {
 	c.versions += len(versions)
 	return l
 }
+
+// drop forgets the list for versions, if the cache keeps it.
+func (c *listCache) drop(versions []string) {
+	if len(versions) == 0 {
+		return
+	}
+	k := listKey{&versions[0], len(versions)}
+	if _, ok := c.lists[k]; !ok {
+		return
+	}
+	delete(c.lists, k)
+	c.order = slices.DeleteFunc(c.order, func(o listKey) bool { return o == k })
+	c.versions -= k.n
+}

@@ -25,7 +25,8 @@ func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, worke
 	witnesses, of := groupParallel(len(pairs), workers, func(k int, add func([2]string, sides)) {
 		pr := pairs[k]
 		agg.pairs[k].classes.each(func(_ classKey, c *classAgg) {
-			add([2]string{c.key.constraint, c.key.version}, sides{int32(pr[0]), int32(pr[1]), &c.ra.Reason, &c.rb.Reason})
+			ra, rb := c.reasonSlots()
+			add([2]string{c.key.constraint, c.key.version}, sides{int32(pr[0]), int32(pr[1]), ra, rb})
 		})
 	})
 	return fillWitnessReasons(witnesses, policies, workers, func(w int, side func(int32, *string)) {

@@ -526,9 +526,13 @@ type classStripe struct {
 	// whose cases are nearly all different), doubled when it found more.
 	budget       int
 	hits, misses int
-	// the rest of the array the index's entries are taken from, so that a
-	// miss allocates seldom; dropped with the index
-	entrySlab []vectorEntry
+	// the arrays the index's entries are taken from, slabSize entries
+	// each, so that a miss allocates seldom, and how many entries are
+	// taken; emptied with the index and used again
+	slabs     [][]vectorEntry
+	slabTaken int
+	// spare is the map of the index emptied last, used again
+	spare map[uint64]*vectorEntry
 	// while one pair is flushed: its classes' sums, and the sum of each
 	// class by the number of its case part and its verdicts
 	// (classIndexKey)
@@ -537,17 +541,40 @@ type classStripe struct {
 }
 
 // slabSize is how many entries a stripe allocates at a time for its
-// index.
-const slabSize = 1024
+// index, and maxKeptSlabs how many arrays of them it keeps once emptied.
+const (
+	slabSize     = 1024
+	maxKeptSlabs = 4
+)
 
 // newEntry returns a new entry of the stripe's index.
 func (st *classStripe) newEntry() *vectorEntry {
-	if len(st.entrySlab) == 0 {
-		st.entrySlab = make([]vectorEntry, slabSize)
+	s, i := st.slabTaken/slabSize, st.slabTaken%slabSize
+	if s == len(st.slabs) {
+		st.slabs = append(st.slabs, make([]vectorEntry, slabSize))
 	}
-	v := &st.entrySlab[0]
-	st.entrySlab = st.entrySlab[1:]
-	return v
+	st.slabTaken++
+	return &st.slabs[s][i]
+}
+
+// emptyIndex empties the stripe's index, keeping its arrays and map for
+// the next: the entries are zeroed so that they let go of their
+// strings.
+func (st *classStripe) emptyIndex() {
+	for s := 0; s*slabSize < st.slabTaken; s++ {
+		clear(st.slabs[s][:min(slabSize, st.slabTaken-s*slabSize)])
+	}
+	st.slabTaken = 0
+	if len(st.slabs) > maxKeptSlabs {
+		clear(st.slabs[maxKeptSlabs:])
+		st.slabs = st.slabs[:maxKeptSlabs]
+	}
+	clear(st.entries)
+	if st.vectors != nil {
+		clear(st.vectors)
+		st.spare = st.vectors
+	}
+	st.vectors, st.entries, st.verdicts = nil, st.entries[:0], st.verdicts[:0]
 }
 
 // vectorEntry is an entry of a stripe's index: the key of a local split
@@ -631,7 +658,7 @@ func (st *classStripe) flush(a *aggregate, pairs [][2]int, last bool) {
 		clear(st.sums) // let go of the entries' strings
 		st.sums = st.sums[:0]
 	}
-	st.vectors, st.entries, st.entrySlab, st.verdicts = nil, nil, nil, st.verdicts[:0]
+	st.emptyIndex()
 }
 
 // classSum is what the entries of a stripe's index add to one class of a
@@ -696,7 +723,7 @@ func (st *classStripe) addSums(classes *capped[classKey, classAgg]) {
 	classes.reserve(len(st.sums))
 	for i := range st.sums {
 		sum := &st.sums[i]
-		addCases(classes.addItem(sum.key), sum.count, sum.least, sum.key.a, sum.key.b)
+		addCases(classes.addItem(sum.key), sum.count, sum.least)
 	}
 }
 
@@ -710,6 +737,7 @@ func (s *sharedAggregate) flush(pairs [][2]int, workers int, last bool) {
 			st.mu.Lock()
 			defer st.mu.Unlock()
 			st.flush(s.agg, pairs, last)
+			st.slabs, st.spare = nil, nil // the workers are done
 		}
 	})
 }
@@ -769,7 +797,10 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 		}
 		st.flush(a, w.pairs, false)
 		st.gen, st.indexed, st.hits, st.misses = w.gen, 0, 0, 0
-		st.vectors = map[uint64]*vectorEntry{}
+		st.vectors, st.spare = st.spare, nil
+		if st.vectors == nil {
+			st.vectors = map[uint64]*vectorEntry{}
+		}
 	}
 	for j := range w.local {
 		ls := &w.local[j]
@@ -803,7 +834,7 @@ func (w *worker) addUnindexed(st *classStripe, ls *localSplit) {
 		pr := w.pairs[k]
 		va, vb := engine.Verdict(ls.verdicts[pr[0]]), engine.Verdict(ls.verdicts[pr[1]])
 		if va != vb {
-			addCases(a.pairs[k].classes.addItem(w.classKey(ls, pr, va, vb)), ls.count, ls.key, va, vb)
+			addCases(a.pairs[k].classes.addItem(w.classKey(ls, pr, va, vb)), ls.count, ls.key)
 		}
 	}
 }
@@ -820,16 +851,15 @@ func (w *worker) classKey(ls *localSplit, pr [2]int, va, vb engine.Verdict) clas
 	return classKey{w.shapes.shapes[ls.shape], va, vb}
 }
 
-// addCases adds n cases, the smallest of them least, on which the pair's
-// verdicts are va and vb, to the class of item it, unless the pair turned
-// the class away (it is nil or gone).
-func addCases(it *cappedItem[classKey, classAgg], n int64, least caseKey, va, vb engine.Verdict) {
+// addCases adds n cases, the smallest of them least, to the class of item
+// it, unless the pair turned the class away (it is nil or gone).
+func addCases(it *cappedItem[classKey, classAgg], n int64, least caseKey) {
 	if it == nil || it.gone {
 		return
 	}
 	c := &it.val
 	if c.count == 0 {
-		*c = classAgg{count: n, key: least, ra: engine.Result{Verdict: va}, rb: engine.Result{Verdict: vb}}
+		*c = classAgg{count: n, key: least}
 		return
 	}
 	c.count += n

@@ -67,10 +67,11 @@ func (Dependabot) Rule() string {
 	return "Dependabot's Gem::Requirement: no prerelease rule, ~> by segments, versions ordered as RubyGems does; prereleases are candidates when the constraint names one"
 }
 
-// gemOp is one term of a Gem::Requirement.
+// gemOp is one term of a Gem::Requirement; bump is v.bump() for "~>".
 type gemOp struct {
-	op string
-	v  GemVersion
+	op   string
+	v    GemVersion
+	bump GemVersion
 }
 
 // dependabotMatcher is a compiled Dependabot constraint.
@@ -89,7 +90,11 @@ func (Dependabot) Compile(constraint string) (engine.Matcher, error) {
 		if err != nil {
 			return nil, err
 		}
-		m.terms = append(m.terms, gemOp{op, v})
+		t := gemOp{op: op, v: v}
+		if op == "~>" {
+			t.bump = v.bump()
+		}
+		m.terms = append(m.terms, t)
 	}
 	return m, nil
 }
@@ -134,18 +139,36 @@ func (m *dependabotMatcher) Match(version string) engine.Result {
 	if err != nil {
 		return engine.InvalidResult(err)
 	}
-	for _, t := range m.terms {
-		if !t.holds(v) {
-			return engine.Rejected(fmt.Sprintf("fails the term %s %s", t.op, t.v))
-		}
-	}
-	if !v.Prerelease() {
+	return m.judge(v)
+}
+
+// judge is Match on a version ParseGemVersion read.
+func (m *dependabotMatcher) judge(v GemVersion) engine.Result {
+	verdict, failed := m.decide(v)
+	switch {
+	case failed >= 0:
+		t := m.terms[failed]
+		return engine.Rejected(fmt.Sprintf("fails the term %s %s", t.op, t.v))
+	case !v.Prerelease():
 		return engine.Allowed(reasonDependabotAllow)
-	}
-	if !m.wantPre {
+	case verdict == engine.Reject:
 		return engine.Rejected(reasonDependabotNoOptIn)
 	}
 	return engine.Allowed(reasonDependabotPreAllow)
+}
+
+// decide is judge's verdict, and the index of the first term v fails
+// (-1 when it satisfies every term).
+func (m *dependabotMatcher) decide(v GemVersion) (engine.Verdict, int) {
+	for i, t := range m.terms {
+		if !t.holds(v) {
+			return engine.Reject, i
+		}
+	}
+	if v.Prerelease() && !m.wantPre {
+		return engine.Reject, -1
+	}
+	return engine.Allow, -1
 }
 
 func (t gemOp) holds(v GemVersion) bool {
@@ -165,7 +188,7 @@ func (t gemOp) holds(v GemVersion) bool {
 		return d <= 0
 	}
 	// "~>": v >= r && v.release < r.bump
-	return d >= 0 && v.release().Compare(t.v.bump()) < 0
+	return d >= 0 && v.release().Compare(t.bump) < 0
 }
 
 // dependabotWantsPrerelease is the update checker's test on the

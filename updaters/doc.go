@@ -14,6 +14,11 @@
 // [DependabotWantsPrerelease]; [DependabotProposal] is Dependabot's
 // proposal, the newest candidate whatever the constraint.
 //
+// Each policy is an engine.VersionReader: it reads a list of versions
+// once, with the parser its Match uses, and judges every version of the
+// list against a compiled constraint with the decision Match makes,
+// without writing the reasons (TestTablesEqualText holds the two equal).
+//
 // Terragrunt's tfr:// sources, tenv and Atlantis read constraints with
 // hashicorp/go-version's Check: the "hashicorp" adapter of package
 // adapters is their policy.

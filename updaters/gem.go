@@ -12,6 +12,8 @@ import (
 type GemVersion struct {
 	text     string
 	segments []gemSegment
+	canon    []gemSegment // canonical(), worked out once
+	rel      *GemVersion  // release() of a prerelease, worked out once
 }
 
 // gemSegment is a number (its digits without leading zeros) or a
@@ -68,6 +70,11 @@ func newGemVersion(t string) GemVersion {
 			j++
 		}
 		i = j
+	}
+	v.canon = v.canonical()
+	if v.Prerelease() {
+		r := gemFromSegments(v.numbers())
+		v.rel = &r
 	}
 	return v
 }
@@ -154,7 +161,7 @@ func (v GemVersion) canonical() []gemSegment {
 // Compare is Gem::Version#<=>: segment by segment, a missing one is 0, a
 // string is below a number, numbers numerically, strings by bytes.
 func (v GemVersion) Compare(w GemVersion) int {
-	a, b := v.canonical(), w.canonical()
+	a, b := v.canon, w.canon
 	n := max(len(a), len(b))
 	zero := gemSegment{"0", true}
 	for i := 0; i < n; i++ {
@@ -208,6 +215,9 @@ func (v GemVersion) numbers() []gemSegment {
 
 // release is Gem::Version#release.
 func (v GemVersion) release() GemVersion {
+	if v.rel != nil {
+		return *v.rel
+	}
 	if !v.Prerelease() {
 		return v
 	}

@@ -256,28 +256,64 @@ func (m *renovateMatcher) Match(version string) engine.Result {
 	if err != nil {
 		return engine.InvalidResult(err)
 	}
+	return m.judge(version, v)
+}
+
+// judge is Match on version, which readNPMVersion read as v.
+func (m *renovateMatcher) judge(version string, v engine.Version) engine.Result {
+	_, why := m.decide(version, v)
+	switch why {
+	case renovateExcluded:
+		return engine.Rejected(reasonRenovateExcluded)
+	case renovateNull:
+		return engine.Rejected(reasonRenovateNull)
+	case renovateRelease:
+		return engine.Allowed(reasonRenovateAllow)
+	case renovatePreAllow:
+		return engine.Allowed(reasonRenovatePreAllow)
+	case renovatePre:
+		return engine.Rejected(reasonRenovatePre)
+	}
+	c := m.set[why]
+	return engine.Rejected(fmt.Sprintf("fails the npm comparator %s%s", c.op, c.v))
+}
+
+// What decides renovateMatcher.decide's verdict: the index of the
+// comparator the version fails, or one of these.
+const (
+	renovateExcluded = -1 - iota
+	renovateNull
+	renovateRelease
+	renovatePreAllow
+	renovatePre
+)
+
+// decide is judge's verdict, and what decides it: the index in m.set of
+// the first comparator v fails, or one of renovateExcluded to
+// renovatePre.
+func (m *renovateMatcher) decide(version string, v engine.Version) (engine.Verdict, int) {
 	for _, x := range m.excluded {
 		if x == version {
-			return engine.Rejected(reasonRenovateExcluded)
+			return engine.Reject, renovateExcluded
 		}
 	}
 	if m.null {
-		return engine.Rejected(reasonRenovateNull)
+		return engine.Reject, renovateNull
 	}
-	for _, c := range m.set {
+	for i, c := range m.set {
 		if !c.holds(v) {
-			return engine.Rejected(fmt.Sprintf("fails the npm comparator %s%s", c.op, c.v))
+			return engine.Reject, i
 		}
 	}
 	if !v.IsPrerelease() {
-		return engine.Allowed(reasonRenovateAllow)
+		return engine.Allow, renovateRelease
 	}
 	for _, c := range m.set {
 		if c.v.IsPrerelease() && c.v.SameCore(v) {
-			return engine.Allowed(reasonRenovatePreAllow)
+			return engine.Allow, renovatePreAllow
 		}
 	}
-	return engine.Rejected(reasonRenovatePre)
+	return engine.Reject, renovatePre
 }
 
 // readNPMVersion reads a version as node-semver's SemVer does (strict,

@@ -196,6 +196,11 @@ func (m *tfmvMatcher) Match(version string) engine.Result {
 	if err != nil {
 		return engine.InvalidResult(err)
 	}
+	return m.judge(v)
+}
+
+// judge is Match on a version parseMMVersion read.
+func (m *tfmvMatcher) judge(v mmVer) engine.Result {
 	if v.pre != "" {
 		return engine.Rejected(reasonTFMVPre)
 	}

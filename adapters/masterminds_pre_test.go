@@ -1,0 +1,73 @@
+package adapters
+
+import (
+	"testing"
+
+	semver "github.com/Masterminds/semver/v3"
+
+	"github.com/prerel/prerel/compare/generate"
+)
+
+// mastermindsRefusesPrereleases reads the layout of Masterminds' Constraints
+// (it answers true where it should), and wherever it answers true Check
+// refuses every prerelease version: on constraints of every operator, AND
+// groups and "||" alternatives, and generated ones.
+func TestMastermindsRefusesPrereleases(t *testing.T) {
+	constraints := []string{
+		">= 1.0.0", "> 1", "< 2.0", "<= 1.2.3", "= 1.0.0", "1.0.0", "!= 1.0.0", "~1.2", "~> 1.2.3", "^1.2", "^0.0.1",
+		"=> 1.0", "=< 2", "1.x", "*", "x", ">= 1.0.0, < 2.0.0", ">= 1.0.0 < 2.0.0", "1.2 - 1.4", "^1.2 || 3.x",
+		">= 1.0.0-0", ">= 1.0.0-beta, < 2", "~1.2.3-rc.1", "^1.2 || >= 3.0.0-0", "!= 1.0.0-beta", "1.0.0-0 - 2",
+	}
+	versions := []string{"0.0.0-0", "1.0.0-0", "1.0.0-beta", "1.2.3-rc.1", "1.2.4-rc.1", "2.0.0-0", "3.0.0-alpha", "1.0.0-beta+b", "v1.2.0-x"}
+	for seed := range int64(20) {
+		generate.Groups(seed, 64*16, func(c string, vs []string) bool {
+			text, _, err := mastermindsPieces(c, nil)
+			if err == nil {
+				constraints = append(constraints, text)
+			}
+			versions = append(versions, vs...)
+			return true
+		})
+	}
+	var pres []*semver.Version
+	for _, text := range versions {
+		if v, err := semver.NewVersion(text); err == nil && v.Prerelease() != "" {
+			pres = append(pres, v)
+		}
+	}
+	refusing := 0
+	for _, text := range constraints {
+		cs, err := semver.NewConstraint(text)
+		if err != nil {
+			continue
+		}
+		for _, include := range []bool{false, true} {
+			c := *cs
+			c.IncludePrerelease = include
+			if !mastermindsRefusesPrereleases(&c) {
+				continue
+			}
+			refusing++
+			for _, v := range pres {
+				if c.Check(v) {
+					t.Fatalf("%q (IncludePrerelease %v): Check admits %s, the shortcut refuses every prerelease", text, include, v)
+				}
+			}
+		}
+	}
+	for _, text := range []string{">= 1.0.0", "~1.2, < 2", "^1.2 || 3.x"} {
+		cs, err := semver.NewConstraint(text)
+		if err != nil || !mastermindsRefusesPrereleases(cs) {
+			t.Errorf("%q: mastermindsRefusesPrereleases is false (%v): the layout of Constraints is not Masterminds v3.5.0's", text, err)
+		}
+	}
+	for _, text := range []string{">= 1.0.0-0", "^1.2 || >= 3.0.0-0"} {
+		cs, err := semver.NewConstraint(text)
+		if err != nil || mastermindsRefusesPrereleases(cs) {
+			t.Errorf("%q: mastermindsRefusesPrereleases is true (%v), but a group contains a prerelease", text, err)
+		}
+	}
+	if refusing == 0 {
+		t.Error("no constraint refuses prereleases")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	semver "github.com/Masterminds/semver/v3"
 
 	"github.com/prerel/prerel/compare/generate"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // mastermindsRefusesPrereleases reads the layout of Masterminds' Constraints
@@ -19,7 +20,9 @@ func TestMastermindsRefusesPrereleases(t *testing.T) {
 		">= 1.0.0-0", ">= 1.0.0-beta, < 2", "~1.2.3-rc.1", "^1.2 || >= 3.0.0-0", "!= 1.0.0-beta", "1.0.0-0 - 2",
 	}
 	versions := []string{"0.0.0-0", "1.0.0-0", "1.0.0-beta", "1.2.3-rc.1", "1.2.4-rc.1", "2.0.0-0", "3.0.0-alpha", "1.0.0-beta+b", "v1.2.0-x"}
-	for seed := range int64(20) {
+	// Generated constraints of three seeds every day, twenty in the long
+	// run.
+	for seed := range longtest.Pick[int64](3, 20) {
 		generate.Groups(seed, 64*16, func(c string, vs []string) bool {
 			text, _, err := mastermindsPieces(c, nil)
 			if err == nil {

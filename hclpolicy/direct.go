@@ -22,7 +22,11 @@ import (
 // is handed to HCL's own call with the arguments' values, so that its
 // value and diagnostics are HCL's. direct also replaces the lists and
 // strings written out of constants (such as ["=", "!="]) by their value,
-// computed once by HCL.
+// computed once by HCL, and evaluates &&, ||, ==, != and ! on plain
+// bools (and strings, for == and !=), and conditionals whose results are
+// plain values of one type, without go-cty's function calls and type
+// unification, leaving every other case to HCL's operators with the
+// operands' values.
 //
 // The rewritten expression is only evaluated: the expression as written
 // (or as specialized) stays what the rest of the package inspects.
@@ -193,20 +197,26 @@ func (r *directRewriter) rewrite(e hclsyntax.Expression) hclsyntax.Expression {
 		}
 		return cp
 	case *hclsyntax.BinaryOpExpr:
-		lhs, rhs := r.expr(n.LHS), r.expr(n.RHS)
-		if lhs == n.LHS && rhs == n.RHS {
+		cp := *n
+		cp.LHS, cp.RHS = r.expr(n.LHS), r.expr(n.RHS)
+		switch n.Op {
+		case hclsyntax.OpLogicalAnd, hclsyntax.OpLogicalOr, hclsyntax.OpEqual, hclsyntax.OpNotEqual:
+			return &directBinary{&cp}
+		}
+		if cp.LHS == n.LHS && cp.RHS == n.RHS {
 			return n
 		}
-		cp := *n
-		cp.LHS, cp.RHS = lhs, rhs
 		return &cp
 	case *hclsyntax.UnaryOpExpr:
-		if v := r.expr(n.Val); v != n.Val {
-			cp := *n
-			cp.Val = v
-			return &cp
+		cp := *n
+		cp.Val = r.expr(n.Val)
+		if n.Op == hclsyntax.OpLogicalNot {
+			return &directNot{&cp}
 		}
-		return n
+		if cp.Val == n.Val {
+			return n
+		}
+		return &cp
 	case *hclsyntax.ParenthesesExpr:
 		if x := r.expr(n.Expression); x != n.Expression {
 			cp := *n
@@ -215,13 +225,9 @@ func (r *directRewriter) rewrite(e hclsyntax.Expression) hclsyntax.Expression {
 		}
 		return n
 	case *hclsyntax.ConditionalExpr:
-		c, t, f := r.expr(n.Condition), r.expr(n.TrueResult), r.expr(n.FalseResult)
-		if c == n.Condition && t == n.TrueResult && f == n.FalseResult {
-			return n
-		}
 		cp := *n
-		cp.Condition, cp.TrueResult, cp.FalseResult = c, t, f
-		return &cp
+		cp.Condition, cp.TrueResult, cp.FalseResult = r.expr(n.Condition), r.expr(n.TrueResult), r.expr(n.FalseResult)
+		return &directConditional{&cp}
 	case *hclsyntax.TupleConsExpr:
 		exprs, changed := r.all(n.Exprs)
 		cp := n
@@ -337,4 +343,112 @@ func constantOf(e hclsyntax.Expression, elems []hclsyntax.Expression) hclsyntax.
 func isConstant(e hclsyntax.Expression) bool {
 	_, ok := unparen(e).(*hclsyntax.LiteralValueExpr)
 	return ok
+}
+
+// canned is an operand already evaluated: it gives its value and
+// diagnostics again, in the operand's place, so that HCL's own operator
+// can finish an evaluation a direct node started.
+type canned struct {
+	hclsyntax.Expression
+	v     cty.Value
+	diags hcl.Diagnostics
+}
+
+func (c *canned) Value(*hcl.EvalContext) (cty.Value, hcl.Diagnostics) { return c.v, c.diags }
+
+// plainBool returns the Go bool of v when v is a known, non-null,
+// unmarked bool evaluated without diagnostics.
+func plainBool(v cty.Value, diags hcl.Diagnostics) (value, ok bool) {
+	if len(diags) > 0 || v.Type() != cty.Bool || v.IsMarked() || !v.IsKnown() || v.IsNull() {
+		return false, false
+	}
+	return v.True(), true
+}
+
+// plainPrimitive reports whether v is a known, non-null, unmarked string
+// or bool evaluated without diagnostics.
+func plainPrimitive(v cty.Value, diags hcl.Diagnostics) bool {
+	t := v.Type()
+	return len(diags) == 0 && (t == cty.String || t == cty.Bool) && !v.IsMarked() && v.IsKnown() && !v.IsNull()
+}
+
+// directBinary is &&, ||, == or != evaluated without go-cty's
+// Function.Call when both operands are plain bools (or, for == and !=,
+// plain strings or bools of one type); otherwise HCL's operator finishes
+// the evaluation with the operands' values.
+type directBinary struct {
+	*hclsyntax.BinaryOpExpr
+}
+
+// Value evaluates the operation as HCL's BinaryOpExpr.Value does.
+func (d *directBinary) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	lv, ldiags := d.LHS.Value(ctx)
+	rv, rdiags := d.RHS.Value(ctx)
+	switch d.Op {
+	case hclsyntax.OpLogicalAnd, hclsyntax.OpLogicalOr:
+		l, lok := plainBool(lv, ldiags)
+		r, rok := plainBool(rv, rdiags)
+		if lok && rok {
+			if d.Op == hclsyntax.OpLogicalAnd {
+				return cty.BoolVal(l && r), nil
+			}
+			return cty.BoolVal(l || r), nil
+		}
+	case hclsyntax.OpEqual, hclsyntax.OpNotEqual:
+		if plainPrimitive(lv, ldiags) && plainPrimitive(rv, rdiags) && lv.Type() == rv.Type() {
+			var eq bool
+			if lv.Type() == cty.String {
+				eq = lv.AsString() == rv.AsString()
+			} else {
+				eq = lv.True() == rv.True()
+			}
+			return cty.BoolVal(eq == (d.Op == hclsyntax.OpEqual)), nil
+		}
+	}
+	cp := *d.BinaryOpExpr
+	cp.LHS = &canned{d.LHS, lv, ldiags}
+	cp.RHS = &canned{d.RHS, rv, rdiags}
+	return cp.Value(ctx)
+}
+
+// directNot is ! evaluated without go-cty's Function.Call when its
+// operand is a plain bool.
+type directNot struct {
+	*hclsyntax.UnaryOpExpr
+}
+
+// Value evaluates the operation as HCL's UnaryOpExpr.Value does.
+func (d *directNot) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	v, diags := d.Val.Value(ctx)
+	if b, ok := plainBool(v, diags); ok {
+		return cty.BoolVal(!b), nil
+	}
+	cp := *d.UnaryOpExpr
+	cp.Val = &canned{d.Val, v, diags}
+	return cp.Value(ctx)
+}
+
+// directConditional is c ? a : b evaluated without unifying the types of
+// a and b when they are plain values of one type and c a plain bool.
+type directConditional struct {
+	*hclsyntax.ConditionalExpr
+}
+
+// Value evaluates the conditional as HCL's ConditionalExpr.Value does:
+// both results, then the condition.
+func (d *directConditional) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	tv, tdiags := d.TrueResult.Value(ctx)
+	fv, fdiags := d.FalseResult.Value(ctx)
+	cv, cdiags := d.Condition.Value(ctx)
+	if c, ok := plainBool(cv, cdiags); ok && plainPrimitive(tv, tdiags) && plainPrimitive(fv, fdiags) && tv.Type() == fv.Type() {
+		if c {
+			return tv, nil
+		}
+		return fv, nil
+	}
+	cp := *d.ConditionalExpr
+	cp.TrueResult = &canned{d.TrueResult, tv, tdiags}
+	cp.FalseResult = &canned{d.FalseResult, fv, fdiags}
+	cp.Condition = &canned{d.Condition, cv, cdiags}
+	return cp.Value(ctx)
 }

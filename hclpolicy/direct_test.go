@@ -17,7 +17,8 @@ import (
 // direct and which go off the common path: arguments of the wrong type,
 // null, unknown or failing, a list of constants, a constant template,
 // calls inside for expressions, splats and templates, evaluations that go
-// over their budget.
+// over their budget, operators and conditionals on values of other
+// types, null or failing.
 var directCases = []string{
 	`holds("> 1.0.0", version) && same_base("1.0.0", version) || compare(version, "2.0.0") > 0`,
 	`same_base(version.prerelease[0], version)`,
@@ -34,6 +35,11 @@ var directCases = []string{
 	`length([for a in range(300) : [for b in range(30) : holds(">= 1.0.0", version)]]) > 0`,
 	`try(length([for a in range(2000) : holds(">= 1.0.0", version)]) > 0, true)`,
 	`can(length([for a in range(100) : [for b in range(100) : same_base(version, "1.0.0")]]))`,
+	`(version.is_prerelease ? null : true) || false`,
+	`!(version.is_prerelease ? null : version.major == 1)`,
+	`(version.is_prerelease ? version.prerelease[0] : "x") == "beta" != version.is_prerelease`,
+	`version.major == 1 || version.text != constraint.text && version.prerelease == []`,
+	`(version.is_prerelease ? 1 : "1") == "1" && (version.is_prerelease ? [1] : [2])[0] < 2`,
 }
 
 // TestDirectAsHCL evaluates admit as written and as rewritten by direct,

@@ -362,7 +362,8 @@ func plainBool(v cty.Value, diags hcl.Diagnostics) (value, ok bool) {
 	if len(diags) > 0 || v.Type() != cty.Bool || v.IsMarked() || !v.IsKnown() || v.IsNull() {
 		return false, false
 	}
-	return v.True(), true
+	// A known, unmarked bool holds a Go bool: compare it directly.
+	return v == cty.True, true
 }
 
 // plainPrimitive reports whether v is a known, non-null, unmarked string
@@ -400,7 +401,7 @@ func (d *directBinary) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) 
 			if lv.Type() == cty.String {
 				eq = lv.AsString() == rv.AsString()
 			} else {
-				eq = lv.True() == rv.True()
+				eq = lv == rv // known, unmarked bools: Go bools
 			}
 			return cty.BoolVal(eq == (d.Op == hclsyntax.OpEqual)), nil
 		}

@@ -627,7 +627,11 @@ func boolsSpec(want bool, desc string) *function.Spec {
 				case e.Type() != cty.Bool:
 					return cty.NilVal, function.NewArgErrorf(0, "expected a list of bools, an element is %s", friendly(e.Type()))
 				}
-				if e.True() == want {
+				isTrue := e == cty.True // a known, unmarked bool holds a Go bool
+				if e.IsMarked() {
+					isTrue = e.True()
+				}
+				if isTrue == want {
 					return cty.BoolVal(want), nil
 				}
 			}

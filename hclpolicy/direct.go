@@ -440,16 +440,21 @@ type directConditional struct {
 func (d *directConditional) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	tv, tdiags := d.TrueResult.Value(ctx)
 	fv, fdiags := d.FalseResult.Value(ctx)
+	cp := *d.ConditionalExpr
+	cp.TrueResult = &canned{d.TrueResult, tv, tdiags}
+	cp.FalseResult = &canned{d.FalseResult, fv, fdiags}
+	if !plainPrimitive(tv, tdiags) || !plainPrimitive(fv, fdiags) || tv.Type() != fv.Type() {
+		// HCL evaluates the condition only when the results' types
+		// agree.
+		return cp.Value(ctx)
+	}
 	cv, cdiags := d.Condition.Value(ctx)
-	if c, ok := plainBool(cv, cdiags); ok && plainPrimitive(tv, tdiags) && plainPrimitive(fv, fdiags) && tv.Type() == fv.Type() {
+	if c, ok := plainBool(cv, cdiags); ok {
 		if c {
 			return tv, nil
 		}
 		return fv, nil
 	}
-	cp := *d.ConditionalExpr
-	cp.TrueResult = &canned{d.TrueResult, tv, tdiags}
-	cp.FalseResult = &canned{d.FalseResult, fv, fdiags}
 	cp.Condition = &canned{d.Condition, cv, cdiags}
 	return cp.Value(ctx)
 }

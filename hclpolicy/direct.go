@@ -1,9 +1,12 @@
 package hclpolicy
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 )
 
@@ -42,6 +45,10 @@ const (
 	directBools
 	// directCharge calls chargeFunc.
 	directCharge
+	// directStd calls a function of go-cty's standard library that
+	// charges the budget (see budgeted), without the wrapper's own
+	// Function.Call.
+	directStd
 )
 
 // directCall is a call evaluated without Function.Call. The embedded
@@ -51,6 +58,13 @@ type directCall struct {
 	kind directKind
 	fn   function.Function // the function the name must stand for (not for chargeFunc)
 	spec *function.Spec    // fn's specification
+
+	// For directStd: the standard library's function, its parameters,
+	// its variadic parameter (or nil) and the size check of its result.
+	std      function.Function
+	params   []function.Parameter
+	varParam *function.Parameter
+	check    func([]cty.Value) string
 }
 
 // lookupFunction finds name in ctx's function tables as HCL does.
@@ -73,12 +87,19 @@ func (d *directCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 		return d.FunctionCallExpr.Value(ctx)
 	}
 	var ev *evaluation
-	if d.kind == directCharge {
+	switch d.kind {
+	case directCharge:
 		if ev = evaluationOf(ctx); ev == nil || f != ev.charge {
 			return d.FunctionCallExpr.Value(ctx)
 		}
-	} else if f != d.fn {
-		return d.FunctionCallExpr.Value(ctx)
+	case directStd:
+		if ev = evaluationOf(ctx); ev == nil || f != ev.ctx.Functions[d.Name] {
+			return d.FunctionCallExpr.Value(ctx)
+		}
+	default:
+		if f != d.fn {
+			return d.FunctionCallExpr.Value(ctx)
+		}
 	}
 	args := make([]cty.Value, len(d.Args))
 	var diags hcl.Diagnostics
@@ -89,6 +110,26 @@ func (d *directCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 			// The parameter's type has a custom decoder.
 			if v, more = decodeArg(a, ctx); v == cty.NilVal {
 				v = cty.UnknownVal(valueType)
+			}
+		} else if d.kind == directStd {
+			v, more = a.Value(ctx)
+			diags = append(diags, more...)
+			more = nil
+			p := d.varParam
+			if i < len(d.params) {
+				p = &d.params[i]
+			}
+			var err error
+			if v, err = convert.Convert(v, p.Type); err != nil {
+				more = hcl.Diagnostics{{
+					Severity:    hcl.DiagError,
+					Summary:     "Invalid function argument",
+					Detail:      fmt.Sprintf("Invalid value for %q parameter: %s.", p.Name, err),
+					Subject:     a.StartRange().Ptr(),
+					Context:     d.Range().Ptr(),
+					Expression:  a,
+					EvalContext: ctx,
+				}}
 			}
 		} else {
 			// Converting to the parameter's type (any type, or a
@@ -101,7 +142,14 @@ func (d *directCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	if v, ok := d.call(ev, args); ok {
+	if d.kind == directStd {
+		snapshot := ev.b
+		if v, ok := d.callStd(&ev.b, args); ok {
+			return v, diags
+		}
+		// HCL's call charges the budget again, from where it was.
+		ev.b = snapshot
+	} else if v, ok := d.call(ev, args); ok {
 		return v, diags
 	}
 	// Off the common path: HCL calls the function with the same values.
@@ -157,6 +205,42 @@ func (d *directCall) call(ev *evaluation, args []cty.Value) (v cty.Value, ok boo
 	}
 	v, err = d.spec.Impl(args, ty)
 	if err != nil || v == cty.NilVal || v.Type().TestConformance(ty) != nil {
+		return cty.NilVal, false
+	}
+	return v, true
+}
+
+// callStd returns what the budgeted wrapper's Function.Call returns for
+// args when it succeeds and args are known, not null, of their
+// parameters' types and without marks, charging b as the wrapper does,
+// and false otherwise.
+func (d *directCall) callStd(b *budget, args []cty.Value) (v cty.Value, ok bool) {
+	if len(args) < len(d.params) || d.varParam == nil && len(args) > len(d.params) {
+		return cty.NilVal, false
+	}
+	for i, a := range args {
+		p := d.varParam
+		if i < len(d.params) {
+			p = &d.params[i]
+		}
+		t := a.Type()
+		if !a.IsKnown() || a.IsNull() || t == cty.DynamicPseudoType || t.TestConformance(p.Type) != nil || a.ContainsMarked() {
+			return cty.NilVal, false
+		}
+	}
+	defer func() {
+		if recover() != nil {
+			v, ok = cty.NilVal, false
+		}
+	}()
+	if b.charge(callSteps, "calling "+d.Name, nil) != nil {
+		return cty.NilVal, false
+	}
+	if d.check != nil && allKnown(args) && d.check(args) != "" {
+		return cty.NilVal, false
+	}
+	v, err := d.std.Call(args)
+	if err != nil || b.charge(cost(v), "the result of "+d.Name, nil) != nil {
 		return cty.NilVal, false
 	}
 	return v, true
@@ -313,7 +397,19 @@ func directCallOf(n *hclsyntax.FunctionCallExpr) *directCall {
 		return &directCall{FunctionCallExpr: n, kind: directCharge}
 	}
 	spec, ok := directSpecs[n.Name]
-	if !ok || len(n.Args) != len(spec.Params) || spec.VarParam != nil {
+	if !ok {
+		std, isStd := functions[n.Name]
+		if _, own := ownFunctions[n.Name]; own || !isStd || n.Name == "try" || n.Name == "can" {
+			return nil
+		}
+		params, varParam := std.Params(), std.VarParam()
+		if len(n.Args) < len(params) || varParam == nil && len(n.Args) > len(params) {
+			// HCL refuses the call before it evaluates the arguments.
+			return nil
+		}
+		return &directCall{FunctionCallExpr: n, kind: directStd, std: std, params: params, varParam: varParam, check: prechecks[n.Name]}
+	}
+	if len(n.Args) != len(spec.Params) || spec.VarParam != nil {
 		return nil
 	}
 	kind := directOwn

@@ -41,6 +41,14 @@ var directCases = []string{
 	`version.major == 1 || version.text != constraint.text && version.prerelease == []`,
 	`(version.is_prerelease ? 1 : "1") == "1" && (version.is_prerelease ? [1] : [2])[0] < 2`,
 	`try((length([for a in range(50) : a]) > 0 ? jsondecode(version.is_prerelease ? "[1]" : "\"s\"") : "x") == "x", false)`,
+	`strlen(version.major) > 0 && contains(version.prerelease, version.major)`,
+	`try(strlen(jsondecode(version.is_prerelease ? "[1]" : "\"s\"")) > 0, false)`,
+	`length(version.is_prerelease ? null : [1]) > 0`,
+	`join(",", version.prerelease) != "" || format("%s-%d", version.text, version.major) == ""`,
+	`upper(version.prerelease[0]) == "X"`,
+	`length(regexall("[0-9]", version.text)) > 2`,
+	`length(setproduct(range(version.major * 100), range(100))) > 0`,
+	`try(length(split("", format("%0${version.major * 100000}d", 1))) > 0, false)`,
 }
 
 // TestDirectAsHCL evaluates admit as written and as rewritten by direct,

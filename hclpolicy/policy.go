@@ -93,7 +93,7 @@ func (p *Policy) compile(constraint string) (engine.Matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	cv := constraintValue(c)
+	cv := constraintValueOf(constraint, c)
 	if err := p.checkRefuse(cv); err != nil {
 		return nil, err
 	}

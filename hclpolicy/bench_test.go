@@ -2,6 +2,7 @@ package hclpolicy_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
@@ -54,3 +55,75 @@ func BenchmarkNativeCargo(b *testing.B) { benchCompiled(b, policies.Cargo{}) }
 // BenchmarkHCLCargo times hcl-cargo from testdata/designs on the same
 // cases.
 func BenchmarkHCLCargo(b *testing.B) { benchCompiled(b, design(b, "hcl-cargo")) }
+
+// judgeVerdicts compiles every group's constraint with p and judges each
+// of its versions as compare does (MatchVerdict when the matcher has it),
+// and returns how many Allowed verdicts it gave, so that nothing is
+// optimized away.
+func judgeVerdicts(tb testing.TB, p engine.Policy, groups []compare.Group) int {
+	allowed := 0
+	for _, g := range groups {
+		m, err := p.Compile(g.Constraint)
+		if err != nil {
+			continue
+		}
+		vm, ok := m.(engine.VerdictMatcher)
+		for _, v := range g.Versions {
+			verdict := engine.Invalid
+			if ok {
+				verdict = vm.MatchVerdict(v)
+			} else {
+				verdict = m.Match(v).Verdict
+			}
+			if verdict == engine.Allow {
+				allowed++
+			}
+		}
+	}
+	return allowed
+}
+
+// BenchmarkDesigns judges every case of the exhaustive scope 1 domain
+// with each native policy and with its design in HCL
+// (testdata/designs/hcl-<name>.hcl), side by side: each loop loads the
+// design afresh, so that compiling every constraint is timed as in a run.
+// It reports the cases per CPU second of both (the CPU time of the
+// process, garbage collection included, where cpuTime can read it, else
+// the time on the clock) and hcl/native, how many times the native
+// policy's time the design takes.
+func BenchmarkDesigns(b *testing.B) {
+	d, err := compare.Exhaustive(compare.MinScope)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var groups []compare.Group
+	cases := 0
+	if err := d.Groups(func(g compare.Group) bool {
+		groups = append(groups, g)
+		cases += len(g.Versions)
+		return true
+	}); err != nil {
+		b.Fatal(err)
+	}
+	for _, native := range policies.All() {
+		name := native.Name()
+		b.Run(name, func(b *testing.B) {
+			var hclTime, nativeTime time.Duration
+			for b.Loop() {
+				hcl := design(b, "hcl-"+name)
+				start := cpuTime()
+				n := judgeVerdicts(b, native, groups)
+				mid := cpuTime()
+				h := judgeVerdicts(b, hcl, groups)
+				hclTime += cpuTime() - mid
+				nativeTime += mid - start
+				if n != h {
+					b.Fatalf("%s allows %d cases, hcl-%s %d", name, n, name, h)
+				}
+			}
+			b.ReportMetric(float64(cases)*float64(b.N)/hclTime.Seconds(), "hcl-cases/s")
+			b.ReportMetric(float64(cases)*float64(b.N)/nativeTime.Seconds(), "native-cases/s")
+			b.ReportMetric(hclTime.Seconds()/nativeTime.Seconds(), "hcl/native")
+		})
+	}
+}

@@ -127,21 +127,50 @@ func (b *budget) fail(msg string, rng *hcl.Range) error {
 type evaluation struct {
 	b   budget
 	ctx hcl.EvalContext
+	// charge is the table's chargeFunc, and self the evaluation as the
+	// value of the variable evaluationVar, through which a direct call
+	// finds the budget chargeFunc charges (see directCall).
+	charge function.Function
+	self   cty.Value
 }
 
 var evaluations sync.Pool
 
+// evaluationVar is the variable that holds an evaluation's self: no
+// expression can name it, since an HCL name cannot hold a NUL.
+const evaluationVar = "\x00evaluation"
+
+// evaluationType carries an evaluation.
+var evaluationType = cty.Capsule("evaluation", reflect.TypeOf(evaluation{}))
+
 // newEvaluation returns an evaluation with a fresh budget and no
-// variables.
+// variables but evaluationVar.
 func newEvaluation() *evaluation {
 	ev, ok := evaluations.Get().(*evaluation)
 	if !ok {
 		ev = &evaluation{}
 		ev.ctx.Functions = budgetedFunctions(&ev.b)
 		ev.ctx.Variables = make(map[string]cty.Value, 4)
+		ev.charge = ev.ctx.Functions[chargeFunc]
+		ev.self = cty.CapsuleVal(evaluationType, ev)
 	}
 	ev.b.reset()
+	ev.ctx.Variables[evaluationVar] = ev.self
 	return ev
+}
+
+// evaluationOf returns the evaluation whose context ctx is, or is a
+// child of, or nil.
+func evaluationOf(ctx *hcl.EvalContext) *evaluation {
+	for c := ctx; c != nil; c = c.Parent() {
+		if v, ok := c.Variables[evaluationVar]; ok {
+			if v.Type().Equals(evaluationType) && v.IsKnown() && !v.IsNull() && !v.IsMarked() {
+				return v.EncapsulatedValue().(*evaluation)
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // release returns ev to the pool.
@@ -285,7 +314,9 @@ func evalExpr(e hcl.Expression, vars map[string]cty.Value) (cty.Value, hcl.Diagn
 	ev := newEvaluation()
 	defer ev.release()
 	for k, v := range vars {
-		ev.ctx.Variables[k] = v
+		if k != evaluationVar {
+			ev.ctx.Variables[k] = v
+		}
 	}
 	return ev.value(e)
 }
@@ -587,22 +618,27 @@ func chargeFunction(b *budget) function.Function {
 		Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			v := args[0]
-			s := args[1].EncapsulatedValue().(*site)
-			n := 1
-			if u, _ := v.Unmark(); u.IsKnown() && !u.IsNull() {
-				switch t := u.Type(); {
-				case t == cty.String:
-					n += len(u.AsString()) / bytesPerStep
-				case u.CanIterateElements():
-					n += u.LengthInt() * (iterationSteps + s.nodes)
-				}
-			}
-			if err := b.charge(n, s.what, &s.rng); err != nil {
+			if err := b.chargeValue(v, args[1].EncapsulatedValue().(*site)); err != nil {
 				return cty.NilVal, err
 			}
 			return v, nil
 		},
 	})
+}
+
+// chargeValue charges b for the value v at the site s, as chargeFunc
+// does.
+func (b *budget) chargeValue(v cty.Value, s *site) error {
+	n := 1
+	if u, _ := v.Unmark(); u.IsKnown() && !u.IsNull() {
+		switch t := u.Type(); {
+		case t == cty.String:
+			n += len(u.AsString()) / bytesPerStep
+		case u.CanIterateElements():
+			n += u.LengthInt() * (iterationSteps + s.nodes)
+		}
+	}
+	return b.charge(n, s.what, &s.rng)
 }
 
 // siteType carries a site.

@@ -244,5 +244,11 @@
 // simplified, exactly as HCL would evaluate them; parts that read only the
 // version are evaluated once per distinct version, which a policy keeps
 // with the version's value (at most 4096 of them). Judging a case then
-// evaluates what is left, with HCL.
+// evaluates what is left, with HCL, except that this package's functions,
+// alltrue, anytrue, the logical operators, == and != on strings and bools,
+// and conditionals are evaluated directly on their common cases (known,
+// plain values), a standard library function is called without the
+// budget's wrapper going through go-cty's checks a second time, and lists
+// and strings written out of constants are built once: every other case is HCL's, and the values, diagnostics and steps
+// charged are the same.
 package hclpolicy

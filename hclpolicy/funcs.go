@@ -451,9 +451,9 @@ func result(v cty.Value, ret cty.Type, err error) (cty.Value, error) {
 	return v, nil
 }
 
-// compareFunc is compare(a, b): -1, 0 or 1 as a has lower, equal or
+// compareSpec and compareFunc are compare(a, b): -1, 0 or 1 as a has lower, equal or
 // higher precedence than b.
-var compareFunc = function.New(&function.Spec{
+var compareSpec = &function.Spec{
 	Description: "Compares two versions by SemVer precedence: -1, 0 or 1.",
 	Params:      []function.Parameter{arg("a"), arg("b")},
 	Type: func(args []cty.Value) (cty.Type, error) {
@@ -479,7 +479,9 @@ var compareFunc = function.New(&function.Spec{
 		}
 		return numZero, nil
 	},
-})
+}
+
+var compareFunc = function.New(compareSpec)
 
 // argErr attaches err to argument i, unless it is errUnknown.
 func argErr(i int, err error) error {
@@ -489,9 +491,9 @@ func argErr(i int, err error) error {
 	return function.NewArgError(i, err)
 }
 
-// holdsFunc is holds(comparator, version): the comparator holds for the
+// holdsSpec and holdsFunc are holds(comparator, version): the comparator holds for the
 // version by precedence alone.
-var holdsFunc = function.New(&function.Spec{
+var holdsSpec = &function.Spec{
 	Description: "Reports whether a comparator holds for a version by SemVer precedence alone (~> as its range).",
 	Params:      []function.Parameter{arg("comparator"), arg("version")},
 	Type: func(args []cty.Value) (cty.Type, error) {
@@ -511,11 +513,13 @@ var holdsFunc = function.New(&function.Spec{
 		}
 		return cty.BoolVal(cmp.Holds(v)), nil
 	},
-})
+}
 
-// satisfiesFunc is satisfies(comparators, version): every comparator
+var holdsFunc = function.New(holdsSpec)
+
+// satisfiesSpec and satisfiesFunc are satisfies(comparators, version): every comparator
 // holds by precedence, B(c, v).
-var satisfiesFunc = function.New(&function.Spec{
+var satisfiesSpec = &function.Spec{
 	Description: "Reports whether every comparator holds for a version by SemVer precedence alone: B(c, v).",
 	Params:      []function.Parameter{arg("comparators"), arg("version")},
 	Type: func(args []cty.Value) (cty.Type, error) {
@@ -539,10 +543,12 @@ var satisfiesFunc = function.New(&function.Spec{
 		}
 		return cty.BoolVal(all), nil
 	},
-})
+}
 
-// sameBaseFunc is same_base(a, b): equal MAJOR.MINOR.PATCH.
-var sameBaseFunc = function.New(&function.Spec{
+var satisfiesFunc = function.New(satisfiesSpec)
+
+// sameBaseSpec and sameBaseFunc are same_base(a, b): equal MAJOR.MINOR.PATCH.
+var sameBaseSpec = &function.Spec{
 	Description: "Reports whether two versions have the same MAJOR.MINOR.PATCH.",
 	Params:      []function.Parameter{arg("a"), arg("b")},
 	Type: func(args []cty.Value) (cty.Type, error) {
@@ -562,7 +568,9 @@ var sameBaseFunc = function.New(&function.Spec{
 		}
 		return cty.BoolVal(a.SameCore(b)), nil
 	},
-})
+}
+
+var sameBaseFunc = function.New(sameBaseSpec)
 
 // parseVersionFunc is parse_version(text): the version object of a
 // version's text.
@@ -580,10 +588,11 @@ var parseVersionFunc = function.New(&function.Spec{
 	},
 })
 
-// boolsFunc makes alltrue and anytrue: whether every (or some) element
-// of a list of bools is true. An empty list is all true and not any.
-func boolsFunc(want bool, desc string) function.Function {
-	return function.New(&function.Spec{
+// boolsSpec specifies alltrue and anytrue: whether every (or some)
+// element of a list of bools is true. An empty list is all true and not
+// any.
+func boolsSpec(want bool, desc string) *function.Spec {
+	return &function.Spec{
 		Description: desc,
 		Params:      []function.Parameter{{Name: "list", Type: cty.DynamicPseudoType, AllowMarked: true}},
 		Type: func(args []cty.Value) (cty.Type, error) {
@@ -618,7 +627,11 @@ func boolsFunc(want bool, desc string) function.Function {
 				case e.Type() != cty.Bool:
 					return cty.NilVal, function.NewArgErrorf(0, "expected a list of bools, an element is %s", friendly(e.Type()))
 				}
-				if e.True() == want {
+				isTrue := e == cty.True // a known, unmarked bool holds a Go bool
+				if e.IsMarked() {
+					isTrue = e.True()
+				}
+				if isTrue == want {
 					return cty.BoolVal(want), nil
 				}
 			}
@@ -627,7 +640,7 @@ func boolsFunc(want bool, desc string) function.Function {
 			}
 			return cty.BoolVal(!want), nil
 		},
-	})
+	}
 }
 
 // ownFunctions are the functions of this package, by name.
@@ -637,8 +650,19 @@ var ownFunctions = map[string]function.Function{
 	"satisfies":     satisfiesFunc,
 	"same_base":     sameBaseFunc,
 	"parse_version": parseVersionFunc,
-	"alltrue":       boolsFunc(false, "Reports whether every element of a list of bools is true."),
-	"anytrue":       boolsFunc(true, "Reports whether some element of a list of bools is true."),
+	"alltrue":       function.New(directSpecs["alltrue"]),
+	"anytrue":       function.New(directSpecs["anytrue"]),
+}
+
+// directSpecs are the specifications of the functions a direct call
+// calls without go-cty's Function.Call (see directCall), by name.
+var directSpecs = map[string]*function.Spec{
+	"compare":   compareSpec,
+	"holds":     holdsSpec,
+	"satisfies": satisfiesSpec,
+	"same_base": sameBaseSpec,
+	"alltrue":   boolsSpec(false, "Reports whether every element of a list of bools is true."),
+	"anytrue":   boolsSpec(true, "Reports whether some element of a list of bools is true."),
 }
 
 // functions is the whole function table an expression sees: this

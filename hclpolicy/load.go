@@ -267,7 +267,11 @@ func decodeBlock(b *hcl.Block, opt Options) (*Policy, hcl.Diagnostics) {
 	if syn, ok := admitExpr.(hclsyntax.Expression); ok {
 		p.plan = newPlan(syn)
 		p.dec = newDecision(syn, opt.Sources)
+		for _, o := range p.dec.operands {
+			p.dec.runOperands = append(p.dec.runOperands, direct(o))
+		}
 	}
+	p.admitRun = forRun(p.admit)
 	if a := attrs[attrRefuse]; a != nil {
 		e := native(a.Expr, opt.Sources)
 		guard(e)

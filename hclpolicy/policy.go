@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/prerel/prerel/engine"
@@ -26,8 +27,9 @@ type Policy struct {
 	fallback bool
 
 	admit        hcl.Expression
-	plan         *plan     // of admit, when it is in native syntax
-	dec          *decision // of admit, when it is in native syntax
+	admitRun     hcl.Expression // admit as evaluated (see direct)
+	plan         *plan          // of admit, when it is in native syntax
+	dec          *decision      // of admit, when it is in native syntax
 	refuse       hcl.Expression
 	refuseReason hcl.Expression
 	sources      map[string][]byte
@@ -91,7 +93,7 @@ func (p *Policy) compile(constraint string) (engine.Matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	cv := constraintValue(c)
+	cv := constraintValueOf(constraint, c)
 	if err := p.checkRefuse(cv); err != nil {
 		return nil, err
 	}
@@ -147,24 +149,49 @@ type compiled struct {
 	whole    hcl.Expression
 	operands []hcl.Expression
 	// lazy, when whole is nil, specializes the whole expression, which
-	// is evaluated only when an operand fails.
-	lazy func() hcl.Expression
+	// is evaluated only when an operand fails; it returns the expression
+	// and the expression as evaluated.
+	lazy func() (hcl.Expression, hcl.Expression)
+	// run and runOperands are whole and operands as evaluated: rewritten
+	// by direct, when they are in HCL's native syntax.
+	run         hcl.Expression
+	runOperands []hcl.Expression
 }
 
 // wholeExpr returns the whole expression.
 func (c *compiled) wholeExpr() hcl.Expression {
 	if c.whole == nil {
-		return c.lazy()
+		e, _ := c.lazy()
+		return e
 	}
 	return c.whole
 }
 
+// runWhole returns the whole expression as evaluated.
+func (c *compiled) runWhole() hcl.Expression {
+	if c.whole == nil {
+		_, run := c.lazy()
+		return run
+	}
+	return c.run
+}
+
+// forRun returns e as evaluated: rewritten by direct when it is in HCL's
+// native syntax.
+func forRun(e hcl.Expression) hcl.Expression {
+	if syn, ok := e.(hclsyntax.Expression); ok {
+		return direct(syn)
+	}
+	return e
+}
+
 // written is admit as written.
 func (p *Policy) written() compiled {
-	c := compiled{whole: p.admit}
+	c := compiled{whole: p.admit, run: p.admitRun}
 	if p.dec != nil {
-		for _, o := range p.dec.operands {
+		for i, o := range p.dec.operands {
 			c.operands = append(c.operands, o)
+			c.runOperands = append(c.runOperands, p.dec.runOperands[i])
 		}
 	}
 	return c
@@ -178,7 +205,8 @@ func (p *Policy) specialized(cv cty.Value) (out compiled) {
 		return p.written()
 	}
 	if p.dec == nil || len(p.dec.operands) == 0 {
-		return compiled{whole: p.specializedWhole(cv)}
+		whole := p.specializedWhole(cv)
+		return compiled{whole: whole, run: forRun(whole)}
 	}
 	defer func() {
 		if recover() != nil {
@@ -187,8 +215,12 @@ func (p *Policy) specialized(cv cty.Value) (out compiled) {
 	}()
 	for _, o := range specialize(p.plan, cv, p.dec.operands...) {
 		out.operands = append(out.operands, o)
+		out.runOperands = append(out.runOperands, direct(o))
 	}
-	out.lazy = sync.OnceValue(func() hcl.Expression { return p.specializedWhole(cv) })
+	out.lazy = sync.OnceValues(func() (hcl.Expression, hcl.Expression) {
+		whole := p.specializedWhole(cv)
+		return whole, forRun(whole)
+	})
 	return out
 }
 
@@ -337,13 +369,13 @@ func (p *Policy) decide(admit compiled, cv cty.Value, vv cachedVersion, reasons 
 			admit = p.written()
 		}
 	}
-	if len(admit.operands) > 0 {
-		if r, ok := p.dec.judgeOperands(ev, admit.operands, reasons); ok {
+	if len(admit.runOperands) > 0 {
+		if r, ok := p.dec.judgeOperands(ev, admit.runOperands, reasons); ok {
 			return r
 		}
 		ev.b.reset()
 	}
-	v, diags := ev.value(admit.wholeExpr())
+	v, diags := ev.value(admit.runWhole())
 	err := diagsError(diags)
 	if err == nil {
 		var admitted bool

@@ -41,10 +41,12 @@ const (
 type decision struct {
 	and      bool // an && chain; || otherwise
 	operands []hclsyntax.Expression
-	texts    []string
-	reads    [][]hcl.Traversal
-	text     string
-	allReads []hcl.Traversal
+	// runOperands are the operands as evaluated (see direct).
+	runOperands []hcl.Expression
+	texts       []string
+	reads       [][]hcl.Traversal
+	text        string
+	allReads    []hcl.Traversal
 }
 
 // newDecision works out the decision of the admit expression expr.

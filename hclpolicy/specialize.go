@@ -60,12 +60,25 @@ type plan struct {
 	parts    []hclsyntax.Expression
 	partOf   map[hclsyntax.Node]int
 	partVars []string
+	// run maps every node of expr to the node as evaluated (see direct).
+	run map[hclsyntax.Node]hclsyntax.Expression
+}
+
+// runOf returns the node e of the plan's expression as evaluated.
+func (p *plan) runOf(e hclsyntax.Expression) hclsyntax.Expression {
+	if r, ok := p.run[e]; ok {
+		return r
+	}
+	return e
 }
 
 // newPlan works out the plan of expr.
 func newPlan(expr hclsyntax.Expression) *plan {
 	p := &plan{expr: expr, names: freeNames{}, partOf: map[hclsyntax.Node]int{}}
 	collectFreeNames(p.names, expr)
+	r := &directRewriter{rewritten: map[hclsyntax.Node]hclsyntax.Expression{}}
+	r.expr(expr)
+	p.run = r.rewritten
 	shadowed := false
 	hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
 		if f, ok := n.(*hclsyntax.ForExpr); ok && (f.KeyVar == varVersion || f.ValVar == varVersion) {
@@ -144,7 +157,7 @@ func (p *plan) partValues(vv cty.Value) (vals []cty.Value, ok bool, over *hcl.Di
 	}()
 	vals = make([]cty.Value, len(p.parts))
 	for i, e := range p.parts {
-		v, diags := evalExpr(e, map[string]cty.Value{varVersion: vv})
+		v, diags := evalExpr(p.runOf(e), map[string]cty.Value{varVersion: vv})
 		if diags.HasErrors() {
 			if !isBudgetDiag(diags[0]) {
 				return nil, false, nil
@@ -280,7 +293,7 @@ func (s *specializer) expr(e hclsyntax.Expression) hclsyntax.Expression {
 		}
 	}
 	if s.static(e) {
-		v, diags := s.ev.value(e)
+		v, diags := s.ev.value(s.plan.runOf(e))
 		if !diags.HasErrors() {
 			return literal(v, e.Range())
 		}

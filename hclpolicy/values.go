@@ -209,6 +209,37 @@ func comparatorParts(cmp engine.Comparator) comparatorValues {
 	return v
 }
 
+// constraintCache keeps the constraint objects built, shared by every
+// policy, by the constraint's text as given to Compile, which the engine's
+// parser reads the same way every time. It holds at most
+// maxCachedComparators of texts of at most maxCachedConstraint bytes and
+// starts again when full. A value is immutable, so it is shared.
+var constraintCache struct {
+	mu sync.RWMutex
+	m  map[string]cty.Value
+}
+
+// constraintValueOf returns constraintValue(c) for c parsed from text.
+func constraintValueOf(text string, c engine.Constraint) cty.Value {
+	constraintCache.mu.RLock()
+	v, ok := constraintCache.m[text]
+	constraintCache.mu.RUnlock()
+	if ok {
+		return v
+	}
+	v = constraintValue(c)
+	if len(text) > maxCachedConstraint {
+		return v
+	}
+	constraintCache.mu.Lock()
+	if constraintCache.m == nil || len(constraintCache.m) >= maxCachedComparators {
+		constraintCache.m = make(map[string]cty.Value, 64)
+	}
+	constraintCache.m[text] = v
+	constraintCache.mu.Unlock()
+	return v
+}
+
 // listOf returns a list of comparator objects, empty or not.
 func listOf(vals []cty.Value) cty.Value {
 	if len(vals) == 0 {

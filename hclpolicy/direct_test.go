@@ -1,0 +1,128 @@
+package hclpolicy
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/diag"
+)
+
+// directCases are admit expressions whose calls a direct rewrite makes
+// direct and which go off the common path: arguments of the wrong type,
+// null, unknown or failing, a list of constants, a constant template,
+// calls inside for expressions, splats and templates, evaluations that go
+// over their budget, operators and conditionals on values of other
+// types, null or failing.
+var directCases = []string{
+	`holds("> 1.0.0", version) && same_base("1.0.0", version) || compare(version, "2.0.0") > 0`,
+	`same_base(version.prerelease[0], version)`,
+	`compare(version, constraint.text) == 0`,
+	`holds(version.is_prerelease ? "x" : ">= 1.0.0", version)`,
+	`alltrue([for c in constraint.comparators : c.names_prerelease ? c.op : true])`,
+	`anytrue(version.is_prerelease ? null : [true])`,
+	`anytrue([for c in constraint.comparators : c.op == "="]) || contains(["=", "!=", "${"~"}>"], version.text)`,
+	`alltrue([for s in ["a", "b"] : strlen("${s}-${version.text}") > 0])`,
+	`anytrue(constraint.comparators[*].names_prerelease) || holds(constraint.comparators[0], version)`,
+	`try(same_base(version.prerelease[0], version), false)`,
+	`can(compare(version, constraint.text))`,
+	`alltrue([for c in constraint.comparators : alltrue([for d in constraint.bounds : holds(d, version)])])`,
+	`length([for a in range(300) : [for b in range(30) : holds(">= 1.0.0", version)]]) > 0`,
+	`try(length([for a in range(2000) : holds(">= 1.0.0", version)]) > 0, true)`,
+	`can(length([for a in range(100) : [for b in range(100) : same_base(version, "1.0.0")]]))`,
+	`(version.is_prerelease ? null : true) || false`,
+	`!(version.is_prerelease ? null : version.major == 1)`,
+	`(version.is_prerelease ? version.prerelease[0] : "x") == "beta" != version.is_prerelease`,
+	`version.major == 1 || version.text != constraint.text && version.prerelease == []`,
+	`(version.is_prerelease ? 1 : "1") == "1" && (version.is_prerelease ? [1] : [2])[0] < 2`,
+	`try((length([for a in range(50) : a]) > 0 ? jsondecode(version.is_prerelease ? "[1]" : "\"s\"") : "x") == "x", false)`,
+	`strlen(version.major) > 0 && contains(version.prerelease, version.major)`,
+	`try(strlen(jsondecode(version.is_prerelease ? "[1]" : "\"s\"")) > 0, false)`,
+	`length(version.is_prerelease ? null : [1]) > 0`,
+	`join(",", version.prerelease) != "" || format("%s-%d", version.text, version.major) == ""`,
+	`upper(version.prerelease[0]) == "X"`,
+	`length(regexall("[0-9]", version.text)) > 2`,
+	`length(setproduct(range(version.major * 100), range(100))) > 0`,
+	`try(length(split("", format("%0${version.major * 100000}d", 1))) > 0, false)`,
+}
+
+// TestDirectAsHCL evaluates admit as written and as rewritten by direct,
+// each in an evaluation of its own, for the designs, the specialized
+// cases and the direct cases, on a sample of the
+// exhaustive domain at scope 1: the same value, the same diagnostics and
+// the same steps charged.
+func TestDirectAsHCL(t *testing.T) {
+	var ps []*Policy
+	for _, e := range append(append([]string(nil), specializedCases...), directCases...) {
+		ps = append(ps, loadExpr(t, e))
+	}
+	designs, _ := filepath.Glob("../testdata/designs/*.hcl")
+	for _, f := range designs {
+		got, diags := Load(f, Options{})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", f, diag.Format(diags[0]))
+		}
+		ps = append(ps, got...)
+	}
+	d, err := compare.Exhaustive(compare.MinScope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []compare.Group
+	i := 0
+	_ = d.Groups(func(g compare.Group) bool {
+		if i%97 == 0 {
+			groups = append(groups, g)
+		}
+		i++
+		return true
+	})
+	for _, p := range ps {
+		if p.admitRun == p.admit {
+			continue
+		}
+		for _, g := range groups {
+			c, err := engine.ParseConstraint(g.Constraint)
+			if err != nil {
+				continue
+			}
+			cv := constraintValue(c)
+			for j, text := range g.Versions {
+				if j%5 != 0 {
+					continue
+				}
+				v, err := engine.ParseVersion(text)
+				if err != nil {
+					continue
+				}
+				obj := versionValue(v, text)
+				want, wantSteps := evalCounting(p.admit, cv, obj)
+				got, gotSteps := evalCounting(p.admitRun, cv, obj)
+				if got != want || gotSteps != wantSteps {
+					t.Fatalf("%s: %q with %s: direct %s (%d steps), as HCL evaluates it %s (%d steps)", p.Rule(), g.Constraint, text, got, gotSteps, want, wantSteps)
+				}
+			}
+		}
+	}
+}
+
+// evalCounting evaluates e for a case in an evaluation of its own and
+// describes the value and the diagnostics; steps is what it charged.
+func evalCounting(e hcl.Expression, cv, vv cty.Value) (out string, steps int) {
+	ev := newEvaluation()
+	defer ev.release()
+	ev.ctx.Variables[varConstraint] = cv
+	ev.ctx.Variables[varVersion] = vv
+	ev.ctx.Variables[judgedArg] = predecoded(vv, asVersion)
+	v, diags := ev.value(e)
+	out = fmt.Sprintf("%#v", v)
+	for _, d := range diags {
+		out += "\n" + diag.Format(d)
+	}
+	return out, ev.b.steps
+}

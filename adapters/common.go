@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"sync"
 
@@ -216,12 +217,25 @@ const (
 )
 
 // parseCache keeps what a parser returned for recent texts, at most
-// maxParseCache of them; it is emptied when full. It is safe for
-// concurrent use.
+// maxParseCache of them, in parseCacheShards shards by the text's hash,
+// each with a lock of its own so that goroutines that parse different
+// texts seldom wait for each other; a shard is emptied when full. It is
+// safe for concurrent use.
 type parseCache[V any] struct {
+	shards [parseCacheShards]parseShard[V]
+}
+
+// parseCacheShards is the number of shards of a parseCache.
+const parseCacheShards = 16
+
+// parseShard is one shard of a parseCache.
+type parseShard[V any] struct {
 	mu sync.RWMutex
 	m  map[string]parsed[V]
 }
+
+// parseCacheSeed hashes the texts of parseCaches to their shards.
+var parseCacheSeed = maphash.MakeSeed()
 
 // parsed is a parser's answer for one text.
 type parsed[V any] struct {
@@ -234,18 +248,19 @@ func (c *parseCache[V]) get(text string, parse func(string) (V, error)) (V, erro
 	if len(text) > maxParseCacheText {
 		return parse(text)
 	}
-	c.mu.RLock()
-	p, ok := c.m[text]
-	c.mu.RUnlock()
+	sh := &c.shards[maphash.String(parseCacheSeed, text)%parseCacheShards]
+	sh.mu.RLock()
+	p, ok := sh.m[text]
+	sh.mu.RUnlock()
 	if ok {
 		return p.v, p.err
 	}
 	v, err := parse(text)
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= maxParseCache {
-		c.m = make(map[string]parsed[V])
+	sh.mu.Lock()
+	if sh.m == nil || len(sh.m) >= maxParseCache/parseCacheShards {
+		sh.m = make(map[string]parsed[V])
 	}
-	c.m[strings.Clone(text)] = parsed[V]{v, err}
-	c.mu.Unlock()
+	sh.m[strings.Clone(text)] = parsed[V]{v, err}
+	sh.mu.Unlock()
 	return v, err
 }

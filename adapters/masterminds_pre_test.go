@@ -6,6 +6,7 @@ import (
 	semver "github.com/Masterminds/semver/v3"
 
 	"github.com/prerel/prerel/compare/generate"
+	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/longtest"
 )
 
@@ -72,5 +73,71 @@ func TestMastermindsRefusesPrereleases(t *testing.T) {
 	}
 	if refusing == 0 {
 		t.Error("no constraint refuses prereleases")
+	}
+}
+
+// Check answers the same for a release whether IncludePrerelease is set
+// or not, which lets mastermindsTable.includedColumn take the releases'
+// verdicts from the column without it: on constraints of every operator,
+// with and without prereleases, and generated ones. And the table of
+// masterminds judges as Match on the constraints that include
+// prereleases, whose included columns are made that way.
+func TestMastermindsIncludedReleases(t *testing.T) {
+	constraints := []string{
+		">= 1.0.0", "> 1", "< 2.0", "<= 1.2.3", "= 1.0.0", "1.0.0", "!= 1.0.0", "~1.2", "~> 1.2.3", "^1.2", "^0.0.1",
+		"=> 1.0", "=< 2", "1.x", "*", "x", ">= 1.0.0, < 2.0.0", "1.2 - 1.4", "^1.2 || 3.x", "~1.2.x", "^0.x",
+		">= 1.0.0-0", ">= 1.0.0-beta, < 2", "~1.2.3-rc.1", "^1.2 || >= 3.0.0-0", "!= 1.0.0-beta", "1.0.0-0 - 2",
+	}
+	versions := []string{"0.0.0", "0.0.1", "1.0.0", "1.0.1", "1.2.0", "1.2.3", "1.2.4", "1.3.0", "1.4.9", "2.0.0", "3.1.0",
+		"v1.2.0", "1.0.0+build", "1.0.0-beta", "1.2.3-rc.1", "2.0.0-0"}
+	var groups [][]string
+	for seed := range int64(10) {
+		generate.Groups(seed, 64*16, func(c string, vs []string) bool {
+			constraints = append(constraints, c)
+			if text, _, err := mastermindsPieces(c, nil); err == nil {
+				constraints = append(constraints, text)
+			}
+			versions = append(versions, vs...)
+			groups = append(groups, append([]string{c}, vs...))
+			return true
+		})
+	}
+	var releases []*semver.Version
+	for _, text := range versions {
+		if v, err := semver.NewVersion(text); err == nil && v.Prerelease() == "" {
+			releases = append(releases, v)
+		}
+	}
+	for _, text := range constraints {
+		cs, err := semver.NewConstraint(text)
+		if err != nil {
+			continue
+		}
+		without, with := *cs, *cs
+		without.IncludePrerelease, with.IncludePrerelease = false, true
+		for _, v := range releases {
+			if a, b := without.Check(v), with.Check(v); a != b {
+				t.Fatalf("%q on release %s: Check is %v without IncludePrerelease, %v with it", text, v, a, b)
+			}
+		}
+	}
+	m := Masterminds{}
+	for _, g := range groups {
+		c, vs := g[0], g[1:]
+		tm, err := m.ReadVersions(vs).Compile(c)
+		if err != nil {
+			continue
+		}
+		out := make([]engine.Verdict, len(vs))
+		tm.Verdicts(out)
+		mm, err := m.Compile(c)
+		if err != nil {
+			t.Fatalf("%q: the table compiles it, Compile refuses it: %v", c, err)
+		}
+		for i, v := range vs {
+			if want := mm.Match(v).Verdict; out[i] != want {
+				t.Fatalf("%q on %q: the table says %v, Match %v", c, v, out[i], want)
+			}
+		}
 	}
 }

@@ -92,11 +92,24 @@ func (t *mastermindsTable) readPiece(text string) *mastermindsColumns {
 }
 
 // includedColumn is the piece's column with IncludePrerelease set,
-// checked the first time it is needed.
+// checked the first time it is needed. Where the piece's column without
+// it is checked already, a release keeps its verdict there: Masterminds
+// v3.5.0's constraint functions (constraints.go) read IncludePrerelease
+// only to refuse a prerelease, so Check answers the same for a release
+// either way (TestMastermindsIncludedReleases holds it to Check).
 func (t *mastermindsTable) includedColumn(p *mastermindsColumns) *column {
 	p.includedOnce.Do(func() {
 		included := *p.cs
 		included.IncludePrerelease = true
+		if known := p.notIncluded.v; known != nil && !p.notIncluded.panicked {
+			p.included = newColumn(len(t.versions), func(i int) engine.Verdict {
+				if t.errs[i] == nil && t.versions[i].Prerelease() == "" {
+					return known[i]
+				}
+				return t.checkOne(&included, i)
+			})
+			return
+		}
 		p.included = t.checkColumn(&included)
 	})
 	return &p.included
@@ -120,14 +133,20 @@ func newMastermindsConstraint(text string) (cs *semver.Constraints, err error) {
 func (t *mastermindsTable) checkColumn(cs *semver.Constraints) column {
 	refusesPre := mastermindsRefusesPrereleases(cs)
 	return newColumn(len(t.versions), func(i int) engine.Verdict {
-		if t.errs[i] != nil {
-			return engine.Invalid
-		}
-		if refusesPre && t.versions[i].Prerelease() != "" {
+		if refusesPre && t.errs[i] == nil && t.versions[i].Prerelease() != "" {
 			return engine.Reject
 		}
-		return mastermindsCheck(cs, t.versions[i])
+		return t.checkOne(cs, i)
 	})
+}
+
+// checkOne is cs.Check on version i: Invalid where NewVersion refused
+// the version.
+func (t *mastermindsTable) checkOne(cs *semver.Constraints, i int) engine.Verdict {
+	if t.errs[i] != nil {
+		return engine.Invalid
+	}
+	return mastermindsCheck(cs, t.versions[i])
 }
 
 // mastermindsRefusesPrereleases reports whether cs.Check refuses every

@@ -136,6 +136,32 @@ func (k classKey) less(o classKey) bool {
 	return k.a < o.a || k.a == o.a && k.b < o.b
 }
 
+// rank orders classes as less does, but for those of the same length
+// and first bytes of the shape (newRankedCapped).
+func (k classKey) rank() uint64 { return shapeRank(k.shape) }
+
+// rank orders splits as less does, but for those of the same length and
+// first bytes of the shape (newRankedCapped).
+func (k splitKey) rank() uint64 { return shapeRank(k.shape) }
+
+// shapeRank is the length of shape, in the top byte, then its first
+// seven bytes: shapes of a smaller rank are shorter or, of the same
+// length, smaller in byte order. Shapes of 255 bytes or more all rank
+// the same.
+func shapeRank(shape string) uint64 {
+	if len(shape) >= 0xff {
+		return 0xff << 56
+	}
+	var r uint64
+	for i := range 7 {
+		r <<= 8
+		if i < len(shape) {
+			r |= uint64(shape[i])
+		}
+	}
+	return uint64(len(shape))<<56 | r
+}
+
 // classAgg is a class of a pair as a run adds it up: its cases, its
 // witness (the smallest case) and, once they are fetched, the two
 // policies' reasons on the witness.
@@ -163,9 +189,9 @@ func (c *classAgg) reasonSlots() (a, b *string) {
 }
 
 func newAggregate(pairs int) *aggregate {
-	a := &aggregate{pairs: make([]pairAgg, pairs), splits: newCapped[splitKey, splitAgg](caps.Splits, splitKey.less)}
+	a := &aggregate{pairs: make([]pairAgg, pairs), splits: newRankedCapped[splitKey, splitAgg](caps.Splits, splitKey.less, splitKey.rank)}
 	for i := range a.pairs {
-		a.pairs[i].classes = newCapped[classKey, classAgg](ClassesPerPair(pairs), classKey.less)
+		a.pairs[i].classes = newRankedCapped[classKey, classAgg](ClassesPerPair(pairs), classKey.less, classKey.rank)
 	}
 	return a
 }

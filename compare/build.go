@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"hash/maphash"
 	"reflect"
 	"slices"
 	"strings"
@@ -199,7 +200,7 @@ func decideWitnessCauses(classes []Class, sides [][2]int32, witnesses [][2]strin
 		numbers = numberConstraints(steps)
 	}
 	tables := newCauseTables(steps, policies, workers)
-	matchers := &matcherCache{m: map[matcherKey]engine.Matcher{}}
+	matchers := &matcherCache{}
 	// The witnesses of one constraint share most constraints of their
 	// steps: taken one after the other, they find them compiled.
 	order := make([]int32, len(witnesses))
@@ -278,11 +279,25 @@ type matcherKey struct {
 // matcherCache keeps the constraints the steps of the witnesses need,
 // compiled, for the goroutines of decideCauses: the constraints of one
 // witness's steps recur in many others. A Matcher is safe for concurrent
-// use. A nil Matcher is a constraint the policy refuses.
+// use. A nil Matcher is a constraint the policy refuses. The constraints
+// are kept in matcherShards shards by their hash, each with a lock of its
+// own, so that goroutines that compile different constraints seldom wait
+// for each other. The zero value is ready to use.
 type matcherCache struct {
+	shards [matcherShards]matcherShard
+}
+
+// matcherShard is one shard of a matcherCache.
+type matcherShard struct {
 	mu sync.RWMutex
 	m  map[matcherKey]engine.Matcher
 }
+
+// matcherShards is the number of shards of a matcherCache.
+const matcherShards = 16
+
+// matcherSeed hashes constraints to the shards of matcherCaches.
+var matcherSeed = maphash.MakeSeed()
 
 // maxCauseMatchers bounds the compiled constraints a matcherCache keeps.
 const maxCauseMatchers = 1 << 12
@@ -290,9 +305,10 @@ const maxCauseMatchers = 1 << 12
 // get returns policy p's Matcher for constraint c, compiling it the first
 // time.
 func (mc *matcherCache) get(policies []engine.Policy, k matcherKey) engine.Matcher {
-	mc.mu.RLock()
-	m, ok := mc.m[k]
-	mc.mu.RUnlock()
+	sh := &mc.shards[maphash.String(matcherSeed, k.constraint)%matcherShards]
+	sh.mu.RLock()
+	m, ok := sh.m[k]
+	sh.mu.RUnlock()
 	if ok {
 		return m
 	}
@@ -300,12 +316,12 @@ func (mc *matcherCache) get(policies []engine.Policy, k matcherKey) engine.Match
 	if m, err = policies[k.policy].Compile(k.constraint); err != nil || isNilMatcher(m) {
 		m = nil
 	}
-	mc.mu.Lock()
-	if len(mc.m) >= maxCauseMatchers {
-		clear(mc.m)
+	sh.mu.Lock()
+	if sh.m == nil || len(sh.m) >= maxCauseMatchers/matcherShards {
+		sh.m = map[matcherKey]engine.Matcher{}
 	}
-	mc.m[k] = m
-	mc.mu.Unlock()
+	sh.m[k] = m
+	sh.mu.Unlock()
 	return m
 }
 

@@ -59,6 +59,55 @@ func TestCappedKeepsTheSmallestKeysExactly(t *testing.T) {
 	}
 }
 
+// A class key's rank orders keys as less does wherever two ranks
+// differ, and a capped map of ranked class keys keeps the same keys as
+// one without ranks.
+func TestCappedRankAgreesWithLess(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte("<>=~^ .,0123456789abz")
+	shape := func() string {
+		n := rng.IntN(12)
+		if rng.IntN(20) == 0 {
+			n = 250 + rng.IntN(10)
+		}
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	var stream []classKey
+	for range 20000 {
+		stream = append(stream, classKey{shape(), engine.Verdict(rng.IntN(3)), engine.Verdict(rng.IntN(3))})
+	}
+	for i := 1; i < len(stream); i++ {
+		a, b := stream[i-1], stream[i]
+		if ra, rb := a.rank(), b.rank(); ra != rb && (ra < rb) != a.less(b) {
+			t.Fatalf("%q ranks %x, %q ranks %x, but less says %v", a.shape, ra, b.shape, rb, a.less(b))
+		}
+	}
+	const limit = 500
+	plain := newCapped[classKey, int](limit, classKey.less)
+	ranked := newRankedCapped[classKey, int](limit, classKey.less, classKey.rank)
+	for _, k := range stream {
+		for _, m := range []*capped[classKey, int]{plain, ranked} {
+			if v := m.add(k); v != nil {
+				*v++
+			}
+		}
+	}
+	got := map[classKey]int{}
+	ranked.each(func(k classKey, v *int) { got[k] = *v })
+	if len(got) != plain.len() {
+		t.Fatalf("ranked map keeps %d keys, want %d", len(got), plain.len())
+	}
+	plain.each(func(k classKey, v *int) {
+		if got[k] != *v {
+			t.Errorf("key %q: count %d, want %d", k.shape, got[k], *v)
+		}
+	})
+}
+
 // manyShapes is a domain of n cases whose constraints have n different
 // shapes, so that every case of two policies that differ is a class of
 // its own.

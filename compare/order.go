@@ -1,6 +1,9 @@
 package compare
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // caseKey orders cases for choosing witnesses: fewest comparators, then
 // the smallest sum of the numbers written in the constraint and the
@@ -8,10 +11,14 @@ import "strings"
 // the constraint and the version in byte order. It is a total order on
 // distinct cases, so the smallest witness of a class does not depend on
 // the order in which cases were run.
+//
+// The comparators and the length are kept in 32 bits each (more count as
+// the most), so that a class's witness, which every kept class holds,
+// takes six words.
 type caseKey struct {
-	comps      int
+	comps      int32
+	length     int32
 	nums       uint64
-	length     int
 	constraint string
 	version    string
 }
@@ -22,9 +29,9 @@ func makeCaseKey(ci *constraintInfo, vi *versionInfo) caseKey {
 		nums = ^uint64(0)
 	}
 	return caseKey{
-		comps:      ci.comps,
+		comps:      clampInt32(ci.comps),
 		nums:       nums,
-		length:     len(ci.text) + len(vi.text),
+		length:     clampInt32(len(ci.text) + len(vi.text)),
 		constraint: ci.text,
 		version:    vi.text,
 	}
@@ -45,4 +52,9 @@ func (k caseKey) less(o caseKey) bool {
 		return c < 0
 	}
 	return k.version < o.version
+}
+
+// clampInt32 is n, or the largest int32 when n is larger.
+func clampInt32(n int) int32 {
+	return int32(min(n, math.MaxInt32))
 }

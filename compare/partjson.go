@@ -374,9 +374,9 @@ func witnessKey(constraint, version string) caseKey {
 
 // newSizedAggregate is newAggregate with the caps of a partial report.
 func newSizedAggregate(pairs, classLimit, splitLimit int) *aggregate {
-	a := &aggregate{pairs: make([]pairAgg, pairs), splits: newCapped[splitKey, splitAgg](splitLimit, splitKey.less)}
+	a := &aggregate{pairs: make([]pairAgg, pairs), splits: newRankedCapped[splitKey, splitAgg](splitLimit, splitKey.less, splitKey.rank)}
 	for i := range a.pairs {
-		a.pairs[i].classes = newCapped[classKey, classAgg](classLimit, classKey.less)
+		a.pairs[i].classes = newRankedCapped[classKey, classAgg](classLimit, classKey.less, classKey.rank)
 	}
 	return a
 }

@@ -43,47 +43,65 @@ func TestFailingHostIsOneLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			client := fakeRegistry(t, tt.listed)
-			t.Chdir(t.TempDir())
-			var dirs []string
-			for i, mods := range tt.dirs {
-				dir := fmt.Sprintf("dir%d", i)
-				var b strings.Builder
+			var calls [][]string
+			for _, mods := range tt.dirs {
+				var sources []string
 				for _, m := range mods {
-					fmt.Fprintf(&b, "module %q {\n  source  = \"corp/%s/aws\"\n  version = \"~> 1.0\"\n}\n", m, m)
+					sources = append(sources, "corp/"+m+"/aws")
 				}
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				dirs = append(dirs, dir)
+				calls = append(calls, sources)
 			}
-			d, err := impact.LoadDirs(context.Background(), dirs, client, catalogue.New())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := impact.Run(d, impact.Options{Policy: mustPolicy(t, "linear"), Policies: catalogue.New()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := r.ProblemLines(false)
+			r, lines, text := problemsOf(t, fakeRegistry(t, tt.listed), calls)
 			if len(lines) != tt.lines {
 				t.Errorf("ProblemLines has %d lines, want %d:\n%s", len(lines), tt.lines, strings.Join(lines, "\n"))
 			}
-			var text bytes.Buffer
-			if err := impact.Render(&text, report.Text, r, cliOptions); err != nil {
-				t.Fatal(err)
+			if n := strings.Count(text, "answered 503"); n != 1 {
+				t.Errorf("the report tells the host's answer %d times, want once:\n%s", n, text)
 			}
-			if n := strings.Count(text.String(), "answered 503"); n != 1 {
-				t.Errorf("the report tells the host's answer %d times, want once:\n%s", n, text.String())
-			}
-			out := text.String() + "\nProblemLines:\n" + strings.Join(lines, "\n") +
+			out := text + "\nProblemLines:\n" + strings.Join(lines, "\n") +
 				"\n\nProblemLines, show all:\n" + strings.Join(r.ProblemLines(true), "\n") + "\n"
 			golden.Check(t, filepath.Join(goldenDir, "failing-host-"+strings.ReplaceAll(tt.name, " ", "-")+".txt"), []byte(out))
 		})
 	}
+}
+
+// problemsOf writes a directory of module calls for each element of
+// dirs, in a new working directory, one call at "~> 1.0" for each module
+// source (HOST/NAMESPACE/NAME/PROVIDER or NAMESPACE/NAME/PROVIDER, the
+// call named NAME), runs impact on them with client and the linear
+// policy, and returns the report, its ProblemLines and its text.
+func problemsOf(t *testing.T, client *registry.Client, dirs [][]string) (r *impact.Report, lines []string, text string) {
+	t.Helper()
+	t.Chdir(t.TempDir())
+	var paths []string
+	for i, sources := range dirs {
+		dir := fmt.Sprintf("dir%d", i)
+		var b strings.Builder
+		for _, src := range sources {
+			parts := strings.Split(src, "/")
+			fmt.Fprintf(&b, "module %q {\n  source  = %q\n  version = \"~> 1.0\"\n}\n", parts[len(parts)-2], src)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, dir)
+	}
+	d, err := impact.LoadDirs(context.Background(), paths, client, catalogue.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err = impact.Run(d, impact.Options{Policy: mustPolicy(t, "linear"), Policies: catalogue.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := impact.Render(&out, report.Text, r, cliOptions); err != nil {
+		t.Fatal(err)
+	}
+	return r, r.ProblemLines(false), out.String()
 }
 
 // names returns n module names: prefix0, prefix1, ...
@@ -151,43 +169,23 @@ func TestUnreachableHostIsOneLine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			client, refused := unreachableRegistries(t)
-			t.Chdir(t.TempDir())
-			var dirs []string
-			for i, calls := range tt.dirs {
-				dir := fmt.Sprintf("dir%d", i)
-				var b strings.Builder
-				for _, c := range calls {
+			var calls [][]string
+			for _, hostNames := range tt.dirs {
+				var sources []string
+				for _, c := range hostNames {
 					host, name, _ := strings.Cut(c, "/")
-					fmt.Fprintf(&b, "module %q {\n  source  = \"%s/corp/%s/aws\"\n  version = \"~> 1.0\"\n}\n", name, host, name)
+					sources = append(sources, host+"/corp/"+name+"/aws")
 				}
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				dirs = append(dirs, dir)
+				calls = append(calls, sources)
 			}
-			d, err := impact.LoadDirs(context.Background(), dirs, client, catalogue.New())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := impact.Run(d, impact.Options{Policy: mustPolicy(t, "linear"), Policies: catalogue.New()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := r.ProblemLines(false)
+			r, lines, text := problemsOf(t, client, calls)
 			if len(lines) != tt.lines {
 				t.Errorf("ProblemLines has %d lines, want %d:\n%s", len(lines), tt.lines, strings.Join(lines, "\n"))
-			}
-			var text bytes.Buffer
-			if err := impact.Render(&text, report.Text, r, cliOptions); err != nil {
-				t.Fatal(err)
 			}
 			if n := strings.Count(strings.Join(lines, "\n"), "could not be reached"); n != tt.hosts {
 				t.Errorf("ProblemLines sum up %d unreachable hosts, want %d:\n%s", n, tt.hosts, strings.Join(lines, "\n"))
 			}
-			out := text.String() + "\nProblemLines:\n" + strings.Join(lines, "\n") +
+			out := text + "\nProblemLines:\n" + strings.Join(lines, "\n") +
 				"\n\nProblemLines, show all:\n" + strings.Join(r.ProblemLines(true), "\n") + "\n"
 			out = strings.ReplaceAll(out, refused, "127.0.0.1:CLOSED")
 			golden.Check(t, filepath.Join(goldenDir, "unreachable-host-"+strings.ReplaceAll(tt.name, " ", "-")+".txt"), []byte(out))

@@ -68,9 +68,15 @@ func TestKeepsTablesAcrossBatches(t *testing.T) {
 // registered policy, one worker and three.
 func TestMatchesTextPath(t *testing.T) {
 	var cases [][2]string
-	// Every day every tenth case of scope 1; every case in the long run.
+	// Every day every tenth case of scope 1; every case in the long run;
+	// every fortieth under -short, the race detector's run, where the
+	// workers meet as often on fewer cases.
+	stride := longtest.Pick(10, 1)
+	if testing.Short() {
+		stride = 40
+	}
 	for i, c := range exhaustiveCases(t, 1, 0) {
-		if i%longtest.Pick(10, 1) == 0 {
+		if i%stride == 0 {
 			cases = append(cases, c)
 		}
 	}

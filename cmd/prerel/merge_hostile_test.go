@@ -10,6 +10,7 @@ import (
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/policies"
 )
 
@@ -89,6 +90,7 @@ const hostileSize = 10 << 20
 // wherever it is quoted: stderr, the report and the step summary stay
 // small.
 func TestLongInputsAreClipped(t *testing.T) {
+	longtest.SkipShort(t)
 	dir := t.TempDir()
 	long := strings.Repeat("X", hostileSize)
 	args := []string{"--scope", "1", "--policies", "strict,cargo"}

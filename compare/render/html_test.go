@@ -15,6 +15,7 @@ import (
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // htmlPage is what the HTML tests read from a page.
@@ -222,6 +223,7 @@ func TestHTMLDrift(t *testing.T) {
 // long tables folded under <details>, and each note about what the page
 // leaves out said once.
 func TestHTMLStructure(t *testing.T) {
+	longtest.SkipShort(t)
 	d, err := compare.Exhaustive(1)
 	if err != nil {
 		t.Fatal(err)

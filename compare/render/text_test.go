@@ -8,6 +8,7 @@ import (
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // TestTextReportFitsTheTerminal renders the report of every registered
@@ -15,6 +16,7 @@ import (
 // single word longer than a line), and the answer, the summary against
 // today's rule, fits one screen.
 func TestTextReportFitsTheTerminal(t *testing.T) {
+	longtest.SkipShort(t)
 	d, err := compare.Exhaustive(1)
 	if err != nil {
 		t.Fatal(err)

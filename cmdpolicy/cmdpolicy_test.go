@@ -2,6 +2,7 @@ package cmdpolicy
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -467,12 +468,13 @@ func TestCommandLine(t *testing.T) {
 type failing struct {
 	script   string
 	opt      Options
-	versions []string // one MatchAll of these against constraint "c"
-	before   int      // cases answered properly before the failing batch
-	answered int      // cases of the failing batch answered before the failure
-	retries  int      // further single cases sent until one fails
-	atClose  bool     // the failure shows at Close
-	want     []string // in the message, in this order
+	versions []string      // one MatchAll of these against constraint "c"
+	before   int           // cases answered properly before the failing batch
+	answered int           // cases of the failing batch answered before the failure
+	retries  int           // further single cases sent until one fails
+	atClose  bool          // the failure shows at Close
+	grace    time.Duration // the wait at close, when the test waits for it to run out
+	want     []string      // in the message, in this order
 }
 
 func (f failing) run(t *testing.T) {
@@ -589,11 +591,16 @@ func TestCommandFailures(t *testing.T) {
 		"hangs": {script: "hang.py", opt: hangs, versions: []string{"v1", "v2"},
 			want: []string{`gave no answer within 5s for constraint "c", version "v1" (case 1 of a batch of 2); it was stopped`, `hang: pid `}},
 		// Only the wait at close is short: the answers may take as long as
-		// a loaded machine needs to start the interpreter.
-		"hangs after answering": {script: "no_exit.py", opt: Options{Timeout: 30 * time.Second}, versions: five, atClose: true,
+		// a loaded machine needs to start the interpreter. The command
+		// never exits, so the wait runs out whatever the machine's speed.
+		"hangs after answering": {script: "no_exit.py", opt: Options{Timeout: 30 * time.Second}, versions: five, atClose: true, grace: 300 * time.Millisecond,
 			want: []string{`did not exit within 300ms after its input was closed; it was stopped`}},
-		"leaves a process holding its output": {script: "leave_child.py", versions: five, atClose: true,
-			want: []string{`exited, but its standard output stayed open for 300ms after its input was closed, held by a process it started; it was stopped`, `leave_child: child `}},
+		// The command exits once it has started its child, which a loaded
+		// machine may take a while to do; the child never closes the
+		// output. The wait is far above the first and runs out on the
+		// second.
+		"leaves a process holding its output": {script: "leave_child.py", versions: five, atClose: true, grace: 2 * time.Second,
+			want: []string{`exited, but its standard output stayed open for 2s after its input was closed, held by a process it started; it was stopped`, `leave_child: child `}},
 		"fails at the end": {script: "bad_status.py", versions: five, atClose: true,
 			want: []string{`exited with status 5 after its input was closed; its standard error ended with "bad_status: failing at the end"`}},
 	} {
@@ -602,10 +609,7 @@ func TestCommandFailures(t *testing.T) {
 			// The wait at close is short only where the test waits for it
 			// to run out; elsewhere it is far above what a loaded machine
 			// takes to see a command exit.
-			closeGrace = 30 * time.Second
-			if strings.Contains(f.want[0], "300ms") {
-				closeGrace = 300 * time.Millisecond
-			}
+			closeGrace = cmp.Or(f.grace, 30*time.Second)
 			f.run(t)
 		})
 	}

@@ -9,11 +9,11 @@ import (
 	"github.com/prerel/prerel/policies"
 )
 
-// benchGroups are the (constraint, versions) groups of the exhaustive
-// domain at scope 2, the cases both cargo benchmarks judge.
-func benchGroups(tb testing.TB) ([]compare.Group, int) {
+// benchGroups returns the (constraint, versions) groups of the
+// exhaustive domain at scope, and the number of cases they hold.
+func benchGroups(tb testing.TB, scope int) ([]compare.Group, int) {
 	tb.Helper()
-	d, err := compare.Exhaustive(2)
+	d, err := compare.Exhaustive(scope)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func benchGroups(tb testing.TB) ([]compare.Group, int) {
 // benchCompiled judges every case of the groups with p, each constraint
 // compiled once as compare.Run compiles it, and reports cases per second.
 func benchCompiled(b *testing.B, p engine.Policy) {
-	groups, cases := benchGroups(b)
+	groups, cases := benchGroups(b, 2) // the cases both cargo benchmarks judge
 	b.ResetTimer()
 	for b.Loop() {
 		for _, g := range groups {
@@ -92,19 +92,7 @@ func judgeVerdicts(tb testing.TB, p engine.Policy, groups []compare.Group) int {
 // the time on the clock) and hcl/native, how many times the native
 // policy's time the design takes.
 func BenchmarkDesigns(b *testing.B) {
-	d, err := compare.Exhaustive(compare.MinScope)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var groups []compare.Group
-	cases := 0
-	if err := d.Groups(func(g compare.Group) bool {
-		groups = append(groups, g)
-		cases += len(g.Versions)
-		return true
-	}); err != nil {
-		b.Fatal(err)
-	}
+	groups, cases := benchGroups(b, compare.MinScope)
 	for _, native := range policies.All() {
 		name := native.Name()
 		b.Run(name, func(b *testing.B) {

@@ -2,7 +2,6 @@ package hclpolicy
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -58,18 +57,7 @@ var directCases = []string{
 // exhaustive domain at scope 1: the same value, the same diagnostics and
 // the same steps charged.
 func TestDirectAsHCL(t *testing.T) {
-	var ps []*Policy
-	for _, e := range append(append([]string(nil), specializedCases...), directCases...) {
-		ps = append(ps, loadExpr(t, e))
-	}
-	designs, _ := filepath.Glob("../testdata/designs/*.hcl")
-	for _, f := range designs {
-		got, diags := Load(f, Options{})
-		if diags.HasErrors() {
-			t.Fatalf("%s: %s", f, diag.Format(diags[0]))
-		}
-		ps = append(ps, got...)
-	}
+	ps := exprsAndDesigns(t, append(append([]string(nil), specializedCases...), directCases...))
 	d, err := compare.Exhaustive(compare.MinScope)
 	if err != nil {
 		t.Fatal(err)

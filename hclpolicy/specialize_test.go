@@ -52,19 +52,7 @@ var specializedCases = []string{
 // verdict without the reason.
 func TestSpecializedAsWritten(t *testing.T) {
 	longtest.SkipShort(t)
-	exprs := append([]string(nil), specializedCases...)
-	designs, _ := filepath.Glob("../testdata/designs/*.hcl")
-	var ps []*Policy
-	for _, e := range exprs {
-		ps = append(ps, loadExpr(t, e))
-	}
-	for _, f := range designs {
-		got, diags := Load(f, Options{})
-		if diags.HasErrors() {
-			t.Fatalf("%s: %s", f, diag.Format(diags[0]))
-		}
-		ps = append(ps, got...)
-	}
+	ps := exprsAndDesigns(t, specializedCases)
 	d, err := compare.Exhaustive(compare.MinScope)
 	if err != nil {
 		t.Fatal(err)
@@ -182,3 +170,22 @@ func TestSpecializeUnrolls(t *testing.T) {
 // sampleStride is the stride of the groups TestSpecializedAsWritten
 // checks every day.
 const sampleStride = 19
+
+// exprsAndDesigns loads a policy for each admit expression of exprs, then
+// every policy of the designs under testdata/designs.
+func exprsAndDesigns(t *testing.T, exprs []string) []*Policy {
+	t.Helper()
+	var ps []*Policy
+	for _, e := range exprs {
+		ps = append(ps, loadExpr(t, e))
+	}
+	designs, _ := filepath.Glob("../testdata/designs/*.hcl")
+	for _, f := range designs {
+		got, diags := Load(f, Options{})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", f, diag.Format(diags[0]))
+		}
+		ps = append(ps, got...)
+	}
+	return ps
+}

@@ -1,6 +1,10 @@
 package policies
 
-import "github.com/prerel/prerel/engine"
+import (
+	"slices"
+
+	"github.com/prerel/prerel/engine"
+)
 
 // The fast path of the native policies: their engine.VersionReader. A
 // version is read once into a fastVersion and a constraint compiled once
@@ -298,26 +302,35 @@ func (r *nativeRule) result(m *compiled, v *fastVersion) engine.Result {
 }
 
 // readVersions is the engine.VersionReader of a native policy: each
-// version is parsed once and keyed in the ranked space of the table.
+// version is parsed once and keyed in the ranked space of the table. The
+// parsed versions do not depend on the rule: the native policies that
+// read the same versions in turn share them (sharedVersions).
 func (r *nativeRule) readVersions(versions []string) engine.VersionTable {
-	t := &nativeTable{rule: r, versions: make([]fastVersion, len(versions))}
+	read := sharedVersions(versions)
+	return &nativeTable{rule: r, keys: read.keys, versions: read.versions}
+}
+
+// parseVersions parses versions and keys each in the ranked space of
+// them all.
+func parseVersions(versions []string) *readVersions {
+	read := &readVersions{texts: slices.Clone(versions), versions: make([]fastVersion, len(versions))}
 	parsed := make([]engine.Version, 0, len(versions))
 	for i, text := range versions {
 		v, err := engine.ParseVersion(text)
 		if err != nil {
-			t.versions[i] = fastVersion{invalid: true, bad: engine.InvalidResult(err)}
+			read.versions[i] = fastVersion{invalid: true, bad: engine.InvalidResult(err)}
 			continue
 		}
-		t.versions[i].v = v
+		read.versions[i].v = v
 		parsed = append(parsed, v)
 	}
-	t.keys = rank(parsed)
-	for i := range t.versions {
-		if !t.versions[i].invalid {
-			t.versions[i] = withKey(t.versions[i].v, t.keys)
+	read.keys = rank(parsed)
+	for i := range read.versions {
+		if !read.versions[i].invalid {
+			read.versions[i] = withKey(read.versions[i].v, read.keys)
 		}
 	}
-	return t
+	return read
 }
 
 // nativeTable is a native policy's engine.VersionTable.

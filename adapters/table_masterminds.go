@@ -1,8 +1,11 @@
 package adapters
 
 import (
+	"hash/maphash"
 	"reflect"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	semver "github.com/Masterminds/semver/v3"
 
@@ -15,30 +18,30 @@ import (
 // the pieces' comparators; Constraints.Check admits a version that every
 // comparator admits, each checked with prereleases included when
 // IncludePrerelease is set or some comparator of the group names a
-// prerelease. So the table keeps, for each piece, its column with
-// IncludePrerelease set and, for masterminds, without it (the piece's
-// own comparators then decide, and a piece that names no prerelease
-// leaves them out); a constraint takes the first columns when it
-// includes prereleases and the second otherwise, and its verdict is
-// every piece's. For masterminds the first column of a piece is checked
-// only when a constraint needs it. A constraint that translates to "*" or to more than
-// semver.MaxConstraintLen bytes, or whose pieces Masterminds refuses or
-// panics on, is compiled whole as Compile does and judged with Check.
+// prerelease. So each piece has two columns: with IncludePrerelease set
+// (included) and without it (notIncluded: the piece's own comparators
+// decide, and a piece that names no prerelease leaves them out); a
+// constraint takes the included columns when it includes prereleases and
+// the others otherwise, and its verdict is every piece's. Each column is
+// checked the first time a constraint needs it. A constraint that
+// translates to "*" or to more than semver.MaxConstraintLen bytes, or
+// whose pieces Masterminds refuses or panics on, is compiled whole as
+// Compile does and judged with Check.
+//
+// The tables of masterminds and masterminds-pre that read the same
+// versions in turn, as a run reads each list with every policy, share
+// the versions and the pieces' columns (sharedMastermindsList): Check
+// answers the same for a release with IncludePrerelease set or not
+// (includedColumn), so the included column of a piece whose other column
+// is checked already calls Check on the prereleases alone.
 
 var _ engine.VersionReader = Masterminds{}
 
 // ReadVersions reads versions with Masterminds' NewVersion, once.
 func (m Masterminds) ReadVersions(texts []string) engine.VersionTable {
-	t := &mastermindsTable{
-		m:        m,
-		versions: make([]*semver.Version, len(texts)),
-		errs:     make([]error, len(texts)),
-		pieces:   newMemo[mastermindsColumns](len(texts)),
-	}
-	for i, text := range texts {
-		t.versions[i], t.errs[i] = parseMastermindsVersion(text)
-	}
-	t.read = t.readPiece
+	l := sharedMastermindsList(texts)
+	t := &mastermindsTable{m: m, versions: l.versions, errs: l.errs, pieces: l.pieces}
+	t.read = readMastermindsPiece
 	return t
 }
 
@@ -46,73 +49,131 @@ type mastermindsTable struct {
 	m        Masterminds
 	versions []*semver.Version // nil where NewVersion refused the text
 	errs     []error
-	pieces   *memo[mastermindsColumns]
+	pieces   *memo[mastermindsColumns] // shared with the other table of the list
 	read     func(string) *mastermindsColumns
 }
 
-// mastermindsColumns are one translated piece's columns: with
-// IncludePrerelease set, and without it (for masterminds only). ok is
-// false when Masterminds refused the piece or panicked on the first
-// column it needs: included for masterminds-pre, notIncluded for
-// masterminds, whose included column is checked only when a constraint
-// that includes prereleases first needs it (includedColumn), as most
-// constraints do not.
+// mastermindsList is a list of versions as the Masterminds tables read
+// it: a copy of the texts, the versions and the pieces' columns, which
+// the tables of masterminds and masterminds-pre share.
+type mastermindsList struct {
+	texts    []string
+	versions []*semver.Version
+	errs     []error
+	pieces   *memo[mastermindsColumns]
+}
+
+// mastermindsListSlots is how many lists mastermindsLists keeps.
+const mastermindsListSlots = 16
+
+var (
+	mastermindsLists    [mastermindsListSlots]atomic.Pointer[mastermindsList]
+	mastermindsListSeed = maphash.MakeSeed()
+)
+
+// sharedMastermindsList returns texts read as a mastermindsList: the one
+// made last for the same texts, when mastermindsLists still has it.
+func sharedMastermindsList(texts []string) *mastermindsList {
+	var h maphash.Hash
+	h.SetSeed(mastermindsListSeed)
+	if n := len(texts); n > 0 {
+		h.WriteString(texts[0])
+		h.WriteByte(0)
+		h.WriteString(texts[n/2])
+		h.WriteByte(0)
+		h.WriteString(texts[n-1])
+	}
+	slot := &mastermindsLists[(h.Sum64()^uint64(len(texts)))%mastermindsListSlots]
+	if l := slot.Load(); l != nil && slices.Equal(l.texts, texts) {
+		return l
+	}
+	l := &mastermindsList{
+		texts:    slices.Clone(texts),
+		versions: make([]*semver.Version, len(texts)),
+		errs:     make([]error, len(texts)),
+		pieces:   newMemo[mastermindsColumns](len(texts)),
+	}
+	for i, text := range texts {
+		l.versions[i], l.errs[i] = parseMastermindsVersion(text)
+	}
+	slot.Store(l)
+	return l
+}
+
+// mastermindsColumns are one translated piece as Masterminds read it,
+// and its columns, each checked the first time a constraint needs it.
 type mastermindsColumns struct {
-	ok                    bool
-	cs                    *semver.Constraints // the piece as Masterminds read it
-	included, notIncluded column
-	includedOnce          sync.Once
+	cs                    *semver.Constraints // nil where Masterminds refused the piece
+	included, notIncluded lazyColumn
+}
+
+// lazyColumn is a column made once; done is set once it is made, so that
+// another column can read it without waiting for it.
+type lazyColumn struct {
+	once sync.Once
+	done atomic.Bool
+	col  column
+}
+
+// get makes the column with make the first time and returns it.
+func (l *lazyColumn) get(make func() column) *column {
+	l.once.Do(func() {
+		l.col = make()
+		l.done.Store(true)
+	})
+	return &l.col
+}
+
+// made returns the column when it is made, or nil.
+func (l *lazyColumn) made() *column {
+	if !l.done.Load() {
+		return nil
+	}
+	return &l.col
 }
 
 // Len is the number of versions.
 func (t *mastermindsTable) Len() int { return len(t.versions) }
 
-// readPiece parses one translated piece with semver.NewConstraint and
-// checks every version.
-func (t *mastermindsTable) readPiece(text string) *mastermindsColumns {
-	p := &mastermindsColumns{}
+// readMastermindsPiece parses one translated piece with
+// semver.NewConstraint.
+func readMastermindsPiece(text string) *mastermindsColumns {
 	cs, err := newMastermindsConstraint(text)
 	if err != nil {
-		return p
+		return &mastermindsColumns{}
 	}
-	p.cs = cs
-	if t.m.IncludePrerelease {
-		if t.includedColumn(p).panicked {
-			return p
-		}
-	} else {
-		notIncluded := *cs
-		notIncluded.IncludePrerelease = false
-		if p.notIncluded = t.checkColumn(&notIncluded); p.notIncluded.panicked {
-			return p
-		}
-	}
-	p.ok = true
-	return p
+	return &mastermindsColumns{cs: cs}
 }
 
-// includedColumn is the piece's column with IncludePrerelease set,
-// checked the first time it is needed. Where the piece's column without
-// it is checked already, a release keeps its verdict there: Masterminds
-// v3.5.0's constraint functions (constraints.go) read IncludePrerelease
-// only to refuse a prerelease, so Check answers the same for a release
-// either way (TestMastermindsIncludedReleases holds it to Check).
+// notIncludedColumn is the piece's column without IncludePrerelease.
+func (t *mastermindsTable) notIncludedColumn(p *mastermindsColumns) *column {
+	return p.notIncluded.get(func() column {
+		notIncluded := *p.cs
+		notIncluded.IncludePrerelease = false
+		return t.checkColumn(&notIncluded)
+	})
+}
+
+// includedColumn is the piece's column with IncludePrerelease set. Where
+// the piece's column without it is made already, a release keeps its
+// verdict there: Masterminds v3.5.0's constraint functions
+// (constraints.go) read IncludePrerelease only to refuse a prerelease,
+// so Check answers the same for a release either way
+// (TestMastermindsIncludedReleases holds it to Check).
 func (t *mastermindsTable) includedColumn(p *mastermindsColumns) *column {
-	p.includedOnce.Do(func() {
+	return p.included.get(func() column {
 		included := *p.cs
 		included.IncludePrerelease = true
-		if known := p.notIncluded.v; known != nil && !p.notIncluded.panicked {
-			p.included = newColumn(len(t.versions), func(i int) engine.Verdict {
+		if known := p.notIncluded.made(); known != nil && !known.panicked {
+			return newColumn(len(t.versions), func(i int) engine.Verdict {
 				if t.errs[i] == nil && t.versions[i].Prerelease() == "" {
-					return known[i]
+					return known.v[i]
 				}
 				return t.checkOne(&included, i)
 			})
-			return
 		}
-		p.included = t.checkColumn(&included)
+		return t.checkColumn(&included)
 	})
-	return &p.included
 }
 
 // newMastermindsConstraint is semver.NewConstraint, turning a panic into
@@ -212,14 +273,24 @@ func (t *mastermindsTable) Compile(constraint string) (engine.TableMatcher, erro
 	m.cols = m.colBuf[:0]
 	for _, p := range pieces {
 		c := t.pieces.get(p.text, t.read)
-		if !c.ok {
+		if c.cs == nil {
 			return t.whole(constraint)
 		}
-		col := &c.notIncluded
-		if includePre {
-			if col = t.includedColumn(c); col.panicked {
-				return t.whole(constraint)
+		var col *column
+		switch {
+		case t.m.IncludePrerelease:
+			col = t.includedColumn(c)
+		case includePre:
+			// masterminds: the column without IncludePrerelease first,
+			// whose releases the included column takes.
+			if col = t.notIncludedColumn(c); !col.panicked {
+				col = t.includedColumn(c)
 			}
+		default:
+			col = t.notIncludedColumn(c)
+		}
+		if col.panicked {
+			return t.whole(constraint)
 		}
 		m.cols = append(m.cols, col)
 	}

@@ -228,23 +228,38 @@ func sides(c Class, name string) (mine, theirs engine.Verdict) {
 // counts the cases of the splits the aggregate had no room for.
 func buildSplits(names []string, agg *aggregate, table *relevanceMemo, rank Rank) ([]Split, int64) {
 	out := make([]Split, 0, agg.splits.len())
+	// The lists of names of one verdict vector, made once: many splits
+	// share a vector, and share its lists, which no one changes. The
+	// joined lists order the sort.
+	type nameLists struct {
+		allow, reject, invalid []string
+		allowKey, rejectKey    string
+	}
+	lists := map[string]*nameLists{}
+	listsOf := make([]*nameLists, 0, agg.splits.len())
 	var kept int64
 	agg.splits.each(func(k splitKey, s *splitAgg) {
 		kept += s.count
-		sp := Split{Shape: k.shape, Count: s.count,
+		l := lists[k.verdicts]
+		if l == nil {
+			l = &nameLists{}
+			l.allow, l.reject, l.invalid = splitNames(names, k.verdicts)
+			l.allowKey, l.rejectKey = strings.Join(l.allow, ","), strings.Join(l.reject, ",")
+			lists[k.verdicts] = l
+		}
+		out = append(out, Split{Shape: k.shape, Count: s.count,
 			Witness:   SplitWitness{Constraint: s.key.constraint, Version: s.key.version},
-			Relevance: table.Of(s.key.constraint)}
-		sp.Allow, sp.Reject, sp.Invalid = splitNames(names, k.verdicts)
-		out = append(out, sp)
+			Relevance: table.Of(s.key.constraint),
+			Allow:     l.allow, Reject: l.reject, Invalid: l.invalid})
+		listsOf = append(listsOf, l)
 	})
-	// Sort with the lists joined once, not at every comparison.
 	type sortable struct {
 		split         *Split
 		allow, reject string
 	}
 	keys := make([]sortable, len(out))
 	for i := range out {
-		keys[i] = sortable{&out[i], strings.Join(out[i].Allow, ","), strings.Join(out[i].Reject, ",")}
+		keys[i] = sortable{&out[i], listsOf[i].allowKey, listsOf[i].rejectKey}
 	}
 	slices.SortFunc(keys, func(x, y sortable) int {
 		return cmp.Or(relevanceOrder(x.split.Relevance, x.split.Count, y.split.Relevance, y.split.Count, rank == RankCount),

@@ -25,14 +25,40 @@ var (
 )
 
 // goVersionTable is a list of versions as go-version's NewVersion reads
-// them, with the columns of the constraint pieces met so far.
+// them, with the columns of the constraint pieces met so far. The tables
+// of hashicorp and the module installers that read the same versions in
+// turn share the versions and go-version's columns (goVersionList); each
+// keeps its own pieces, which the module installers' tables add to.
 type goVersionTable struct {
-	versions []*goversion.Version // nil where NewVersion refused the text
-	errs     []error              // NewVersion's errors
-	valid    column               // Allow, or Invalid where NewVersion refused
+	versions []*goversion.Version  // nil where NewVersion refused the text
+	errs     []error               // NewVersion's errors
+	valid    column                // Allow, or Invalid where NewVersion refused
+	checked  *memo[goVersionCheck] // shared with the other tables of the list
 	pieces   *memo[goVersionPiece]
 	read     func(string) *goVersionPiece
 }
+
+// goVersionList is a list of versions as the go-version tables read it,
+// shared between them (sharedLists): the versions and, for each piece,
+// what NewConstraint made of it and its column.
+type goVersionList struct {
+	versions []*goversion.Version
+	errs     []error
+	valid    column
+	checked  *memo[goVersionCheck]
+}
+
+// goVersionCheck is one piece of constraint text as NewConstraint reads
+// it, a one-piece Constraints and the column of its Check, or
+// NewConstraint's error.
+type goVersionCheck struct {
+	cs  goversion.Constraints
+	err error
+	col column
+}
+
+// goVersionLists are the lists the go-version tables read last.
+var goVersionLists sharedLists[goVersionList]
 
 // goVersionPiece is one piece of constraint text as NewConstraint reads
 // it: a one-piece Constraints and its column, or NewConstraint's error.
@@ -85,36 +111,52 @@ func isAlnum(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
-// newGoVersionTable reads texts with NewVersion.
+// newGoVersionTable reads texts with NewVersion, or takes them from the
+// table of another policy that read the same texts.
 func newGoVersionTable(texts []string) *goVersionTable {
-	t := &goVersionTable{
+	l := goVersionLists.get(texts, readGoVersionList)
+	t := &goVersionTable{versions: l.versions, errs: l.errs, valid: l.valid, checked: l.checked,
+		pieces: newMemo[goVersionPiece](len(texts))}
+	t.read = t.readPiece
+	return t
+}
+
+// readGoVersionList reads texts with NewVersion.
+func readGoVersionList(texts []string) *goVersionList {
+	l := &goVersionList{
 		versions: make([]*goversion.Version, len(texts)),
 		errs:     make([]error, len(texts)),
-		pieces:   newMemo[goVersionPiece](len(texts)),
+		checked:  newMemo[goVersionCheck](len(texts)),
 	}
 	for i, text := range texts {
-		t.versions[i], t.errs[i] = parseGoVersion(text)
+		l.versions[i], l.errs[i] = parseGoVersion(text)
 	}
-	t.valid = newColumn(len(texts), func(i int) engine.Verdict {
-		if t.errs[i] != nil {
+	l.valid = newColumn(len(texts), func(i int) engine.Verdict {
+		if l.errs[i] != nil {
 			return engine.Invalid
 		}
 		return engine.Allow
 	})
-	t.read = t.readPiece
-	return t
+	return l
 }
 
 // Len is the number of versions.
 func (t *goVersionTable) Len() int { return len(t.versions) }
 
-// readPiece parses one piece with NewConstraint and checks every version.
+// readPiece is one piece as the table keeps it: NewConstraint's reading
+// and its column, shared with the list's other tables.
 func (t *goVersionTable) readPiece(text string) *goVersionPiece {
+	c := t.checked.get(text, t.check)
+	return &goVersionPiece{cs: c.cs, err: c.err, col: c.col}
+}
+
+// check parses one piece with NewConstraint and checks every version.
+func (t *goVersionTable) check(text string) *goVersionCheck {
 	cs, err := parseGoVersionConstraints(text)
 	if err != nil {
-		return &goVersionPiece{err: err}
+		return &goVersionCheck{err: err}
 	}
-	return &goVersionPiece{cs: cs, col: newColumn(len(t.versions), func(i int) engine.Verdict {
+	return &goVersionCheck{cs: cs, col: newColumn(len(t.versions), func(i int) engine.Verdict {
 		if t.errs[i] != nil {
 			return engine.Invalid
 		}

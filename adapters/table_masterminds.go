@@ -1,9 +1,7 @@
 package adapters
 
 import (
-	"hash/maphash"
 	"reflect"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -54,41 +52,26 @@ type mastermindsTable struct {
 }
 
 // mastermindsList is a list of versions as the Masterminds tables read
-// it: a copy of the texts, the versions and the pieces' columns, which
+// it: the versions and the pieces' columns, which
 // the tables of masterminds and masterminds-pre share.
 type mastermindsList struct {
-	texts    []string
 	versions []*semver.Version
 	errs     []error
 	pieces   *memo[mastermindsColumns]
 }
 
-// mastermindsListSlots is how many lists mastermindsLists keeps.
-const mastermindsListSlots = 16
+// mastermindsLists are the lists the Masterminds tables read last.
+var mastermindsLists sharedLists[mastermindsList]
 
-var (
-	mastermindsLists    [mastermindsListSlots]atomic.Pointer[mastermindsList]
-	mastermindsListSeed = maphash.MakeSeed()
-)
-
-// sharedMastermindsList returns texts read as a mastermindsList: the one
-// made last for the same texts, when mastermindsLists still has it.
+// sharedMastermindsList returns texts read as a mastermindsList, shared
+// with the other tables that read the same texts (sharedLists).
 func sharedMastermindsList(texts []string) *mastermindsList {
-	var h maphash.Hash
-	h.SetSeed(mastermindsListSeed)
-	if n := len(texts); n > 0 {
-		h.WriteString(texts[0])
-		h.WriteByte(0)
-		h.WriteString(texts[n/2])
-		h.WriteByte(0)
-		h.WriteString(texts[n-1])
-	}
-	slot := &mastermindsLists[(h.Sum64()^uint64(len(texts)))%mastermindsListSlots]
-	if l := slot.Load(); l != nil && slices.Equal(l.texts, texts) {
-		return l
-	}
+	return mastermindsLists.get(texts, readMastermindsList)
+}
+
+// readMastermindsList reads texts with NewVersion.
+func readMastermindsList(texts []string) *mastermindsList {
 	l := &mastermindsList{
-		texts:    slices.Clone(texts),
 		versions: make([]*semver.Version, len(texts)),
 		errs:     make([]error, len(texts)),
 		pieces:   newMemo[mastermindsColumns](len(texts)),
@@ -96,7 +79,6 @@ func sharedMastermindsList(texts []string) *mastermindsList {
 	for i, text := range texts {
 		l.versions[i], l.errs[i] = parseMastermindsVersion(text)
 	}
-	slot.Store(l)
 	return l
 }
 

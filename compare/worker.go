@@ -511,8 +511,12 @@ type classStripe struct {
 	// (vectorEntry), to what the local splits of that key added up to
 	// since the index was emptied; entries are the same in the order they
 	// came. The index is added to the pairs' classes pair by pair, and
-	// emptied, when it takes more than its budget, when the numbers start
-	// again, and when the workers are done (flush).
+	// emptied, when it takes more than the stripe's share of maxIndexed
+	// (indexBudget), when the numbers start again, and when the workers
+	// are done (flush). A larger index sums more local splits of one class
+	// before the class is looked up in its pair's capped map, which costs
+	// a cache miss or two: even where the vectors seldom recur (the random
+	// domain), their classes do.
 	gen     int
 	vectors map[uint64]*vectorEntry
 	entries []*vectorEntry
@@ -520,12 +524,6 @@ type classStripe struct {
 	// which a pair's flush reads through
 	verdicts []byte
 	indexed  int
-	// budget is the units the index may take before it is emptied: from
-	// minIndexed to the stripe's share of maxIndexed, halved when the
-	// index found fewer local splits than it missed (the random domain,
-	// whose cases are nearly all different), doubled when it found more.
-	budget       int
-	hits, misses int
 	// the arrays the index's entries are taken from, slabSize entries
 	// each, so that a miss allocates seldom, and how many entries are
 	// taken; emptied with the index and used again
@@ -751,6 +749,12 @@ const maxIndexed = 1 << 20
 // minIndexed is the least budget of a stripe's index.
 const minIndexed = 1 << 12
 
+// indexBudget is the units a stripe's index may take before it is
+// emptied: the stripe's share of maxIndexed, and at least minIndexed.
+func (s *sharedAggregate) indexBudget() int {
+	return max(maxIndexed/len(s.stripes), minIndexed)
+}
+
 // indexedVector is the units of maxIndexed of an entry.
 const indexedVector = 12
 
@@ -785,18 +789,9 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 			w.addUnindexed(st, &w.local[j])
 		}
 		return
-	case w.gen > st.gen || st.vectors == nil || st.indexed > st.budget:
-		most := max(maxIndexed/len(w.shared.stripes), minIndexed)
-		switch {
-		case st.vectors == nil:
-			st.budget = most
-		case st.hits < st.misses:
-			st.budget = max(st.budget/2, minIndexed)
-		default:
-			st.budget = min(st.budget*2, most)
-		}
+	case w.gen > st.gen || st.vectors == nil || st.indexed > w.shared.indexBudget():
 		st.flush(a, w.pairs, false)
-		st.gen, st.indexed, st.hits, st.misses = w.gen, 0, 0, 0
+		st.gen, st.indexed = w.gen, 0
 		st.vectors, st.spare = st.spare, nil
 		if st.vectors == nil {
 			st.vectors = map[uint64]*vectorEntry{}
@@ -810,11 +805,9 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 			v = v.next
 		}
 		if v != nil {
-			st.hits++
 			v.add(ls)
 			continue
 		}
-		st.misses++
 		v = st.newEntry()
 		*v = vectorEntry{key: string(key), next: st.vectors[ls.vhash], shape: w.shapes.shapes[ls.shape],
 			vref: w.vrefused[ls.shape], crefs: w.crefs, shapeID: w.shapeIDs[ls.shape], vrefID: w.vrefIDs[ls.shape],

@@ -539,11 +539,9 @@ type classStripe struct {
 }
 
 // slabSize is how many entries a stripe allocates at a time for its
-// index, and maxKeptSlabs how many arrays of them it keeps once emptied.
-const (
-	slabSize     = 1024
-	maxKeptSlabs = 4
-)
+// index. An emptied index keeps every array it took: an index never
+// takes more than its budget and one group's local splits.
+const slabSize = 1024
 
 // newEntry returns a new entry of the stripe's index.
 func (st *classStripe) newEntry() *vectorEntry {
@@ -563,10 +561,6 @@ func (st *classStripe) emptyIndex() {
 		clear(st.slabs[s][:min(slabSize, st.slabTaken-s*slabSize)])
 	}
 	st.slabTaken = 0
-	if len(st.slabs) > maxKeptSlabs {
-		clear(st.slabs[maxKeptSlabs:])
-		st.slabs = st.slabs[:maxKeptSlabs]
-	}
 	clear(st.entries)
 	if st.vectors != nil {
 		clear(st.vectors)

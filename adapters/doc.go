@@ -85,7 +85,10 @@
 // Every adapter implements engine.VersionReader. ReadVersions parses each
 // version once with the library's own parser (go-version's NewVersion,
 // go-versions' ParseVersion, Masterminds' NewVersion), keeping its error
-// for the Invalid result Match gives. Compile reads the constraint as
+// for the Invalid result Match gives; the tables of the adapters that
+// read versions alike (hashicorp and the module installers; masterminds
+// and masterminds-pre) and read the same list in turn share its versions
+// and its pieces' answers. Compile reads the constraint as
 // Compile does, one comma-separated piece at a time as the libraries read
 // it (the masterminds adapters: one translated comparator at a time), and
 // the table keeps each piece it has met with the library's answer for

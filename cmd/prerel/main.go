@@ -123,7 +123,7 @@ func init() {
 // 300 MB however many cases it judges. What a run keeps is bounded by
 // compare.MaxClasses and compare.MaxSplits; GOMEMLIMIT overrides the
 // limit, GOMEMLIMIT=off removes it.
-const defaultMemoryLimit = 240 << 20
+const defaultMemoryLimit = 256 << 20
 
 // limitMemory sets defaultMemoryLimit unless getenv gives GOMEMLIMIT.
 func limitMemory(getenv func(string) string) {

@@ -153,14 +153,18 @@ func TestUnreachableHostIsOneLine(t *testing.T) {
 		dirs  [][]string // the calls of each directory: HOST/NAME, calling HOST/corp/NAME/aws
 		lines int        // of ProblemLines
 		hosts int        // the unreachable hosts summed up
+		// timeout is the client's: short only where no host ever
+		// answers, so that the test waits for it to run out; elsewhere
+		// far above what good.test takes on a loaded machine.
+		timeout time.Duration
 	}{
-		{"connection refused", [][]string{hostCalls("down.test", "d", 12)}, 1, 1},
-		{"no such host", [][]string{hostCalls("gone.test", "g", 4)}, 1, 1},
-		{"timed out", [][]string{hostCalls("mute.test", "s", 3)}, 1, 1},
-		{"two directories", [][]string{hostCalls("down.test", "a", 4), hostCalls("down.test", "b", 4)}, 1, 1},
-		{"one call", [][]string{{"down.test/d0", "good.test/ok0"}}, 1, 0},
+		{"connection refused", [][]string{hostCalls("down.test", "d", 12)}, 1, 1, 0},
+		{"no such host", [][]string{hostCalls("gone.test", "g", 4)}, 1, 1, 0},
+		{"timed out", [][]string{hostCalls("mute.test", "s", 3)}, 1, 1, 300 * time.Millisecond},
+		{"two directories", [][]string{hostCalls("down.test", "a", 4), hostCalls("down.test", "b", 4)}, 1, 1, 0},
+		{"one call", [][]string{{"down.test/d0", "good.test/ok0"}}, 1, 0, 0},
 		{"hosts and other problems", [][]string{append(append(hostCalls("down.test", "d", 4),
-			"good.test/ok0", "good.test/x0", "gone.test/g0"), append(hostCalls("gone.test", "g", 3)[1:], "good.test/x1")...)}, 4, 2},
+			"good.test/ok0", "good.test/x0", "gone.test/g0"), append(hostCalls("gone.test", "g", 3)[1:], "good.test/x1")...)}, 4, 2, 0},
 	}
 	goldenDir, err := filepath.Abs("testdata/golden") // before the test changes directory
 	if err != nil {
@@ -168,7 +172,7 @@ func TestUnreachableHostIsOneLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			client, refused := unreachableRegistries(t)
+			client, refused := unreachableRegistries(t, tt.timeout)
 			var calls [][]string
 			for _, hostNames := range tt.dirs {
 				var sources []string
@@ -206,10 +210,11 @@ func hostCalls(host, prefix string, n int) []string {
 // address of the closed local port it dials for one: down.test, a
 // closed port, which refuses every connection; gone.test, whose name
 // does not resolve; mute.test, which accepts connections and never
-// answers (the client's timeout is 300 ms); good.test, which lists the
-// versions 1.0.0, 1.1.0 and 2.0.0-beta.1 of corp/okN/aws and answers 404
-// to every other lookup. The client does not retry.
-func unreachableRegistries(t *testing.T) (*registry.Client, string) {
+// answers; good.test, which lists the versions 1.0.0, 1.1.0 and
+// 2.0.0-beta.1 of corp/okN/aws and answers 404 to every other lookup.
+// The client does not retry; its timeout is timeout, or
+// registry.DefaultTimeout for 0.
+func unreachableRegistries(t *testing.T, timeout time.Duration) (*registry.Client, string) {
 	good := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/.well-known/terraform.json":
@@ -268,6 +273,6 @@ func unreachableRegistries(t *testing.T) (*registry.Client, string) {
 	for _, h := range []string{"down.test", "gone.test", "mute.test", "good.test"} {
 		hosts[h] = "http://" + h
 	}
-	return &registry.Client{HostURLs: hosts, Timeout: 300 * time.Millisecond, Retries: -1,
+	return &registry.Client{HostURLs: hosts, Timeout: timeout, Retries: -1,
 		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: dial}}}, refused
 }

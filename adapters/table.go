@@ -1,11 +1,8 @@
 package adapters
 
 import (
-	"hash/maphash"
-	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/prerel/prerel/engine"
 )
@@ -119,54 +116,6 @@ func newMemo[E any](versions int) *memo[E] {
 // keeps.
 func memoLimit(versions int) int {
 	return min(max(memoBytes/max(versions, 1), minMemo), maxMemo)
-}
-
-// sharedLists keeps the lists of versions the tables of one library read
-// last, with what the library made of them (L: the versions and the
-// columns of the pieces met so far), so that the tables of the policies
-// that wrap the library and read the same versions in turn, as a run
-// reads each list with every policy, parse each version and check each
-// piece once for all of them. A list is found again by its texts, and
-// kept in the slot of their hash until another list takes the slot. The
-// zero value is ready to use.
-type sharedLists[L any] struct {
-	slots [sharedListSlots]atomic.Pointer[sharedList[L]]
-}
-
-// sharedList is one list of a sharedLists: a copy of its texts, the memo
-// limit it was read with, and what the library made of it.
-type sharedList[L any] struct {
-	texts []string
-	limit int
-	list  *L
-}
-
-// sharedListSlots is how many lists a sharedLists keeps: a few per
-// goroutine judging at the same time.
-const sharedListSlots = 16
-
-var sharedListSeed = maphash.MakeSeed()
-
-// get returns what read makes of texts: the one made last for the same
-// texts, when the slot of their hash still has it.
-func (c *sharedLists[L]) get(texts []string, read func([]string) *L) *L {
-	var h maphash.Hash
-	h.SetSeed(sharedListSeed)
-	if n := len(texts); n > 0 {
-		h.WriteString(texts[0])
-		h.WriteByte(0)
-		h.WriteString(texts[n/2])
-		h.WriteByte(0)
-		h.WriteString(texts[n-1])
-	}
-	limit := memoLimit(len(texts))
-	slot := &c.slots[(h.Sum64()^uint64(len(texts)))%sharedListSlots]
-	if s := slot.Load(); s != nil && s.limit == limit && slices.Equal(s.texts, texts) {
-		return s.list
-	}
-	l := read(texts)
-	slot.Store(&sharedList[L]{texts: slices.Clone(texts), limit: limit, list: l})
-	return l
 }
 
 // get returns the entry of key, computing it with build on the first

@@ -7,6 +7,7 @@ import (
 	goversion "github.com/hashicorp/go-version"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/listcache"
 )
 
 // The tables of hashicorp and the module installers. go-version's
@@ -39,7 +40,7 @@ type goVersionTable struct {
 }
 
 // goVersionList is a list of versions as the go-version tables read it,
-// shared between them (sharedLists): the versions and, for each piece,
+// shared between them (listcache): the versions and, for each piece,
 // what NewConstraint made of it and its column.
 type goVersionList struct {
 	versions []*goversion.Version
@@ -57,8 +58,9 @@ type goVersionCheck struct {
 	col column
 }
 
-// goVersionLists are the lists the go-version tables read last.
-var goVersionLists sharedLists[goVersionList]
+// goVersionLists are the lists the go-version tables read last; the
+// variant is the bound of their memo, which the tests change.
+var goVersionLists listcache.Cache[goVersionList]
 
 // goVersionPiece is one piece of constraint text as NewConstraint reads
 // it: a one-piece Constraints and its column, or NewConstraint's error.
@@ -114,7 +116,7 @@ func isAlnum(c byte) bool {
 // newGoVersionTable reads texts with NewVersion, or takes them from the
 // table of another policy that read the same texts.
 func newGoVersionTable(texts []string) *goVersionTable {
-	l := goVersionLists.get(texts, readGoVersionList)
+	l := goVersionLists.Get(texts, memoLimit(len(texts)), readGoVersionList)
 	t := &goVersionTable{versions: l.versions, errs: l.errs, valid: l.valid, checked: l.checked,
 		pieces: newMemo[goVersionPiece](len(texts))}
 	t.read = t.readPiece

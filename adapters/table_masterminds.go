@@ -8,6 +8,7 @@ import (
 	semver "github.com/Masterminds/semver/v3"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/listcache"
 )
 
 // The tables of masterminds and masterminds-pre. The translation writes
@@ -61,12 +62,13 @@ type mastermindsList struct {
 }
 
 // mastermindsLists are the lists the Masterminds tables read last.
-var mastermindsLists sharedLists[mastermindsList]
+var mastermindsLists listcache.Cache[mastermindsList]
 
 // sharedMastermindsList returns texts read as a mastermindsList, shared
-// with the other tables that read the same texts (sharedLists).
+// with the other tables that read the same texts; its memo's bound is
+// the variant, which the tests change.
 func sharedMastermindsList(texts []string) *mastermindsList {
-	return mastermindsLists.get(texts, readMastermindsList)
+	return mastermindsLists.Get(texts, memoLimit(len(texts)), readMastermindsList)
 }
 
 // readMastermindsList reads texts with NewVersion.

@@ -1,10 +1,6 @@
 package policies
 
-import (
-	"slices"
-
-	"github.com/prerel/prerel/engine"
-)
+import "github.com/prerel/prerel/engine"
 
 // The fast path of the native policies: their engine.VersionReader. A
 // version is read once into a fastVersion and a constraint compiled once
@@ -313,7 +309,7 @@ func (r *nativeRule) readVersions(versions []string) engine.VersionTable {
 // parseVersions parses versions and keys each in the ranked space of
 // them all.
 func parseVersions(versions []string) *readVersions {
-	read := &readVersions{texts: slices.Clone(versions), versions: make([]fastVersion, len(versions))}
+	read := &readVersions{versions: make([]fastVersion, len(versions))}
 	parsed := make([]engine.Version, 0, len(versions))
 	for i, text := range versions {
 		v, err := engine.ParseVersion(text)

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/listcache"
 )
 
 // The native policies share what they make of the same input: a caller
@@ -93,37 +94,19 @@ func sharedRank(pre []string) *ranked {
 }
 
 // readVersions is one list of versions as the native tables read it
-// (parseVersions): a copy of the texts, their ranked space and each
-// version parsed and keyed. It is never changed once made.
+// (parseVersions): their ranked space and each version parsed and keyed.
+// It is never changed once made.
 type readVersions struct {
-	texts    []string
 	keys     *ranked
 	versions []fastVersion
 }
 
-// versionSlots is how many lists of versions versionCache keeps.
-const versionSlots = 16
-
-var versionCache [versionSlots]atomic.Pointer[readVersions]
+// versionCache keeps the lists the native tables read last.
+var versionCache listcache.Cache[readVersions]
 
 // sharedVersions returns versions as parseVersions reads them: the read
 // made last of the same texts, when versionCache still has it, so that
 // the native policies reading one list in turn parse it once.
 func sharedVersions(versions []string) *readVersions {
-	var h maphash.Hash
-	h.SetSeed(parseSeed)
-	if n := len(versions); n > 0 {
-		h.WriteString(versions[0])
-		h.WriteByte(0)
-		h.WriteString(versions[n/2])
-		h.WriteByte(0)
-		h.WriteString(versions[n-1])
-	}
-	slot := &versionCache[(h.Sum64()^uint64(len(versions)))%versionSlots]
-	if p := slot.Load(); p != nil && slices.Equal(p.texts, versions) {
-		return p
-	}
-	p := parseVersions(versions)
-	slot.Store(p)
-	return p
+	return versionCache.Get(versions, 0, parseVersions)
 }

@@ -331,7 +331,7 @@ func endToEnd(t *testing.T, bin string) {
 	}
 
 	// Without the pins, init installs today's selection again.
-	if removed, err := pin.Remove(p2); err != nil || len(removed) != 1 {
+	if removed, err := pin.Remove(p2, pin.WriteOptions{}); err != nil || len(removed.Removed) != 1 {
 		t.Fatalf("Remove: %q, %v", removed, err)
 	}
 	e.init()
@@ -396,7 +396,7 @@ func providerPin(t *testing.T, e *e2e) {
 		t.Errorf("Check: %+v, %v", d, err)
 	}
 
-	if _, err := pin.Remove(p); err != nil {
+	if _, err := pin.Remove(p, pin.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := e.tryInit(); err == nil {

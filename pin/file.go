@@ -2,9 +2,7 @@ package pin
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -12,13 +10,14 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/prerel/prerel/internal/elide"
 	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/resolve"
 )
 
-// HeaderPrefix starts the first line of every file pin writes: Owned
-// recognises pin's files by it, and pin never writes over or removes a
-// file without it.
+// HeaderPrefix starts the first line of every file pin writes, which
+// goes on with the command that wrote it; three more lines follow (see
+// Owned).
 const HeaderPrefix = "# Written by prerel"
 
 // header returns the comment that starts a written file.
@@ -30,20 +29,20 @@ func header(command string) string {
 }
 
 // Owned reports whether the file at path is one pin wrote: it is named
-// FileName and its first line starts with HeaderPrefix. A file that does
-// not exist is not; a file that cannot be read is an error.
+// FileName, it is a regular file (a symbolic link never is, whatever it
+// links to), and it starts with the whole header pin writes, its four
+// lines, whatever command the first names. Only the header is read, so
+// that a file of any size is recognised. A file that does not exist is
+// not pin's; a file that cannot be read is an error.
 func Owned(path string) (bool, error) {
 	if filepath.Base(path) != FileName {
 		return false, nil
 	}
-	src, err := safefile.Read(path, safefile.ConfigLimit)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+	src, err := readHeader(path)
+	if err != nil || src == nil {
+		return false, err
 	}
-	if err != nil {
-		return false, fmt.Errorf("pin: %w", err)
-	}
-	return bytes.HasPrefix(src, []byte(HeaderPrefix)), nil
+	return isHeader(src), nil
 }
 
 // Skip is Owned for resolve.Options.SkipFile and
@@ -65,27 +64,40 @@ func (pl *planner) files() error {
 		}
 		byFile[p.File] = append(byFile[p.File], p)
 	}
+	targets := map[string]target{}
+	for _, d := range pl.plan.Dirs {
+		targets[pl.users[d].file.rel] = pl.users[d].file
+	}
 	written := map[string]bool{}
 	for _, rel := range order {
-		path := rel
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(pl.report.Dir, rel)
-		}
-		written[filepath.Clean(path)] = true
+		t := targets[rel]
+		written[rel] = true
 		pins := byFile[rel]
-		pl.plan.Files = append(pl.plan.Files, File{Path: path, Rel: rel, Module: pins[0].Module, Content: string(render(pl.plan.Command, pins))})
+		path := t.given
+		if t.via != "" {
+			path = t.path
+		}
+		content := render(pl.plan.Command, pins)
+		if len(content) > safefile.ConfigLimit {
+			return fmt.Errorf("pin: %s would be %s, more than the %s prerel reads of a configuration file: pin fewer calls there, or set their versions yourself",
+				clip(rel), safefile.Size(int64(len(content))), safefile.Size(safefile.ConfigLimit))
+		}
+		pl.plan.Files = append(pl.plan.Files, File{Path: path, Rel: rel, Via: t.via, Module: pins[0].Module, Content: string(content)})
 	}
 	for _, d := range pl.plan.Dirs {
-		path := filepath.Join(d, FileName)
-		if written[filepath.Clean(path)] {
+		u := pl.users[d]
+		if written[u.file.rel] {
 			continue
 		}
-		own, err := Owned(path)
+		own, err := Owned(u.file.given)
 		if err != nil {
 			return err
 		}
-		if own {
-			pl.plan.Stale = append(pl.plan.Stale, pl.rel(path))
+		switch {
+		case own && u.refused != "":
+			pl.refuse(u)
+		case own:
+			pl.plan.Stale = append(pl.plan.Stale, u.file.rel)
 		}
 	}
 	return nil
@@ -152,8 +164,12 @@ func comment(p Pin) string {
 	if p.Kind == resolve.KindProvider {
 		what = "provider " + p.Source
 	}
-	return commentLines(fmt.Sprintf("%s: %s selects %s for %s; today %s.", what, p.Policy, p.Version, quoted(p.Constraint), today(p)))
+	return commentLines(fmt.Sprintf("%s: %s selects %s for %s; today %s.", what, p.Policy, p.Version, quoted(elide.Middle(p.Constraint, maxQuoted)), today(p)))
 }
+
+// maxQuoted bounds the constraint a pin's comment quotes, in bytes, so
+// that the file stays small however long the constraints are.
+const maxQuoted = 200
 
 // commentWidth is the width of the comment lines of a written file.
 const commentWidth = 72

@@ -233,12 +233,12 @@ func TestWriteCheckRemove(t *testing.T) {
 	if len(again.Pins) != len(p.Pins) || len(again.Stale) != 0 {
 		t.Errorf("planned again: %d pins, stale %q", len(again.Pins), again.Stale)
 	}
-	removed, err := pin.Remove(again)
+	removal, err := pin.Remove(again, pin.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(removed) != 2 {
-		t.Errorf("removed %q, want the 2 files written", removed)
+	if len(removal.Removed) != 2 {
+		t.Errorf("removed %q, want the 2 files written", removal.Removed)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "user_override.tf")); err != nil {
 		t.Errorf("the user's override file: %v", err)
@@ -285,7 +285,7 @@ func TestNeverTouchesUserFiles(t *testing.T) {
 	if err := pin.Write(p, pin.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pin.Remove(p); err != nil {
+	if _, err := pin.Remove(p, pin.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(user); string(b) != mine {

@@ -40,10 +40,22 @@ type Options struct {
 	// means DefaultCommand. Build refuses one that holds a control
 	// character (a newline would end the comment).
 	Command string
-	// Policies holds resolve.ProviderPolicy, today's provider installer,
-	// with which a provider pin is checked against every module's
-	// constraint; required when some provider is to be pinned.
+	// Policies holds today's installers: resolve.ProviderPolicy, with
+	// which a provider pin is checked against every module's constraint,
+	// and the module installers each module pin is checked with
+	// (resolve.Item.TerraformPolicy and OpenTofuPolicy); required when
+	// something is to be pinned.
 	Policies *engine.Registry
+	// AllowOutside lets pin write and remove its files in module
+	// directories outside the boundary: the Git repository that holds
+	// the root module's directory, or that directory outside a
+	// repository. A symbolic link at the file itself is never followed.
+	AllowOutside bool
+	// TerraformTree is the configuration as Terraform reads it (no .tofu
+	// file), when tree is OpenTofu's reading and some module has .tofu
+	// files: a call or provider the two read differently is not pinned,
+	// since one override file serves both.
+	TerraformTree *config.Tree
 }
 
 // Plan is what pin writes and what it cannot pin.
@@ -68,12 +80,26 @@ type Plan struct {
 	// Stale are files pin wrote before (recognised by their header) in
 	// directories that need none now: Write removes them.
 	Stale []string `json:"stale"`
-	// Blocked are files named FileName that pin did not write: it never
-	// writes over them, and the pins of their directory are Unpinned.
+	// Blocked are files named FileName (or prerel_override.tofu, which
+	// OpenTofu reads instead) that pin did not write: it never writes
+	// over them, and the pins of their directory are Unpinned.
 	Blocked []string `json:"blocked"`
+	// Refused are the files pin will not write nor remove (a symbolic
+	// link, or a file outside the boundary), with the reason; the pins of
+	// their directory are Unpinned.
+	Refused []Refusal `json:"refused"`
+	// Leftovers are temporary files a pin that was killed left (a dot,
+	// FileName, digits): Write and Remove remove them.
+	Leftovers []string `json:"leftovers"`
+	// Warnings are resolve's warnings about the configuration (among
+	// them where Terraform and OpenTofu read it differently).
+	Warnings []string `json:"warnings"`
 	// LockFile is the dependency lock file, relative to Dir; "" when
 	// there is none.
 	LockFile string `json:"lock_file,omitempty"`
+	// LockRefused says why the lock file cannot be written (a symbolic
+	// link, or outside the boundary): WriteOptions.Unlock fails then.
+	LockRefused string `json:"lock_refused,omitempty"`
 	// Lock are the providers whose lock file entry must change for init
 	// to install the pinned version (or, once the pins are removed,
 	// today's selection again).
@@ -82,6 +108,13 @@ type Plan struct {
 	// downloaded by init, the root first: where Build looks for files pin
 	// wrote before, and Remove removes them.
 	Dirs []string `json:"dirs"`
+}
+
+// Refusal is a file pin will not write nor remove.
+type Refusal struct {
+	// File is relative to the root directory, links followed.
+	File   string `json:"file"`
+	Reason string `json:"reason"`
 }
 
 // Pin is one override.
@@ -101,8 +134,13 @@ type Pin struct {
 	// version expression was evaluated from (resolve.Item.ConstraintFrom);
 	// "" for a literal.
 	ConstraintFrom string `json:"constraint_from,omitempty"`
-	// Version is the pinned version: what the chosen policy selects.
-	Version    string `json:"version"`
+	// Version is the pinned version: what the chosen policy selects, in
+	// the form the installers take as an exact pin (a module version the
+	// registry lists as "v2.0.0" is pinned as "2.0.0").
+	Version string `json:"version"`
+	// Listed is the version as the registry lists it, when Version is
+	// written otherwise.
+	Listed     string `json:"listed,omitempty"`
 	Policy     string `json:"policy"`
 	PolicyFrom string `json:"policy_from"`
 	// Terraform and OpenTofu are what today's installers select; nil for
@@ -136,9 +174,14 @@ type Unpinned struct {
 // File is one override file to write.
 type File struct {
 	// Path is where it is written: the module directory joined with
-	// FileName. Rel is the same relative to the root directory.
+	// FileName, or, when a symbolic link lies on the way, that file once
+	// the links are followed (absolute). Rel is the file relative to the
+	// root directory, links followed ("../modules/app/prerel_override.tf"
+	// for a module outside it); Via, when a link lies on the way, the
+	// path the configuration reaches it by.
 	Path    string `json:"path"`
 	Rel     string `json:"rel"`
+	Via     string `json:"via,omitempty"`
 	Module  string `json:"module"`
 	Content string `json:"content"`
 }
@@ -176,7 +219,10 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 	}
 	p := &Plan{Schema: SchemaVersion, Dir: report.Dir, Command: opts.Command,
 		Pins: []Pin{}, Unpinned: []Unpinned{}, Files: []File{}, Stale: []string{}, Blocked: []string{}, Lock: []LockChange{},
-		LockFile: report.LockFile, Installers: report.Installers}
+		Refused: []Refusal{}, Leftovers: []string{}, Warnings: slices.Clone(report.Warnings), Installers: report.Installers}
+	if p.Warnings == nil {
+		p.Warnings = []string{}
+	}
 	if p.Command == "" {
 		p.Command = DefaultCommand
 	}
@@ -190,7 +236,22 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 			}
 		}
 	}
-	pl := planner{plan: p, report: report, tree: tree, opts: opts, users: map[string]*userOverrides{}}
+	g, err := newGuard(report.Dir, opts.AllowOutside)
+	if err != nil {
+		return nil, err
+	}
+	pl := planner{plan: p, report: report, tree: tree, opts: opts, guard: g, users: map[string]*userOverrides{}}
+	if report.LockPath != "" {
+		t, err := g.judge(report.Dir, report.LockPath)
+		p.LockFile = t.rel
+		if err != nil {
+			var refused *RefusedError
+			if !errors.As(err, &refused) {
+				return nil, err
+			}
+			p.LockRefused = err.Error()
+		}
+	}
 	for _, n := range tree.Nodes {
 		// A call path joins names with dots, and an override names the
 		// call: a name init refuses could stand for another call.
@@ -219,7 +280,7 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 		var err error
 		switch it.Kind {
 		case resolve.KindModule:
-			pl.module(it)
+			err = pl.module(it)
 		case resolve.KindProvider:
 			err = pl.provider(it)
 		}
@@ -233,7 +294,7 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 	// root's first.
 	fileOrder := func(pin Pin) int {
 		for i, d := range p.Dirs {
-			if pl.rel(filepath.Join(d, FileName)) == pin.File {
+			if pl.users[d].file.rel == pin.File {
 				return i
 			}
 		}
@@ -251,6 +312,7 @@ type planner struct {
 	report *resolve.Report
 	tree   *config.Tree
 	opts   Options
+	guard  *guard
 	// users are the override files users wrote, by directory.
 	users map[string]*userOverrides
 }
@@ -261,32 +323,52 @@ type planner struct {
 type userOverrides struct {
 	versions  map[string]string
 	providers map[string]string
-	// blocked is set when FileName there is not pin's.
-	blocked bool
+	// file is FileName there, judged; refused, why pin will not write
+	// it; blocked, why a file pin did not write keeps it from writing
+	// there.
+	file             target
+	refused, blocked string
 }
 
-func (pl *planner) rel(path string) string {
-	if r, err := filepath.Rel(pl.report.Dir, path); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return path
-}
+// rel returns a path relative to the root directory as given, with ".."
+// where it lies outside.
+func (pl *planner) rel(path string) string { return relPath(pl.report.Dir, path) }
 
 // readDir reads the override files of a module directory.
 func (pl *planner) readDir(dir string) error {
 	u := &userOverrides{versions: map[string]string{}, providers: map[string]string{}}
 	pl.users[dir] = u
+	var err error
+	u.file, err = pl.guard.judge(pl.report.Dir, filepath.Join(dir, FileName))
+	var refused *RefusedError
+	switch {
+	case errors.As(err, &refused) && refused.linked():
+		// A link at the file itself is a file pin did not write.
+	case errors.As(err, &refused):
+		u.refused = err.Error()
+	case err != nil:
+		return err
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("pin: %w", err)
 	}
 	for _, e := range entries {
 		name := e.Name()
+		path := filepath.Join(dir, name)
+		if leftover.MatchString(name) && u.refused == "" {
+			if ok, err := isLeftover(path); err != nil {
+				return err
+			} else if ok {
+				pl.plan.Leftovers = append(pl.plan.Leftovers, relPath(pl.guard.realDir, filepath.Join(filepath.Dir(u.file.path), name)))
+			}
+			continue
+		}
 		if !isOverrideName(name) || strings.HasPrefix(name, ".") {
 			continue
 		}
-		path := filepath.Join(dir, name)
-		if name == FileName {
+		switch name {
+		case FileName:
 			own, err := Owned(path)
 			if err != nil {
 				return err
@@ -294,7 +376,13 @@ func (pl *planner) readDir(dir string) error {
 			if own {
 				continue
 			}
-			u.blocked = true
+			u.blocked = u.file.rel + " exists and prerel did not write it"
+			if refused != nil && refused.Link {
+				u.blocked = refused.Error() + "; prerel did not write it"
+			}
+			pl.plan.Blocked = append(pl.plan.Blocked, u.file.rel)
+		case tofuFileName:
+			u.blocked = pl.rel(path) + " exists, which OpenTofu reads instead of " + FileName + ", and prerel did not write it"
 			pl.plan.Blocked = append(pl.plan.Blocked, pl.rel(path))
 		}
 		if err := u.read(path, pl.rel(path)); err != nil {
@@ -303,6 +391,10 @@ func (pl *planner) readDir(dir string) error {
 	}
 	return nil
 }
+
+// tofuFileName is the file OpenTofu reads instead of FileName when both
+// exist: pin never writes it.
+var tofuFileName = strings.TrimSuffix(FileName, ".tf") + ".tofu"
 
 // isOverrideName reports whether Terraform or OpenTofu reads a file by
 // this name as an override file.
@@ -390,39 +482,78 @@ func (pl *planner) selection(it *resolve.Item, module string) (string, bool) {
 }
 
 // module plans the pin of a module call.
-func (pl *planner) module(it *resolve.Item) {
+func (pl *planner) module(it *resolve.Item) error {
 	path := strings.Split(it.Name, ".")
 	parent := pl.tree.Node(strings.Join(path[:len(path)-1], "."))
 	module := callerOf(it.Name)
 	if parent == nil {
 		pl.unpinned(it, module, "the module that makes the call was not read", "run terraform init and plan again")
-		return
+		return nil
 	}
 	if parent.Remote() {
 		pl.unpinned(it, module, module+" is downloaded by init into its data directory, which init rewrites: an override there does not last",
 			"pin the version inside that module's own source (a release of it that asks for it), or vendor the module and call it by a local path")
-		return
+		return nil
 	}
 	version, ok := pl.selection(it, module)
 	if !ok {
-		return
+		return nil
 	}
 	u := pl.users[parent.Dir]
 	name := path[len(path)-1]
-	switch {
-	case u.blocked:
-		pl.unpinned(it, module, pl.rel(filepath.Join(parent.Dir, FileName))+" exists and prerel did not write it",
-			"rename it, or set the version there yourself")
-		return
-	case u.versions[name] != "":
+	if !pl.writable(it, module, u) {
+		return nil
+	}
+	if u.versions[name] != "" {
 		pl.unpinned(it, module, u.versions[name]+" already overrides the version of this call",
 			"remove that version argument, or set it to "+version+" yourself")
-		return
+		return nil
+	}
+	if why := pl.readDifferently(parent, name); why != "" {
+		pl.unpinned(it, module, why, "make the .tf and .tofu files agree on this call, or write the pins yourself: "+tofuFileName+" for OpenTofu, "+FileName+" for Terraform")
+		return nil
+	}
+	written, err := pl.installable(it, version)
+	if err != nil {
+		return err
+	}
+	if written == "" {
+		return nil
+	}
+	listed := ""
+	if written != version {
+		listed = version
 	}
 	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: it.Name, Module: module, Source: it.Source, Address: it.Address,
-		Constraint: it.Constraint, ConstraintFrom: it.ConstraintFrom, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
+		Constraint: it.Constraint, ConstraintFrom: it.ConstraintFrom, Version: written, Listed: listed, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
 		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
-		File: pl.rel(filepath.Join(parent.Dir, FileName))})
+		File: u.file.rel})
+	return nil
+}
+
+// refuse lists the file of u among the refused, once.
+func (pl *planner) refuse(u *userOverrides) {
+	for _, r := range pl.plan.Refused {
+		if r.File == u.file.rel {
+			return
+		}
+	}
+	pl.plan.Refused = append(pl.plan.Refused, Refusal{File: u.file.rel, Reason: u.refused})
+}
+
+// writable reports whether pin may write its file in the directory of u,
+// or records why the item cannot be pinned.
+func (pl *planner) writable(it *resolve.Item, module string, u *userOverrides) bool {
+	switch {
+	case u.refused != "":
+		pl.refuse(u)
+		pl.unpinned(it, module, u.refused, "pass --allow-outside if writing there is meant; within a Git repository, the whole repository is the boundary")
+		return false
+	case u.blocked != "":
+		pl.unpinned(it, module, u.blocked, "rename it, or set the version there yourself")
+		return false
+	}
+	return true
 }
 
 // whyNone is what resolve.NoneToday says of an item, "" when today's
@@ -480,7 +611,11 @@ func (pl *planner) shared() {
 				continue
 			}
 			others = append(others, name)
-			if it := items[name]; it == nil || it.Selected == nil || *it.Selected != p.Version {
+			selected := p.Version
+			if p.Listed != "" {
+				selected = p.Listed
+			}
+			if it := items[name]; it == nil || it.Selected == nil || *it.Selected != selected {
 				agree = false
 			}
 		}
@@ -561,11 +696,10 @@ func (pl *planner) provider(it *resolve.Item) error {
 		}
 	}
 	u := pl.users[root.Dir]
-	switch {
-	case u.blocked:
-		pl.unpinned(it, resolve.RootModule, pl.rel(filepath.Join(root.Dir, FileName))+" exists and prerel did not write it",
-			"rename it, or set the version there yourself")
+	if !pl.writable(it, resolve.RootModule, u) {
 		return nil
+	}
+	switch {
 	case u.providers[name] != "":
 		pl.unpinned(it, resolve.RootModule, u.providers[name]+" already overrides the required_providers entry "+name,
 			"remove that entry, or set its version to "+version+" yourself")
@@ -573,6 +707,10 @@ func (pl *planner) provider(it *resolve.Item) error {
 	}
 	if !hclsyntax.ValidIdentifier(name) {
 		return fmt.Errorf("pin: provider %s: its local name %q is not a valid name, which init refuses: a name starts with a letter or underscore and holds only letters, digits, underscores and dashes", it.Source, name)
+	}
+	if why := pl.providerReadDifferently(it.Address); why != "" {
+		pl.unpinned(it, resolve.RootModule, why, "make the .tf and .tofu files agree on this provider, or write the pins yourself: "+tofuFileName+" for OpenTofu, "+FileName+" for Terraform")
+		return nil
 	}
 	if bad, err := pl.refusing(it, version); err != nil {
 		return err
@@ -584,7 +722,7 @@ func (pl *planner) provider(it *resolve.Item) error {
 	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: name, Module: resolve.RootModule, Source: source, Address: it.Address,
 		Constraint: it.Constraint, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
 		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
-		File: pl.rel(filepath.Join(root.Dir, FileName)), Aliases: aliases})
+		File: u.file.rel, Aliases: aliases})
 	for _, l := range pl.report.Locks {
 		if l.Address == it.Address && !sameProviderVersion(l.Version, version) {
 			pl.plan.Lock = append(pl.plan.Lock, LockChange{Address: l.Address, Locked: l.Version, Pinned: version, Pos: l.Pos})

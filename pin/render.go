@@ -226,25 +226,45 @@ func (r *renderer) plan(p *Plan, opts RenderOptions) {
 		}
 		r.blank()
 	}
+	if len(p.Warnings) > 0 {
+		r.heading("Warnings")
+		for _, w := range p.Warnings {
+			r.item(r.plain(w))
+		}
+		r.blank()
+	}
 	if len(p.Lock) > 0 {
 		r.heading("Lock file " + r.text(p.LockFile))
 		for _, l := range p.Lock {
 			r.item(fmt.Sprintf("%s is locked at %s; the pin asks for %s", r.text(l.Address), r.text(l.Locked), r.text(l.Pinned)))
 		}
 		r.line(fmt.Sprintf("Run `%s` (or `tofu init -upgrade`), or let prerel remove these provider blocks from the lock file, so that init installs the pinned versions. Removing the pins later needs the same again.", UpgradeCommand))
+		if p.LockRefused != "" {
+			r.line("prerel will not change the lock file: " + r.plain(p.LockRefused) + ".")
+		}
 		r.blank()
 	}
 	r.heading("Files")
 	for _, f := range p.Files {
-		r.item("write " + r.text(f.Rel))
+		if f.Via != "" {
+			r.item("write " + r.text(f.Rel) + ", reached through the link " + r.text(f.Via))
+		} else {
+			r.item("write " + r.text(f.Rel))
+		}
 	}
 	for _, s := range p.Stale {
 		r.item("remove " + r.text(s) + ": nothing to pin there any more")
 	}
+	for _, s := range p.Leftovers {
+		r.item("remove " + r.text(s) + ": a temporary file a run of prerel pin that was stopped left")
+	}
 	for _, s := range p.Blocked {
 		r.item("not touched: " + r.text(s) + " (prerel did not write it)")
 	}
-	if len(p.Files)+len(p.Stale)+len(p.Blocked) == 0 {
+	for _, f := range p.Refused {
+		r.item("not touched: " + r.text(f.File) + ": " + r.plain(f.Reason))
+	}
+	if len(p.Files)+len(p.Stale)+len(p.Leftovers)+len(p.Blocked)+len(p.Refused) == 0 {
 		r.item("none")
 	}
 	if opts.Contents {

@@ -15,98 +15,314 @@ import (
 	"github.com/prerel/prerel/internal/safefile"
 )
 
-// WriteOptions tunes Write.
+// WriteOptions tunes Write and Remove.
 type WriteOptions struct {
 	// Unlock removes from the lock file the provider blocks of Plan.Lock,
 	// so that init installs the pinned versions without -upgrade.
 	Unlock bool
+	// AllowOutside lets Write and Remove write and remove files outside
+	// the boundary (Options.AllowOutside); a symbolic link at a file is
+	// never followed.
+	AllowOutside bool
 }
 
-// Write writes the plan's files, each atomically (internal/safefile),
-// removes the files pin wrote that the plan no longer needs
-// (Plan.Stale), and with opts.Unlock removes the lock file entries of
-// Plan.Lock. A file named FileName that pin did not write is never
-// written over: Write refuses before writing anything.
+// Write makes the tree what the plan says, as one change: the plan's
+// files written, the files pin wrote that it no longer needs removed
+// (Plan.Stale), the temporary files a killed run left removed
+// (Plan.Leftovers), and with opts.Unlock the lock file entries of
+// Plan.Lock removed.
+//
+// Every target is checked first: a file named FileName that pin did not
+// write, a symbolic link, a file outside the boundary (unless
+// opts.AllowOutside) or a file larger than prerel reads is refused before
+// anything is written. Every new file is then written in full to a
+// temporary file beside its target (so that a full disk or a directory
+// that cannot be written stops the change there), and only then are they
+// renamed into place and the old files removed. When a step fails, the
+// steps done are undone; the error says so, or names exactly the files
+// that could not be restored.
 func Write(p *Plan, opts WriteOptions) error {
+	g, err := newGuard(p.Dir, opts.AllowOutside)
+	if err != nil {
+		return err
+	}
+	var ops []*op
 	for _, f := range p.Files {
-		if _, err := os.Lstat(f.Path); err == nil {
-			own, err := Owned(f.Path)
+		t, err := g.judge(p.Dir, filepath.Join(g.realDir, f.Rel))
+		if err != nil {
+			return err
+		}
+		if len(f.Content) > safefile.ConfigLimit {
+			return fmt.Errorf("pin: %s would be %s, more than the %s prerel reads of a configuration file", clip(f.Rel), safefile.Size(int64(len(f.Content))), safefile.Size(safefile.ConfigLimit))
+		}
+		if _, err := os.Lstat(t.path); err == nil {
+			own, err := Owned(t.path)
 			if err != nil {
 				return err
 			}
 			if !own {
-				return fmt.Errorf("pin: %s exists and prerel did not write it; not touched", f.Rel)
+				return fmt.Errorf("pin: %s exists and prerel did not write it; not touched", clip(f.Rel))
 			}
 		}
-	}
-	for _, f := range p.Files {
-		if err := safefile.WriteFile(f.Path, safefile.WriteOptions{Noun: "override file"}, []byte(f.Content)); err != nil {
-			return fmt.Errorf("pin: %w", err)
-		}
-	}
-	for _, rel := range p.Stale {
-		if err := removeOwned(p.abs(rel)); err != nil {
-			return err
-		}
+		ops = append(ops, &op{name: f.Rel, path: t.path, data: []byte(f.Content)})
 	}
 	if opts.Unlock && len(p.Lock) > 0 && p.LockFile != "" {
+		if p.LockRefused != "" {
+			return fmt.Errorf("pin: the lock file is not changed: %s", p.LockRefused)
+		}
+		t, err := g.judge(p.Dir, filepath.Join(g.realDir, p.LockFile))
+		if err != nil {
+			return fmt.Errorf("pin: the lock file is not changed: %w", err)
+		}
 		addrs := make([]string, len(p.Lock))
 		for i, l := range p.Lock {
 			addrs[i] = l.Address
 		}
-		if _, err := Unlock(p.abs(p.LockFile), addrs); err != nil {
+		src, err := safefile.Read(t.path, safefile.ConfigLimit)
+		if err != nil {
+			return fmt.Errorf("pin: %w", err)
+		}
+		out, removed, err := unlocked(src, t.path, addrs)
+		if err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// abs returns a path relative to the root directory joined to it.
-func (p *Plan) abs(rel string) string {
-	if filepath.IsAbs(rel) {
-		return rel
-	}
-	return filepath.Join(p.Dir, rel)
-}
-
-// removeOwned removes path when pin wrote it.
-func removeOwned(path string) error {
-	own, err := Owned(path)
-	if err != nil || !own {
-		return err
-	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("pin: %w", err)
-	}
-	return nil
-}
-
-// Remove deletes the files pin wrote (recognised by their header) in
-// every local module directory of the plan's tree, and returns their
-// paths relative to the root directory. Files pin did not write are never
-// touched. A provider pin that init installed stays in the lock file:
-// run `terraform init -upgrade` after removing it, as after writing it.
-func Remove(p *Plan) ([]string, error) {
-	var removed []string
-	for _, d := range p.Dirs {
-		path := filepath.Join(d, FileName)
-		own, err := Owned(path)
-		if err != nil {
-			return removed, err
+		if len(removed) > 0 {
+			ops = append(ops, &op{name: p.LockFile, path: t.path, data: out, noun: "lock file"})
 		}
-		if !own {
+	}
+	for _, rel := range p.Stale {
+		o, err := removal(g, p.Dir, rel, Owned)
+		if err != nil {
+			return err
+		}
+		if o != nil {
+			ops = append(ops, o)
+		}
+	}
+	for _, rel := range p.Leftovers {
+		o, err := removal(g, p.Dir, rel, isLeftover)
+		if err != nil {
+			return err
+		}
+		if o != nil {
+			ops = append(ops, o)
+		}
+	}
+	return apply(ops)
+}
+
+// removal returns the removal of the file at rel (relative to the root
+// directory, links followed), once the guard allows it and mine says pin
+// wrote it; nil when it is gone or not pin's.
+func removal(g *guard, dir, rel string, mine func(string) (bool, error)) (*op, error) {
+	t, err := g.judge(dir, filepath.Join(g.realDir, rel))
+	if err != nil {
+		return nil, err
+	}
+	ok, err := mine(t.path)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &op{name: rel, path: t.path, remove: true}, nil
+}
+
+// The steps of a change, which the tests replace to make one fail.
+var (
+	prepareFile = func(path string, opt safefile.WriteOptions, data []byte) (*safefile.Prepared, error) {
+		return safefile.Prepare(path, opt, data)
+	}
+	commitFile = func(p *safefile.Prepared) error { return p.Commit() }
+	removeFile = os.Remove
+)
+
+// op is one step of a change: a file written (data) or removed.
+type op struct {
+	// name is the file relative to the root directory; path is where it
+	// is, resolved.
+	name, path string
+	data       []byte
+	remove     bool
+	noun       string
+	// old is the file's content before the change, when it existed.
+	old      []byte
+	existed  bool
+	prepared *safefile.Prepared
+}
+
+// restoreLimit bounds what apply keeps of a file it replaces or removes,
+// to restore it.
+const restoreLimit = safefile.ListLimit
+
+// apply carries out ops as one change: every new file prepared beside
+// its target, then put in place, then the removals; a failure undoes the
+// steps done.
+func apply(ops []*op) error {
+	discard := func() {
+		for _, o := range ops {
+			if o.prepared != nil {
+				o.prepared.Discard()
+				o.prepared = nil
+			}
+		}
+	}
+	for _, o := range ops {
+		src, err := safefile.Read(o.path, restoreLimit)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			discard()
+			return fmt.Errorf("pin: %s: %w", clip(o.name), err)
+		default:
+			o.old, o.existed = src, true
+		}
+		if o.remove {
 			continue
 		}
-		if err := os.Remove(path); err != nil {
-			return removed, fmt.Errorf("pin: %w", err)
+		noun := o.noun
+		if noun == "" {
+			noun = "override file"
 		}
-		rel, err := filepath.Rel(p.Dir, path)
+		o.prepared, err = prepareFile(o.path, safefile.WriteOptions{Noun: noun, Name: o.name}, o.data)
 		if err != nil {
-			rel = path
+			discard()
+			return fmt.Errorf("pin: %w; nothing was changed", err)
 		}
-		removed = append(removed, rel)
 	}
-	return removed, nil
+	for i, o := range ops {
+		var err error
+		if o.remove {
+			if err = removeFile(o.path); errors.Is(err, fs.ErrNotExist) {
+				err = nil
+			} else if err != nil {
+				err = fmt.Errorf("cannot remove %s: %w", clip(o.name), unwrapPath(err))
+			}
+		} else {
+			err = commitFile(o.prepared)
+			o.prepared = nil
+		}
+		if err != nil {
+			discard()
+			return fmt.Errorf("pin: %w; %s", err, undo(ops[:i]))
+		}
+	}
+	return nil
+}
+
+// undo restores the files of the steps done, last first, and says what
+// it did.
+func undo(done []*op) string {
+	var restored, failed []string
+	for i := len(done) - 1; i >= 0; i-- {
+		o := done[i]
+		var err error
+		if o.existed {
+			err = safefile.WriteFile(o.path, safefile.WriteOptions{Name: o.name}, o.old)
+		} else if err = os.Remove(o.path); errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+		if err != nil {
+			failed = append(failed, fmt.Sprintf("%s (%v)", clip(o.name), unwrapPath(err)))
+		} else {
+			restored = append(restored, clip(o.name))
+		}
+	}
+	switch {
+	case len(done) == 0:
+		return "nothing was changed"
+	case len(failed) == 0:
+		return "nothing was changed: " + strings.Join(restored, ", ") + " restored as they were"
+	default:
+		return "could not restore " + strings.Join(failed, ", ") + ", which hold what pin wrote or are removed; restored " + orNothing(restored)
+	}
+}
+
+func orNothing(s []string) string {
+	if len(s) == 0 {
+		return "nothing"
+	}
+	return strings.Join(s, ", ")
+}
+
+// unwrapPath returns the system's reason of a *fs.PathError, whose path
+// is a resolved or temporary one.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Removal is what Remove removed and what it would not touch.
+type Removal struct {
+	// Removed are the files removed, relative to the root directory:
+	// pin's override files, then temporary files a killed run left.
+	Removed []string `json:"removed"`
+	// Refused are pin's files Remove would not touch: outside the
+	// boundary (see WriteOptions.AllowOutside).
+	Refused []Refusal `json:"refused"`
+}
+
+// Remove deletes, as one change (see Write), the files pin wrote
+// (recognised by their header) and the temporary files a killed run left
+// in every local module directory of the plan's tree (Plan.Dirs). Files
+// pin did not write, symbolic links, and files outside the boundary
+// (unless opts.AllowOutside) are never touched. A provider pin that init
+// installed stays in the lock file: run `terraform init -upgrade` after
+// removing it, as after writing it.
+func Remove(p *Plan, opts WriteOptions) (*Removal, error) {
+	g, err := newGuard(p.Dir, opts.AllowOutside)
+	if err != nil {
+		return nil, err
+	}
+	r := &Removal{Removed: []string{}, Refused: []Refusal{}}
+	var ops []*op
+	seen := map[string]bool{}
+	for _, d := range p.Dirs {
+		t, err := g.judge(p.Dir, filepath.Join(d, FileName))
+		var refused *RefusedError
+		if errors.As(err, &refused) && refused.Link {
+			continue // a link is not pin's
+		}
+		own, oerr := Owned(t.path)
+		if oerr != nil && err == nil {
+			return nil, oerr
+		}
+		switch {
+		case seen[t.path]:
+			continue
+		case err != nil && !errors.As(err, &refused):
+			return nil, err
+		case err != nil && own:
+			r.Refused = append(r.Refused, Refusal{File: t.rel, Reason: err.Error()})
+			continue
+		case err != nil:
+			continue
+		}
+		seen[t.path] = true
+		if own {
+			ops = append(ops, &op{name: t.rel, path: t.path, remove: true})
+		}
+		entries, err := os.ReadDir(filepath.Dir(t.path))
+		if err != nil {
+			return nil, fmt.Errorf("pin: %w", err)
+		}
+		for _, e := range entries {
+			path := filepath.Join(filepath.Dir(t.path), e.Name())
+			if ok, err := isLeftover(path); err != nil {
+				return nil, err
+			} else if ok {
+				ops = append(ops, &op{name: relPath(g.realDir, path), path: path, remove: true})
+			}
+		}
+	}
+	if err := apply(ops); err != nil {
+		return nil, err
+	}
+	for _, o := range ops {
+		r.Removed = append(r.Removed, o.name)
+	}
+	return r, nil
 }
 
 // Difference is a file on disk that is not what Write would leave.
@@ -114,7 +330,8 @@ type Difference struct {
 	// File is relative to the root directory.
 	File string `json:"file"`
 	// Kind is "missing" (Write would create it), "changed" (Write would
-	// rewrite it) or "stale" (Write would remove it).
+	// rewrite it), "stale" (Write would remove it) or "leftover" (a
+	// temporary file a killed run left, which Write would remove).
 	Kind string `json:"kind"`
 	// Diff is the change Write would make, line by line: "-" for a line
 	// on disk, "+" for a line Write writes.
@@ -125,12 +342,18 @@ type Difference struct {
 // plan's files written, the stale ones removed. No differences means the
 // override files are up to date.
 func Check(p *Plan) ([]Difference, error) {
+	g, err := newGuard(p.Dir, true)
+	if err != nil {
+		return nil, err
+	}
 	var out []Difference
 	for _, f := range p.Files {
-		src, err := safefile.Read(f.Path, safefile.ConfigLimit)
+		src, err := safefile.Read(filepath.Join(g.realDir, f.Rel), safefile.ConfigLimit)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			out = append(out, Difference{File: f.Rel, Kind: "missing", Diff: lineDiff("", f.Content)})
+		case safefile.IsTooLarge(err):
+			out = append(out, Difference{File: f.Rel, Kind: "changed", Diff: "-(the file on disk is larger than " + safefile.Size(safefile.ConfigLimit) + ")\n" + lineDiff("", f.Content)})
 		case err != nil:
 			return nil, fmt.Errorf("pin: %w", err)
 		case string(src) != f.Content:
@@ -138,12 +361,21 @@ func Check(p *Plan) ([]Difference, error) {
 		}
 	}
 	for _, rel := range p.Stale {
-		src, err := safefile.Read(p.abs(rel), safefile.ConfigLimit)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		path := filepath.Join(g.realDir, rel)
+		src, err := safefile.Read(path, safefile.ConfigLimit)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case safefile.IsTooLarge(err):
+			out = append(out, Difference{File: rel, Kind: "stale", Diff: "-(the file on disk is larger than " + safefile.Size(safefile.ConfigLimit) + ")\n"})
+		case err != nil:
 			return nil, fmt.Errorf("pin: %w", err)
-		}
-		if err == nil {
+		default:
 			out = append(out, Difference{File: rel, Kind: "stale", Diff: lineDiff(string(src), "")})
+		}
+	}
+	for _, rel := range p.Leftovers {
+		if _, err := os.Lstat(filepath.Join(g.realDir, rel)); err == nil {
+			out = append(out, Difference{File: rel, Kind: "leftover"})
 		}
 	}
 	return out, nil
@@ -206,13 +438,26 @@ func Unlock(path string, addresses []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pin: %w", err)
 	}
+	out, removed, err := unlocked(src, path, addresses)
+	if err != nil || len(removed) == 0 {
+		return nil, err
+	}
+	if err := safefile.WriteFile(path, safefile.WriteOptions{Noun: "lock file"}, out); err != nil {
+		return nil, fmt.Errorf("pin: %w", err)
+	}
+	return removed, nil
+}
+
+// unlocked returns the lock file src (read from path) without the
+// provider blocks of addresses, and the addresses removed.
+func unlocked(src []byte, path string, addresses []string) ([]byte, []string, error) {
 	f, diags := hclread.ParseHCL(src, path)
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("pin: %s", diags.Error())
+		return nil, nil, fmt.Errorf("pin: %s", diags.Error())
 	}
 	body, ok := f.Body.(*hclsyntax.Body)
 	if !ok {
-		return nil, fmt.Errorf("pin: %s is not in HCL's native syntax", path)
+		return nil, nil, fmt.Errorf("pin: %s is not in HCL's native syntax", path)
 	}
 	var removed []string
 	var out []byte
@@ -233,12 +478,6 @@ func Unlock(path string, addresses []string) ([]string, error) {
 		last = end
 		removed = append(removed, b.Labels[0])
 	}
-	if len(removed) == 0 {
-		return nil, nil
-	}
 	out = append(out, src[last:]...)
-	if err := safefile.WriteFile(path, safefile.WriteOptions{Noun: "lock file"}, out); err != nil {
-		return nil, fmt.Errorf("pin: %w", err)
-	}
-	return removed, nil
+	return out, removed, nil
 }

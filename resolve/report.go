@@ -56,6 +56,10 @@ type Report struct {
 	Unread   []Unread `json:"unread"`
 	Skipped  []Skip   `json:"skipped"`
 	LockFile string   `json:"lock_file,omitempty"`
+	// LockPath is the lock file's path as it was opened (relative to the
+	// working directory, or absolute), for a program that writes it;
+	// LockFile is the form to show.
+	LockPath string   `json:"-"`
 	Locks    []Lock   `json:"locks,omitempty"`
 	Warnings []string `json:"warnings"`
 	// Updater is what an updater would select and propose next to what
@@ -298,3 +302,8 @@ func (r *Report) withStatus(s Status) []Item {
 	}
 	return out
 }
+
+// Listed returns the versions the registry listed for the item, as
+// listed; nil when they were not listed (or the item was read from
+// JSON).
+func (it *Item) Listed() []string { return it.listed }

@@ -144,6 +144,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	r.Warnings = append(r.Warnings, unreadableByAll(r.Items)...)
 	if lockFile != "" {
 		r.LockFile = c.rel(hcl.Range{Filename: lockFile})
+		r.LockPath = lockFile
 		r.Locks = checkLocks(locked, c.jobs, r.Items, c.rel)
 		r.Warnings = append(r.Warnings, lockWarnings(tf, r.Locks)...)
 	}

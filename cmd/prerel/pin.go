@@ -32,10 +32,16 @@ admits the pin. The report leads with what init installs now that it did
 not before, then what cannot be pinned and why.
 
 prerel only writes and removes files that start with its own header: a file
-it did not write is never touched. --check writes nothing and exits 1 when
-the files on disk are not what pin would write; --remove deletes prerel's
-files; --update-lock removes from the lock file the provider entries that
-keep init from installing a pin (or else run terraform init -upgrade).
+it did not write is never touched, nor is a symbolic link, nor a file outside
+the Git repository that holds DIR (or outside DIR, when it is in none) unless
+--allow-outside is given. Every file is written to a temporary file first and
+renamed into place only when all are written: a failure leaves the tree as it
+was, or names the files it could not restore.
+
+--check writes nothing and exits 1 when the files on disk are not what pin
+would write; --remove deletes prerel's files; --update-lock removes from the
+lock file the provider entries that keep init from installing a pin (or else
+run terraform init -upgrade).
 Exit status 1 also when some item has no admissible version; 3 when some
 versions could not be listed, and then nothing is written.`,
 	policySources: true,
@@ -49,6 +55,7 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 	remove := fs.Bool("remove", false, "remove the override files prerel wrote, and only those")
 	dryRun := fs.Bool("dry-run", false, "write nothing; print the files pin would write")
 	updateLock := fs.Bool("update-lock", false, "also remove from the lock file exactly the provider entries that\nmust change for init to install the pins")
+	allowOutside := fs.Bool("allow-outside", false, "write and remove override files in module directories outside the Git\nrepository that holds DIR (outside DIR when it is in none)")
 	format := addFormat(fs, "text", "markdown", "json")
 	return func(e *env, args []string) error {
 		if len(args) != 1 {
@@ -71,7 +78,7 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 		}
 		dir := args[0]
 		if *remove {
-			return pinRemove(e, f, dir, format.value)
+			return pinRemove(e, f, dir, format.value, *allowOutside)
 		}
 		rep, err := f.resolve(e, dir, pin.Skip)
 		if err != nil {
@@ -94,7 +101,13 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 		if diags.HasErrors() {
 			return diagnosticsError(diags)
 		}
-		plan, err := pin.Build(rep, tree, pin.Options{Policies: e.registry})
+		opts := pin.Options{Policies: e.registry, AllowOutside: *allowOutside}
+		if slices.ContainsFunc(tree.Nodes, func(n *config.Node) bool { return n.Module != nil && n.Module.ReadsTofuFiles() }) {
+			// One override file serves both installers: where they read
+			// the configuration differently, nothing is pinned.
+			opts.TerraformTree, _ = config.LoadTree(dir, config.TreeOptions{ModulesDir: f.modulesDir, SkipFile: pin.Skip, Terraform: true})
+		}
+		plan, err := pin.Build(rep, tree, opts)
 		if err != nil {
 			return failure(err)
 		}
@@ -103,15 +116,15 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 		if err := e.policyFailure(); err != nil {
 			return err
 		}
-		opts := pin.RenderOptions{Contents: *dryRun}
+		ropts := pin.RenderOptions{Contents: *dryRun}
 		switch {
 		case *check:
 			diffs, err := pin.Check(plan)
 			if err != nil {
 				return failure(err)
 			}
-			opts.Checked, opts.Differences = true, diffs
-			if err := pin.Render(e.stdout, pin.Format(format.value), plan, opts); err != nil {
+			ropts.Checked, ropts.Differences = true, diffs
+			if err := pin.Render(e.stdout, pin.Format(format.value), plan, ropts); err != nil {
 				return failure(err)
 			}
 			if len(diffs) > 0 {
@@ -121,15 +134,15 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 			}
 			return outcome
 		case *dryRun:
-			return pinReport(e, format.value, plan, opts, false, outcome)
+			return pinReport(e, format.value, plan, ropts, false, outcome)
 		}
 		// The files are written, and the report of what was written
 		// printed, once the run has succeeded.
 		e.afterSuccess(func() error {
-			if err := pin.Write(plan, pin.WriteOptions{Unlock: *updateLock}); err != nil {
+			if err := pin.Write(plan, pin.WriteOptions{Unlock: *updateLock, AllowOutside: *allowOutside}); err != nil {
 				return failure(err)
 			}
-			return pinReport(e, format.value, plan, opts, *updateLock, outcome)
+			return pinReport(e, format.value, plan, ropts, *updateLock, outcome)
 		})
 		return nil
 	}
@@ -162,7 +175,7 @@ func pinReport(e *env, format string, plan *pin.Plan, opts pin.RenderOptions, un
 // pinRemove removes the override files prerel wrote in the local module
 // directories of the tree rooted at dir, and reports them. It reads the
 // tree only: no versions are listed.
-func pinRemove(e *env, f *resolveFlags, dir, format string) error {
+func pinRemove(e *env, f *resolveFlags, dir, format string, allowOutside bool) error {
 	if err := f.check(dir); err != nil {
 		return err
 	}
@@ -179,7 +192,7 @@ func pinRemove(e *env, f *resolveFlags, dir, format string) error {
 	// The files are removed once the run has succeeded, as they are
 	// written.
 	e.afterSuccess(func() error {
-		removed, err := pin.Remove(p)
+		removal, err := pin.Remove(p, pin.WriteOptions{AllowOutside: allowOutside})
 		if err != nil {
 			return failure(err)
 		}
@@ -188,38 +201,40 @@ func pinRemove(e *env, f *resolveFlags, dir, format string) error {
 			lock = filepath.Join(dir, ".terraform.lock.hcl")
 		}
 		_, err = os.Stat(lock)
-		return failure(renderRemoved(e.stdout, format, removed, lock != "-" && err == nil))
+		return failure(renderRemoved(e.stdout, format, removal, lock != "-" && err == nil))
 	})
 	return nil
 }
 
-// renderRemoved writes the files pin --remove removed and, when there is
-// a lock file, that a provider pin stays locked.
-func renderRemoved(w io.Writer, format string, removed []string, locked bool) error {
-	if removed == nil {
-		removed = []string{}
-	}
+// renderRemoved writes the files pin --remove removed, the files it
+// would not touch and, when there is a lock file, that a provider pin
+// stays locked.
+func renderRemoved(w io.Writer, format string, r *pin.Removal, locked bool) error {
 	if format == "json" {
 		enc := newJSONEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			Removed []string `json:"removed"`
-		}{removed})
+		return enc.Encode(r)
 	}
-	code, item := printable.String, "  "
+	code, plain, item := printable.String, printable.String, "  "
 	if format == "markdown" {
-		code, item = markdown.Code, "- "
+		code, plain, item = markdown.Code, markdown.Escape, "- "
 	}
 	var b strings.Builder
-	if len(removed) == 0 {
+	if len(r.Removed) == 0 {
 		b.WriteString("No override file written by prerel to remove.\n")
 	} else {
 		b.WriteString("Removed:\n")
-		for _, r := range removed {
-			b.WriteString(item + code(r) + "\n")
+		for _, f := range r.Removed {
+			b.WriteString(item + code(f) + "\n")
 		}
 		if locked {
 			b.WriteString("\nA provider version init installed for a pin stays in the lock file:\nrun `" + pin.UpgradeCommand + "` (or `tofu init -upgrade`).\n")
+		}
+	}
+	if len(r.Refused) > 0 {
+		b.WriteString("\nNot removed:\n")
+		for _, f := range r.Refused {
+			b.WriteString(item + code(f.File) + ": " + plain(f.Reason) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

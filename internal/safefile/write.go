@@ -45,6 +45,10 @@ type WriteOptions struct {
 	// ReplaceLinks replaces a symbolic link at path by the file written,
 	// as a rename does, instead of writing the file it links to.
 	ReplaceLinks bool
+	// Name, when it is not empty, names the file in the messages of a
+	// failed write instead of path (a path relative to the directory the
+	// user named, where path is a resolved one).
+	Name string
 }
 
 func (o WriteOptions) noun() string {
@@ -154,7 +158,10 @@ func Write(path string, opt WriteOptions, fill func(w *bufio.Writer) error) (err
 		return err
 	}
 	name := path
-	if target != path {
+	switch {
+	case opt.Name != "":
+		name = opt.Name
+	case target != path:
 		name = fmt.Sprintf("%s (a link to %s)", path, target)
 	}
 	f, err := createPending(target, old, opt.Perm)
@@ -200,3 +207,64 @@ func writeError(name string, err error) error {
 	}
 	return fmt.Errorf("cannot write %s: %w", name, err)
 }
+
+// Prepared is a file written in full to a temporary file beside its
+// target but not yet in place: Commit renames it over the target, and
+// Discard removes it. Writing several files as one change prepares them
+// all first, so that a full disk or a directory that cannot be written
+// is found before any target changes.
+type Prepared struct {
+	name, target string
+	f            interface {
+		Cleanup() error
+		CloseAtomicallyReplace() error
+	}
+}
+
+// Prepare writes data to a temporary file in the directory of path's
+// target (Target, with its refusals) and syncs it. Its errors say
+// "cannot write PATH" with the system's reason, never naming the
+// temporary file, which is removed.
+func Prepare(path string, opt WriteOptions, data []byte) (*Prepared, error) {
+	target, old, err := Target(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	name := path
+	switch {
+	case opt.Name != "":
+		name = opt.Name
+	case target != path:
+		name = fmt.Sprintf("%s (a link to %s)", path, target)
+	}
+	f, err := createPending(target, old, opt.Perm)
+	if err != nil {
+		return nil, writeError(name, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Cleanup()
+		return nil, writeError(name, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Cleanup()
+		return nil, writeError(name, err)
+	}
+	return &Prepared{name: name, target: target, f: f}, nil
+}
+
+// Commit renames the prepared file over its target and syncs the
+// directory.
+func (p *Prepared) Commit() error {
+	if err := p.f.CloseAtomicallyReplace(); err != nil {
+		p.f.Cleanup()
+		return writeError(p.name, err)
+	}
+	if d, err := os.Open(filepath.Dir(p.target)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Discard removes the prepared file, leaving the target as it was.
+func (p *Prepared) Discard() { p.f.Cleanup() }

@@ -208,7 +208,7 @@ func TestMonorepoStale(t *testing.T) {
 	t.Chdir(top)
 	old := filepath.Join("modules", "app", pin.FileName)
 	writeFiles(t, top, map[string]string{
-		old:                  ownHeader + "module \"gone\" {\n  version = \"1.0.0\"\n}\n",
+		old:                   ownHeader + "module \"gone\" {\n  version = \"1.0.0\"\n}\n",
 		"modules/app/main.tf": "",
 	})
 	doubled := filepath.Join("envs", "prod", "modules", "app", pin.FileName)

@@ -42,14 +42,36 @@
 //
 // # Files
 //
-// Files are written with hclwrite, atomically (internal/safefile), and
-// start with a header comment (HeaderPrefix) that names the command that
-// wrote them. pin recognises its own files by that header (Owned) and
-// never writes over, nor removes, a file without it. Build reads the
+// Files are written with hclwrite and start with a four-line header
+// comment that names the command that wrote them. pin recognises its own
+// files by that whole header, read alone (Owned), and never writes over,
+// nor removes, a file without it, nor a symbolic link. Build reads the
 // configuration without pin's own files (resolve.Options.SkipFile and
 // config.TreeOptions.SkipFile set to Skip), so that a plan made after
 // Write is the same plan. Check compares the files on disk with what
 // Write would leave; Remove deletes pin's files.
+//
+// Every path is named relative to the root module's directory once the
+// symbolic links of its directory are followed ("../../modules/app/
+// prerel_override.tf" for a monorepo's module called from envs/prod), so
+// that File.Rel, Plan.Stale and Plan.LockFile have one form. A file pin
+// writes or removes must lie inside the boundary: the Git repository that
+// holds the root module's directory, or that directory outside a
+// repository (Options.AllowOutside and WriteOptions.AllowOutside lift
+// this); a file outside it is listed in Plan.Refused and its items are
+// Unpinned. Write and Remove make their change as one: every file is
+// written to a temporary file beside its target first, then all are
+// renamed into place; a failure puts back what was replaced, and the
+// error names what could not be. The temporary files a killed run left
+// (Plan.Leftovers) are removed by the next Write and by Remove.
+//
+// A module pin is written in the form both installers read as exact (no
+// "v"), and checked with today's module installers over the listed
+// versions before it is planned. With Options.TerraformTree, a call or
+// provider that Terraform and OpenTofu read differently (.tofu files) is
+// not pinned, since one prerel_override.tf serves both; a
+// prerel_override.tofu, which OpenTofu reads instead, blocks its
+// directory.
 //
 // # The lock file
 //

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -188,6 +189,27 @@ func TestSelectReleasesFirst(t *testing.T) {
 		}
 		if len(sel.Unreadable) != 1 || sel.Unreadable[0].Version != "garbage" {
 			t.Errorf("SelectReleasesFirst(%q): unreadable %v, want garbage", tt.c, sel.Unreadable)
+		}
+	}
+}
+
+// TestSelectionString prints a selection as the version chosen, "none",
+// and how many versions could not be read.
+func TestSelectionString(t *testing.T) {
+	for _, tt := range []struct {
+		sel  Selection
+		want string
+	}{
+		{Selection{Version: "2.0.0-beta.2", Found: true}, "2.0.0-beta.2"},
+		{Selection{}, "none"},
+		{Selection{Unreadable: []Unreadable{{Version: "x"}}}, "none (1 unreadable)"},
+		{Selection{Version: "1.0.0", Found: true, Unreadable: []Unreadable{{Version: "x"}, {Version: "y"}}}, "1.0.0 (2 unreadable)"},
+	} {
+		if got := tt.sel.String(); got != tt.want {
+			t.Errorf("%#v: %q, want %q", tt.sel, got, tt.want)
+		}
+		if got := fmt.Sprint(tt.sel); got != tt.want {
+			t.Errorf("fmt.Sprint: %q, want %q", got, tt.want)
 		}
 	}
 }

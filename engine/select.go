@@ -1,5 +1,7 @@
 package engine
 
+import "strconv"
+
 // Selection is what a policy would install from a list of available
 // versions: the newest one it admits.
 type Selection struct {
@@ -12,6 +14,24 @@ type Selection struct {
 	// Invalid (or admitted but could not order), with the reason, in list
 	// order. They are never selected.
 	Unreadable []Unreadable
+}
+
+// String returns the selected version, or "none" when Found is false,
+// followed by how many listed versions could not be read, if any:
+// "2.0.0-beta.2", "none (1 unreadable)".
+func (s Selection) String() string {
+	v := s.Version
+	if !s.Found {
+		v = "none"
+	}
+	switch n := len(s.Unreadable); n {
+	case 0:
+		return v
+	case 1:
+		return v + " (1 unreadable)"
+	default:
+		return v + " (" + strconv.Itoa(n) + " unreadable)"
+	}
 }
 
 // NilMatcherReason is the reason SelectNewest gives for every version when

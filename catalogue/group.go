@@ -20,9 +20,27 @@ const (
 	GroupOwn = "your own"
 )
 
-// Today is the name of the policy that states today's rule: only an exact
-// = pin selects a prerelease.
-const Today = "strict"
+// today maps the policies that are today's rule, each the real installer
+// wrapped as it behaves, to what it stands for: Terraform's and
+// OpenTofu's module installers for module calls, and the provider
+// installer both share for providers. Nothing else is today's rule:
+// strict states the documented rule ("only an exact = pin selects a
+// prerelease"), which the installers' quirks depart from.
+var today = map[string]string{
+	"terraform-module": "Terraform's module calls",
+	"opentofu-module":  "OpenTofu's module calls",
+	"apparentlymart":   "providers, both installers",
+}
+
+// Today returns what the policy named name is today's rule for when it
+// is one ("Terraform's module calls"), and "" for every other policy.
+func Today(name string) string { return today[name] }
+
+// TodayPolicies lists the policies that are today's rule: Terraform's
+// module installer, OpenTofu's, then the provider installer.
+func TodayPolicies() []string {
+	return []string{"terraform-module", "opentofu-module", "apparentlymart"}
+}
 
 // Groups lists the groups in the order they are shown.
 func Groups() []string {

@@ -22,7 +22,12 @@ func TestEveryPolicyHasAGroup(t *testing.T) {
 	if Group("my-policy") != GroupOwn {
 		t.Errorf("Group(my-policy) = %q, want %q", Group("my-policy"), GroupOwn)
 	}
-	if Group(Today) != GroupInstallers {
-		t.Errorf("today's rule %s is not among the installers", Today)
+	for _, name := range TodayPolicies() {
+		if Group(name) != GroupInstallers || Today(name) == "" {
+			t.Errorf("today's rule %s is not among the installers, or says nothing of itself", name)
+		}
+	}
+	if Today("strict") != "" {
+		t.Error("strict, the documented rule, is marked as today's installer")
 	}
 }

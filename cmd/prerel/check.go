@@ -65,8 +65,8 @@ func writePolicies(w io.Writer, ps []engine.Policy) error {
 		fmt.Fprintf(&b, "%s:\n", g)
 		for _, p := range in {
 			name := printable.String(p.Name())
-			if p.Name() == catalogue.Today {
-				name += "  (today's rule: only an exact pin selects a prerelease)"
+			if what := catalogue.Today(p.Name()); what != "" {
+				name += "  (today's rule: " + what + ")"
 			}
 			fmt.Fprintf(&b, "  %s\n", name)
 			for _, l := range wrapWords(printable.String(p.Rule()), 6, 80) {
@@ -91,7 +91,7 @@ type policyJSON struct {
 func writePoliciesJSON(w io.Writer, ps []engine.Policy) error {
 	out := make([]policyJSON, len(ps))
 	for i, p := range ps {
-		out[i] = policyJSON{Name: p.Name(), Group: catalogue.Group(p.Name()), Rule: p.Rule(), Today: p.Name() == catalogue.Today}
+		out[i] = policyJSON{Name: p.Name(), Group: catalogue.Group(p.Name()), Rule: p.Rule(), Today: catalogue.Today(p.Name()) != ""}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

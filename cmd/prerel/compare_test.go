@@ -179,8 +179,8 @@ func TestCompareHTML(t *testing.T) {
 		t.Fatalf("exit %d, stdout %.60q, stderr %s", code, out, stderr)
 	}
 	// The policies are grouped as the catalogue groups them.
-	for _, want := range []string{"Policies by group:<br>\n<strong>installers</strong>: ", "<code>strict</code> <em>(today&#39;s rule)</em>",
-		"<code>terraform-module</code> <em>(reference)</em>", "<strong>updaters</strong>: ", "<th>group</th>"} {
+	for _, want := range []string{"Policies by group:<br>\n<strong>installers</strong>: ", "<code>terraform-module</code> <em>(today&#39;s rule, reference)</em>",
+		"<code>apparentlymart</code> <em>(today&#39;s rule)</em>", "<strong>updaters</strong>: ", "<th>group</th>"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the page has no %q", want)
 		}

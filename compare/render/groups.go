@@ -74,7 +74,7 @@ func policyMark(p, ref string, opt Options) string {
 		return ""
 	}
 	var marks []string
-	if opt.Today != "" && p == opt.Today {
+	if opt.Today != nil && opt.Today(p) != "" {
 		marks = append(marks, "today's rule")
 	}
 	if p == ref {

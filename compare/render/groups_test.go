@@ -16,7 +16,12 @@ import (
 // catalogue's groups, "same-base" standing for today's rule.
 func groupedOptions() render.Options {
 	groups := map[string]string{"same-base": catalogue.GroupInstallers, "tilde": catalogue.GroupUpdaters, "linear": catalogue.GroupProposals}
-	return render.Options{Hints: cliHints, Groups: catalogue.Groups(), Today: "same-base",
+	return render.Options{Hints: cliHints, Groups: catalogue.Groups(), Today: func(p string) string {
+		if p == "same-base" {
+			return "today's installer"
+		}
+		return ""
+	},
 		Group: func(p string) string {
 			if g, ok := groups[p]; ok {
 				return g

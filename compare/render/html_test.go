@@ -310,18 +310,20 @@ func TestHTMLStructure(t *testing.T) {
 		t.Errorf("grouped: %d policies listed by group, want %d", listed, len(r.Policies))
 	}
 	for _, want := range []string{
-		"<code>strict</code> <em>(today&#39;s rule)</em>",
-		"<code>terraform-module</code> <em>(reference)</em>",
+		"<code>terraform-module</code> <em>(today&#39;s rule, reference)</em>",
+		"<code>opentofu-module</code> <em>(today&#39;s rule)</em>",
 		"<th>policies</th><th>group</th>",
 		"</code></td><td>updaters</td>",
 		`font-weight="bold">updaters</text>`,
-		">strict (today&#39;s rule) ",
-		">terraform-module (reference) ",
+		">terraform-module (today&#39;s rule, reference) ",
 		"the policies grouped (installers, updaters, libraries, proposals)",
 	} {
 		if !strings.Contains(grouped, want) {
 			t.Errorf("grouped: the page has no %q", want)
 		}
+	}
+	if strings.Contains(grouped, "<code>strict</code> <em>") {
+		t.Error("grouped: strict, the documented rule, is marked")
 	}
 	// The heatmap's rows go group after group, in order, and each group
 	// is named once, bold.

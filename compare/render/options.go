@@ -33,9 +33,10 @@ type Options struct {
 	Group func(policy string) string
 	// Groups lists the groups in the order they are shown.
 	Groups []string
-	// Today names the policy that states today's rule, marked as such
-	// in a grouped report; "" marks none.
-	Today string
+	// Today says what a policy that is today's rule stands for
+	// (catalogue.Today), "" for any other; such a policy is marked in a
+	// grouped report. Nil marks none.
+	Today func(policy string) string
 }
 
 // Hints are the words a report uses to tell its reader how to see what it

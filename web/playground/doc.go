@@ -21,7 +21,7 @@
 // histories, and History returns one history's versions. Every policy
 // carries its group (catalogue.Group; catalogue.GroupOwn for a pasted
 // one), and Info gives the groups' order (catalogue.Groups) and today's
-// rule (catalogue.Today), so that the page groups its columns and marks
+// rule (catalogue.TodayPolicies), so that the page groups its columns and marks
 // today's rule for every policy, those added later included.
 //
 // Unlike prerel check, a constraint the engine's parser refuses is not an

@@ -118,9 +118,9 @@ type Info struct {
 	// Groups are the groups of the policies, in the order the page shows
 	// them (catalogue.Groups).
 	Groups []string `json:"groups"`
-	// Today is the policy that states today's rule (catalogue.Today),
-	// whose column the page marks.
-	Today string `json:"today"`
+	// Today are the policies that are today's rule
+	// (catalogue.TodayPolicies), whose columns the page marks.
+	Today []string `json:"today"`
 }
 
 // Request is the page's state.
@@ -264,7 +264,7 @@ func (p *Playground) Info() Info {
 		Histories: make([]HistoryInfo, len(p.histories)),
 		Limits:    Limits{MaxConstraint, MaxVersionsText, MaxVersions, MaxHCL, MaxPolicies},
 		Groups:    catalogue.Groups(),
-		Today:     catalogue.Today,
+		Today:     catalogue.TodayPolicies(),
 	}
 	for i, h := range p.histories {
 		info.Histories[i] = HistoryInfo{Name: h.Name, Kind: h.Kind, Count: len(h.Versions)}

@@ -555,7 +555,7 @@
         const n = cols.filter((c) => c.p.group === p.group).length;
         groupRow.append(el('th', {class: 'group', colSpan: n, text: p.group, data: {group: p.group}}));
       }
-      const today = p.name === info.today && p.origin !== 'hcl';
+      const today = info.today.includes(p.name) && p.origin !== 'hcl';
       head.append(el('th', {
         class: 'policy ' + p.origin + (first ? ' group-start' : '') + (today ? ' today' : ''),
         text: today ? p.name + ' · today' : p.name,
@@ -574,7 +574,7 @@
         const r = row.results[i];
         const first = k === 0 || cols[k - 1].p.group !== p.group;
         tr.append(el('td', {
-          class: 'verdict v-' + r.verdict + (first ? ' group-start' : '') + (p.name === info.today && p.origin !== 'hcl' ? ' today' : ''),
+          class: 'verdict v-' + r.verdict + (first ? ' group-start' : '') + (info.today.includes(p.name) && p.origin !== 'hcl' ? ' today' : ''),
           text: GLYPHS[r.verdict] || r.verdict,
           title: `${r.policy} ${r.verdict}s ${row.version}: ${r.reason}`,
           tabIndex: 0,

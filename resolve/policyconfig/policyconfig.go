@@ -20,6 +20,10 @@
 //	  policy = "strict"
 //	}
 //
+//	module "db" {
+//	  want = "2.0.0-beta.1"
+//	}
+//
 // default_policy is the policy of every module call and provider that no
 // block names; without it the default is FallbackPolicy ("strict", what
 // Terraform and OpenTofu document).
@@ -38,6 +42,11 @@
 // terraform/address): "hashicorp/aws", "aws" and
 // "registry.terraform.io/hashicorp/aws" are the same provider. Each module
 // and provider is configured once.
+//
+// A block sets policy, want, or both. want names the exact version to
+// install whatever the policy selects (Choice.Want): the user's wish,
+// which prerel pin writes as a pin once the registry lists it. Flags set
+// it too (SetModuleWant, SetProviderWant), replacing the file's.
 //
 // # Validation
 //
@@ -129,14 +138,21 @@ type Choice struct {
 	// Override is set when a module or provider block (or flag) chose the
 	// policy, rather than the default.
 	Override bool
+	// Want is the exact version wanted whatever the policy selects, ""
+	// for none; WantOrigin is where it was set.
+	Want       string
+	WantOrigin Origin
 }
 
-// setting is one module's or provider's policy.
+// setting is one module's or provider's policy and wanted version; a
+// setting with want alone has no policy and takes the default's.
 type setting struct {
-	policy engine.Policy
-	origin Origin // where the policy was set
-	target Origin // where the module or provider was named
-	label  string // the call path or the source as written
+	policy     engine.Policy
+	origin     Origin // where the policy was set
+	target     Origin // where the module or provider was named
+	label      string // the call path or the source as written
+	want       string
+	wantOrigin Origin
 }
 
 // Config is a per-module policy configuration bound to a registry. Use
@@ -213,7 +229,7 @@ var (
 			hclpolicy.BlockHeader,
 		},
 	}
-	blockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "policy", Required: true}}}
+	blockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "policy"}, {Name: "want"}}}
 )
 
 // Parse reads and validates a config file's contents; filename is used in
@@ -326,27 +342,80 @@ func (c *Config) readBlocks(blocks hcl.Blocks) hcl.Diagnostics {
 		seen[key] = target
 		bc, more := b.Body.Content(blockSchema)
 		diags = append(diags, more...)
-		if bc == nil || bc.Attributes["policy"] == nil {
+		if bc == nil {
 			continue
 		}
-		a := bc.Attributes["policy"]
-		if a == nil {
+		s := &setting{target: Origin{Range: target}, label: label}
+		if a := bc.Attributes["policy"]; a != nil {
+			name, more := policyName(a)
+			diags = append(diags, more...)
+			if more.HasErrors() {
+				continue
+			}
+			s.origin = Origin{Range: a.Expr.Range()}
+			p, d := c.lookup(name, s.origin)
+			if d != nil {
+				diags = append(diags, d)
+				continue
+			}
+			s.policy = p
+		}
+		if a := bc.Attributes["want"]; a != nil {
+			v, d := wantedVersion(a)
+			if d != nil {
+				diags = append(diags, d)
+				continue
+			}
+			s.want, s.wantOrigin = v, Origin{Range: a.Expr.Range()}
+		}
+		if s.policy == nil && s.want == "" {
+			if !more.HasErrors() {
+				diags = append(diags, diag.ErrorAt(b.DefRange.Ptr(), "Empty "+b.Type+" block",
+					fmt.Sprintf("A %s block sets policy (the rule that selects a version), want (the exact version to install), or both.", b.Type)))
+			}
 			continue
 		}
-		name, more := policyName(a)
-		diags = append(diags, more...)
-		if more.HasErrors() {
-			continue
-		}
-		origin := Origin{Range: a.Expr.Range()}
-		p, d := c.lookup(name, origin)
-		if d != nil {
-			diags = append(diags, d)
-			continue
-		}
-		c.put(key, &setting{policy: p, origin: origin, target: Origin{Range: target}, label: label})
+		c.put(key, s)
 	}
 	return diags
+}
+
+// maxWant bounds a wanted version's length.
+const maxWant = 256
+
+// wantedVersion reads a want attribute: a version, one string without
+// spaces or control characters.
+func wantedVersion(a *hcl.Attribute) (string, *hcl.Diagnostic) {
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() {
+		return "", diags[0]
+	}
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return "", diag.ErrorAt(a.Expr.Range().Ptr(), "Invalid want", `want is the exact version to install, a string such as "2.0.0-beta.1".`)
+	}
+	if err := checkWant(v.AsString()); err != nil {
+		return "", diag.ErrorAt(a.Expr.Range().Ptr(), "Invalid want", err.Error())
+	}
+	return v.AsString(), nil
+}
+
+// checkWant checks a wanted version: not empty, at most maxWant bytes,
+// no spaces, no control characters, no operator.
+func checkWant(v string) error {
+	switch {
+	case v == "":
+		return errors.New(`want is the exact version to install, such as "2.0.0-beta.1"; it is empty`)
+	case len(v) > maxWant:
+		return fmt.Errorf("want is a version, at most %d bytes; this one is %d", maxWant, len(v))
+	case strings.ContainsAny(v, "=<>~!,^ \t"):
+		return fmt.Errorf("want is one exact version, such as \"2.0.0-beta.1\", not a constraint: %q", v)
+	}
+	for _, r := range v {
+		if r < ' ' || r == 0x7f {
+			return fmt.Errorf("want holds a control character: %q", v)
+		}
+	}
+	return nil
 }
 
 // blockKey names what a module or provider block configures.
@@ -495,6 +564,47 @@ func (c *Config) SetProvider(source, policy string, origin Origin) hcl.Diagnosti
 	return nil
 }
 
+// SetModuleWant sets the version wanted for the module call at callPath,
+// replacing the file's (a --want flag); the policy setting stays. A
+// malformed call path or version is a diagnostic at origin.
+func (c *Config) SetModuleWant(callPath, version string, origin Origin) hcl.Diagnostics {
+	if err := checkCallPath(callPath); err != nil {
+		return hcl.Diagnostics{diagAt(origin, fmt.Sprintf("Invalid module %q", callPath), err.Error())}
+	}
+	return c.setWant(blockKey{module: callPath}, callPath, version, origin)
+}
+
+// SetProviderWant sets the version wanted for the provider with the given
+// source address, replacing the file's; the policy setting stays.
+func (c *Config) SetProviderWant(source, version string, origin Origin) hcl.Diagnostics {
+	addr, err := address.ParseProvider(source)
+	if err != nil {
+		return hcl.Diagnostics{diagAt(origin, fmt.Sprintf("Invalid provider %q", source), err.Error())}
+	}
+	return c.setWant(blockKey{provider: addr}, source, version, origin)
+}
+
+func (c *Config) setWant(k blockKey, label, version string, origin Origin) hcl.Diagnostics {
+	if c == nil || c.reg == nil {
+		return hcl.Diagnostics{diagAt(origin, "Cannot set a wanted version", "The configuration has no policy registry: make it with policyconfig.New, Parse or Load.")}
+	}
+	if err := checkWant(version); err != nil {
+		return hcl.Diagnostics{diagAt(origin, "Invalid want", err.Error())}
+	}
+	var s *setting
+	if k.module != "" {
+		s = c.modules[k.module]
+	} else {
+		s = c.providers[k.provider]
+	}
+	if s == nil {
+		s = &setting{target: origin, label: label}
+		c.put(k, s)
+	}
+	s.want, s.wantOrigin = version, origin
+	return nil
+}
+
 // Default returns the default policy and where it was set; a zero Choice
 // for a nil c.
 func (c *Config) Default() Choice {
@@ -511,10 +621,21 @@ func (c *Config) Module(callPath string) Choice {
 	if c == nil {
 		return Choice{}
 	}
-	if s := c.modules[callPath]; s != nil {
-		return Choice{Policy: s.policy, Origin: s.origin, Override: true}
+	return c.choice(c.modules[callPath])
+}
+
+// choice returns the Choice of a setting: its policy, or the default's
+// when it sets want alone.
+func (c *Config) choice(s *setting) Choice {
+	if s == nil {
+		return c.Default()
 	}
-	return c.Default()
+	ch := Choice{Policy: s.policy, Origin: s.origin, Override: true, Want: s.want, WantOrigin: s.wantOrigin}
+	if s.policy == nil {
+		d := c.Default()
+		ch.Policy, ch.Origin, ch.Override = d.Policy, d.Origin, false
+	}
+	return ch
 }
 
 // Provider returns the policy of the provider addr: its own setting, or
@@ -523,10 +644,7 @@ func (c *Config) Provider(addr tfaddr.Provider) Choice {
 	if c == nil {
 		return Choice{}
 	}
-	if s := c.providers[addr]; s != nil {
-		return Choice{Policy: s.policy, Origin: s.origin, Override: true}
-	}
-	return c.Default()
+	return c.choice(c.providers[addr])
 }
 
 // CheckTargets reports every module setting whose call path is not among

@@ -124,8 +124,12 @@ func TestParseErrors(t *testing.T) {
 			[]string{`prerel.hcl:1:1: Unsupported argument; An argument named "default" is not expected here.`}},
 		{"unknown block", "modules \"vpc\" {}\n",
 			[]string{`prerel.hcl:1:1: Unsupported block type`}},
-		{"missing policy", "module \"vpc\" {\n}\n",
-			[]string{`prerel.hcl:1:14: Missing required argument; The argument "policy" is required`}},
+		{"neither policy nor want", "module \"vpc\" {\n}\n",
+			[]string{`prerel.hcl:1:1: Empty module block; A module block sets policy (the rule that selects a version), want (the exact version to install), or both.`}},
+		{"want not a string", "module \"vpc\" {\n  want = 2\n}\n",
+			[]string{`prerel.hcl:2:10: Invalid want; want is the exact version to install, a string such as "2.0.0-beta.1".`}},
+		{"want a constraint", "module \"vpc\" {\n  want = \">= 2.0\"\n}\n",
+			[]string{`prerel.hcl:2:10: Invalid want; want is one exact version, such as "2.0.0-beta.1", not a constraint: ">= 2.0"`}},
 		{"not a string", "module \"vpc\" {\n  policy = [\"strict\"]\n}\n",
 			[]string{`prerel.hcl:2:12: Invalid policy; A policy is a string naming it, such as "strict"; this is a tuple.`}},
 		{"a number", "default_policy = 5\n",
@@ -320,4 +324,47 @@ module "eks.node_group" {
 	// vpc: cargo (prerel.hcl:5:12)
 	// eks: strict (prerel.hcl:2:18)
 	// eks.node_group: lexical (prerel.hcl:9:12)
+}
+
+// TestWant reads want, alone (the default's policy stays) and with a
+// policy, and lets --want replace the file's.
+func TestWant(t *testing.T) {
+	src := `default_policy = "cargo"
+
+module "db" {
+  want = "2.0.0-beta.1"
+}
+
+module "app" {
+  policy = "lexical"
+  want   = "v3.0.0-rc.1"
+}
+`
+	cfg, diags := policyconfig.Parse(testRegistry(t), []byte(src), "prerel.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if diags := cfg.SetProviderWant("hashicorp/aws", "6.0.0-beta1", policyconfig.FlagOrigin("--want hashicorp/aws=6.0.0-beta1")); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if diags := cfg.SetModuleWant("app", "3.0.0", policyconfig.FlagOrigin("--want app=3.0.0")); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, tt := range []struct {
+		c                             policyconfig.Choice
+		policy, origin, want, wantAt string
+	}{
+		{cfg.Module("db"), "cargo", "prerel.hcl:1:18", "2.0.0-beta.1", "prerel.hcl:4:10"},
+		{cfg.Module("app"), "lexical", "prerel.hcl:8:12", "3.0.0", "--want app=3.0.0"},
+		{cfg.Module("other"), "cargo", "prerel.hcl:1:18", "", "built-in default"},
+		{cfg.Provider(mustProvider(t, "aws")), "cargo", "prerel.hcl:1:18", "6.0.0-beta1", "--want hashicorp/aws=6.0.0-beta1"},
+	} {
+		if tt.c.Policy.Name() != tt.policy || tt.c.Origin.String() != tt.origin || tt.c.Want != tt.want || tt.c.WantOrigin.String() != tt.wantAt {
+			t.Errorf("%s from %s, want %q from %s; want %s from %s, %q from %s",
+				tt.c.Policy.Name(), tt.c.Origin, tt.c.Want, tt.c.WantOrigin, tt.policy, tt.origin, tt.want, tt.wantAt)
+		}
+	}
+	if diags := cfg.SetModuleWant("db", "~> 2.0", policyconfig.FlagOrigin("--want db=~> 2.0")); !diags.HasErrors() {
+		t.Error("--want with a constraint: no error")
+	}
 }

@@ -24,8 +24,10 @@ import (
 // See the package documentation, "Budget".
 const (
 	// MaxSteps bounds the work of one evaluation: a call of a function
-	// of go-cty's standard library costs 4 steps, and a step for each
-	// element of the collection it makes or each 16 bytes of the string;
+	// of go-cty's standard library costs 4 steps, a step for each
+	// element of the collection it makes or each 16 bytes of the string,
+	// a step for each two values and each 16 bytes of each argument, and
+	// the work it does beyond that (see works), charged before it runs;
 	// a for expression or a splat costs its collection's length times four
 	// more than the nodes of its body; a part of a string template costs a
 	// step and a step for each 16 bytes. A step is about a quarter of a
@@ -44,7 +46,8 @@ const (
 	MaxPatternBytes = 1 << 10
 	// EvalTimeout bounds one evaluation's time, a last resort behind the
 	// steps: the clock starts at the first step and is read every 256
-	// steps.
+	// steps, and at every charge of 256 steps or more before the work it
+	// pays for starts.
 	EvalTimeout = 2 * time.Second
 )
 

@@ -212,8 +212,17 @@ var works = map[string]work{
 	"setsymmetricdifference": setWork,
 	"jsondecode": func(args []cty.Value, _ float64) (float64, string, string) {
 		// go-cty reads the text twice, once for its type and once for
-		// its value.
-		return 2 * float64(len(args[0].AsString())) / bytesPerStep, "decoding its text", ""
+		// its value, and makes a value for each element and attribute:
+		// about one for each comma, colon and opening bracket.
+		text := args[0].AsString()
+		values := 0
+		for i := 0; i < len(text); i++ {
+			switch text[i] {
+			case ',', ':', '[', '{':
+				values++
+			}
+		}
+		return 2*float64(len(text))/bytesPerStep + float64(values), "decoding its text", ""
 	},
 	"regex":         regexWork(0, 1),
 	"regexall":      regexWork(0, 1),

@@ -65,7 +65,7 @@ var reproductions = []struct {
 			return `length(tomap(jsondecode(` + string(quoted) + `))) > 0`
 		},
 		col:    24,
-		detail: "the result of jsondecode: the evaluation takes more than 20000 steps",
+		detail: "jsondecode, decoding its text: the evaluation takes more than 20000 steps",
 	},
 }
 

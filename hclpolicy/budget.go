@@ -24,8 +24,10 @@ import (
 // See the package documentation, "Budget".
 const (
 	// MaxSteps bounds the work of one evaluation: a call of a function
-	// of go-cty's standard library costs 4 steps, and a step for each
-	// element of the collection it makes or each 16 bytes of the string;
+	// of go-cty's standard library costs 4 steps, a step for each
+	// element of the collection it makes or each 16 bytes of the string,
+	// a step for each two values and each 16 bytes of each argument, and
+	// the work it does beyond that (see works), charged before it runs;
 	// a for expression or a splat costs its collection's length times four
 	// more than the nodes of its body; a part of a string template costs a
 	// step and a step for each 16 bytes. A step is about a quarter of a
@@ -39,9 +41,13 @@ const (
 	// (replace, format, join, indent, jsonencode, ...), checked before the
 	// function runs.
 	MaxStringBytes = 256 << 10
+	// MaxPatternBytes bounds the pattern of regex, regexall and
+	// regex_replace, checked before it is compiled.
+	MaxPatternBytes = 1 << 10
 	// EvalTimeout bounds one evaluation's time, a last resort behind the
 	// steps: the clock starts at the first step and is read every 256
-	// steps.
+	// steps, and at every charge of 256 steps or more before the work it
+	// pays for starts.
 	EvalTimeout = 2 * time.Second
 )
 
@@ -101,13 +107,47 @@ func (b *budget) charge(n int, what string, rng *hcl.Range) error {
 		// no standard library function and iterates over nothing never
 		// reads it.
 		b.started = time.Now()
-	} else if b.steps >= b.clock {
+	} else if b.steps >= b.clock || n >= clockEvery {
+		// A large charge is paid before the work it is for: the clock is
+		// read before that work starts.
 		b.clock = b.steps + clockEvery
 		if time.Since(b.started) > b.timeout {
 			return b.fail(fmt.Sprintf("%s: the evaluation takes longer than %v, the longest one evaluation may take", what, b.timeout), rng)
 		}
 	}
 	return nil
+}
+
+// left is what is left of the budget, in steps, for a measure to stop
+// at: one more than the steps left, so that a measure that reaches it is
+// refused.
+func (b *budget) left() float64 { return float64(MaxSteps-b.steps) + 1 }
+
+// chargeWork charges b for what calling the standard library function
+// name with args will cost besides its arguments and its result (see
+// works), before it runs: nothing when an argument is not wholly known.
+func (b *budget) chargeWork(name string, args []cty.Value) error {
+	w := works[name]
+	if b.err != nil {
+		return b.err
+	}
+	if w == nil || !allKnown(args) {
+		return nil
+	}
+	n, what, refused := w(args, b.left())
+	if refused != "" {
+		return b.fail(name+": "+refused, nil)
+	}
+	return b.charge(steps(n), name+", "+what, nil)
+}
+
+// steps rounds a measure up to whole steps, at most one more than the
+// budget holds.
+func steps(n float64) int {
+	if n >= MaxSteps+1 {
+		return MaxSteps + 1
+	}
+	return int(math.Ceil(n))
 }
 
 // fail makes the budget exceeded with msg at rng.
@@ -349,7 +389,15 @@ func budgeted(name string, f function.Function, b *budget) function.Function {
 		Description: f.Description(),
 		Params:      f.Params(),
 		VarParam:    f.VarParam(),
-		Type:        f.ReturnTypeForValues,
+		// The work is charged before go-cty checks the arguments, which
+		// for some functions (tolist, concat, regex, ...) is already
+		// part of the work.
+		Type: func(args []cty.Value) (cty.Type, error) {
+			if err := b.chargeWork(name, args); err != nil {
+				return cty.NilType, err
+			}
+			return f.ReturnTypeForValues(args)
+		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			if err := b.charge(callSteps, "calling "+name, nil); err != nil {
 				return cty.NilVal, err
@@ -363,7 +411,7 @@ func budgeted(name string, f function.Function, b *budget) function.Function {
 			if err != nil {
 				return v, err
 			}
-			return v, b.charge(cost(v), "the result of "+name, nil)
+			return v, b.charge(b.cost(v), "the result of "+name, nil)
 		},
 	})
 }
@@ -378,20 +426,18 @@ func allKnown(args []cty.Value) bool {
 	return true
 }
 
-// cost is what a function's result costs: an element of a collection, or
-// 16 bytes of a string, a step.
-func cost(v cty.Value) int {
-	if !v.IsKnown() || v.IsNull() {
+// cost is what a function's result costs: an element of a collection, at
+// any depth, or 16 bytes of a string or of a number written out, a step.
+// It stops at what is left of the budget.
+func (b *budget) cost(v cty.Value) int {
+	if b.err != nil || !v.IsKnown() || v.IsNull() {
 		return 0
 	}
-	t := v.Type()
-	switch {
-	case t == cty.String:
-		return len(v.AsString()) / bytesPerStep
-	case t.IsListType(), t.IsSetType(), t.IsTupleType(), t.IsMapType():
-		return v.LengthInt()
-	}
-	return 0
+	w := walker{limit: b.left()}
+	w.value(v)
+	// A result costs a step for each value in it, itself aside, and for
+	// each 16 bytes of its strings and numbers.
+	return steps(w.bytes/bytesPerStep + (w.nodes - 1))
 }
 
 // prechecks say, before a standard library function runs, why its result
@@ -604,20 +650,32 @@ type site struct {
 	what  string
 	rng   hcl.Range
 	nodes int
+	// arg is set for an argument of a standard library function, whose
+	// parameter has type param: the argument costs its size (see
+	// argCost).
+	arg   bool
+	param cty.Type
 }
 
 // chargeFunction is chargeFunc: chargeFunc(value, site) charges b for the
-// value at the site and gives the value back as it is.
+// value at the site and gives the value back as it is. The value is
+// handed over in a capsule (see chargedType), so that go-cty does not walk
+// it before it is charged.
 func chargeFunction(b *budget) function.Function {
 	return function.New(&function.Spec{
 		Description: "Charges the evaluation's budget for a value and returns it.",
 		Params: []function.Parameter{
-			{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true},
+			{Name: "value", Type: chargedType},
 			{Name: "site", Type: siteType},
 		},
-		Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+		Type: func(args []cty.Value) (cty.Type, error) {
+			if !args[0].IsKnown() {
+				return cty.DynamicPseudoType, nil
+			}
+			return args[0].EncapsulatedValue().(*cty.Value).Type(), nil
+		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			v := args[0]
+			v := *args[0].EncapsulatedValue().(*cty.Value)
 			if err := b.chargeValue(v, args[1].EncapsulatedValue().(*site)); err != nil {
 				return cty.NilVal, err
 			}
@@ -626,14 +684,58 @@ func chargeFunction(b *budget) function.Function {
 	})
 }
 
+// chargedType carries the value chargeFunc charges for. go-cty's
+// Function.Call walks every argument through and through, looking for
+// marks, before the function runs: a value a policy made large cheaply
+// (a list of a thousand references to one list of a thousand elements)
+// would cost that walk before it is charged. HCL hands an argument of a
+// capsule type with a custom decoder to that decoder instead of
+// evaluating it; the decoder evaluates it and wraps the value, and a
+// capsule is a leaf.
+var chargedType = cty.CapsuleWithOps("charged", reflect.TypeOf(cty.Value{}), &cty.CapsuleOps{
+	ExtensionData: func(key any) any {
+		if key == customdecode.CustomExpressionDecoder {
+			return chargedDecoder
+		}
+		return nil
+	},
+	TypeGoString: func(reflect.Type) string { return "hclpolicy.chargedType" },
+	RawEquals: func(a, b any) bool {
+		return a.(*cty.Value).RawEquals(*b.(*cty.Value))
+	},
+})
+
+// chargedDecoder is decodeCharged, set when the package is initialized
+// (decodeCharged refers to chargedType).
+var chargedDecoder customdecode.CustomExpressionDecoderFunc
+
+func init() { chargedDecoder = decodeCharged }
+
+// decodeCharged evaluates an argument of chargeFunc and wraps its value.
+func decodeCharged(expr hcl.Expression, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	v, diags := expr.Value(ctx)
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	return cty.CapsuleVal(chargedType, &v), diags
+}
+
 // chargeValue charges b for the value v at the site s, as chargeFunc
 // does.
 func (b *budget) chargeValue(v cty.Value, s *site) error {
+	if b.err != nil {
+		return b.err // without measuring v
+	}
 	n := 1
-	if u, _ := v.Unmark(); u.IsKnown() && !u.IsNull() {
+	if s.arg {
+		n += steps(argCost(v, s.param, b.left()))
+	} else if u, _ := v.Unmark(); u.IsKnown() && !u.IsNull() {
 		switch t := u.Type(); {
 		case t == cty.String:
 			n += len(u.AsString()) / bytesPerStep
+		case t == cty.Number:
+			// A template writes the number out.
+			n += numberDigits(u.AsBigFloat()) / bytesPerStep
 		case u.CanIterateElements():
 			n += u.LengthInt() * (iterationSteps + s.nodes)
 		}

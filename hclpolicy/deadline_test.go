@@ -10,20 +10,33 @@ import (
 )
 
 // TestDeadline checks that an evaluation that takes longer than its
-// timeout fails with the deadline's diagnostic, whatever steps are left:
-// with a timeout of a nanosecond, the result of range(1000) takes the
-// steps past 256, the clock is read, and the evaluation stops there.
+// timeout fails with the deadline's diagnostic, whatever steps are left,
+// at the place of the charge that read the clock: with a timeout of a
+// nanosecond, the clock is read once 256 steps have passed (the result
+// of range(1000)), or at a single charge of 256 steps or more, before
+// the work it pays for starts (decoding a long text).
 func TestDeadline(t *testing.T) {
-	e, diags := hclsyntax.ParseExpression([]byte(`length([for i in range(1000) : i]) > 0`), "p.hcl", hcl.InitialPos)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	guard(e)
-	ev := newEvaluation()
-	defer ev.release()
-	ev.b.timeout = time.Nanosecond
-	_, diags = ev.value(e)
-	if len(diags) != 1 || !strings.Contains(diags[0].Detail, "the evaluation takes longer than 1ns") || diags[0].Subject.Start.Column != 18 {
-		t.Fatalf("got %v", diags)
+	long := `"[` + strings.Repeat(`1,`, 4000) + `1]"`
+	for _, c := range []struct {
+		expr   string
+		col    int
+		detail string
+	}{
+		{`length([for i in range(1000) : i]) > 0`, 18, "the result of range: the evaluation takes longer than 1ns"},
+		{`length(jsondecode(` + long + `)) > 0`, 8, "jsondecode, decoding its text: the evaluation takes longer than 1ns"},
+		{`length(distinct(split(",", join(",", range(30))))) > 0`, 8, "distinct, comparing each pair of its 30 elements: the evaluation takes longer than 1ns"},
+	} {
+		e, diags := hclsyntax.ParseExpression([]byte(c.expr), "p.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		guard(e)
+		ev := newEvaluation()
+		ev.b.timeout = time.Nanosecond
+		_, diags = ev.value(e)
+		ev.release()
+		if len(diags) != 1 || !strings.HasPrefix(diags[0].Detail, c.detail) || diags[0].Subject.Start.Column != c.col {
+			t.Errorf("%.60s: got %v, want at column %d: %s", c.expr, diags, c.col, c.detail)
+		}
 	}
 }

@@ -233,14 +233,14 @@ func (d *directCall) callStd(b *budget, args []cty.Value) (v cty.Value, ok bool)
 			v, ok = cty.NilVal, false
 		}
 	}()
-	if b.charge(callSteps, "calling "+d.Name, nil) != nil {
+	if b.chargeWork(d.Name, args) != nil || b.charge(callSteps, "calling "+d.Name, nil) != nil {
 		return cty.NilVal, false
 	}
 	if d.check != nil && allKnown(args) && d.check(args) != "" {
 		return cty.NilVal, false
 	}
 	v, err := d.std.Call(args)
-	if err != nil || b.charge(cost(v), "the result of "+d.Name, nil) != nil {
+	if err != nil || b.charge(b.cost(v), "the result of "+d.Name, nil) != nil {
 		return cty.NilVal, false
 	}
 	return v, true

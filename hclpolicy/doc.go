@@ -189,19 +189,39 @@
 //
 // The file may come with the code under review, so every evaluation has a
 // budget: MaxSteps steps (a call of a standard library function costs four
-// and one for each element or each 16 bytes it gives; a for expression
+// and one for each element, at any depth, or each 16 bytes it gives;
+// each of its arguments a step for each two values and each 16 bytes
+// inside it, however often the same value is passed; a for expression
 // or a splat costs its collection's length times four more than its
 // body's nodes; a part of a string template one and one for each 16
-// bytes), a collection of at most MaxElements and a string of at most
-// MaxStringBytes from one call, checked before the function runs, and
-// EvalTimeout as a last resort. To count what HCL itself iterates over,
-// the expressions are rewritten when the file is loaded: the collection
-// of each for expression, the source of each splat and each part of a
-// template are wrapped in a call, which no file can name, that charges
+// bytes; a number counts as long as it is written out), a collection of
+// at most MaxElements and a string of at most MaxStringBytes from one
+// call, and a pattern of at most MaxPatternBytes, checked before the
+// function runs, and EvalTimeout as a last resort, read every 256 steps
+// and at every charge of 256 steps or more, before the work it pays for.
+// A function whose work grows faster than its arguments and its result
+// is charged for that work before it runs, from its arguments: distinct
+// two steps for each pair of elements, sort for n log n comparisons, the
+// conversions (tolist, toset, tomap, ...) and the functions that unify
+// the types of their arguments (concat, merge, coalesce, coalescelist,
+// setproduct and the set functions) for comparing each element's type
+// with every other's, a set for each pair of elements whose hashes
+// collide, jsondecode for reading its text twice, and regex, regexall and
+// regex_replace for compiling the pattern (a program of the pattern's
+// size, repetitions expanded) and running it over each byte of the
+// string; compiled patterns are kept in a cache of 256. So no call runs
+// long before the budget is charged for it. To count what HCL itself
+// iterates over and converts, the expressions are rewritten when the file
+// is loaded: the collection of each for expression, the source of each
+// splat, each part of a template and each argument of a standard library
+// function are wrapped in a call, which no file can name, that charges
 // the budget and gives its argument back. Once exceeded, the budget stays
 // exceeded for the rest of the evaluation, so that try and can cannot
 // swallow it; the case is invalid with "Evaluation budget exceeded" at the
-// place of the call, the for expression, the splat or the template. refuse and refuse_reason have a
+// place of the call, the argument, the for expression, the splat or the
+// template, with what went over ("distinct, comparing each pair of its
+// 300 elements: the evaluation takes more than 20000 steps, ...").
+// refuse and refuse_reason have a
 // budget each for each constraint; the parts of admit that read only the
 // constraint share one for each constraint (one that goes over it is
 // replaced by a call that fails at once); the parts that read only the

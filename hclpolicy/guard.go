@@ -12,7 +12,8 @@ import (
 // each splat are wrapped in a call of chargeFunc, which charges their
 // length times one more than the nodes of the body evaluated for each
 // element and hands the value on unchanged; so is each part of a string
-// template, charged for its length. The calls have the ranges of what
+// template, charged for its length, and each argument of a standard
+// library function, charged for its size (see guardArgs). The calls have the ranges of what
 // they wrap, so every diagnostic keeps its place. Guarding an expression
 // twice changes nothing.
 func guard(expr hcl.Expression) {
@@ -27,6 +28,8 @@ func guard(expr hcl.Expression) {
 			n.CollExpr = chargeCall(n.CollExpr, site{what: "the for expression", rng: n.SrcRange, nodes: nodes})
 		case *hclsyntax.SplatExpr:
 			n.Source = chargeCall(n.Source, site{what: "the splat", rng: n.SrcRange, nodes: countNodes(n.Each)})
+		case *hclsyntax.FunctionCallExpr:
+			guardArgs(n)
 		case *hclsyntax.TemplateExpr:
 			for i, part := range n.Parts {
 				if _, lit := part.(*hclsyntax.LiteralValueExpr); !lit {
@@ -36,6 +39,35 @@ func guard(expr hcl.Expression) {
 		}
 		return nil
 	})
+}
+
+// guardArgs wraps each argument of a call of a standard library function
+// in a call of chargeFunc that charges its size (see argCost), before
+// HCL converts it to its parameter's type and go-cty walks it: however
+// often a large value is passed, each call pays for it. This package's
+// own functions, try and can are not wrapped: their arguments are
+// expressions they evaluate themselves.
+func guardArgs(n *hclsyntax.FunctionCallExpr) {
+	f, ok := functions[n.Name]
+	if _, own := ownFunctions[n.Name]; !ok || own || n.Name == "try" || n.Name == "can" {
+		return
+	}
+	params, varParam := f.Params(), f.VarParam()
+	for i, a := range n.Args {
+		var param cty.Type
+		switch {
+		case n.ExpandFinal && i == len(n.Args)-1:
+			// Its elements are the arguments: a tuple is unified.
+			param = cty.List(cty.DynamicPseudoType)
+		case i < len(params):
+			param = params[i].Type
+		case varParam != nil:
+			param = varParam.Type
+		default:
+			continue // HCL refuses the call before it evaluates an argument
+		}
+		n.Args[i] = chargeCall(a, site{what: "the argument of " + n.Name, rng: a.Range(), arg: true, param: param})
+	}
 }
 
 // chargeCall wraps e in a call of chargeFunc for s, unless it is one.
@@ -53,6 +85,19 @@ func chargeCall(e hclsyntax.Expression, s site) hclsyntax.Expression {
 		OpenParenRange:  start,
 		CloseParenRange: end,
 	}
+}
+
+// isArgCharge reports whether call is the call of chargeFunc that guard
+// wraps an argument of a standard library function in.
+func isArgCharge(call *hclsyntax.FunctionCallExpr) bool {
+	if call.Name != chargeFunc || len(call.Args) != 2 {
+		return false
+	}
+	lit, ok := call.Args[1].(*hclsyntax.LiteralValueExpr)
+	if !ok || !lit.Val.Type().Equals(siteType) || lit.Val.IsNull() {
+		return false
+	}
+	return lit.Val.EncapsulatedValue().(*site).arg
 }
 
 // hidden reports whether n is a call that guard or the specializer wrote.

@@ -292,6 +292,13 @@ func (s *specializer) expr(e hclsyntax.Expression) hclsyntax.Expression {
 			SrcRange:  rng,
 		}
 	}
+	if call, ok := e.(*hclsyntax.FunctionCallExpr); ok && isArgCharge(call) {
+		// The argument's charge stays: the call it is an argument of is
+		// made for each version, and pays for its argument each time.
+		cp := *call
+		cp.Args = []hclsyntax.Expression{s.expr(call.Args[0]), call.Args[1]}
+		return &cp
+	}
 	if s.static(e) {
 		v, diags := s.ev.value(s.plan.runOf(e))
 		if !diags.HasErrors() {

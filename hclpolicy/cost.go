@@ -1,0 +1,297 @@
+package hclpolicy
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// What a call of a standard library function costs before it runs.
+//
+// The budget charges a call for the result it gives (see cost), but
+// go-cty does more work than its result shows in three ways, each
+// charged here before the function runs, from its arguments:
+//
+//   - it walks every argument through and through (looking for marks and
+//     unknown values, converting it to its parameter's type), so an
+//     argument costs its size (argCost), however often the same value
+//     is passed;
+//   - it unifies the types of the elements of a tuple or the attributes
+//     of an object it converts to a list, a set or a map, comparing each
+//     type with every other (unifyCost), as do the functions that merge
+//     their arguments' types (concat, merge, coalesce, the set functions);
+//   - some functions do more than linear work: distinct compares each
+//     element with every other, sort sorts, a set hashes its elements and
+//     compares those whose hashes collide, a regular expression runs its
+//     program over the string (see works).
+//
+// Each is an estimate in steps, checked against what is left of the
+// budget before the function runs, so that no call runs long and fails
+// only afterwards.
+
+const (
+	// nodesPerStep is how many values of an argument, walked through,
+	// cost a step: go-cty makes a key for each element it walks.
+	nodesPerStep = 2
+	// comparisonsPerStep is how many type comparisons (unifying types)
+	// or string comparisons (sorting) cost a step.
+	comparisonsPerStep = 8
+	// stepsPerEquality is what comparing two values for distinct, or two
+	// elements whose set hashes collide, costs.
+	stepsPerEquality = 2
+	// digitsPerBit is log10(2): a number of binary exponent e has about
+	// e*digitsPerBit decimal digits.
+	digitsPerBit = 0.30103
+)
+
+// walker measures values and types, giving up once what it measured
+// reaches limit: every measure is then at least limit, which the budget
+// refuses, and the walk has cost no more than the budget allows.
+type walker struct {
+	limit float64
+	// nodes counts the values (or types) walked; bytes the bytes of the
+	// strings and of the numbers written out.
+	nodes, bytes float64
+}
+
+// over reports whether the walk has reached its limit.
+func (w *walker) over() bool { return w.steps() >= w.limit }
+
+// steps is what the walk measured, in steps.
+func (w *walker) steps() float64 { return w.nodes/nodesPerStep + w.bytes/bytesPerStep }
+
+// value walks v.
+func (w *walker) value(v cty.Value) {
+	w.nodes++
+	if w.over() || !v.IsKnown() || v.IsNull() {
+		return
+	}
+	v, _ = v.Unmark()
+	t := v.Type()
+	switch {
+	case t == cty.String:
+		w.bytes += float64(len(v.AsString()))
+	case t == cty.Number:
+		w.bytes += float64(numberDigits(v.AsBigFloat()))
+	case t.IsPrimitiveType() || t.IsCapsuleType():
+	case v.CanIterateElements():
+		isMap := t.IsMapType() || t.IsObjectType()
+		for it := v.ElementIterator(); it.Next() && !w.over(); {
+			k, e := it.Element()
+			if isMap {
+				w.bytes += float64(len(k.AsString()))
+			}
+			w.value(e)
+		}
+	}
+}
+
+// numberDigits is about how many bytes a number takes written out in
+// full, as converting it to a string writes it: a number with a huge
+// exponent (1e100000000, from jsondecode or tonumber) is that many
+// digits.
+func numberDigits(f *big.Float) int {
+	if f.IsInf() {
+		return 4
+	}
+	exp := f.MantExp(nil)
+	return 24 + int(math.Abs(float64(exp))*digitsPerBit)
+}
+
+// argCost is what an argument v of a standard library function costs,
+// in steps, when its parameter has type param: its size, and unifying
+// the types of its tuples and objects when it is converted to a
+// collection of any type. It stops at limit.
+func argCost(v cty.Value, param cty.Type, limit float64) float64 {
+	w := walker{limit: limit}
+	w.value(v)
+	n := w.steps()
+	if n < limit && v.IsKnown() && convertsToAny(param) {
+		n += unifyCost(v.Type(), limit-n)
+	}
+	return n
+}
+
+// convertsToAny reports whether converting a value to t unifies the
+// types of its elements: t is a list, set or map of any type.
+func convertsToAny(t cty.Type) bool {
+	return (t.IsListType() || t.IsSetType() || t.IsMapType()) && t.ElementType() == cty.DynamicPseudoType
+}
+
+// unifyCost is what unifying the element types of every tuple and the
+// attribute types of every object in t costs, in steps: go-cty compares
+// each element's type with every other's, each comparison walking the
+// types. It stops at limit.
+func unifyCost(t cty.Type, limit float64) float64 {
+	u := typeWalker{limit: limit * comparisonsPerStep}
+	u.walk(t)
+	return u.comparisons / comparisonsPerStep
+}
+
+// typeWalker measures a type for unifyCost.
+type typeWalker struct {
+	limit       float64
+	comparisons float64
+}
+
+// walk returns the size of t (its type nodes), adding to comparisons
+// what unifying each tuple's and object's element types costs: the
+// number of elements times the size of them all.
+func (u *typeWalker) walk(t cty.Type) float64 {
+	if u.comparisons >= u.limit {
+		return 1
+	}
+	var elems []cty.Type
+	switch {
+	case t.IsTupleType():
+		elems = t.TupleElementTypes()
+	case t.IsObjectType():
+		for _, at := range t.AttributeTypes() {
+			elems = append(elems, at)
+		}
+	case t.IsListType(), t.IsSetType(), t.IsMapType():
+		return 1 + u.walk(t.ElementType())
+	default:
+		return 1
+	}
+	size := 1.0
+	for _, et := range elems {
+		if u.comparisons >= u.limit {
+			break
+		}
+		size += u.walk(et)
+	}
+	u.comparisons += float64(len(elems)) * size / 2
+	return size
+}
+
+// elementCount is the number of elements of a known collection, tuple
+// or object, or 0.
+func elementCount(v cty.Value) int {
+	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
+		return 0
+	}
+	return v.LengthInt()
+}
+
+// work says what a call of a standard library function will cost besides
+// its arguments and its result, in steps, with what the work is for the
+// message when it is too much, or why the call is refused whatever its
+// cost. Its arguments are known; it stops at limit.
+type work func(args []cty.Value, limit float64) (steps float64, what, refused string)
+
+// works are the functions whose work is more than their arguments' and
+// their result's size, by name.
+var works = map[string]work{
+	"distinct": func(args []cty.Value, limit float64) (float64, string, string) {
+		n := float64(elementCount(args[0]))
+		each := 1 + argCost(args[0], cty.DynamicPseudoType, limit)/math.Max(n, 1)
+		return n * (n - 1) / 2 * stepsPerEquality * each, fmt.Sprintf("comparing each pair of its %d elements", int(n)), ""
+	},
+	"sort": func(args []cty.Value, limit float64) (float64, string, string) {
+		n := float64(elementCount(args[0]))
+		each := 1 + argCost(args[0], cty.DynamicPseudoType, limit)/math.Max(n, 1)
+		return n * math.Log2(n+1) * each / comparisonsPerStep, fmt.Sprintf("sorting its %d elements", int(n)), ""
+	},
+	"tolist":                 conversionWork,
+	"toset":                  conversionWork,
+	"tomap":                  conversionWork,
+	"tostring":               conversionWork,
+	"tonumber":               conversionWork,
+	"tobool":                 conversionWork,
+	"concat":                 unifyingWork,
+	"merge":                  unifyingWork,
+	"coalesce":               unifyingWork,
+	"coalescelist":           unifyingWork,
+	"setproduct":             unifyingWork,
+	"setunion":               setWork,
+	"setintersection":        setWork,
+	"setsubtract":            setWork,
+	"setsymmetricdifference": setWork,
+	"jsondecode": func(args []cty.Value, _ float64) (float64, string, string) {
+		// go-cty reads the text twice, once for its type and once for
+		// its value, and makes a value for each element and attribute:
+		// about one for each comma, colon and opening bracket.
+		text := args[0].AsString()
+		values := 0
+		for i := 0; i < len(text); i++ {
+			switch text[i] {
+			case ',', ':', '[', '{':
+				values++
+			}
+		}
+		return 2*float64(len(text))/bytesPerStep + float64(values), "decoding its text", ""
+	},
+	"regex":         regexWork(0, 1),
+	"regexall":      regexWork(0, 1),
+	"regex_replace": regexWork(1, 0),
+}
+
+// conversionWork is the work of tolist, toset, tomap and the other
+// conversions: go-cty unifies the types of the value's elements once to
+// check the call and once to convert, and a set hashes its elements.
+func conversionWork(args []cty.Value, limit float64) (float64, string, string) {
+	n := 2 * unifyCost(args[0].Type(), limit/2)
+	n += collisionCost(limit-n, args[0])
+	return n, "converting " + describeSize(args[0]), ""
+}
+
+// unifyingWork is the work of the functions that unify the types of all
+// their arguments and of their elements: concat, merge, coalesce,
+// coalescelist, setproduct.
+func unifyingWork(args []cty.Value, limit float64) (float64, string, string) {
+	types := make([]cty.Type, len(args))
+	for i, a := range args {
+		types[i] = a.Type()
+	}
+	return 2 * unifyCost(cty.Tuple(types), limit/2), fmt.Sprintf("unifying the types of its %d arguments and their elements", len(args)), ""
+}
+
+// setWork is the work of the set functions: unifying their arguments'
+// types, and hashing the elements into sets.
+func setWork(args []cty.Value, limit float64) (float64, string, string) {
+	n, _, _ := unifyingWork(args, limit)
+	n += collisionCost(limit-n, args...)
+	return n, fmt.Sprintf("building sets of the elements of its %d arguments", len(args)), ""
+}
+
+// collisionCost is what putting the elements of collections into sets
+// costs beyond hashing them: go-cty compares each element with the
+// others of the same hash, so elements crafted to collide cost the
+// square of their number.
+func collisionCost(limit float64, colls ...cty.Value) float64 {
+	buckets := map[int]float64{}
+	n := 0.0
+	for _, c := range colls {
+		if !c.IsWhollyKnown() || c.IsNull() || c.ContainsMarked() {
+			continue
+		}
+		t := c.Type()
+		if !(t.IsListType() || t.IsSetType() || t.IsTupleType()) {
+			continue
+		}
+		for it := c.ElementIterator(); it.Next() && n < limit; {
+			_, e := it.Element()
+			h := e.Hash()
+			n += buckets[h] * stepsPerEquality
+			buckets[h]++
+		}
+	}
+	return n
+}
+
+// describeSize says how large a value is, for a message.
+func describeSize(v cty.Value) string {
+	t := v.Type()
+	switch {
+	case t.IsObjectType():
+		return fmt.Sprintf("an object of %d attributes", len(t.AttributeTypes()))
+	case t.IsTupleType():
+		return fmt.Sprintf("a tuple of %d elements", len(t.TupleElementTypes()))
+	case v.CanIterateElements() && v.IsKnown() && !v.IsNull():
+		return fmt.Sprintf("%s of %d elements", friendly(t), v.LengthInt())
+	}
+	return friendly(t)
+}

@@ -604,3 +604,35 @@ func orNil(s *string) string {
 	}
 	return *s
 }
+
+// TestEndToEndWant asks for a version: db's constraint "~> 2.0" admits no
+// listed version under cargo, nor under today's init, which fails; with
+// 2.0.0-beta.1 wanted for db, pin pins it and the real init installs it.
+func TestEndToEndWant(t *testing.T) {
+	for _, bin := range installers(t) {
+		t.Run(filepath.Base(bin), func(t *testing.T) {
+			e := newE2E(t, bin)
+			e.write(filepath.Join(e.root, "main.tf"), fmt.Sprintf("module \"db\" {\n  source  = %q\n  version = \"~> 2.0\"\n}\n", e2eHost+"/corp/net/aws"))
+			if diags := e.cfg.SetModule("db", "cargo", policyconfig.FlagOrigin("--module-policy db=cargo")); diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			if out, err := e.tryInit(); err == nil {
+				t.Fatalf("init without a pin installed something for ~> 2.0:\n%s", out)
+			}
+			if diags := e.cfg.SetModuleWant("db", "2.0.0-beta.1", policyconfig.FlagOrigin("--want db=2.0.0-beta.1")); diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			p := e.plan()
+			if len(p.Pins) != 1 || p.Pins[0].Version != "2.0.0-beta.1" || p.Pins[0].WantedFrom != "--want db=2.0.0-beta.1" {
+				t.Fatalf("pins %+v, unpinned %+v; want db at 2.0.0-beta.1, wanted", p.Pins, p.Unpinned)
+			}
+			if err := pin.Write(p, pin.WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			e.init()
+			if got := e.installed(); got["db"] != "2.0.0-beta.1" {
+				t.Errorf("with the pin init installed %v, want db 2.0.0-beta.1", got)
+			}
+		})
+	}
+}

@@ -164,7 +164,11 @@ func comment(p Pin) string {
 	if p.Kind == resolve.KindProvider {
 		what = "provider " + p.Source
 	}
-	return commentLines(fmt.Sprintf("%s: %s selects %s for %s; today %s.", what, p.Policy, p.Version, quoted(elide.Middle(p.Constraint, maxQuoted)), today(p)))
+	constraint := quoted(elide.Middle(p.Constraint, maxQuoted))
+	if p.WantedFrom != "" {
+		return commentLines(fmt.Sprintf("%s: %s wanted (%s) for %s; today %s.", what, p.Version, elide.Middle(p.WantedFrom, maxQuoted), constraint, today(p)))
+	}
+	return commentLines(fmt.Sprintf("%s: %s selects %s for %s; today %s.", what, p.Policy, p.Version, constraint, today(p)))
 }
 
 // maxQuoted bounds the constraint a pin's comment quotes, in bytes, so

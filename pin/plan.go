@@ -143,6 +143,10 @@ type Pin struct {
 	Listed     string `json:"listed,omitempty"`
 	Policy     string `json:"policy"`
 	PolicyFrom string `json:"policy_from"`
+	// WantedFrom, when the version is the one the configuration wants
+	// whatever the policy selects (resolve.Item.Wanted), is where it was
+	// set: "prerel.hcl:4:10" or "--want db=2.0.0-beta.1".
+	WantedFrom string `json:"wanted_from,omitempty"`
 	// Terraform and OpenTofu are what today's installers select; nil for
 	// none.
 	Terraform *string `json:"terraform"`
@@ -274,7 +278,9 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 	}
 	for i := range report.Items {
 		it := &report.Items[i]
-		if !it.Changed() {
+		// A wanted version is pinned even where today's installer selects
+		// it now: a newer release would take its place.
+		if !it.Changed() && it.Wanted == nil {
 			continue
 		}
 		var err error
@@ -526,7 +532,7 @@ func (pl *planner) module(it *resolve.Item) error {
 	}
 	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: it.Name, Module: module, Source: it.Source, Address: it.Address,
 		Constraint: it.Constraint, ConstraintFrom: it.ConstraintFrom, Version: written, Listed: listed, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
-		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
+		WantedFrom: wantedFrom(it), Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
 		File: u.file.rel})
 	return nil
 }
@@ -554,6 +560,15 @@ func (pl *planner) writable(it *resolve.Item, module string, u *userOverrides) b
 		return false
 	}
 	return true
+}
+
+// wantedFrom is where the version an item wants was set, "" when it
+// wants none.
+func wantedFrom(it *resolve.Item) string {
+	if it.Wanted == nil {
+		return ""
+	}
+	return it.Wanted.From
 }
 
 // whyNone is what resolve.NoneToday says of an item, "" when today's
@@ -720,7 +735,7 @@ func (pl *planner) provider(it *resolve.Item) error {
 		return nil
 	}
 	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: name, Module: resolve.RootModule, Source: source, Address: it.Address,
-		Constraint: it.Constraint, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
+		Constraint: it.Constraint, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom, WantedFrom: wantedFrom(it),
 		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
 		File: u.file.rel, Aliases: aliases})
 	for _, l := range pl.report.Locks {

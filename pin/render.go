@@ -193,7 +193,11 @@ func (r *renderer) plan(p *Plan, opts RenderOptions) {
 			if pin.ConstraintFrom != "" {
 				constraint += " from " + r.text(pin.ConstraintFrom)
 			}
-			r.detail(fmt.Sprintf("chosen policy %s (%s) for %s", r.text(pin.Policy), r.text(pin.PolicyFrom), constraint))
+			if pin.WantedFrom != "" {
+				r.detail(fmt.Sprintf("wanted (%s) for %s", r.text(pin.WantedFrom), constraint))
+			} else {
+				r.detail(fmt.Sprintf("chosen policy %s (%s) for %s", r.text(pin.Policy), r.text(pin.PolicyFrom), constraint))
+			}
 			if pin.Why != "" {
 				r.detail("why none today: " + r.plain(pin.Why))
 			}

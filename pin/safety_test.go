@@ -332,3 +332,49 @@ func TestLargeConstraints(t *testing.T) {
 		t.Errorf("Check after Write: %v, %+v", err, diffs)
 	}
 }
+
+// TestWant pins the version prerel.hcl wants for a module call, and does
+// not pin a provider version another module's constraint refuses, naming
+// that module, its constraint and its place.
+func TestWant(t *testing.T) {
+	dir := copyTree(t)
+	writeFiles(t, dir, map[string]string{"prerel.hcl": `default_policy = "strict"
+
+module "net" {
+  want = "1.0.0"
+}
+
+provider "hashicorp/aws" {
+  want = "6.0.0-beta1"
+}
+`})
+	app := filepath.Join(dir, "modules", "app", "main.tf")
+	src, err := os.ReadFile(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{filepath.Join("modules", "app", "main.tf"): strings.Replace(string(src), `"~> 5.0"`, `"<= 5.31.0"`, 1)})
+	p := planAt(t, dir, "-", filepath.Join(dir, "index.json"), pin.Options{})
+	var pins []string
+	for _, x := range p.Pins {
+		pins = append(pins, x.Name+" "+x.Version+" "+x.WantedFrom)
+	}
+	if want := []string{"net 1.0.0 " + filepath.Join(dir, "prerel.hcl") + ":4:10"}; !slices.Equal(pins, want) {
+		t.Errorf("pins %q, want %q", pins, want)
+	}
+	found := false
+	for _, u := range p.Unpinned {
+		if u.Name == "aws" {
+			found = true
+			if want := `6.0.0-beta1 does not satisfy module.app's "<= 5.31.0" (` + filepath.Join("modules", "app", "main.tf"); !strings.Contains(u.Reason, want) {
+				t.Errorf("aws: %q, want it to contain %q", u.Reason, want)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("aws is not among the unpinned: %+v", p.Unpinned)
+	}
+	if !strings.Contains(p.Files[0].Content, "# module.net: 1.0.0 wanted (") {
+		t.Errorf("the file does not say the version is wanted:\n%s", p.Files[0].Content)
+	}
+}

@@ -208,11 +208,36 @@ func (it *Item) todayCell() string {
 // selectsCell is what the text table shows as the chosen policy's
 // selection, with the policy's name when it is not the report's default.
 func (it *Item) selectsCell(defaultPolicy string) string {
+	if it.Wanted != nil {
+		return it.selectedCell() + " (wanted)"
+	}
 	s := it.cell(it.Policy)
 	if it.Policy != defaultPolicy {
 		s += " (" + it.Policy + ")"
 	}
 	return s
+}
+
+// policyCell names what chose the item's selection: its policy, or
+// "want" when the configuration wants an exact version.
+func (it *Item) policyCell() string {
+	if it.Wanted != nil {
+		return "want"
+	}
+	return it.Policy
+}
+
+// selectedCell is what a table shows as the item's selection: the chosen
+// policy's, or the wanted version as listed ("none" when the registry
+// does not list it).
+func (it *Item) selectedCell() string {
+	if it.Wanted == nil || it.Status == StatusError {
+		return it.cell(it.Policy)
+	}
+	if it.Selected == nil {
+		return "none"
+	}
+	return *it.Selected
 }
 
 // width is how many columns s takes on a terminal, one a rune.

@@ -27,6 +27,8 @@ type job struct {
 	key    lookupKey
 	chosen engine.Policy
 	today  today
+	// want is the exact version the configuration wants, "" for none.
+	want Wanted
 }
 
 // collector turns a module tree into jobs, skipped and unread entries,
@@ -127,6 +129,7 @@ func (c *collector) moduleCall(n *config.Node, call *config.ModuleCall) {
 		key:    lookupKey{kind: KindModule, module: src.Package},
 		chosen: choice.Policy,
 		today:  today{c.inst.terraformModule, c.inst.opentofuModule},
+		want:   Wanted{Version: choice.Want, From: choice.WantOrigin.String()},
 	})
 }
 
@@ -241,7 +244,8 @@ func (c *collector) providerJob(u *providerUse) {
 		}
 	}
 	c.jobs = append(c.jobs, &job{item: it, key: lookupKey{kind: KindProvider, provider: u.addr},
-		chosen: choice.Policy, today: today{c.inst.provider, c.inst.provider}})
+		chosen: choice.Policy, today: today{c.inst.provider, c.inst.provider},
+		want: Wanted{Version: choice.Want, From: choice.WantOrigin.String()}})
 }
 
 // checkTargets reports policy settings for module calls and providers

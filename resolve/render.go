@@ -791,7 +791,7 @@ func renderMarkdown(w io.Writer, r *Report, opt report.Options) error {
 				constraint += " from " + it.ConstraintFrom
 			}
 			row := []string{mark, string(it.Kind), markdown.CodeCell(it.Name), markdown.CodeCell(it.Source), markdown.CodeCell(constraint),
-				markdown.CodeCell(it.Policy), markdown.CodeCell(it.cell(it.Policy)), markdown.CodeCell(it.releaseCell(it.TerraformPolicy, installer.Terraform)), markdown.CodeCell(it.releaseCell(it.OpenTofuPolicy, installer.OpenTofu))}
+				markdown.CodeCell(it.policyCell()), markdown.CodeCell(it.selectedCell()), markdown.CodeCell(it.releaseCell(it.TerraformPolicy, installer.Terraform)), markdown.CodeCell(it.releaseCell(it.OpenTofuPolicy, installer.OpenTofu))}
 			for _, p := range r.Extra {
 				c := markdown.CodeCell(it.cell(p))
 				if it.cell(p) != it.cell(it.TerraformPolicy) {

@@ -131,6 +131,10 @@ type Item struct {
 	// Implied is set for a provider that no required_providers entry
 	// names in any module.
 	Implied bool `json:"implied,omitempty"`
+	// Wanted is the exact version the configuration wants, whatever the
+	// policy selects (prerel.hcl's want, --want): Selected is that version
+	// as the registry lists it, nil when it is not listed.
+	Wanted *Wanted `json:"wanted,omitempty"`
 	// WhyNoneToday is NoneToday in the JSON report: why today's
 	// Terraform selects no version, what the other policies select and
 	// the pin; absent when it selects one. Render's JSON format fills it.

@@ -95,6 +95,9 @@ func (j *job) resolve(l listing, extra []engine.Policy) Item {
 	}
 	it.selectAll(ps, versions)
 	it.Selected = it.ByPolicy[j.chosen.Name()]
+	if j.want.Version != "" {
+		it.applyWant(j.want, versions)
+	}
 	it.ChangesTerraform = !sameVersion(it.Selected, it.ByPolicy[it.TerraformPolicy])
 	it.ChangesOpenTofu = !sameVersion(it.Selected, it.ByPolicy[it.OpenTofuPolicy])
 	it.Status, it.Problem = it.status()
@@ -135,6 +138,10 @@ func (it *Item) selectAll(ps []engine.Policy, versions []string) {
 // status says whether the chosen policy selected a version and, if not,
 // why, naming every requirement with its origin.
 func (it *Item) status() (Status, string) {
+	if w := it.Wanted; w != nil && it.Selected == nil {
+		return StatusUnsatisfied, fmt.Sprintf("the version wanted (%s), %s, is not among the %d versions the registry lists for %s %s%s",
+			w.From, w.Version, it.Available, it.Kind, it.Source, didYouMean(w.Version, it.listed))
+	}
 	if reason := it.Refused[it.Policy]; reason != "" {
 		return StatusUnsatisfied, fmt.Sprintf("policy %s refuses the constraint %q: %s", it.Policy, it.Constraint, reason)
 	}

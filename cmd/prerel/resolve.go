@@ -28,13 +28,22 @@ import (
 // pairList is a repeatable KEY=VALUE flag; each value keeps the flag text
 // for error messages.
 type pairList struct {
-	flag  string
+	flag string
+	// value names what follows "=": "POLICY" when empty.
+	value string
 	pairs []pair
 }
 
 type pair struct{ key, value, text string }
 
-func (l *pairList) Type() string { return "NAME=POLICY" }
+func (l *pairList) Type() string { return "NAME=" + l.valueName() }
+
+func (l *pairList) valueName() string {
+	if l.value == "" {
+		return "POLICY"
+	}
+	return l.value
+}
 
 func (l *pairList) String() string {
 	var s []string
@@ -48,7 +57,7 @@ func (l *pairList) Set(s string) error {
 	k, v, ok := strings.Cut(s, "=")
 	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 	if !ok || k == "" || v == "" {
-		return fmt.Errorf("expected NAME=POLICY, got %q", s)
+		return fmt.Errorf("expected NAME=%s, got %q", l.valueName(), s)
 	}
 	for _, p := range l.pairs {
 		if p.key == k {
@@ -125,6 +134,8 @@ type resolveFlags struct {
 	// loaded is the policy configuration file resolve read, "" for none.
 	loaded                           string
 	modulePolicies, providerPolicies pairList
+	// wants are --want's CALL=VERSION and SOURCE=VERSION.
+	wants pairList
 	extra                            policyList
 	urls                             registryURLs
 	timeout, deadline                time.Duration
@@ -239,11 +250,13 @@ func addTreeFlags(fs *flagSet) *resolveFlags {
 	f := &resolveFlags{
 		modulePolicies:   pairList{flag: "module-policy"},
 		providerPolicies: pairList{flag: "provider-policy"},
+		wants:            pairList{flag: "want", value: "VERSION"},
 	}
 	fs.StringVar(&f.configFile, "config", "", "the policy configuration `FILE` (default: DIR/"+policyconfig.DefaultFile+" when it exists)")
 	fs.StringVar(&f.policy, "policy", "", "the default `POLICY`, overriding default_policy (built-in default: "+policyconfig.FallbackPolicy+")")
 	fs.Var(&f.modulePolicies, "module-policy", "`CALL=POLICY` for one module call, overriding the config file\n(repeatable); CALL is the call path, such as vpc or eks.node_group")
 	fs.Var(&f.providerPolicies, "provider-policy", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict\n(repeatable)")
+	fs.Var(&f.wants, "want", "`CALL=VERSION`: the exact version wanted for the module call CALL\n(db, eks.node_group), or SOURCE=VERSION for a provider\n(hashicorp/aws=6.0.0-beta1), whatever its policy selects (repeatable)")
 	f.addVersionSourceFlags(fs)
 	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules, or modules in TF_DATA_DIR)")
 	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
@@ -285,6 +298,14 @@ func (f *resolveFlags) policyConfig(e *env, dir string) (*policyconfig.Config, e
 	}
 	for _, p := range f.providerPolicies.pairs {
 		diags = append(diags, cfg.SetProvider(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
+	}
+	for _, p := range f.wants.pairs {
+		// A provider's source address holds a slash; a call path never.
+		if strings.Contains(p.key, "/") {
+			diags = append(diags, cfg.SetProviderWant(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
+		} else {
+			diags = append(diags, cfg.SetModuleWant(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
+		}
 	}
 	if diags.HasErrors() {
 		return nil, usage(errors.New(diagnosticLines(diags)))

@@ -1,0 +1,60 @@
+package resolve
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/suggest"
+)
+
+// Wanted is the exact version the configuration wants for an item,
+// whatever its policy selects (prerel.hcl's want, or --want), and where
+// it was set.
+type Wanted struct {
+	Version string `json:"version"`
+	From    string `json:"from"`
+}
+
+// applyWant makes the wanted version the item's selection when the
+// registry lists it: as listed, or listed with a "v" the wish left out
+// (or the reverse), or the same version by SemVer precedence and build.
+// A wanted version that is not listed leaves no selection; status then
+// says so.
+func (it *Item) applyWant(w Wanted, versions []string) {
+	it.Wanted = &w
+	it.Selected = nil
+	if v, ok := listedAs(w.Version, versions); ok {
+		it.Selected = &v
+	}
+}
+
+// listedAs finds version among listed: the same text, else the same
+// version read without a leading "v" on either side.
+func listedAs(version string, listed []string) (string, bool) {
+	for _, s := range listed {
+		if s == version {
+			return s, true
+		}
+	}
+	want, err := engine.ParseVersion(strings.TrimPrefix(version, "v"))
+	if err != nil {
+		return "", false
+	}
+	for _, s := range listed {
+		v, err := engine.ParseVersion(strings.TrimPrefix(s, "v"))
+		if err == nil && v.Equal(want) && v.Build() == want.Build() {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// didYouMean returns "; did you mean X?" naming the listed version
+// closest to version, or "" when none is close.
+func didYouMean(version string, listed []string) string {
+	if c := suggest.Closest(version, listed); c != "" {
+		return fmt.Sprintf("; did you mean %s?", c)
+	}
+	return ""
+}

@@ -135,12 +135,12 @@ type resolveFlags struct {
 	loaded                           string
 	modulePolicies, providerPolicies pairList
 	// wants are --want's CALL=VERSION and SOURCE=VERSION.
-	wants pairList
-	extra                            policyList
-	urls                             registryURLs
-	timeout, deadline                time.Duration
-	retries                          int
-	installers                       *installerFlag
+	wants             pairList
+	extra             policyList
+	urls              registryURLs
+	timeout, deadline time.Duration
+	retries           int
+	installers        *installerFlag
 }
 
 // resolveCommand is prerel resolve.

@@ -351,7 +351,7 @@ module "app" {
 		t.Fatal(diags)
 	}
 	for _, tt := range []struct {
-		c                             policyconfig.Choice
+		c                            policyconfig.Choice
 		policy, origin, want, wantAt string
 	}{
 		{cfg.Module("db"), "cargo", "prerel.hcl:1:18", "2.0.0-beta.1", "prerel.hcl:4:10"},

@@ -36,6 +36,12 @@ type RenderOptions struct {
 	// Checked says that Check ran: with no Differences the files are
 	// reported up to date.
 	Checked bool
+	// Failures are what else makes the check fail, one line each: an item
+	// with no admissible version, versions that could not be listed.
+	Failures []string
+	// Only writes the check alone, when there is no plan to show (the
+	// versions could not be listed).
+	Only bool
 	// Contents shows the content of every file to write.
 	Contents bool
 }
@@ -52,10 +58,14 @@ func Render(w io.Writer, format Format, p *Plan, opts RenderOptions) error {
 			*Plan
 			Checked     bool         `json:"checked"`
 			Differences []Difference `json:"differences"`
+			Failures    []string     `json:"failures"`
 		}
-		d := opts.Differences
+		d, f := opts.Differences, opts.Failures
 		if d == nil {
 			d = []Difference{}
+		}
+		if f == nil {
+			f = []string{}
 		}
 		if p == nil {
 			return errNilPlan
@@ -63,7 +73,7 @@ func Render(w io.Writer, format Format, p *Plan, opts RenderOptions) error {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		return enc.Encode(out{p, opts.Checked, d})
+		return enc.Encode(out{p, opts.Checked, d, f})
 	case Text, Markdown:
 		if p == nil {
 			return errNilPlan
@@ -164,6 +174,12 @@ func (r *renderer) blank() { r.b.WriteString("\n") }
 
 // plan writes the whole plan.
 func (r *renderer) plan(p *Plan, opts RenderOptions) {
+	if opts.Checked {
+		r.check(opts)
+		if opts.Only {
+			return
+		}
+	}
 	r.heading("What `init` installs now that it did not before, per module")
 	if line := installersLine(p.Installers); line != "" {
 		r.line("Today is " + r.plain(line) + ".")
@@ -278,17 +294,48 @@ func (r *renderer) plan(p *Plan, opts RenderOptions) {
 			r.code(f.Content)
 		}
 	}
-	if opts.Checked {
-		r.blank()
-		r.heading("Check")
-		if len(opts.Differences) == 0 {
-			r.line("The override files on disk are up to date.")
+}
+
+// check writes what Check found, first: whether the override files on
+// disk are what pin would write, each one that is not with where it
+// differs, and what else makes the check fail.
+func (r *renderer) check(opts RenderOptions) {
+	n := len(opts.Differences) + len(opts.Failures)
+	switch {
+	case n == 0:
+		r.heading("Check: passes")
+		r.line("The override files on disk are up to date.")
+	case len(opts.Differences) == 0:
+		r.heading("Check: fails")
+		r.line("The override files on disk are up to date, but:")
+	default:
+		r.heading("Check: fails")
+		r.line(fmt.Sprintf("%d override %s not what prerel pin would write:", len(opts.Differences), map[bool]string{true: "file is", false: "files are"}[len(opts.Differences) == 1]))
+	}
+	for _, d := range opts.Differences {
+		what := d.Kind
+		switch d.Kind {
+		case "missing":
+			what = "missing: pin would write it"
+		case "changed":
+			what = fmt.Sprintf("changed from line %d", d.Line)
+		case "stale":
+			what = "stale: pin would remove it"
+		case "leftover":
+			what = "a temporary file a stopped run left: pin would remove it"
 		}
-		for _, d := range opts.Differences {
-			r.item(r.text(d.File) + ": " + d.Kind)
+		r.item(r.text(d.File) + ": " + what)
+		if d.Diff != "" {
 			r.code(d.Diff)
 		}
 	}
+	if len(opts.Differences) > 0 && len(opts.Failures) > 0 {
+		r.line("And:")
+	}
+	for _, f := range opts.Failures {
+		r.item(r.plain(f))
+	}
+	r.blank()
 }
 
 // code writes lines of a file or diff as they are, escaped: a fenced

@@ -10,15 +10,20 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/prerel/prerel/internal/hclread"
 	"github.com/prerel/prerel/internal/safefile"
+	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/terraform/address"
 )
 
 // WriteOptions tunes Write and Remove.
 type WriteOptions struct {
 	// Unlock removes from the lock file the provider blocks of Plan.Lock,
-	// so that init installs the pinned versions without -upgrade.
+	// so that init installs the pinned versions without -upgrade; for
+	// Remove, the blocks of the providers the removed files pinned, so
+	// that init installs today's selection again without -upgrade.
 	Unlock bool
 	// AllowOutside lets Write and Remove write and remove files outside
 	// the boundary (Options.AllowOutside); a symbolic link at a file is
@@ -258,9 +263,30 @@ type Removal struct {
 	// Removed are the files removed, relative to the root directory:
 	// pin's override files, then temporary files a killed run left.
 	Removed []string `json:"removed"`
+	// Pins are the pins the removed files held.
+	Pins []RemovedPin `json:"pins"`
+	// Unlocked are the provider blocks removed from the lock file
+	// (WriteOptions.Unlock).
+	Unlocked []string `json:"unlocked"`
 	// Refused are pin's files Remove would not touch: outside the
 	// boundary (see WriteOptions.AllowOutside).
 	Refused []Refusal `json:"refused"`
+}
+
+// RemovedPin is a pin a removed file held.
+type RemovedPin struct {
+	Kind resolve.Kind `json:"kind"`
+	// Name is the module call's name in its module, or the provider's
+	// local name; Source the provider's source address ("" for a module
+	// call).
+	Name   string `json:"name"`
+	Source string `json:"source,omitempty"`
+	// Version is the pinned version.
+	Version string `json:"version"`
+	// Dir is the module directory (as in Plan.Dirs), File the file
+	// relative to the root directory.
+	Dir  string `json:"dir"`
+	File string `json:"file"`
 }
 
 // Remove deletes, as one change (see Write), the files pin wrote
@@ -275,7 +301,7 @@ func Remove(p *Plan, opts WriteOptions) (*Removal, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Removal{Removed: []string{}, Refused: []Refusal{}}
+	r := &Removal{Removed: []string{}, Pins: []RemovedPin{}, Refused: []Refusal{}}
 	var ops []*op
 	seen := map[string]bool{}
 	for _, d := range p.Dirs {
@@ -302,6 +328,7 @@ func Remove(p *Plan, opts WriteOptions) (*Removal, error) {
 		seen[t.path] = true
 		if own {
 			ops = append(ops, &op{name: t.rel, path: t.path, remove: true})
+			r.Pins = append(r.Pins, pinsIn(t.path, d, t.rel)...)
 		}
 		entries, err := os.ReadDir(filepath.Dir(t.path))
 		if err != nil {
@@ -316,13 +343,111 @@ func Remove(p *Plan, opts WriteOptions) (*Removal, error) {
 			}
 		}
 	}
-	if err := apply(ops); err != nil {
+	lockOp, unlocked, err := p.unlockPinned(g, r.Pins, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := apply(append(ops, lockOp...)); err != nil {
 		return nil, err
 	}
 	for _, o := range ops {
 		r.Removed = append(r.Removed, o.name)
 	}
+	r.Unlocked = unlocked
 	return r, nil
+}
+
+// unlockPinned returns, with opts.Unlock, the change of the lock file
+// that removes the blocks of the providers pins held, and their
+// addresses.
+func (p *Plan) unlockPinned(g *guard, pins []RemovedPin, opts WriteOptions) ([]*op, []string, error) {
+	if !opts.Unlock || p.LockFile == "" {
+		return nil, []string{}, nil
+	}
+	var addrs []string
+	for _, x := range pins {
+		if x.Kind != resolve.KindProvider {
+			continue
+		}
+		if a, err := address.ParseProvider(x.Source); err == nil {
+			addrs = append(addrs, address.ProviderKey(a))
+		}
+	}
+	if len(addrs) == 0 {
+		return nil, []string{}, nil
+	}
+	path := p.LockFile
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(g.realDir, path)
+	}
+	t, err := g.judge(p.Dir, path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pin: the lock file is not changed: %w", err)
+	}
+	src, err := safefile.Read(t.path, safefile.ConfigLimit)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, []string{}, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("pin: %w", err)
+	}
+	out, removed, err := unlocked(src, t.path, addrs)
+	if err != nil || len(removed) == 0 {
+		return nil, []string{}, err
+	}
+	return []*op{{name: t.rel, path: t.path, data: out, noun: "lock file"}}, removed, nil
+}
+
+// pinsIn reads the pins of one of pin's files, at path: its module
+// blocks' versions and its required_providers entries. A file that does
+// not parse holds none that can be named.
+func pinsIn(path, dir, rel string) []RemovedPin {
+	src, err := safefile.Read(path, safefile.ConfigLimit)
+	if err != nil {
+		return nil
+	}
+	f, diags := hclread.ParseHCL(src, path)
+	if diags.HasErrors() || f == nil {
+		return nil
+	}
+	content, _, _ := f.Body.PartialContent(userRootSchema)
+	if content == nil {
+		return nil
+	}
+	var out []RemovedPin
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "module":
+			c, _, _ := b.Body.PartialContent(userModuleSchema)
+			if c == nil || c.Attributes["version"] == nil {
+				continue
+			}
+			if v, diags := c.Attributes["version"].Expr.Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+				out = append(out, RemovedPin{Kind: resolve.KindModule, Name: b.Labels[0], Version: v.AsString(), Dir: dir, File: rel})
+			}
+		case "terraform":
+			tc, _, _ := b.Body.PartialContent(userTerraformSchema)
+			if tc == nil {
+				continue
+			}
+			for _, rp := range tc.Blocks {
+				attrs, _ := rp.Body.JustAttributes()
+				for name, a := range attrs {
+					v, diags := a.Expr.Value(nil)
+					if diags.HasErrors() || !v.Type().IsObjectType() || !v.Type().HasAttribute("source") || !v.Type().HasAttribute("version") {
+						continue
+					}
+					src, ver := v.GetAttr("source"), v.GetAttr("version")
+					if src.Type() != cty.String || ver.Type() != cty.String || src.IsNull() || ver.IsNull() {
+						continue
+					}
+					out = append(out, RemovedPin{Kind: resolve.KindProvider, Name: name, Source: src.AsString(), Version: ver.AsString(), Dir: dir, File: rel})
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b RemovedPin) int { return strings.Compare(string(a.Kind)+a.Name, string(b.Kind)+b.Name) })
+	return out
 }
 
 // Difference is a file on disk that is not what Write would leave.
@@ -333,9 +458,24 @@ type Difference struct {
 	// rewrite it), "stale" (Write would remove it) or "leftover" (a
 	// temporary file a killed run left, which Write would remove).
 	Kind string `json:"kind"`
+	// Line is the first line of the file on disk that Write would change
+	// (from 1), for a "changed" file; 0 otherwise.
+	Line int `json:"line,omitempty"`
 	// Diff is the change Write would make, line by line: "-" for a line
 	// on disk, "+" for a line Write writes.
 	Diff string `json:"diff,omitempty"`
+}
+
+// firstDifference returns the first line (from 1) at which a and b
+// differ.
+func firstDifference(a, b string) int {
+	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range x {
+		if i >= len(y) || x[i] != y[i] {
+			return i + 1
+		}
+	}
+	return len(x) + 1
 }
 
 // Check compares the files on disk with what Write would leave: the
@@ -357,7 +497,7 @@ func Check(p *Plan) ([]Difference, error) {
 		case err != nil:
 			return nil, fmt.Errorf("pin: %w", err)
 		case string(src) != f.Content:
-			out = append(out, Difference{File: f.Rel, Kind: "changed", Diff: lineDiff(string(src), f.Content)})
+			out = append(out, Difference{File: f.Rel, Kind: "changed", Line: firstDifference(string(src), f.Content), Diff: lineDiff(string(src), f.Content)})
 		}
 	}
 	for _, rel := range p.Stale {

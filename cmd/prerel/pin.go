@@ -9,10 +9,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/pin"
+	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/terraform/address"
 	"github.com/prerel/prerel/terraform/config"
 )
 
@@ -73,12 +78,12 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 		if len(modes) > 1 {
 			return usagef("%s cannot be used together", strings.Join(modes, " and "))
 		}
-		if *updateLock && (*check || *remove) {
-			return usagef("--update-lock cannot be used with %s", modes[0])
+		if *updateLock && *check {
+			return usagef("--update-lock cannot be used with --check")
 		}
 		dir := args[0]
 		if *remove {
-			return pinRemove(e, f, dir, format.value, *allowOutside)
+			return pinRemove(e, f, dir, format.value, *allowOutside, *updateLock)
 		}
 		rep, err := f.resolve(e, dir, pin.Skip)
 		if err != nil {
@@ -94,6 +99,13 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 		// their pins.
 		outcome := resolveOutcome(rep, false)
 		if exitStatus(outcome) == exitFailure {
+			if *check {
+				// What pin would write is not known: the check fails,
+				// and says why first.
+				if err := pin.Render(e.stdout, pin.Format(format.value), &pin.Plan{Dir: dir}, pin.RenderOptions{Checked: true, Failures: checkFailures(rep), Only: true}); err != nil {
+					return failure(err)
+				}
+			}
 			return outcome
 		}
 		_, tofu := f.installers.releases()
@@ -123,7 +135,7 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 			if err != nil {
 				return failure(err)
 			}
-			ropts.Checked, ropts.Differences = true, diffs
+			ropts.Checked, ropts.Differences, ropts.Failures = true, diffs, checkFailures(rep)
 			if err := pin.Render(e.stdout, pin.Format(format.value), plan, ropts); err != nil {
 				return failure(err)
 			}
@@ -146,6 +158,24 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 		})
 		return nil
 	}
+}
+
+// checkFailures says, one line each, what makes pin --check fail besides
+// files that differ: versions that could not be listed, an item with no
+// admissible version under its chosen policy, a locked provider version
+// the chosen policy refuses.
+func checkFailures(rep *resolve.Report) []string {
+	var out []string
+	for _, it := range rep.Errors() {
+		out = append(out, fmt.Sprintf("the versions of %s %s (%s) could not be listed: %s", it.Kind, it.Name, posOrImplied(it.Pos), it.Problem))
+	}
+	for _, it := range rep.Unsatisfied() {
+		out = append(out, fmt.Sprintf("%s %s (%s) has no admissible version, so nothing is pinned for it: %s", it.Kind, it.Name, posOrImplied(it.Pos), it.Problem))
+	}
+	for _, l := range rep.RefusedLocks() {
+		out = append(out, fmt.Sprintf("the lock file holds %s %s (%s), which %s does not admit for %q: %s", l.Address, l.Version, l.Pos, l.Policy, l.Constraint, l.Reason))
+	}
+	return out
 }
 
 // pinReport writes the report of plan and, when unlocked, the provider
@@ -173,9 +203,11 @@ func pinReport(e *env, format string, plan *pin.Plan, opts pin.RenderOptions, un
 }
 
 // pinRemove removes the override files prerel wrote in the local module
-// directories of the tree rooted at dir, and reports them. It reads the
-// tree only: no versions are listed.
-func pinRemove(e *env, f *resolveFlags, dir, format string, allowOutside bool) error {
+// directories of the tree rooted at dir, and reports them with what init
+// keeps installed until -upgrade. It reads the tree only: no versions
+// are listed. With unlock, the lock file blocks of the providers the
+// files pinned go too.
+func pinRemove(e *env, f *resolveFlags, dir, format string, allowOutside, unlock bool) error {
 	if err := f.check(dir); err != nil {
 		return err
 	}
@@ -189,31 +221,82 @@ func pinRemove(e *env, f *resolveFlags, dir, format string, allowOutside bool) e
 			p.Dirs = append(p.Dirs, n.Dir)
 		}
 	}
+	lock := f.lockFile
+	if lock == "" {
+		lock = filepath.Join(dir, config.LockFileName)
+	}
+	var locks []config.LockedProvider
+	if lock != "-" {
+		if _, err := os.Lstat(lock); err == nil {
+			abs, err := filepath.Abs(lock)
+			if err != nil {
+				return inputError(err)
+			}
+			p.LockFile = abs
+			var diags hcl.Diagnostics
+			if locks, diags = config.LoadLockFile(lock); diags.HasErrors() {
+				return diagnosticsError(diags)
+			}
+		}
+	}
 	// The files are removed once the run has succeeded, as they are
 	// written.
 	e.afterSuccess(func() error {
-		removal, err := pin.Remove(p, pin.WriteOptions{AllowOutside: allowOutside})
+		removal, err := pin.Remove(p, pin.WriteOptions{AllowOutside: allowOutside, Unlock: unlock})
 		if err != nil {
 			return failure(err)
 		}
-		lock := f.lockFile
-		if lock == "" {
-			lock = filepath.Join(dir, ".terraform.lock.hcl")
-		}
-		_, err = os.Stat(lock)
-		return failure(renderRemoved(e.stdout, format, removal, lock != "-" && err == nil))
+		return failure(renderRemoved(e.stdout, format, removal, kept(tree, locks, removal)))
 	})
 	return nil
 }
 
-// renderRemoved writes the files pin --remove removed, the files it
-// would not touch and, when there is a lock file, that a provider pin
-// stays locked.
-func renderRemoved(w io.Writer, format string, r *pin.Removal, locked bool) error {
+// kept lists what init keeps installed once the pins of removal are gone,
+// until init -upgrade: a module call whose manifest records a prerelease
+// the removed pin installed, and a provider locked at the version a
+// removed pin asked for, unless its lock block went too.
+func kept(tree *config.Tree, locks []config.LockedProvider, removal *pin.Removal) []string {
+	var out []string
+	for _, x := range removal.Pins {
+		switch x.Kind {
+		case resolve.KindModule:
+			for _, n := range tree.Nodes {
+				if n.Call == nil || n.Record == nil || n.Call.Name != x.Name || n.Parent == nil || filepath.Clean(n.Parent.Dir) != filepath.Clean(x.Dir) {
+					continue
+				}
+				if v, err := engine.ParseVersion(strings.TrimPrefix(n.Record.Version, "v")); err == nil && v.IsPrerelease() {
+					out = append(out, fmt.Sprintf("module.%s: %s stays installed", strings.Join(n.Path, ".module."), n.Record.Version))
+				}
+			}
+		case resolve.KindProvider:
+			addr, err := address.ParseProvider(x.Source)
+			if err != nil || slices.Contains(removal.Unlocked, address.ProviderKey(addr)) {
+				continue
+			}
+			for _, l := range locks {
+				if l.Address == address.ProviderKey(addr) && l.Version == x.Version {
+					out = append(out, fmt.Sprintf("provider %s: %s stays locked (--update-lock removes its lock entry)", l.Address, l.Version))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// renderRemoved writes the files pin --remove removed, the lock entries
+// it removed, what init keeps installed until -upgrade, and the files it
+// would not touch.
+func renderRemoved(w io.Writer, format string, r *pin.Removal, kept []string) error {
 	if format == "json" {
 		enc := newJSONEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		if kept == nil {
+			kept = []string{}
+		}
+		return enc.Encode(struct {
+			*pin.Removal
+			Kept []string `json:"kept_until_upgrade"`
+		}{r, kept})
 	}
 	code, plain, item := printable.String, printable.String, "  "
 	if format == "markdown" {
@@ -227,8 +310,17 @@ func renderRemoved(w io.Writer, format string, r *pin.Removal, locked bool) erro
 		for _, f := range r.Removed {
 			b.WriteString(item + code(f) + "\n")
 		}
-		if locked {
-			b.WriteString("\nA provider version init installed for a pin stays in the lock file:\nrun `" + pin.UpgradeCommand + "` (or `tofu init -upgrade`).\n")
+	}
+	if len(r.Unlocked) > 0 {
+		b.WriteString("\nRemoved from the lock file:\n")
+		for _, a := range r.Unlocked {
+			b.WriteString(item + code(a) + "\n")
+		}
+	}
+	if len(kept) > 0 {
+		b.WriteString("\ninit keeps what it installed while the configuration admits it: run `" + pin.UpgradeCommand + "`\n(or `tofu init -upgrade`) to install today's selection again:\n")
+		for _, k := range kept {
+			b.WriteString(item + plain(k) + "\n")
 		}
 	}
 	if len(r.Refused) > 0 {

@@ -391,6 +391,9 @@ func sortByFirst(gs []notes.Group, listed []Unreadable) []notes.Group {
 // opt.ShowAll long lists are cut, and omitted counts what was left out.
 func (r *Report) sections(code func(string) string, text func(string) string, opt report.Options, omitted *notes.Omitted) []section {
 	var out []section
+	if pinned := r.pinnedSection(code, text); len(pinned.lines) > 0 {
+		out = append(out, pinned)
+	}
 	none := section{title: "Why Terraform selects no version today"}
 	for i := range r.Items {
 		it := &r.Items[i]

@@ -131,6 +131,10 @@ type Item struct {
 	// Implied is set for a provider that no required_providers entry
 	// names in any module.
 	Implied bool `json:"implied,omitempty"`
+	// Pinned is the pin prerel pin wrote for the item, which init
+	// installs, when the configuration was read without pin's files
+	// (Options.SkipFile); nil when none holds it.
+	Pinned *Pinned `json:"pinned,omitempty"`
 	// Wanted is the exact version the configuration wants, whatever the
 	// policy selects (prerel.hcl's want, --want): Selected is that version
 	// as the registry lists it, nil when it is not listed.

@@ -52,7 +52,10 @@ type Options struct {
 	// configuration files for which it returns true
 	// (config.TreeOptions.SkipFile): package pin passes pin.Skip, so
 	// that the report shows what the configuration selects without the
-	// override files pin wrote.
+	// override files pin wrote. The module and provider versions the
+	// override files it leaves out pin are read apart: each item shows
+	// its pin (Item.Pinned), stale when the chosen policy selects another
+	// version now.
 	SkipFile func(path string) bool
 	// Terraform and OpenTofu are the releases whose init is "today"
 	// (package terraform/installer); the zero Release means the newest
@@ -112,6 +115,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	r := newReport(opts, tree)
 	c := collector{opts: opts, inst: inst, rel: relativeTo(opts.Dir), report: r, diags: append(opts.Config.Warnings(), diags...)}
 	c.collect(tree)
+	pins, pinWarnings := readPins(tree, opts.SkipFile, c.rel)
 	if !diags.HasErrors() {
 		// With errors in the configuration, calls may be missing: the
 		// policy settings are checked once it reads cleanly.
@@ -142,6 +146,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	r.Warnings = append(r.Warnings, unreadableByAll(r.Items)...)
+	r.applyPins(pins)
+	r.Warnings = append(r.Warnings, pinWarnings...)
 	if lockFile != "" {
 		r.LockFile = c.rel(hcl.Range{Filename: lockFile})
 		r.LockPath = lockFile

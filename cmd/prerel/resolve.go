@@ -16,6 +16,7 @@ import (
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/pin"
 	"github.com/prerel/prerel/terraform/credentials"
 	"github.com/prerel/prerel/terraform/registry"
 
@@ -186,7 +187,9 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		rep, err := f.resolve(e, args[0], nil)
+		// The files prerel pin wrote are read apart: the report judges
+		// the configuration's own constraints and shows each pin.
+		rep, err := f.resolve(e, args[0], pin.Skip)
 		if err != nil {
 			return err
 		}
@@ -201,8 +204,22 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 		if err := configPolicyFailures(e.registry, f.loaded); err != nil {
 			return err
 		}
-		return resolveOutcome(rep, *showAll)
+		return errors.Join(resolveOutcome(rep, *showAll), stalePins(rep))
 	}
+}
+
+// stalePins is a finding for every pin prerel pin wrote that is not what
+// the chosen policy selects now, as a stale lock entry is.
+func stalePins(rep *resolve.Report) error {
+	var lines []string
+	for _, it := range rep.StalePins() {
+		lines = append(lines, fmt.Sprintf("%s %q is pinned at %s (%s:%d), but %s now selects %s: run prerel pin",
+			it.Kind, it.Name, printable.String(it.Pinned.Version), printable.String(it.Pinned.File), it.Pinned.Line, it.Policy, printable.String(selectedOrNone(it.Selected))))
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return finding(errors.New(strings.Join(lines, "\n")))
 }
 
 // resolve reads the configuration rooted at dir as the flags say and
@@ -467,4 +484,12 @@ func updaterPolicy(name string) (engine.Policy, error) {
 		names = append(names, p.Name())
 	}
 	return nil, usagef("--updater %q: not an updater; expected one of %s", name, strings.Join(names, ", "))
+}
+
+// selectedOrNone is a selection, or "none".
+func selectedOrNone(s *string) string {
+	if s == nil {
+		return "none"
+	}
+	return *s
 }

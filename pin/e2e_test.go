@@ -636,3 +636,78 @@ func TestEndToEndWant(t *testing.T) {
 		})
 	}
 }
+
+// TestEndToEndWalk walks one tree the way a user does, with the real
+// installer: resolve, pin, init installs the pin; a newer prerelease is
+// published: resolve marks the pin stale and Check fails; Remove names
+// the prerelease init keeps, and a plain init keeps it, as the call's
+// constraint still admits it; init -upgrade goes back to today's
+// selection, which is none for this constraint.
+func TestEndToEndWalk(t *testing.T) {
+	for _, bin := range installers(t) {
+		t.Run(filepath.Base(bin), func(t *testing.T) {
+			e := newE2E(t, bin)
+			e.write(filepath.Join(e.root, "main.tf"), fmt.Sprintf("module \"db\" {\n  source  = %q\n  version = \">= 2.0.0-beta.1\"\n}\n", e2eHost+"/corp/net/aws"))
+			if diags := e.cfg.SetDefault("cargo", policyconfig.FlagOrigin("--policy cargo")); diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			if _, err := e.tryInit(); err == nil {
+				t.Fatal("init without a pin installed a prerelease for >= 2.0.0-beta.1")
+			}
+			rep := e.resolve()
+			if it := rep.Items[0]; it.Selected == nil || *it.Selected != "2.0.0-beta.1" || it.Pinned != nil {
+				t.Fatalf("resolve before pin: selected %v, pinned %+v", it.Selected, it.Pinned)
+			}
+			if err := pin.Write(e.plan(), pin.WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			e.init()
+			if got := e.installed(); got["db"] != "2.0.0-beta.1" {
+				t.Fatalf("with the pin init installed %v", got)
+			}
+
+			e.reg.publish("2.0.0-beta.2")
+			rep = e.resolve()
+			if p := rep.Items[0].Pinned; p == nil || p.Version != "2.0.0-beta.1" || !p.Stale || p.File != pin.FileName {
+				t.Errorf("resolve after 2.0.0-beta.2: pinned %+v, want 2.0.0-beta.1 in %s, stale", p, pin.FileName)
+			}
+			p := e.plan()
+			if diffs, err := pin.Check(p); err != nil || len(diffs) != 1 {
+				t.Errorf("Check after 2.0.0-beta.2: %+v, %v", diffs, err)
+			}
+
+			removal, err := pin.Remove(p, pin.WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tree, diags := config.LoadTree(e.root, config.TreeOptions{ModulesDir: filepath.Join(e.data, "modules"), SkipFile: pin.Skip})
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			check, _ := policies.Lookup(pin.KeepPolicy)
+			kept := pin.Kept(tree, nil, removal, check)
+			if len(kept) != 1 || !strings.Contains(kept[0], "module.db: 2.0.0-beta.1 stays installed") {
+				t.Errorf("Kept: %q, want db's 2.0.0-beta.1", kept)
+			}
+			e.init()
+			if got := e.installed(); got["db"] != "2.0.0-beta.1" {
+				t.Errorf("a plain init after Remove installed %v, want db kept at 2.0.0-beta.1, as Kept says", got)
+			}
+			if out, err := e.tryInit("-upgrade"); err == nil {
+				t.Errorf("init -upgrade after Remove installed something for >= 2.0.0-beta.1:\n%s", out)
+			}
+		})
+	}
+}
+
+// resolve resolves the root module as the CLI's resolve does: pin's files
+// read apart.
+func (e *e2e) resolve() *resolve.Report {
+	e.t.Helper()
+	rep, err := resolve.Run(context.Background(), resolve.Options{Dir: e.root, ModulesDir: filepath.Join(e.data, "modules"),
+		Config: e.cfg, Versions: e.reg, Policies: policies, SkipFile: pin.Skip})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return rep
+}

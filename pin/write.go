@@ -12,10 +12,12 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/hclread"
 	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/terraform/address"
+	"github.com/prerel/prerel/terraform/config"
 )
 
 // WriteOptions tunes Write and Remove.
@@ -620,4 +622,46 @@ func unlocked(src []byte, path string, addresses []string) ([]byte, []string, er
 	}
 	out = append(out, src[last:]...)
 	return out, removed, nil
+}
+
+// KeepPolicy is the policy with which init judges whether an installed
+// module stays: hashicorp/go-version's Check alone, without the
+// prerelease gate of its selection (Terraform's moduleInstallWalker, and
+// OpenTofu's, replace an installed module only when the call's
+// constraint does not Check its version).
+const KeepPolicy = "hashicorp"
+
+// Kept lists what init keeps installed once the pins of removal are gone,
+// until init -upgrade: a module call whose manifest records a prerelease
+// that the call's own constraint admits under check (KeepPolicy); and a
+// provider locked at the version a removed pin asked for, unless its
+// lock block went too.
+func Kept(tree *config.Tree, locks []config.LockedProvider, removal *Removal, check engine.Policy) []string {
+	var out []string
+	for _, x := range removal.Pins {
+		switch x.Kind {
+		case resolve.KindModule:
+			for _, n := range tree.Nodes {
+				if n.Call == nil || n.Record == nil || n.Call.Name != x.Name || n.Parent == nil || filepath.Clean(n.Parent.Dir) != filepath.Clean(x.Dir) {
+					continue
+				}
+				v, err := engine.ParseVersion(strings.TrimPrefix(n.Record.Version, "v"))
+				if err != nil || !v.IsPrerelease() || check == nil || engine.Evaluate(check, n.Call.Version, n.Record.Version).Verdict != engine.Allow {
+					continue
+				}
+				out = append(out, fmt.Sprintf("module.%s: %s stays installed (its constraint %q admits it)", strings.Join(n.Path, ".module."), n.Record.Version, n.Call.Version))
+			}
+		case resolve.KindProvider:
+			addr, err := address.ParseProvider(x.Source)
+			if err != nil || slices.Contains(removal.Unlocked, address.ProviderKey(addr)) {
+				continue
+			}
+			for _, l := range locks {
+				if l.Address == address.ProviderKey(addr) && l.Version == x.Version {
+					out = append(out, fmt.Sprintf("provider %s: %s stays locked (--update-lock removes its lock entry)", l.Address, l.Version))
+				}
+			}
+		}
+	}
+	return out
 }

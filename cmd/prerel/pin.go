@@ -11,13 +11,11 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/pin"
 	"github.com/prerel/prerel/resolve"
-	"github.com/prerel/prerel/terraform/address"
 	"github.com/prerel/prerel/terraform/config"
 )
 
@@ -246,41 +244,10 @@ func pinRemove(e *env, f *resolveFlags, dir, format string, allowOutside, unlock
 		if err != nil {
 			return failure(err)
 		}
-		return failure(renderRemoved(e.stdout, format, removal, kept(tree, locks, removal)))
+		check, _ := e.registry.Lookup(pin.KeepPolicy)
+		return failure(renderRemoved(e.stdout, format, removal, pin.Kept(tree, locks, removal, check)))
 	})
 	return nil
-}
-
-// kept lists what init keeps installed once the pins of removal are gone,
-// until init -upgrade: a module call whose manifest records a prerelease
-// the removed pin installed, and a provider locked at the version a
-// removed pin asked for, unless its lock block went too.
-func kept(tree *config.Tree, locks []config.LockedProvider, removal *pin.Removal) []string {
-	var out []string
-	for _, x := range removal.Pins {
-		switch x.Kind {
-		case resolve.KindModule:
-			for _, n := range tree.Nodes {
-				if n.Call == nil || n.Record == nil || n.Call.Name != x.Name || n.Parent == nil || filepath.Clean(n.Parent.Dir) != filepath.Clean(x.Dir) {
-					continue
-				}
-				if v, err := engine.ParseVersion(strings.TrimPrefix(n.Record.Version, "v")); err == nil && v.IsPrerelease() {
-					out = append(out, fmt.Sprintf("module.%s: %s stays installed", strings.Join(n.Path, ".module."), n.Record.Version))
-				}
-			}
-		case resolve.KindProvider:
-			addr, err := address.ParseProvider(x.Source)
-			if err != nil || slices.Contains(removal.Unlocked, address.ProviderKey(addr)) {
-				continue
-			}
-			for _, l := range locks {
-				if l.Address == address.ProviderKey(addr) && l.Version == x.Version {
-					out = append(out, fmt.Sprintf("provider %s: %s stays locked (--update-lock removes its lock entry)", l.Address, l.Version))
-				}
-			}
-		}
-	}
-	return out
 }
 
 // renderRemoved writes the files pin --remove removed, the lock entries

@@ -65,7 +65,9 @@ func TestDetect(t *testing.T) {
 				},
 			}
 			tf, tofu, notes := installer.Detect(context.Background(), dir, opts)
-			got := func(f installer.Found) string { return f.Release.String() + " from " + strings.ReplaceAll(f.From, top, "TOP") }
+			got := func(f installer.Found) string {
+				return f.Release.String() + " from " + strings.ReplaceAll(f.From, top, "TOP")
+			}
 			if got(tf) != tt.tf || got(tofu) != tt.tofu {
 				t.Errorf("found %q and %q, want %q and %q", got(tf), got(tofu), tt.tf, tt.tofu)
 			}

@@ -37,7 +37,11 @@ import (
 // "changes_terraform", "changes_opentofu", "status" ("ok", "unsatisfied"
 // or "error"), "problem", "available", "newest", "refused", "unreadable",
 // "today_errors" (each with "installer" and "error"), "from", "none_today" (when today's Terraform selects no version: "why",
-// "selects" and "pin", as the text report's list says) and
+// "selects" and "pin", as the text report's list says), "no_match" (when
+// the chosen policy selects no version: "why", "rule", "wanted",
+// "policies" (policy name → the wanted version it selects), "constraints"
+// and "did_you_mean" (each with "constraint", "module" for a provider's
+// requirement, "selects" and "note"); see NoMatch) and
 // "new_major_prerelease" (the policies that select a prerelease of a new
 // major). The characters < > & are written as they are; control
 // characters are escaped as JSON escapes them; URL credentials are

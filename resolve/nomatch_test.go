@@ -1,15 +1,22 @@
 package resolve_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/golden"
+	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/registry"
 )
 
@@ -188,6 +195,8 @@ terraform {
 				{"~> 2.0", "", "2.0.3"}, {">= 2.0.3, < 3.0.0", "", "2.0.3"}},
 		},
 	}
+	// The text report's section of each case, for review.
+	var texts strings.Builder
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			body := moduleBody(tt.versions...)
@@ -213,9 +222,22 @@ terraform {
 			if err != nil {
 				t.Fatal(err)
 			}
+			var b bytes.Buffer
+			if err := resolve.Render(&b, report.Text, r, cliOptions); err != nil {
+				t.Fatal(err)
+			}
+			title := "\nWhy the chosen policy selects no version, and what would:\n"
+			text := ""
+			if _, rest, ok := strings.Cut(b.String(), title); ok {
+				text, _, _ = strings.Cut(rest, "\n\n")
+			}
+			fmt.Fprintf(&texts, "%s:\n%s\n\n", tt.name, text)
 			it := &r.Items[0]
 			n := it.NoMatch
 			if tt.wanted == nil {
+				if text != "" {
+					t.Errorf("the text report says why no version is selected:\n%s", b.String())
+				}
 				if n != nil {
 					t.Fatalf("%s selects %v, and NoMatch = %+v", it.Policy, it.Selected, n)
 				}
@@ -261,10 +283,110 @@ terraform {
 			checkVerified(t, it)
 		})
 	}
+	golden.Check(t, filepath.Join("testdata", "golden", "nomatch-cases.txt"), []byte(texts.String()))
 }
 
 // moduleCall is a main.tf that calls corp/db/aws as "db" with the
 // constraint.
 func moduleCall(constraint string) string {
 	return fmt.Sprintf("module \"db\" {\n  source  = \"corp/db/aws\"\n  version = %q\n}\n", constraint)
+}
+
+// TestNoMatchGolden checks the reports of the tree in testdata/nomatch
+// against golden files: the text report's first 24 lines say why cargo
+// selects no version of db and what would, in 80 columns; the JSON report
+// holds the same in the item's no_match, and nothing for app, whose
+// policy selects a version.
+func TestNoMatchGolden(t *testing.T) {
+	x, err := registry.LoadIndex(filepath.Join(nomatchDir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: nomatchDir, Config: loadConfig(t, nomatchDir), Versions: x, Policies: testRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[report.Format]string{}
+	for _, f := range []struct {
+		f    report.Format
+		name string
+	}{{report.Text, "nomatch.txt"}, {report.Markdown, "nomatch.md"}, {report.JSON, "nomatch.json"}} {
+		var b bytes.Buffer
+		if err := resolve.Render(&b, f.f, r, cliOptions); err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, filepath.Join("testdata", "golden", f.name), b.Bytes())
+		out[f.f] = b.String()
+	}
+	lines := strings.Split(out[report.Text], "\n")
+	for i, l := range lines {
+		if n := utf8.RuneCountInString(l); n > 80 {
+			t.Errorf("line %d is %d columns: %q", i+1, n, l)
+		}
+	}
+	first := strings.Join(lines[:min(24, len(lines))], "\n")
+	for _, want := range []string{"cargo refuses 2.0.0-beta.1", `names no prerelease`, `"~> 2.0.0-beta.1"`, "ga-bound"} {
+		if !strings.Contains(strings.Join(strings.Fields(first), " "), want) {
+			t.Errorf("the first 24 lines do not say %q:\n%s", want, first)
+		}
+	}
+	var got struct {
+		Items []struct {
+			Name    string           `json:"name"`
+			NoMatch *json.RawMessage `json:"no_match"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(out[report.JSON]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Items) != 2 || got.Items[0].NoMatch != nil || got.Items[1].NoMatch == nil {
+		t.Fatalf("items %+v: want no_match for db alone", got.Items)
+	}
+	var n resolve.NoMatch
+	if err := json.Unmarshal(*got.Items[1].NoMatch, &n); err != nil {
+		t.Fatal(err)
+	}
+	if n.Policies["ga-bound"] != "2.0.0-beta.1" || len(n.Constraints) == 0 || n.Constraints[0] != (resolve.Edit{Constraint: "~> 2.0.0-beta.1", Selects: "2.0.0-beta.1"}) {
+		t.Errorf("no_match = %+v", n)
+	}
+}
+
+// TestNoMatchOutsideText checks that what NoMatch says of a module call
+// whose label carries an escape sequence and Markdown reaches no terminal
+// as a control character and renders as no link in Markdown.
+func TestNoMatchOutsideText(t *testing.T) {
+	label := escLabel + `[click me](https://evil.example/phish)`
+	dir := outsideDir(t)
+	tf := "module \"" + label + "\" {\n  source  = \"reg.example/ns/app/aws\"\n  version = \"~> 2.0\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(tf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := &fakeSource{name: "fake", listings: map[string]*registry.Listing{
+		"reg.example/ns/app/aws": {Versions: []string{"1.0.0", "2.0.0-beta", "2.0.0-rc\x1b[0m"}},
+	}}
+	cfg := loadConfig(t, t.TempDir())
+	if diags := cfg.SetDefault("cargo", policyconfig.FlagOrigin("--policy cargo")); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: src, Policies: testRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Items[0].NoMatch == nil {
+		t.Fatalf("no NoMatch: %+v", r.Items[0])
+	}
+	out := renderAll(t, r)
+	for ext, s := range out {
+		if i := strings.IndexFunc(s, func(r rune) bool { return r < 0x20 && r != '\n' || r == 0x7f }); i >= 0 {
+			t.Errorf("%s output has a control character at byte %d: %q", ext, i, s[max(0, i-40):min(len(s), i+40)])
+		}
+	}
+	if want := `module \x1b[31mRED\x1b[0m[click me](https://evil.example/phish) (main.tf:3:13): cargo refuses 2.0.0-beta`; !strings.Contains(strings.ReplaceAll(out["txt"], "\n    ", " "), want) {
+		t.Errorf("text output lacks %q:\n%s", want, out["txt"])
+	}
+	_, md, _ := strings.Cut(out["md"], "#### Why the chosen policy selects no version, and what would\n")
+	md, _, _ = strings.Cut(md, "\n#### ")
+	if m := linkMarkup.FindString(codeSpans.ReplaceAllString(md, "")); m != "" || !strings.Contains(md, "2.0.0-beta") {
+		t.Errorf("the Markdown section has %q unescaped outside code spans:\n%s", m, md)
+	}
 }

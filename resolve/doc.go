@@ -88,6 +88,23 @@
 // text and Markdown reports list them after the table, the JSON report
 // holds it in each item's "none_today".
 //
+// Where the chosen policy selects no version, Item.NoMatch (Run fills it)
+// says why in words: which comparator refuses the newest versions and by
+// which rule (a prerelease no comparator names, a prerelease of another
+// release, a version outside the range), or the policy's own reason. It
+// names the versions the user likely wants (the newest prerelease above
+// what today's Terraform selects, and the newest release), the policies
+// of Options.Policies that select them as the constraint is written, and
+// the smallest edits of the constraint under which the chosen policy
+// selects them ("~> 2.0" → "~> 2.0.0-beta.1" under cargo; ">=
+// 2.0.0-beta.1, < 3.0.0"), each kept only when engine.Select with the
+// chosen policy over the listed versions selects it; near misses get a
+// did you mean ("6.0.0-beta3" where 6.0.0-beta.3 is listed, a "v" prefix
+// the policy refuses). The work is bounded: each policy runs once over
+// the listed versions, and a few dozen candidate edits at most. The text
+// and Markdown reports list it first after the table, items alike in one
+// entry; the JSON report holds it in each item's "no_match".
+//
 // # Reading the reports
 //
 // The text report fits 80 columns: one line per module call and one per

@@ -26,8 +26,9 @@ type NoneToday struct {
 // item, what the chosen policy and the extra policies select instead, and
 // the pin that makes init install the chosen one. It is nil when today's
 // Terraform selects a version, when the versions were not listed, and
-// when no listed version is within the constraint, prerelease or not
-// (the item's Problem then says so).
+// when no listed version is within the constraint, prerelease or not,
+// and the chosen policy selects none either (the item's Problem and
+// NoMatch then say why).
 func (it *Item) NoneToday() *NoneToday {
 	if it.Status == StatusError || it.ByPolicy == nil || it.ByPolicy[it.TerraformPolicy] != nil {
 		return nil
@@ -56,7 +57,7 @@ func (it *Item) NoneToday() *NoneToday {
 }
 
 // whyNone is NoneToday.Why, "" when no listed version is within the
-// constraint.
+// constraint and the chosen policy selects none.
 func (it *Item) whyNone() string {
 	if reason := it.Refused[it.TerraformPolicy]; reason != "" {
 		return fmt.Sprintf("today's installer refuses %q: %s", it.Constraint, reason)
@@ -72,8 +73,13 @@ func (it *Item) whyNone() string {
 			break
 		}
 	}
-	if !inRange {
+	switch {
+	case !inRange && it.Selected == nil:
 		return ""
+	case !inRange:
+		// The chosen policy selects by a rule of its own ("~> 2.0" and
+		// 2.0.0-beta.1 under ga-bound).
+		return fmt.Sprintf("no listed version is within %q by precedence, which today's installer requires", it.Constraint)
 	}
 	exact := false
 	for _, cmp := range c.Comparators() {

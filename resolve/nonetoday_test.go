@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,4 +62,36 @@ func TestNoneToday(t *testing.T) {
 		fmt.Fprintf(&b, "  why: %s\n  selects: %s\n  pin: %s\n\n", n.Why, strings.Join(n.Selects, ", "), n.Pin)
 	}
 	golden.Check(t, filepath.Join("testdata", "golden", "nonetoday.txt"), []byte(b.String()))
+}
+
+// TestNoneTodayOutsideByPrecedence checks that NoneToday explains an item
+// no listed version of which is within the constraint by precedence,
+// while the chosen policy selects one by its own rule: ga-bound admits
+// 2.0.0-beta.1 for "~> 2.0" by its release.
+func TestNoneTodayOutsideByPrecedence(t *testing.T) {
+	dir := writeDir(t, map[string]string{"main.tf": moduleCall("~> 2.0"),
+		"index.json": `{"modules": {"corp/db/aws": ` + moduleBody("1.0.0", "1.5.0", "2.0.0-beta.1") + `}}`,
+		"prerel.hcl": `module "db" { policy = "ga-bound" }`})
+	x, err := registry.LoadIndex(filepath.Join(dir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := &r.Items[0]
+	if it.NoMatch != nil {
+		t.Errorf("ga-bound selects %v, yet NoMatch = %+v", it.Selected, it.NoMatch)
+	}
+	n := it.NoneToday()
+	if n == nil {
+		t.Fatal("NoneToday is nil")
+	}
+	if want := `no listed version is within "~> 2.0" by precedence, which today's installer requires`; n.Why != want {
+		t.Errorf("Why = %q, want %q", n.Why, want)
+	}
+	if !strings.Contains(n.Pin, `version = "2.0.0-beta.1"`) || !slices.Contains(n.Selects, "ga-bound selects 2.0.0-beta.1") {
+		t.Errorf("NoneToday = %+v", n)
+	}
 }

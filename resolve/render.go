@@ -37,7 +37,11 @@ import (
 // "changes_terraform", "changes_opentofu", "status" ("ok", "unsatisfied"
 // or "error"), "problem", "available", "newest", "refused", "unreadable",
 // "today_errors" (each with "installer" and "error"), "from", "none_today" (when today's Terraform selects no version: "why",
-// "selects" and "pin", as the text report's list says) and
+// "selects" and "pin", as the text report's list says), "no_match" (when
+// the chosen policy selects no version: "why", "rule", "wanted",
+// "policies" (policy name → the wanted version it selects), "constraints"
+// and "did_you_mean" (each with "constraint", "module" for a provider's
+// requirement, "selects" and "note"); see NoMatch) and
 // "new_major_prerelease" (the policies that select a prerelease of a new
 // major). The characters < > & are written as they are; control
 // characters are escaped as JSON escapes them; URL credentials are
@@ -92,9 +96,10 @@ func where(pos string) string {
 // report.Markdown for a pull request or a CI step summary, report.JSON
 // for programs. Unless opts.ShowAll, the text and Markdown reports cut
 // long lists: each list after the table shows 10 lines, a grouped problem
-// names 6 items, an item's unreadable versions 2 examples (each with a
-// count of the rest), and the report ends with a count of what it left
-// out and opts.ShowAllHint. A nil report is an error.
+// names 6 items, an item's unreadable versions 2 examples, the edits that
+// make the chosen policy select a version 2 and the policies that select
+// it 6 (each with a count of the rest), and the report ends with a count
+// of what it left out and opts.ShowAllHint. A nil report is an error.
 func Render(w io.Writer, f report.Format, r *Report, opts report.Options) error {
 	switch f {
 	case report.Text:
@@ -111,6 +116,14 @@ func Render(w io.Writer, f report.Format, r *Report, opts report.Options) error 
 type section struct {
 	title string
 	lines []string
+	// subs, when not nil, holds the lines under each of lines.
+	subs [][]string
+	// one and many name what a line stands for when lines are cut:
+	// "line", "lines" unless set.
+	one, many string
+	// glue keeps short quoted texts on one line where the lines are
+	// wrapped; in Markdown the lines are wrapped too (see wrapMarkdown).
+	glue bool
 }
 
 // ProblemGroup is the items that share one problem.
@@ -389,8 +402,11 @@ func sortByFirst(gs []notes.Group, listed []Unreadable) []notes.Group {
 // sections returns the lists that follow the table, in order, each
 // line built by the given functions for the output format. Without
 // opt.ShowAll long lists are cut, and omitted counts what was left out.
-func (r *Report) sections(code func(string) string, text func(string) string, opt report.Options, omitted *notes.Omitted) []section {
+func (r *Report) sections(code, quote, text func(string) string, opt report.Options, omitted *notes.Omitted) []section {
 	var out []section
+	if s := r.noMatchSection(code, quote, text, opt, omitted); len(s.lines) > 0 {
+		out = append(out, s)
+	}
 	if pinned := r.pinnedSection(code, text); len(pinned.lines) > 0 {
 		out = append(out, pinned)
 	}
@@ -481,12 +497,24 @@ func (r *Report) sections(code func(string) string, text func(string) string, op
 		for i := range out {
 			if left := len(out[i].lines) - notes.MaxLines; left > 0 {
 				out[i].lines = append(out[i].lines[:notes.MaxLines], fmt.Sprintf("and %d more", left))
-				omitted.Add(left, "line", "lines")
+				if out[i].subs != nil {
+					out[i].subs = append(out[i].subs[:notes.MaxLines], nil)
+				}
+				one, many := out[i].one, out[i].many
+				if one == "" {
+					one, many = "line", "lines"
+				}
+				omitted.Add(left, one, many)
 			}
 		}
 	}
 	return out
 }
+
+// quoteConstraint quotes a constraint for the text report, as Go quotes
+// a string, so that its spaces and commas read as one and no control
+// character reaches the terminal.
+func quoteConstraint(s string) string { return printable.String(strconv.Quote(s)) }
 
 // leftOut is the last line of a report that cut something, "" when it
 // cut nothing; code formats opt.ShowAllHint.
@@ -508,10 +536,13 @@ func leftOut(omitted *notes.Omitted, code func(string) string, opt report.Option
 // marked). Under a row, in words, each extra policy that selects another
 // version than today and any policy that selects a prerelease of a new
 // major; with opt.ShowAll, every module's constraint with its place.
-// Then the modules not read, the skipped sources, the lock file check,
-// the problems (the items that share one named on one line), the
-// versions some policies cannot read and the warnings, each line wrapped
-// at textWidth, and last what was left out, if anything (see Render).
+// Then, first, why each item's chosen policy selects no version and what
+// would (see NoMatch; the items alike in one entry), why today's
+// Terraform selects none (see NoneToday), the modules not read, the
+// skipped sources, the lock file check, the problems (the items that
+// share one named on one line), the versions some policies cannot read
+// and the warnings, each line wrapped at textWidth, and last what was
+// left out, if anything (see Render).
 // Every text the report holds is written as printable.String writes it,
 // so that no control character reaches the terminal, and URL credentials
 // are replaced as Run replaces them. A nil report is an error.
@@ -562,11 +593,23 @@ func renderText(w io.Writer, r *Report, opt report.Options) error {
 		}
 	}
 	var omitted notes.Omitted
-	for _, s := range r.sections(quote, quote, opt, &omitted) {
+	for _, s := range r.sections(quote, quoteConstraint, quote, opt, &omitted) {
 		fmt.Fprintf(&b, "\n%s:\n", s.title)
-		for _, l := range s.lines {
-			for _, line := range wrapText(l, 2, 4) {
+		wrap := wrapText
+		if s.glue {
+			wrap = wrapGlued
+		}
+		for i, l := range s.lines {
+			for _, line := range wrap(l, 2, 4) {
 				fmt.Fprintf(&b, "%s\n", line)
+			}
+			if s.subs == nil {
+				continue
+			}
+			for _, sub := range s.subs[i] {
+				for _, line := range wrap(sub, 4, 6) {
+					fmt.Fprintf(&b, "%s\n", line)
+				}
 			}
 		}
 	}
@@ -844,10 +887,24 @@ func renderMarkdown(w io.Writer, r *Report, opt report.Options) error {
 		}
 	}
 	var omitted notes.Omitted
-	for _, s := range r.sections(markdown.Code, markdown.Escape, opt, &omitted) {
+	for _, s := range r.sections(markdown.Code, markdown.Code, markdown.Escape, opt, &omitted) {
 		fmt.Fprintf(&b, "\n#### %s\n\n", s.title)
-		for _, l := range s.lines {
-			fmt.Fprintf(&b, "- %s\n", l)
+		for i, l := range s.lines {
+			if !s.glue {
+				fmt.Fprintf(&b, "- %s\n", l)
+			} else {
+				b.WriteString(strings.Join(wrapMarkdown("- "+l, 0, 2), "\n") + "\n")
+			}
+			if s.subs == nil {
+				continue
+			}
+			for _, sub := range s.subs[i] {
+				if !s.glue {
+					fmt.Fprintf(&b, "  - %s\n", sub)
+				} else {
+					b.WriteString(strings.Join(wrapMarkdown("- "+sub, 2, 4), "\n") + "\n")
+				}
+			}
 		}
 	}
 	if l := leftOut(&omitted, markdown.Code, opt); l != "" {

@@ -143,6 +143,13 @@ type Item struct {
 	// Terraform selects no version, what the other policies select and
 	// the pin; absent when it selects one. Render's JSON format fills it.
 	WhyNoneToday *NoneToday `json:"none_today,omitempty"`
+	// NoMatch says, when the chosen policy selects no version from the
+	// listed ones, why, and what would install the versions the user
+	// likely wants: the policies that select them, and the edits of the
+	// constraint, each verified, under which the chosen policy does. Run
+	// fills it; it is nil when the chosen policy selects a version or
+	// the versions could not be listed.
+	NoMatch *NoMatch `json:"no_match,omitempty"`
 	// NewMajor lists the policies, in column order, that select a
 	// prerelease of a higher major version than today's Terraform
 	// selects (see NewMajorPrerelease). Render's JSON format fills it.

@@ -133,9 +133,14 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	r.Warnings = append(r.Warnings, coreWarnings(tofu, tree, c.rel)...)
 
 	listings := lookup(ctx, opts.Versions, c.jobs, opts.Concurrency)
+	registered := opts.Policies.All()
 	for _, j := range c.jobs {
 		l := listings[j.key]
-		r.Items = append(r.Items, j.resolve(l, opts.Extra))
+		it := j.resolve(l, opts.Extra)
+		if it.Status == StatusUnsatisfied {
+			it.NoMatch = it.noMatch(j.chosen, registered)
+		}
+		r.Items = append(r.Items, it)
 		if l.listing != nil && l.err == nil {
 			todayErrors(&r.Items[len(r.Items)-1], l.listing.Versions, tf, tofu)
 		}

@@ -161,10 +161,12 @@ answer one of them cannot read is that release's error. The text report
 fits 80 columns: each provider's constraint in short, --show-all lists
 every module's. --policies adds policies: in text, under a row where they
 select another version than today, saying when it is a prerelease of a new
-major; in Markdown as columns. Exit status 1 when some module or provider
-has no admissible version under its chosen policy, or a locked provider
-version is not admitted by it; 3 when some versions could not be listed.
-Every problem is named on stderr.`,
+major; in Markdown as columns. Where the chosen policy selects no version,
+the report says why, which policies select the newest versions, and the
+edits of the constraint, each tried, under which the chosen policy does.
+Exit status 1 when some module or provider has no admissible version under
+its chosen policy, or a locked provider version is not admitted by it; 3
+when some versions could not be listed. Every problem is named on stderr.`,
 	policySources: true,
 	flags:         resolveCommandFlags,
 }

@@ -1,0 +1,7 @@
+module "app" {
+  policy = "cargo"
+}
+
+module "db" {
+  policy = "cargo"
+}

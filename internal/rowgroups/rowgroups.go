@@ -13,8 +13,9 @@
 // on, then the other groups the policies disagree on, then those every
 // policy agrees on; within each, the groups where some policy allows and
 // another rejects come before those where they differ only in that some
-// cannot judge the versions, and groups of a kind keep the order of
-// their first version.
+// cannot judge the versions, those all policies allow before those they
+// all reject, and groups of a kind keep the order of their first
+// version.
 package rowgroups
 
 import (
@@ -177,12 +178,18 @@ func disagreement(vs []engine.Verdict) int {
 
 // rank is where a group comes: prerelease groups, then the other groups
 // the policies disagree on, then those they agree on; allow against
-// reject before invalid against the rest.
+// reject before invalid against the rest; and of the groups every policy
+// agrees on, those they allow, then those they reject, then those they
+// cannot judge.
 func rank(g Group) int {
 	level := disagreement(g.Verdicts)
 	switch {
-	case level == agree:
+	case level == agree && len(g.Verdicts) > 0 && g.Verdicts[0] == engine.Allow:
 		return 4
+	case level == agree && len(g.Verdicts) > 0 && g.Verdicts[0] == engine.Reject:
+		return 5
+	case level == agree:
+		return 6
 	case g.Kind == Prerelease && level == allowVsReject:
 		return 0
 	case g.Kind == Prerelease:
@@ -322,7 +329,15 @@ func who(js []int, names []string, today []bool, sum bool) string {
 	case len(ts) == all:
 		todayPart = "today's rule"
 	default:
-		todayPart = strings.Join(ts, ", ") + " (today's rule)"
+		// Some of today's rule: each marked, and named first, so that
+		// the mark reads as the name's alone.
+		for k := range ts {
+			ts[k] += " (today's rule)"
+		}
+		todayPart = strings.Join(ts, ", ")
+		if !sum && len(others) > 0 {
+			return todayPart + ", " + strings.Join(others, ", ")
+		}
 	}
 	var rest string
 	switch {

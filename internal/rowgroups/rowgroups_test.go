@@ -68,6 +68,16 @@ func TestOf(t *testing.T) {
 			want:     []brief{{rowgroups.Agree, []int{0, 1}, 0, "2 versions", "every policy agrees: allow"}},
 		},
 		{
+			name:     "of the unanimous groups, allow, reject, then invalid",
+			policies: four,
+			rows:     []string{"0.1.0 r r r r", "x i i i i", "1.0.0 a a a a", "0.2.0 r r r r"},
+			want: []brief{
+				{rowgroups.Agree, []int{2}, 0, "1 version", "every policy agrees: allow"},
+				{rowgroups.Agree, []int{0, 3}, 0, "2 versions", "every policy agrees: reject"},
+				{rowgroups.Agree, []int{1}, 0, "1 version", "every policy agrees: invalid"},
+			},
+		},
+		{
 			name:     "one policy",
 			policies: []string{"strict"},
 			rows:     []string{"1.0.0 a", "2.0.0-rc.1 r", "1.1.0 a"},
@@ -110,7 +120,7 @@ func TestOf(t *testing.T) {
 			policies: []string{"p", "q", "r", "s", "u", "t1", "t2"},
 			today:    isToday,
 			rows:     []string{"1.0.0-beta a r r r r a r"},
-			want:     []brief{{rowgroups.Prerelease, []int{0}, 1, "1 prerelease", "admitted by p and t1 (today's rule); rejected by t2 (today's rule) and 4 others"}},
+			want:     []brief{{rowgroups.Prerelease, []int{0}, 1, "1 prerelease", "admitted by t1 (today's rule), p; rejected by t2 (today's rule) and 4 others"}},
 		},
 		{
 			name:     "a large side with today's rule",

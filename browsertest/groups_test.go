@@ -168,3 +168,59 @@ func TestPlaygroundGroupsPrereleasesFirst(t *testing.T) {
 		t.Errorf("every version: the table shows %d rows, want the %d given in their order", len(got), len(versions))
 	}
 }
+
+// TestPlaygroundGroupsLeftOut judges 32 versions with four pasted
+// policies that give them 16 patterns of verdicts, and checks that the
+// table shows 12 groups and says what it left out.
+func TestPlaygroundGroupsLeftOut(t *testing.T) {
+	ctx, u := playgroundTab(t)
+	openPlayground(t, ctx, u)
+	var hcl, versions strings.Builder
+	for k, div := range []int{1, 2, 4, 8} {
+		fmt.Fprintf(&hcl, "policy \"bit%d\" {\n  admit = floor(version.minor / %d) %% 2 == 1\n}\n", k, div)
+	}
+	for m := range 16 {
+		fmt.Fprintf(&versions, "1.%d.0\n1.%d.1\n", m, m)
+	}
+	err := setField(ctx, "#hcl", hcl.String())
+	if err == nil {
+		err = setField(ctx, "#versions", versions.String())
+	}
+	if err == nil {
+		err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelector('#policies input[value="bit3"]') !== null && `+settled, chromedp.WithPollingTimeout(10*time.Second)))
+	}
+	if err == nil {
+		_, err = chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`(() => {
+			for (const b of document.querySelectorAll('#policies input')) {
+				if (b.value.startsWith('bit') !== b.checked) b.click();
+			}
+		})()`))
+	}
+	if err == nil {
+		err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelectorAll('#verdicts thead th.policy').length === 4 && `+settled, chromedp.WithPollingTimeout(10*time.Second)))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	pasteConstraint(t, ctx, ">= 1.0.0")
+	groups, err := chromedp.Run(ctx, chromedp.Evaluate[[]pageGroup](groupsJS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(groups) != 12 {
+		t.Errorf("the table shows %d groups, want 12", len(groups))
+	}
+	if len(groups) > 0 && (groups[0].Kind != "disagree" || !slices.Equal(groups[0].Versions, []string{"1.1.0", "1.1.1"}) || !strings.HasPrefix(groups[0].Head, "2 versions: only bit0 dissents: it allows, the other 3 reject")) {
+		t.Errorf("the first group is %+v", groups[0])
+	}
+	note, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("rows-note")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `32 versions in 16 groups`; !strings.HasPrefix(note, want) {
+		t.Errorf("the note under the table says %q, want it to begin %q", note, want)
+	}
+	if want := `4 more groups (8 versions; the policies disagree on 2 of the groups) not shown: "Show every version" lists them.`; !strings.HasSuffix(note, want) {
+		t.Errorf("the note under the table says %q, want it to end %q", note, want)
+	}
+}

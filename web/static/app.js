@@ -619,11 +619,12 @@
         'A group of many versions shows its first and last; "show" lists them.';
       if (left.length > 0) {
         const m = left.reduce((k, g) => k + g.rows.length, 0);
-        const agreed = left.every((g) => g.kind === 'agree');
-        note += ` ${left.length} more ${left.length === 1 ? 'group' : 'groups'}, of ${m === 1 ? 'one version' : m + ' versions'}` +
-          (agreed ? ' on each of which every policy agrees' : `, ${left.filter((g) => g.kind !== 'agree').length} of them groups the policies disagree on`) +
-          ', not shown: "Show every version" lists them.';
+        const d = left.filter((g) => g.kind !== 'agree').length;
+        note += ` ${left.length} more ${left.length === 1 ? 'group' : 'groups'} (${m === 1 ? 'one version' : m + ' versions'}; ` +
+          (d === 0 ? 'every policy agrees on each' : `the policies disagree on ${d === left.length ? 'each' : d + ' of the groups'}`) +
+          ') not shown: "Show every version" lists them.';
       }
+      if (opened.size > 1000) opened.clear(); // groups of answers long gone
       $('rows-note').textContent = note;
     } else if (rows.length > MAX_ROWS) {
       $('rows-note').textContent = `Every version, in the order given: the policies disagree on ${n}.`;

@@ -326,13 +326,13 @@ func columnOrder(policies []string) []int {
 }
 
 // showAllRows asks the page of ctx for every version in the order given,
-// so that its table compares with prerel check's, and waits until it has
-// drawn them.
+// rather than grouped, so that its table compares with prerel check's,
+// and waits until it has drawn them.
 func showAllRows(t *testing.T, ctx context.Context) {
 	t.Helper()
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const b = document.querySelector('#all-rows'); if (!b.checked) b.click(); })()`))
 	if err == nil {
-		err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelector('#verdicts').dataset.rows === document.querySelector('#verdicts').dataset.versions && `+settled, chromedp.WithPollingTimeout(10*time.Second)))
+		err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelector('#verdicts').dataset.grouped === undefined && document.querySelector('#verdicts').dataset.rows === document.querySelector('#verdicts').dataset.versions && `+settled, chromedp.WithPollingTimeout(10*time.Second)))
 	}
 	if err != nil {
 		t.Fatalf("showing every version: %v", err)

@@ -28,7 +28,8 @@ func Check(w io.Writer, f Format, rep engine.CheckReport, opts Options) error {
 }
 
 // writeCheckHTML writes a check report as an HTML page: the summary, the
-// timeline of every policy's verdicts, then the text report.
+// versions grouped by the pattern of their verdicts (see checkGroups),
+// the timeline of every policy's verdicts, then the text report.
 func writeCheckHTML(w io.Writer, rep engine.CheckReport, opts Options) error {
 	var text strings.Builder
 	if err := writeCheckText(&text, rep, opts); err != nil {
@@ -38,11 +39,14 @@ func writeCheckHTML(w io.Writer, rep engine.CheckReport, opts Options) error {
 	if err != nil {
 		return err
 	}
+	groups, note := checkGroups(rep, opts)
 	return WriteHTML(w, Page{
-		Title:    "prerel check: " + printable.String(rep.Constraint),
-		Answer:   checkAnswer(rep),
-		Sections: []Section{{SVG: svg}},
-		Text:     text.String(),
+		Title:      "prerel check: " + printable.String(rep.Constraint),
+		Answer:     checkAnswer(rep),
+		Groups:     groups,
+		GroupsNote: note,
+		Sections:   []Section{{SVG: svg}},
+		Text:       text.String(),
 	})
 }
 

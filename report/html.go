@@ -15,6 +15,11 @@ type Page struct {
 	Title string
 	// Answer is the report's conclusion, shown first.
 	Answer string
+	// Groups, when there are any, are the versions grouped by the
+	// pattern of their verdicts, shown after the answer.
+	Groups []VersionGroup
+	// GroupsNote says what the groups are and what was left out of them.
+	GroupsNote string
 	// Sections hold the timelines.
 	Sections []Section
 	// Omitted says what was left out of the sections, if anything.
@@ -50,11 +55,30 @@ h2 { font-size: 1.1em; margin-top: 2em; }
 .timeline-box { overflow-x: auto; }
 pre { background: #f6f6f6; padding: 1em; overflow-x: auto; }
 .legend { color: #555; font-size: 0.9em; }
+table.groups { border-collapse: collapse; margin: 0.5em 0; }
+table.groups th, table.groups td { border: 1px solid #ddd; padding: 0.3em 0.5em; text-align: left; vertical-align: top; }
+table.groups td.size { white-space: nowrap; }
+table.groups tr.prerelease td { background: #e6effa; }
+table.groups tr.agree td { color: #555; }
+table.groups details { font-size: 0.9em; }
 </style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
 <p class="answer">{{.Answer}}</p>
+{{- if .Groups}}
+<h2>The versions by their verdicts</h2>
+<table class="groups">
+<tr><th>versions</th><th>which</th><th>what sets them apart</th></tr>
+{{- range .Groups}}
+<tr class="{{.Kind}}"><td class="size">{{.Size}}</td><td>
+{{- if .All}}<details><summary>{{range $i, $v := .Named}}{{if $i}}, …, {{end}}<code>{{$v}}</code>{{end}}</summary>{{range $i, $v := .All}}{{if $i}} {{end}}<code>{{$v}}</code>{{end}}</details>
+{{- else}}{{range $i, $v := .Named}}{{if $i}}, {{end}}<code>{{$v}}</code>{{end}}{{end -}}
+</td><td>{{.Says}}</td></tr>
+{{- end}}
+</table>
+<p class="note">{{.GroupsNote}}</p>
+{{- end}}
 {{- if .Sections}}
 <p class="legend">Filled mark: the policy admits the version; empty: it rejects it; cross: it cannot judge it; ring: the version it selects. Hover a mark for the reason.</p>
 {{- end}}

@@ -62,6 +62,10 @@ type Options struct {
 	// "--format json": a text cut short says that this shows it. Empty,
 	// it says only what was left out.
 	WholeHint string
+	// Today says what a policy is today's rule for, "" for a policy that
+	// is none (catalogue.Today): the HTML check report names those
+	// policies together as today's rule. Nil, no policy is.
+	Today func(policy string) string
 }
 
 // leftOut is the last line of a text report that cut what: what, and how

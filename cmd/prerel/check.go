@@ -142,7 +142,9 @@ When the policies do not fit in 80 columns, those that answer alike on every
 version share a column, named in a legend above the table. The text report
 lists at most 20 versions, first those some policy allows and another
 rejects, then those some policy allows; --format json includes the reasons
-and every version, and html is a page with a timeline of the verdicts.`,
+and every version, and html is a page that groups the versions every policy
+judges alike (those that hold a prerelease the policies disagree on first),
+with a timeline of the verdicts.`,
 	policySources: true,
 	flags: func(fs *flagSet) func(*env, []string) error {
 		names := addPolicies(fs)
@@ -172,7 +174,9 @@ and every version, and html is a page with a timeline of the verdicts.`,
 			if err := e.policyFailure(); err != nil {
 				return err
 			}
-			return failure(report.Check(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)))
+			opts := renderOptions(*showAll)
+			opts.Today = catalogue.Today
+			return failure(report.Check(e.stdout, report.Format(format.value), rep, opts))
 		}
 	},
 }

@@ -322,3 +322,39 @@ func TestCheckNamesNonASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckHTMLGroups checks that prerel check --format html groups the
+// versions after the answer, the prerelease groups first, and names
+// today's rule as package catalogue marks it.
+func TestCheckHTMLGroups(t *testing.T) {
+	args := []string{"check", "--format", "html", "~> 1.2", "1.2.0"}
+	for m := 3; m < 25; m++ {
+		args = append(args, fmt.Sprintf("1.%d.0", m))
+	}
+	args = append(args, "1.25.0-rc.1", "2.0.0-beta.1", "2.0.0")
+	code, stdout, stderr := runCLI(t, "", args...)
+	if code != exitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	answer := strings.Index(stdout, `<p class="answer">`)
+	groups := strings.Index(stdout, "<h2>The versions by their verdicts</h2>")
+	svg := strings.Index(stdout, "<svg")
+	if answer < 0 || groups < answer || svg < groups {
+		t.Fatalf("the page shows the answer at %d, the groups at %d and the timeline at %d; want them in that order", answer, groups, svg)
+	}
+	rest := stdout[groups:svg]
+	want := []string{
+		`<tr class="prerelease"><td class="size">1 prerelease</td><td><code>1.25.0-rc.1</code></td><td>admitted by linear, linear-tight, ga-bound, fallback, core-only, apparentlymart-exact, masterminds-pre; rejected by today&#39;s rule and 10 others</td></tr>`,
+		`<tr class="prerelease"><td class="size">1 prerelease</td><td><code>2.0.0-beta.1</code></td>`,
+		`<tr class="disagree"><td class="size">22 versions</td>`,
+		`only terraform-module-versions dissents: it rejects, the other 19 allow`,
+		`<tr class="agree">`,
+	}
+	for _, w := range want {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			t.Fatalf("the groups lack %q, or it comes too early:\n%s", w, stdout[groups:svg])
+		}
+		rest = rest[i+len(w):]
+	}
+}

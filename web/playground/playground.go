@@ -21,6 +21,7 @@ import (
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/hclread"
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/rowgroups"
 	"github.com/prerel/prerel/internal/timeline"
 )
 
@@ -165,6 +166,15 @@ type Answer struct {
 	Check engine.CheckReport `json:"check"`
 	// Select is what prerel select --format json prints for it.
 	Select engine.SelectReport `json:"select"`
+	// Groups are the versions of Check grouped by the pattern of their
+	// verdicts (package internal/rowgroups), the groups that hold a
+	// prerelease the policies disagree on first, then the other groups
+	// they disagree on, then those they agree on; each says in words what
+	// sets it apart, naming the policies in the order of the page's
+	// columns (by group, as Columns orders them) and today's rule as such.
+	// The page shows them rather than a row for each version when there
+	// are many versions.
+	Groups []rowgroups.Group `json:"groups"`
 	// Summary is the answer in one sentence.
 	Summary string `json:"summary"`
 	// Timeline is the SVG of the verdicts and selections, "" when there
@@ -336,6 +346,10 @@ func (p *Playground) Evaluate(req Request) (Answer, error) {
 	a.Policies, a.Notes = infos, notes
 	a.Check = engine.NewCheckReport(ps, req.Constraint, a.Versions)
 	a.Select = engine.NewSelectReport(ps, req.Constraint, a.Versions)
+	a.Groups = rowgroups.Of(a.Check, rowgroups.Options{Today: todayOf(a.Policies), Order: Columns(a.Policies)})
+	if a.Groups == nil {
+		a.Groups = []rowgroups.Group{}
+	}
 	a.Summary = summary(a)
 	if len(ps) > 0 && len(versions) > 0 {
 		svg, err := timelineSVG(a.Check, a.Select)
@@ -362,6 +376,36 @@ func (p *Playground) Explain(req ExplainRequest) (engine.ExplainReport, error) {
 		return engine.ExplainReport{}, fmt.Errorf("no policy named %q", clip(req.Policy))
 	}
 	return engine.NewExplainReport(ps[0], req.Constraint, req.Version), nil
+}
+
+// Columns returns the indexes of policies in the order of the page's
+// columns: by group, in the order of catalogue.Groups (a group it does
+// not list last), each group's policies in the order given.
+func Columns(policies []PolicyInfo) []int {
+	rank := func(p PolicyInfo) int {
+		if i := slices.Index(catalogue.Groups(), p.Group); i >= 0 {
+			return i
+		}
+		return len(catalogue.Groups())
+	}
+	order := make([]int, len(policies))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rank(policies[a]) - rank(policies[b]) })
+	return order
+}
+
+// todayOf reports whether a policy of policies is today's rule: one of
+// catalogue.TodayPolicies from the catalogue, not from the HCL text.
+func todayOf(policies []PolicyInfo) func(string) bool {
+	today := map[string]bool{}
+	for _, p := range policies {
+		if p.Origin == OriginCatalogue && catalogue.Today(p.Name) != "" {
+			today[p.Name] = true
+		}
+	}
+	return func(name string) bool { return today[name] }
 }
 
 // choose returns the policies names asks for, in its order (every

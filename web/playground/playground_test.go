@@ -539,3 +539,92 @@ func TestHostileHCL(t *testing.T) {
 		t.Errorf("explain: %v %+v, told %q", err, x.Verdict, told)
 	}
 }
+
+// TestVersionGroups checks the groups of versions an answer carries:
+// every version in one group, the groups the page shows first, what
+// they say with the policies named in the order of the columns, and an
+// HCL policy never named as today's rule.
+func TestVersionGroups(t *testing.T) {
+	p := newPlayground(t)
+	var releases strings.Builder
+	for m := 3; m < 20; m++ {
+		fmt.Fprintf(&releases, "1.%d.0\n", m)
+	}
+	tests := []struct {
+		name string
+		req  Request
+		// want are the first groups: versions, then what the group says.
+		want [][2]string
+	}{
+		{
+			name: "prereleases first",
+			req:  Request{Constraint: "~> 1.2", Versions: "1.2.0\n" + releases.String() + "1.20.0-rc.1\n2.0.0-beta.1\n2.0.0\n"},
+			want: [][2]string{
+				{"1.20.0-rc.1", "admitted by core-only, apparentlymart-exact, masterminds-pre, linear, linear-tight, ga-bound, fallback; rejected by today's rule and 10 others"},
+				{"2.0.0-beta.1", "admitted by apparentlymart-exact, masterminds-pre, linear, fallback; rejected by today's rule and 13 others"},
+				{"1.3.0 … 1.19.0", "only terraform-module-versions dissents: it rejects, the other 19 allow"},
+				{"1.2.0", "every policy agrees: allow"},
+				{"2.0.0", "every policy agrees: reject"},
+			},
+		},
+		{
+			name: "chosen policies, an HCL one first",
+			req: Request{Constraint: ">= 1.0.0", Versions: "1.0.0\n1.1.0-beta\n", Policies: []string{"mine", "linear", "cargo", "masterminds-pre", "apparentlymart"},
+				HCL: `policy "mine" { admit = !version.is_prerelease }`},
+			want: [][2]string{
+				{"1.1.0-beta", "admitted by masterminds-pre, linear; rejected by cargo, mine and today's rule"},
+				{"1.0.0", "every policy agrees: allow"},
+			},
+		},
+		{
+			name: "an HCL policy named as no rule of today",
+			req:  Request{Constraint: ">= 1.0.0", Versions: "1.1.0-beta\n", Policies: []string{"linear", "mine", "cargo"}, HCL: `policy "mine" { admit = false }`},
+			want: [][2]string{{"1.1.0-beta", "only linear dissents: it allows, the other 2 reject"}},
+		},
+		{
+			name: "no versions",
+			req:  Request{Constraint: ">= 1.0.0"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := p.Evaluate(tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [][2]string
+			seen := make([]int, len(a.Versions))
+			for _, g := range a.Groups {
+				for _, i := range g.Rows {
+					seen[i]++
+				}
+				which := a.Versions[g.Rows[0]]
+				if len(g.Rows) > 1 {
+					which += " … " + a.Versions[g.Rows[len(g.Rows)-1]]
+				}
+				got = append(got, [2]string{which, g.Says})
+			}
+			for i, n := range seen {
+				if n != 1 {
+					t.Errorf("%s is in %d groups", a.Versions[i], n)
+				}
+			}
+			if len(got) < len(tt.want) || !reflect.DeepEqual(got[:len(tt.want)], tt.want) {
+				t.Errorf("the groups are\n%q\nwant them to begin with\n%q", got, tt.want)
+			}
+			raw := p.Call("evaluate", mustJSON(t, tt.req))
+			if !strings.Contains(string(raw), `"groups":[`) {
+				t.Errorf("the evaluate call has no list of groups: %.200s", raw)
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

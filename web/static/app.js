@@ -32,14 +32,21 @@
 
   // The page's state: what the link holds. policies is null for every
   // policy, else the names chosen; explain is the cell explained, or null;
-  // all is whether every version is shown, rather than those the policies
-  // disagree on first.
+  // all is whether every version is shown in the order given, rather
+  // than grouped by the pattern of their verdicts.
   const state = {constraint: '', versions: '', history: '', policies: null, hcl: '', explain: null, all: false};
 
-  // A table of more versions than this shows the versions the policies
-  // disagree on first, then others up to this many, as prerel check does,
-  // unless every version is asked for.
+  // A table of more versions than this groups them by the pattern of
+  // their verdicts (the answer's groups), unless every version is asked
+  // for; the groups show the rows of their versions while they fit in
+  // this many rows, and a larger group shows one row, its first and last
+  // version, until it is opened.
   const MAX_ROWS = 20;
+  // A grouped table shows at most this many groups and says what it
+  // leaves out.
+  const MAX_GROUPS = 12;
+  // opened holds the groups opened or folded by hand, by groupKey.
+  const opened = new Map();
 
   let worker = null;
   let nextID = 0;
@@ -527,21 +534,43 @@
     return ans.policies.map((p, i) => ({p, i})).sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i);
   }
 
-  // rowsShown returns the rows of the verdict table: every version in the
-  // order given when every version is asked for or there are at most
-  // MAX_ROWS, else the versions the policies disagree on, then others
-  // up to MAX_ROWS, each in the order given.
-  function rowsShown(rows) {
-    if (state.all || rows.length <= MAX_ROWS) return rows;
-    const disagree = rows.filter((r) => r.disagree);
-    const agree = rows.filter((r) => !r.disagree);
-    return disagree.concat(agree.slice(0, Math.max(0, MAX_ROWS - disagree.length)));
+  // groupKey names a group of the answer across answers: its verdicts
+  // and its first version.
+  function groupKey(ans, g) {
+    return g.verdicts.join(',') + '|' + ans.check.versions[g.rows[0]].version;
+  }
+
+  // versionRow is the table row of one version (or, with label, of a
+  // folded group: its verdicts, labelled with its first and last
+  // version, "1.3.0, …, 1.48.1"; a click on a verdict explains the
+  // first).
+  function versionRow(row, cols, disagree, label) {
+    const tr = el('tr', {data: {version: row.version, disagree: String(disagree)}},
+      el('td', {class: 'mark', text: disagree ? '*' : ''}),
+      el('td', {class: 'version', text: label || row.version}));
+    if (label) {
+      tr.classList.add('range');
+      tr.dataset.range = 'true';
+    }
+    cols.forEach(({p, i}, k) => {
+      const r = row.results[i];
+      const first = k === 0 || cols[k - 1].p.group !== p.group;
+      tr.append(el('td', {
+        class: 'verdict v-' + r.verdict + (first ? ' group-start' : '') + (info.today.includes(p.name) && p.origin !== 'hcl' ? ' today' : ''),
+        text: GLYPHS[r.verdict] || r.verdict,
+        title: `${r.policy} ${r.verdict}s ${row.version}: ${r.reason}` + (label ? ` (and so every version of the group)` : ''),
+        tabIndex: 0,
+        data: {policy: r.policy, version: row.version, verdict: r.verdict, reason: r.reason},
+      }));
+    });
+    return tr;
   }
 
   function drawVerdicts(ans) {
     const table = $('verdicts');
     table.replaceChildren();
     delete table.dataset.constraint;
+    delete table.dataset.grouped;
     $('rows-note').textContent = '';
     if (!ans) return;
     const cols = columns(ans);
@@ -563,40 +592,88 @@
         data: {policy: p.name, group: p.group},
       }));
     });
-    const rows = ans.check.versions.map((row) => ({row, disagree: row.results.some((r) => r.verdict !== row.results[0].verdict)}));
-    const shown = rowsShown(rows);
-    const body = el('tbody');
-    for (const {row, disagree} of shown) {
-      const tr = el('tr', {data: {version: row.version, disagree: String(disagree)}},
-        el('td', {class: 'mark', text: disagree ? '*' : ''}),
-        el('td', {class: 'version', text: row.version}));
-      cols.forEach(({p, i}, k) => {
-        const r = row.results[i];
-        const first = k === 0 || cols[k - 1].p.group !== p.group;
-        tr.append(el('td', {
-          class: 'verdict v-' + r.verdict + (first ? ' group-start' : '') + (info.today.includes(p.name) && p.origin !== 'hcl' ? ' today' : ''),
-          text: GLYPHS[r.verdict] || r.verdict,
-          title: `${r.policy} ${r.verdict}s ${row.version}: ${r.reason}`,
-          tabIndex: 0,
-          data: {policy: r.policy, version: row.version, verdict: r.verdict, reason: r.reason},
-        }));
-      });
-      body.append(tr);
+    table.append(el('thead', {}, groupRow, head));
+    const rows = ans.check.versions;
+    const disagrees = (row) => row.results.some((r) => r.verdict !== row.results[0].verdict);
+    const n = rows.filter(disagrees).length;
+    const grouped = !state.all && rows.length > MAX_ROWS;
+    let shown = 0;
+    if (!grouped) {
+      const body = el('tbody');
+      for (const row of rows) body.append(versionRow(row, cols, disagrees(row)));
+      table.append(body);
+      shown = rows.length;
+    } else {
+      shown = drawGroups(ans, cols);
     }
-    table.append(el('thead', {}, groupRow, head), body);
     table.dataset.constraint = ans.constraint;
-    table.dataset.versions = String(ans.check.versions.length);
-    table.dataset.rows = String(shown.length);
-    const n = rows.filter((r) => r.disagree).length;
-    const box = $('all-rows-box');
-    box.hidden = rows.length <= MAX_ROWS;
-    if (shown.length < rows.length) {
-      $('rows-note').textContent = n > 0
-        ? `The ${n === 1 ? 'version' : n + ' versions'} the policies disagree on first, then ${shown.length - n} of the ${rows.length - n} they agree on; ${rows.length - shown.length} more not shown.`
-        : `${shown.length} of the ${rows.length} versions, on each of which the policies agree.`;
+    table.dataset.versions = String(rows.length);
+    table.dataset.rows = String(shown);
+    $('all-rows-box').hidden = rows.length <= MAX_ROWS;
+    if (grouped) {
+      table.dataset.grouped = 'true';
+      const gs = ans.groups;
+      const left = gs.slice(MAX_GROUPS);
+      let note = `${rows.length} versions in ${gs.length === 1 ? 'one group' : gs.length + ' groups'}: each group is the versions every policy judges alike, ` +
+        'the groups that hold a prerelease the policies disagree on first, then the others they disagree on, then those they agree on. ' +
+        'A group of many versions shows its first and last; "show" lists them.';
+      if (left.length > 0) {
+        const m = left.reduce((k, g) => k + g.rows.length, 0);
+        const d = left.filter((g) => g.kind !== 'agree').length;
+        note += ` ${left.length} more ${left.length === 1 ? 'group' : 'groups'} (${m === 1 ? 'one version' : m + ' versions'}; ` +
+          (d === 0 ? 'every policy agrees on each' : `the policies disagree on ${d === left.length ? 'each' : d + ' of the groups'}`) +
+          ') not shown: "Show every version" lists them.';
+      }
+      if (opened.size > 1000) opened.clear(); // groups of answers long gone
+      $('rows-note').textContent = note;
     } else if (rows.length > MAX_ROWS) {
       $('rows-note').textContent = `Every version, in the order given: the policies disagree on ${n}.`;
     }
+  }
+
+  // drawGroups draws the answer's groups into the verdict table, each a
+  // body of its own: a heading row saying how many versions the group
+  // holds and what sets it apart, then the rows of its versions, or one
+  // row for them all while it is folded. A group is open while its rows
+  // fit in what is left of MAX_ROWS, or as it was opened or folded by
+  // hand. It returns how many rows of versions it drew.
+  function drawGroups(ans, cols) {
+    const table = $('verdicts');
+    const rows = ans.check.versions;
+    let room = MAX_ROWS;
+    let shown = 0;
+    ans.groups.slice(0, MAX_GROUPS).forEach((g, k) => {
+      const key = groupKey(ans, g);
+      const many = g.rows.length > 1;
+      const open = !many || (opened.has(key) ? opened.get(key) : g.rows.length <= room);
+      room -= open ? g.rows.length : 1;
+      const disagree = g.kind !== 'agree';
+      const what = el('td', {class: 'group-says', colSpan: cols.length + 1},
+        el('strong', {text: g.size}), ': ', el('span', {class: 'says', text: g.says}));
+      if (many) {
+        const button = el('button', {type: 'button', class: 'toggle', text: open ? 'fold' : `show all ${g.rows.length}`,
+          title: open ? 'show one row for the group' : 'list every version of the group'});
+        button.setAttribute('aria-expanded', String(open));
+        button.addEventListener('click', () => {
+          opened.set(key, !open);
+          drawVerdicts(answer);
+          markExplained();
+        });
+        what.append(' ', button);
+      }
+      const body = el('tbody', {class: 'vgroup ' + g.kind, data: {group: String(k), kind: g.kind, size: String(g.rows.length), open: String(open)}},
+        el('tr', {class: 'group-head'}, el('td', {class: 'mark', text: disagree ? '*' : ''}), what));
+      if (open) {
+        for (const i of g.rows) body.append(versionRow(rows[i], cols, disagree));
+        shown += g.rows.length;
+      } else {
+        const first = rows[g.rows[0]];
+        const last = rows[g.rows[g.rows.length - 1]];
+        body.append(versionRow(first, cols, disagree, `${first.version}, ${g.rows.length > 2 ? '…, ' : ''}${last.version}`));
+      }
+      table.append(body);
+    });
+    return shown;
   }
 
   // GLYPHS are the verdicts as the table shows them, narrow enough for
@@ -649,6 +726,14 @@
     box.append(document.importNode(root, true));
   }
 
+  // markExplained marks the verdicts of the cell explained, if any.
+  function markExplained() {
+    for (const td of $('verdicts').querySelectorAll('td.verdict')) {
+      const x = state.explain;
+      td.classList.toggle('current', x !== null && td.dataset.policy === x.policy && td.dataset.version === x.version);
+    }
+  }
+
   // renderExplain shows the reasoning of the cell explained, if any.
   async function renderExplain() {
     const seq = ++explainSeq;
@@ -667,9 +752,7 @@
       settle();
       return;
     }
-    for (const td of $('verdicts').querySelectorAll('td.verdict')) {
-      if (td.dataset.policy === state.explain.policy && td.dataset.version === state.explain.version) td.classList.add('current');
-    }
+    markExplained();
     explaining = true;
     setBusy(true);
     let rep = null;

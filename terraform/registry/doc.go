@@ -9,6 +9,25 @@
 //
 // Nothing here selects a version; package engine and the policies do.
 //
+// # Host blocks
+//
+// A Client with HostBlocks takes the services of a host from its host
+// block, as Terraform does with the host blocks of its CLI
+// configuration, and fetches no discovery document for it. Each service
+// URL is checked as a discovery document's (an http or https URL without
+// a user name or password), a relative one being resolved against
+// https://HOST/.well-known/terraform.json, as Terraform resolves it; a
+// service whose value is not a string is an error when it is used. The
+// precedence, highest first: HostURLs, BaseURL (both given by
+// --registry-url), HostBlocks, discovery. The lookups of a host block's
+// service carry the token of the service URL's own host, as those of a
+// HOST=URL mapping do (Terraform sends the block host's token).
+//
+// A lookup that fails because the name of its host does not resolve
+// says, in UnreachableError.Hint, how to look the host up elsewhere
+// (--registry-url HOST=URL, or a host block) when the host is the
+// address's own, or which host block gives the URL.
+//
 // # Limits
 //
 // A Client bounds everything a registry can make it do: each request by

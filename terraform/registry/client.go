@@ -184,6 +184,13 @@ func (c *Client) String() string {
 			hosts = append(hosts, "others="+c.BaseURL)
 		}
 		return printable.String(RedactURL("registry " + strings.Join(hosts, ", ")))
+	case len(c.HostBlocks) > 0:
+		hosts := make([]string, 0, len(c.HostBlocks))
+		for h := range c.HostBlocks {
+			hosts = append(hosts, h)
+		}
+		slices.Sort(hosts)
+		return printable.String("registry (service discovery on each source's host; the services of host blocks for " + strings.Join(hosts, ", ") + ")")
 	default:
 		return "registry (service discovery on each source's host)"
 	}
@@ -220,6 +227,12 @@ func (c *Client) discoveryURL(host string) (*url.URL, error) {
 		return nil, err
 	}
 	return u.JoinPath(".well-known", "terraform.json"), nil
+}
+
+// Maps reports whether BaseURL or HostURLs gives the URL of host, which
+// then wins over the CLI configuration for that host.
+func (c *Client) Maps(host string) bool {
+	return c != nil && c.mappedURL(host) != ""
 }
 
 // mappedURL returns the URL HostURLs or BaseURL maps host to, or "".

@@ -195,3 +195,10 @@ func TestUnresolvedHostHint(t *testing.T) {
 		})
 	}
 }
+
+func TestClientStringNamesHostBlocks(t *testing.T) {
+	c := &Client{HostBlocks: map[string]HostBlock{"b.example": {}, "a.example": {}}}
+	if got, want := c.String(), "registry (service discovery on each source's host; the services of host blocks for a.example, b.example)"; got != want {
+		t.Errorf("String = %q, want %q", got, want)
+	}
+}

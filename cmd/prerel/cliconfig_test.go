@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prerel/prerel/catalogue"
 )
@@ -163,5 +167,63 @@ provider_installation {
 	}
 	if _, err := os.Stat(filepath.Join(root, ".terraform")); err == nil {
 		t.Error("resolve wrote .terraform")
+	}
+}
+
+// TestCLIConfigAgreesWithTerraform runs terraform init, when terraform is
+// on PATH, on testdata/cliconfig under its CLI configuration, whose
+// provider_installation sends no provider to the network, and checks that
+// resolve lists what terraform init installs: hashicorp/local 2.5.0 from
+// the filesystem mirror, and hashicorp/aws from nowhere.
+func TestCLIConfigAgreesWithTerraform(t *testing.T) {
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not on PATH")
+	}
+	dir := filepath.Join(t.TempDir(), "cliconfig")
+	if err := os.CopyFS(dir, os.DirFS("../../testdata/cliconfig")); err != nil {
+		t.Fatal(err)
+	}
+	cliConfig := filepath.Join(dir, "cli.tfrc")
+	environ := []string{"HOME=" + t.TempDir(), "TF_CLI_CONFIG_FILE=" + cliConfig}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tf, "init", "-input=false", "-no-color", "-backend=false")
+	cmd.Dir = dir
+	cmd.Env = append(environ, "CHECKPOINT_DISABLE=1", "PATH="+os.Getenv("PATH"))
+	out, _ := cmd.CombinedOutput() // fails: aws cannot be installed, and the mirror's zips are empty
+	text := strings.Join(strings.Fields(string(out)), " ")
+	for _, want := range []string{"Installing hashicorp/local v2.5.0", "provider registry.terraform.io/hashicorp/aws was not found in any of the search locations"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("terraform init does not say %q:\n%s", want, out)
+		}
+	}
+
+	var stdout, stderr bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, registry: catalogue.New(),
+		getenv: func(string) string { return "" }, environ: func() []string { return environ }}
+	code := run(e, []string{"resolve", "--format", "json", dir})
+	var rep struct {
+		Items []struct {
+			Name     string  `json:"name"`
+			Selected *string `json:"selected"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("exit %d: %v\n%s%s", code, err, stdout.String(), stderr.String())
+	}
+	got := map[string]string{}
+	for _, it := range rep.Items {
+		got[it.Name] = "none"
+		if it.Selected != nil {
+			got[it.Name] = *it.Selected
+		}
+	}
+	if got["local"] != "2.5.0" || got["aws"] != "none" || code != exitFailure {
+		t.Errorf("resolve: exit %d, selected %v; want local 2.5.0 and aws none, as terraform init:\n%s", code, got, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "no installation method of the CLI configuration's provider_installation block at "+cliConfig+":4 includes registry.terraform.io/hashicorp/aws") {
+		t.Errorf("stderr does not say why aws cannot be installed:\n%s", stderr.String())
 	}
 }

@@ -192,7 +192,8 @@ func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*imp
 			return nil, err
 		}
 	}
-	src, err := vf.versions(e)
+	// The CLI configuration as terraform init run here reads it.
+	src, err := vf.versionsIn(e, "prerel impact", "")
 	if err != nil {
 		return nil, err
 	}

@@ -243,7 +243,7 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 	if err != nil {
 		return nil, err
 	}
-	versions, err := f.versions(e)
+	versions, err := f.versionsIn(e, "prerel resolve", dir)
 	if err != nil {
 		return nil, err
 	}
@@ -368,6 +368,32 @@ func (f *resolveFlags) versions(e *env) (registry.Source, error) {
 		c.Credentials = creds
 	}
 	return c, nil
+}
+
+// versionsIn returns the source of versions for the configuration in
+// workDir: that of the flags (versions), and when it is a registry, what
+// Terraform's CLI configuration adds, as terraform init run in workDir
+// would read it: its host blocks, and its provider_installation block or
+// the implied local mirror directories. The flags win: --index leaves the
+// CLI configuration unread, --registry-url URL leaves its host blocks and
+// provider_installation unused, and --registry-url HOST=URL leaves them
+// unused for HOST. Errors in the CLI configuration are warnings, as
+// Terraform makes them, named on stderr after cmd ("prerel resolve").
+func (f *resolveFlags) versionsIn(e *env, cmd, workDir string) (registry.Source, error) {
+	src, err := f.versions(e)
+	c, ok := src.(*registry.Client)
+	if err != nil || !ok || e.environ == nil || c.BaseURL != "" {
+		return src, err
+	}
+	cfg, diags := credentials.LoadCLIConfig(e.environ())
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			fmt.Fprintf(e.stderr, "%s: warning: the CLI configuration: %s\n", cmd, printable.String(diag.Format(d)))
+		}
+	}
+	c.Credentials = cfg.Credentials
+	c.HostBlocks = cfg.HostBlocks
+	return cfg.ProviderInstallation(c, workDir, c.Maps), nil
 }
 
 // resolveOutcome is the exit status of a resolved report, with every

@@ -34,11 +34,26 @@ const FileLimit = 256 << 10
 // nested deeper is refused before it is parsed.
 const MaxDepth = 64
 
-// cliConfig is the part of a CLI configuration file that is read, with
-// the same names and types as Terraform's.
+// cliConfig is what a CLI configuration file is decoded into, with the
+// same names and types as Terraform's, so that a file Terraform cannot
+// decode is refused here too. Only credentials, credentials_helper and
+// host blocks are used; provider_installation blocks are read from the
+// syntax tree, as Terraform reads them.
 type cliConfig struct {
-	Credentials        map[string]map[string]interface{} `hcl:"credentials"`
-	CredentialsHelpers map[string]*cliHelper             `hcl:"credentials_helper"`
+	Providers                             map[string]string
+	Provisioners                          map[string]string
+	DisableCheckpoint                     bool                              `hcl:"disable_checkpoint"`
+	DisableCheckpointSignature            bool                              `hcl:"disable_checkpoint_signature"`
+	PluginCacheDir                        string                            `hcl:"plugin_cache_dir"`
+	PluginCacheMayBreakDependencyLockFile bool                              `hcl:"plugin_cache_may_break_dependency_lock_file"`
+	Hosts                                 map[string]*cliHost               `hcl:"host"`
+	Credentials                           map[string]map[string]interface{} `hcl:"credentials"`
+	CredentialsHelpers                    map[string]*cliHelper             `hcl:"credentials_helper"`
+}
+
+// cliHost is a host block.
+type cliHost struct {
+	Services map[string]interface{} `hcl:"services"`
 }
 
 type cliHelper struct {
@@ -56,6 +71,8 @@ type fileCredentials struct {
 	hosts map[svchost.Hostname]fileToken
 	// helpers names the credentials_helper blocks, sorted.
 	helpers []string
+	// settings are the file's host and provider_installation blocks.
+	settings fileSettings
 }
 
 type fileToken struct {
@@ -69,6 +86,12 @@ type fileToken struct {
 // with an error yields no credentials. Diagnostics never quote the file's
 // text beyond the host names of credentials blocks.
 func parseConfig(path string, src []byte) (fc fileCredentials, diags hcl.Diagnostics) {
+	return parseConfigEnv(path, src, func(string) (string, bool) { return "", false })
+}
+
+// parseConfigEnv is parseConfig with the environment the paths of
+// dev_overrides expand from.
+func parseConfigEnv(path string, src []byte, lookup func(string) (string, bool)) (fc fileCredentials, diags hcl.Diagnostics) {
 	fc.jsonSyntax = isJSON(src)
 	// HCL 1's scanner and decoder panic on some malformed files.
 	defer func() {
@@ -114,6 +137,10 @@ func parseConfig(path string, src []byte) (fc fileCredentials, diags hcl.Diagnos
 		fc.helpers = append(fc.helpers, name)
 	}
 	sort.Strings(fc.helpers)
+	var hdiags, idiags hcl.Diagnostics
+	fc.settings.hosts, hdiags = decodeHosts(path, list, cfg.Hosts)
+	fc.settings.installs, idiags = decodeInstallations(path, list, lookup)
+	fc.settings.diags = append(hdiags, idiags...)
 	return fc, diags
 }
 
@@ -276,8 +303,25 @@ func lineCol(src []byte, off int) (line, col int) {
 // hostRange returns the place of the credentials block for the host
 // spelled given, or the file alone when it cannot be found.
 func hostRange(path string, list *hcl1ast.ObjectList, given string) *hcl.Range {
+	return blockRange(path, list, "credentials", given)
+}
+
+// blockRange returns the place of the block of kind (such as "host") for
+// the host spelled given, or the file alone when it cannot be found. An
+// empty kind finds the item whose key is given, such as an entry of
+// dev_overrides.
+func blockRange(path string, list *hcl1ast.ObjectList, kind, given string) *hcl.Range {
+	if list != nil && kind == "" {
+		for _, item := range list.Items {
+			if len(item.Keys) > 0 && keyText(item.Keys[0]) == given {
+				p := item.Keys[0].Pos()
+				return fileRange(path, p.Line, p.Column)
+			}
+		}
+		return fileRange(path, 0, 0)
+	}
 	if list != nil {
-		for _, item := range list.Filter("credentials").Items {
+		for _, item := range list.Filter(kind).Items {
 			if len(item.Keys) > 0 && keyText(item.Keys[0]) == given {
 				p := item.Keys[0].Pos()
 				return fileRange(path, p.Line, p.Column)

@@ -19,6 +19,7 @@ import (
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/safefile"
+	"github.com/prerel/prerel/terraform/registry"
 )
 
 // Store holds the tokens Terraform and OpenTofu would send to registry
@@ -185,9 +186,26 @@ func userHome() (string, error) {
 }
 
 func load(environ []string, goos string, home func() (string, error)) (*Store, hcl.Diagnostics) {
+	s, _, diags := loadAll(environ, goos, home)
+	return s, diags
+}
+
+// loadAll reads the CLI configuration: the tokens, with the diagnostics
+// Load reports, and the settings about where versions come from, with
+// their own diagnostics.
+func loadAll(environ []string, goos string, home func() (string, error)) (*Store, *settingsData, hcl.Diagnostics) {
 	s := &storeData{tokens: map[svchost.Hostname]entry{}}
+	set := &settingsData{hosts: map[svchost.Hostname]registry.HostBlock{}}
 	var diags hcl.Diagnostics
 	getenv := lookupFunc(environ)
+	lookup := func(name string) (string, bool) {
+		for _, kv := range environ {
+			if k, v, ok := splitEnv(kv); ok && k == name {
+				return v, true
+			}
+		}
+		return "", false
+	}
 
 	// The CLI configuration files, from lowest precedence to highest.
 	files, fdiags := locate(getenv, goos, home)
@@ -209,8 +227,14 @@ func load(environ []string, goos string, home func() (string, error)) (*Store, h
 			fileSources = append(fileSources, describeFile(f, strings.HasSuffix(f.path, ".json"))+" ("+problem(d)+")")
 			continue
 		}
-		fc, pdiags := parseConfig(f.path, src)
+		fc, pdiags := parseConfigEnv(f.path, src, lookup)
 		diags = append(diags, pdiags...)
+		set.files = append(set.files, f.path)
+		set.diags = append(set.diags, fc.settings.diags...)
+		for h, b := range fc.settings.hosts {
+			set.hosts[h] = b // a later file wins
+		}
+		set.installs = append(set.installs, fc.settings.installs...)
 		desc := describeFile(f, fc.jsonSyntax)
 		for _, d := range pdiags {
 			if d.Severity == hcl.DiagError {
@@ -249,7 +273,8 @@ func load(environ []string, goos string, home func() (string, error)) (*Store, h
 	for i := len(fileSources) - 1; i >= 0; i-- {
 		s.sources = append(s.sources, fileSources[i])
 	}
-	return &Store{data: func() *storeData { return s }}, diags
+	set.pluginDirs = pluginDirs(getenv, goos, home)
+	return &Store{data: func() *storeData { return s }}, set, diags
 }
 
 // readError describes why a file could not be read, without its path,

@@ -45,8 +45,10 @@
 //
 // Every file is parsed as Terraform parses it, with HCL version 1: in
 // JSON syntax when its first character other than white space is "{",
-// whatever its name, in HCL syntax otherwise. Only two kinds of block are
-// read:
+// whatever its name, in HCL syntax otherwise, and decoded into the same
+// settings as Terraform's, so that a file Terraform refuses as a whole
+// (such as one with host = "x") gives nothing here either. For tokens,
+// two kinds of block are read:
 //
 //	credentials "app.terraform.io" {
 //	  token = "..."
@@ -81,14 +83,44 @@
 // No diagnostic, error or String quotes a token: a Store prints as a
 // summary, whatever the fmt verb.
 //
+// # Where versions come from
+//
+// LoadCLIConfig reads, besides the tokens, what the CLI configuration
+// says about where versions come from, from the same files:
+//
+//   - host blocks, which give a host's services instead of its discovery
+//     document (registry.Client.HostBlocks). Of two blocks for one host,
+//     that of the file read later wins: the files of the configuration
+//     directory win over the CLI configuration file.
+//   - the provider_installation block, decoded with the rules of
+//     Terraform's own decoder: its direct, filesystem_mirror and
+//     network_mirror methods with their include and exclude patterns, and
+//     its dev_overrides. The first block read applies; a second one is an
+//     error, as in Terraform. CLIConfig.ProviderInstallation makes the
+//     registry.ProviderInstallation that lists providers by it, or by the
+//     implied default when there is no block: the implied local mirror
+//     directories (terraform.d/plugins of the working directory, the
+//     plugins directory of the CLI configuration directory, the system's
+//     data directories), then the origin registry.
+//
+// An error in these blocks (an invalid host name, an unknown method, a
+// pattern or a URL Terraform refuses) is reported at its file, line and
+// column, and leaves out that block or method only, as Terraform leaves
+// it out. HCL 1 keeps no line numbers in JSON syntax, so a place in a
+// JSON file is the file alone. Load reports none of these errors.
+//
+// These settings are not used when a flag says where versions come from:
+// package registry and prerel's documentation (docs/install-today.md)
+// give the precedence.
+//
 // # Not supported
 //
 //   - Credentials helpers: the program a credentials_helper block names
 //     is not run, so a host whose token only a helper gives has none.
 //     Sources and Helpers name the block.
-//   - Settings of the CLI configuration other than credentials, such as
-//     host blocks that override service discovery, are not read; nor are
-//     errors in them reported.
+//   - Settings of the CLI configuration other than credentials, host
+//     blocks and provider_installation, such as plugin_cache_dir, are
+//     decoded but not used.
 //   - Writing credentials, as "terraform login" does.
 //   - Credentials of OCI registries (OpenTofu's oci_credentials blocks and
 //     Docker's configuration).

@@ -96,6 +96,11 @@ type Client struct {
 	// HostURLs replaces discovery for the hosts it names (lower case host,
 	// with a port if any), as BaseURL does for all; it wins over BaseURL.
 	HostURLs map[string]string
+	// HostBlocks gives the services of the hosts it names (keyed as
+	// HostURLs is), as the host blocks of Terraform's CLI configuration
+	// do: a lookup on such a host uses them and fetches no discovery
+	// document. BaseURL and HostURLs win over it.
+	HostBlocks map[string]HostBlock
 	// Credentials gives the token sent to a host; nil means none is sent.
 	Credentials Credentials
 	// Timeout bounds each request, body included; 0 means DefaultTimeout.
@@ -146,7 +151,13 @@ type Services struct {
 	Providers string
 
 	modules, providers *url.URL
-	authHost           string // the host whose token the lookups carry
+	// The hosts whose tokens the lookups of each service carry.
+	modulesAuth, providersAuth string
+	// where names what gave the services, for messages: the discovery
+	// document's URL, or the host block.
+	where string
+	// block is true for services a host block gives.
+	block bool
 }
 
 type discovered struct {
@@ -173,6 +184,13 @@ func (c *Client) String() string {
 			hosts = append(hosts, "others="+c.BaseURL)
 		}
 		return printable.String(RedactURL("registry " + strings.Join(hosts, ", ")))
+	case len(c.HostBlocks) > 0:
+		hosts := make([]string, 0, len(c.HostBlocks))
+		for h := range c.HostBlocks {
+			hosts = append(hosts, h)
+		}
+		slices.Sort(hosts)
+		return printable.String("registry (service discovery on each source's host; the services of host blocks for " + strings.Join(hosts, ", ") + ")")
 	default:
 		return "registry (service discovery on each source's host)"
 	}
@@ -182,9 +200,14 @@ func (c *Client) String() string {
 var ErrNilClient = errors.New("no registry client (a nil *registry.Client)")
 
 // DiscoveryURL returns the URL of the discovery document for host, or ""
-// when the URL host is mapped to is not a valid base URL or c is nil.
+// when the URL host is mapped to is not a valid base URL, when a host
+// block gives the services of host (and no mapping wins over it), or when
+// c is nil.
 func (c *Client) DiscoveryURL(host string) string {
 	if c == nil {
+		return ""
+	}
+	if _, ok := c.hostBlock(strings.ToLower(host)); ok && c.mappedURL(host) == "" {
 		return ""
 	}
 	u, err := c.discoveryURL(host)
@@ -204,6 +227,12 @@ func (c *Client) discoveryURL(host string) (*url.URL, error) {
 		return nil, err
 	}
 	return u.JoinPath(".well-known", "terraform.json"), nil
+}
+
+// Maps reports whether BaseURL or HostURLs gives the URL of host, which
+// then wins over the CLI configuration for that host.
+func (c *Client) Maps(host string) bool {
+	return c != nil && c.mappedURL(host) != ""
 }
 
 // mappedURL returns the URL HostURLs or BaseURL maps host to, or "".
@@ -250,6 +279,12 @@ func (c *Client) discoverOnce(ctx context.Context, host string) (Services, error
 }
 
 func (c *Client) discover(ctx context.Context, host string) (Services, error) {
+	mapped := c.mappedURL(host) != ""
+	if !mapped {
+		if hb, ok := c.hostBlock(host); ok {
+			return hb.services(host)
+		}
+	}
 	docURL, err := c.discoveryURL(host)
 	if err != nil {
 		return Services{}, fmt.Errorf("service discovery for %s: %v", host, err)
@@ -261,6 +296,9 @@ func (c *Client) discover(ctx context.Context, host string) (Services, error) {
 		if errors.Is(err, ErrNotFound) {
 			return Services{}, fmt.Errorf("service discovery for %s: %w (is %s a Terraform registry?)", host, err, host)
 		}
+		if !mapped {
+			hintUnresolved(err, authHost, fmt.Sprintf("to look %s up elsewhere, give --registry-url %s=URL or a host %q block with its services in the CLI configuration", host, host, host))
+		}
 		return Services{}, fmt.Errorf("service discovery for %s: %w", host, err)
 	}
 	if !sameURL(resp.url, docURL) {
@@ -270,7 +308,7 @@ func (c *Client) discover(ctx context.Context, host string) (Services, error) {
 	if err := decodeJSON(resp.body, &doc); err != nil {
 		return Services{}, fmt.Errorf("service discovery for %s: %s: %w", host, shown, err)
 	}
-	svc := Services{authHost: authHost}
+	svc := Services{modulesAuth: authHost, providersAuth: authHost, where: redactedURL(docURL)}
 	for _, s := range []struct {
 		key  string
 		text *string
@@ -284,26 +322,37 @@ func (c *Client) discover(ctx context.Context, host string) (Services, error) {
 		if err := json.Unmarshal(raw, &ref); err != nil {
 			return Services{}, fmt.Errorf("service discovery for %s: %s: %q is not a string", host, shown, s.key)
 		}
-		u, err := url.Parse(ref)
-		if err != nil {
-			return Services{}, fmt.Errorf("service discovery for %s: %s: %q is %q, not a URL", host, shown, s.key, RedactURL(ref))
-		}
-		if u.User != nil {
-			return Services{}, fmt.Errorf("service discovery for %s: %s: %q is %q, which embeds a user name or password", host, shown, s.key, RedactURL(ref))
-		}
 		// Relative to where the document was found, after redirects, as
 		// Terraform resolves it.
-		abs := resp.url.ResolveReference(u)
-		if abs.Scheme != "http" && abs.Scheme != "https" || abs.Host == "" {
-			return Services{}, fmt.Errorf("service discovery for %s: %s: %q is %q, not an http or https URL", host, shown, s.key, RedactURL(ref))
-		}
-		abs.Fragment, abs.RawFragment = "", ""
-		if !strings.HasSuffix(abs.Path, "/") {
-			abs = abs.JoinPath("/")
+		abs, problem := serviceURL(resp.url, ref)
+		if problem != "" {
+			return Services{}, fmt.Errorf("service discovery for %s: %s: %q is %q, %s", host, shown, s.key, RedactURL(ref), problem)
 		}
 		*s.u, *s.text = abs, abs.String()
 	}
 	return svc, nil
+}
+
+// serviceURL resolves the URL of a service, ref, against base as
+// Terraform does, and checks it: problem says what is wrong with it ("not
+// a URL"), or is "". The URL returned has no fragment and ends in "/".
+func serviceURL(base *url.URL, ref string) (abs *url.URL, problem string) {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return nil, "not a URL"
+	}
+	if u.User != nil {
+		return nil, "which embeds a user name or password"
+	}
+	abs = base.ResolveReference(u)
+	if abs.Scheme != "http" && abs.Scheme != "https" || abs.Host == "" {
+		return nil, "not an http or https URL"
+	}
+	abs.Fragment, abs.RawFragment = "", ""
+	if !strings.HasSuffix(abs.Path, "/") {
+		abs = abs.JoinPath("/")
+	}
+	return abs, ""
 }
 
 func sameURL(a, b *url.URL) bool { return a.String() == b.String() }
@@ -327,11 +376,14 @@ func (c *Client) moduleVersions(ctx context.Context, pkg tfaddr.ModulePackage) (
 		return nil, fmt.Errorf("module %s: %w", addr, err)
 	}
 	if svc.modules == nil {
-		return nil, fmt.Errorf("module %s: %s offers no module registry (no modules.v1 in %s)", addr, host, RedactURL(c.DiscoveryURL(host)))
+		return nil, fmt.Errorf("module %s: %s offers no module registry (no modules.v1 in %s)", addr, host, svc.where)
 	}
 	u := endpoint(svc.modules, pkg.Namespace, pkg.Name, pkg.TargetSystem)
-	resp, err := c.get(ctx, u, svc.authHost)
+	resp, err := c.get(ctx, u, svc.modulesAuth)
 	if err != nil {
+		if svc.block {
+			hintUnresolved(err, hostKey(u), svc.where+" gives this URL")
+		}
 		return nil, fmt.Errorf("module %s: %w", addr, err)
 	}
 	vs, err := DecodeModuleVersions(resp.body)
@@ -360,11 +412,14 @@ func (c *Client) providerVersions(ctx context.Context, p tfaddr.Provider) (*List
 		return nil, fmt.Errorf("provider %s: %w", addr, err)
 	}
 	if svc.providers == nil {
-		return nil, fmt.Errorf("provider %s: %s offers no provider registry (no providers.v1 in %s)", addr, host, RedactURL(c.DiscoveryURL(host)))
+		return nil, fmt.Errorf("provider %s: %s offers no provider registry (no providers.v1 in %s)", addr, host, svc.where)
 	}
 	u := endpoint(svc.providers, p.Namespace, p.Type)
-	resp, err := c.get(ctx, u, svc.authHost)
+	resp, err := c.get(ctx, u, svc.providersAuth)
 	if err != nil {
+		if svc.block {
+			hintUnresolved(err, hostKey(u), svc.where+" gives this URL")
+		}
 		return nil, fmt.Errorf("provider %s: %w", addr, err)
 	}
 	vs, warnings, err := DecodeProviderVersions(resp.body)
@@ -470,8 +525,9 @@ func (e *deadlineError) Is(target error) bool { return target == context.Deadlin
 // response is a 200 answer: its body and the URL it came from, after
 // redirects.
 type response struct {
-	body []byte
-	url  *url.URL
+	body        []byte
+	url         *url.URL
+	contentType string
 }
 
 // get fetches u with retries and returns the body of a 200 answer. The
@@ -691,7 +747,7 @@ func (c *Client) getOnce(parent context.Context, u *url.URL, authHost string) (*
 	if int64(len(body)) > limit {
 		return nil, 0, fmt.Errorf("GET %s: the response body is larger than the limit of %d bytes", shown, limit)
 	}
-	return &response{body: body, url: final}, 0, nil
+	return &response{body: body, url: final, contentType: resp.Header.Get("Content-Type")}, 0, nil
 }
 
 // contextError is the reason ctx ended: the Client's deadline, or the
@@ -770,22 +826,46 @@ type UnreachableError struct {
 	// Err is the HTTP client's error: a *url.Error, which holds a
 	// *net.OpError, a *net.DNSError or a timeout.
 	Err error
+	// Hint says what may help, or is "": for a host name that does not
+	// resolve, how to look the host up elsewhere (--registry-url or a
+	// host block), or where the URL that names it comes from.
+	Hint string
 
 	msg string
 }
 
-func (e *UnreachableError) Error() string { return e.msg }
+// Error is the request's error, followed by the Hint when there is one.
+func (e *UnreachableError) Error() string {
+	if e.Hint != "" {
+		return e.msg + "; " + e.Hint
+	}
+	return e.msg
+}
+
+// hintUnresolved sets the Hint of err, when it is an UnreachableError
+// because the name of host did not resolve and it has none yet.
+func hintUnresolved(err error, host, hint string) {
+	var ue *UnreachableError
+	var dns *net.DNSError
+	if errors.As(err, &ue) && ue.Hint == "" && ue.Host == host && errors.As(ue.Err, &dns) {
+		ue.Hint = hint
+	}
+}
 
 // Cause says in a few words why the host could not be reached, from the
 // type of Err: "no such host" (or what else the name's lookup said),
-// "timed out", or what the failed dial, read or write says
-// ("connection refused", "connection reset by peer").
+// followed by the Hint when there is one, "timed out", or what the
+// failed dial, read or write says ("connection refused", "connection
+// reset by peer").
 func (e *UnreachableError) Cause() string {
 	var dns *net.DNSError
 	var ne net.Error
 	var op *net.OpError
 	switch {
 	case errors.As(e.Err, &dns):
+		if e.Hint != "" {
+			return printable.String(dns.Err + "; " + e.Hint)
+		}
 		return printable.String(dns.Err)
 	case errors.Is(e.Err, context.DeadlineExceeded) || errors.As(e.Err, &ne) && ne.Timeout():
 		return "timed out"

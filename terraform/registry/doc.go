@@ -9,6 +9,44 @@
 //
 // Nothing here selects a version; package engine and the policies do.
 //
+// # Host blocks
+//
+// A Client with HostBlocks takes the services of a host from its host
+// block, as Terraform does with the host blocks of its CLI
+// configuration, and fetches no discovery document for it. Each service
+// URL is checked as a discovery document's (an http or https URL without
+// a user name or password), a relative one being resolved against
+// https://HOST/.well-known/terraform.json, as Terraform resolves it; a
+// service whose value is not a string is an error when it is used. The
+// precedence, highest first: HostURLs, BaseURL (both given by
+// --registry-url), HostBlocks, discovery. The lookups of a host block's
+// service carry the token of the service URL's own host, as those of a
+// HOST=URL mapping do (Terraform sends the block host's token).
+//
+// A lookup that fails because the name of its host does not resolve
+// says, in UnreachableError.Hint, how to look the host up elsewhere
+// (--registry-url HOST=URL, or a host block) when the host is the
+// address's own, or which host block gives the URL.
+//
+// # Provider installation
+//
+// ProviderInstallation is a Source that lists a provider's versions as
+// "terraform init" finds them under the provider_installation block of
+// Terraform's CLI configuration: from every method whose include and
+// exclude patterns (ProviderPattern, with Terraform's syntax and quirks:
+// "*/*" is every provider of registry.terraform.io) take the provider,
+// together: its origin registry (Direct), a directory (FilesystemMirror,
+// scanned once, at most DefaultMaxMirrorEntries entries) or a server of
+// the provider network mirror protocol (NetworkMirror, an https URL; its
+// requests are the Client's, with its limits and its rules for tokens).
+// A provider that no method takes has no version, and its lookup fails
+// with ErrNoInstallationMethod, naming the block; Terraform cannot
+// install it either. Without a block, the implied default applies: the
+// local mirror directories that have the provider, or else its registry.
+// Modules are not affected: Terraform applies the block to providers
+// only. A flag that names where a host's versions come from
+// (--registry-url) wins over the block for the providers of that host.
+//
 // # Limits
 //
 // A Client bounds everything a registry can make it do: each request by

@@ -82,7 +82,9 @@
 // credentials prerel reads from its own environment (TF_TOKEN_*,
 // GITHUB_TOKEN, the path of the CLI configuration in TF_CLI_CONFIG_FILE)
 // never reach a command unless a name says so: a rule needs none of
-// them.
+// them. CredentialName tells the names of credentials, which prerel's
+// --policy-cmd-env refuses unless --policy-cmd-allow-credentials is
+// given too.
 //
 // # Failures
 //

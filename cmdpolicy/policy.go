@@ -111,6 +111,31 @@ func envKey(name string) string {
 	return name
 }
 
+// credentialParts are the words whose presence in a variable's name,
+// in any case, makes it a credential's (CredentialName).
+var credentialParts = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY"}
+
+// CredentialName reports whether the variable called name holds, by its
+// name, a credential that a command should not get unless asked for
+// explicitly: in any case, a name that starts with TF_TOKEN_ (a registry
+// token, as Terraform reads them), TF_CLI_CONFIG_FILE or TERRAFORM_CONFIG
+// (the file of Terraform's credentials blocks), or one that contains
+// TOKEN, SECRET, PASSWORD, PASSWD, CREDENTIAL, API_KEY, APIKEY,
+// PRIVATE_KEY or ACCESS_KEY (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
+// AWS_SESSION_TOKEN, DB_PASSWORD, NPM_API_KEY, ...).
+func CredentialName(name string) bool {
+	upper := strings.ToUpper(name)
+	if strings.HasPrefix(upper, "TF_TOKEN_") || upper == "TF_CLI_CONFIG_FILE" || upper == "TERRAFORM_CONFIG" {
+		return true
+	}
+	for _, part := range credentialParts {
+		if strings.Contains(upper, part) {
+			return true
+		}
+	}
+	return false
+}
+
 // CheckEnvName returns an error unless name can name a variable of the
 // environment: not empty, with no '=' and no NUL.
 func CheckEnvName(name string) error {

@@ -128,10 +128,7 @@ func mmIsX(s string) bool { return s == "x" || s == "X" || s == "*" }
 
 // Compile reads constraint as semver.NewConstraint of v3.3.1 does.
 func (TerraformModuleVersions) Compile(constraint string) (engine.Matcher, error) {
-	c := constraint
-	for _, g := range mmRange.FindAllStringSubmatch(c, -1) {
-		c = strings.Replace(c, g[0], fmt.Sprintf(">= %s, <= %s ", g[1], g[11]), 1)
-	}
+	c := rewriteRanges(constraint)
 	m := &tfmvMatcher{}
 	for _, alt := range strings.Split(c, "||") {
 		if !mmValid.MatchString(alt) {

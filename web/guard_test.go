@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -402,6 +403,27 @@ func TestParseQuery(t *testing.T) {
 		v, _ := url.ParseQuery(bad)
 		if _, status, err := ParseQuery(v); err == nil || status != http.StatusBadRequest {
 			t.Errorf("ParseQuery(%s): %d %v, want 400", bad, status, err)
+		}
+	}
+}
+
+// An unknown kind is quoted in the API's error escaped once: the ESC of
+// ?kind=%1B is \x1b in the message, not \\x1b.
+func TestUnknownKindIsEscapedOnce(t *testing.T) {
+	h := Handler(fakeSite(), Options{Token: testToken, Versions: func() (registry.Source, error) {
+		return nil, errors.New("a bad request looks nothing up")
+	}})
+	for _, tt := range []struct{ kind, want string }{
+		{"tool", `kind "tool": expected module or provider`},
+		{"\x1b[2J", `kind "\x1b[2J": expected module or provider`},
+		{"a\u202eb", `kind "a\u202eb": expected module or provider`},
+		{"\"quoted\"", `kind "\"quoted\"": expected module or provider`},
+		{strings.Repeat("k", 100), `kind "` + strings.Repeat("k", 40) + `...": expected module or provider`},
+	} {
+		rec := do(h, "127.0.0.1", "/api/versions?address=hashicorp/demo&kind="+url.QueryEscape(tt.kind), map[string]string{TokenHeader: testToken})
+		var body struct{ Error string }
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != http.StatusBadRequest || body.Error != tt.want {
+			t.Errorf("kind %q: %d %s, want 400 and the error %s", tt.kind, rec.Code, rec.Body.String(), tt.want)
 		}
 	}
 }

@@ -527,7 +527,8 @@ func ParseQuery(v url.Values) (Query, int, error) {
 		}
 		q.provider, q.Canonical, q.Host = p, address.ProviderKey(p), strings.ToLower(p.Hostname.String())
 	default:
-		return Query{}, http.StatusBadRequest, fmt.Errorf("kind %q: expected module or provider", printable.String(clip(kind, 40)))
+		// %q escapes what does not print, once.
+		return Query{}, http.StatusBadRequest, fmt.Errorf("kind %q: expected module or provider", clip(kind, 40))
 	}
 	return q, 0, nil
 }

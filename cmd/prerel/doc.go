@@ -61,6 +61,16 @@
 // Text from outside (arguments, file lines) is printed with control
 // characters escaped, in the text reports and in errors.
 //
+// A policy command (--policy-cmd, or a command block of a --policy-file)
+// gets PATH, HOME, LANG and TMPDIR of prerel's environment, and the
+// variables --policy-cmd-env names, one name a flag. A pattern (a name
+// with *, ? or [) is refused, and so is the name of a credential unless
+// --policy-cmd-allow-credentials is given: a name that starts with
+// TF_TOKEN_, TF_CLI_CONFIG_FILE, TERRAFORM_CONFIG, or one that contains
+// TOKEN, SECRET, PASSWORD, PASSWD, CREDENTIAL, API_KEY, APIKEY,
+// PRIVATE_KEY or ACCESS_KEY, in any case (exit status 2; the error names
+// the variable, never its value).
+//
 // The policies are those of package catalogue, in its order.
 //
 // Exit status:

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	comparerender "github.com/prerel/prerel/compare/render"
+	"github.com/prerel/prerel/internal/elide"
 	"github.com/prerel/prerel/terraform/registry"
 )
 
@@ -81,6 +82,14 @@ func parseFlags(fs *flagSet, args []string) error {
 			if _, arg, ok = strings.Cut(arg, " in "); ok {
 				err = fmt.Errorf("unknown flag: %s", arg)
 			}
+		}
+		var invalid *pflag.InvalidValueError
+		if errors.As(err, &invalid) {
+			// pflag quotes the value whole: a long one is quoted by its
+			// start and end, its password, if it is a URL, redacted
+			// first.
+			err = fmt.Errorf("invalid argument %q for %q flag: %w", elide.Middle(registry.RedactURL(invalid.GetValue()), 200),
+				"--"+invalid.GetFlag().Name, invalid.Unwrap())
 		}
 		if r := registry.RedactURL(err.Error()); r != err.Error() {
 			err = errors.New(r) // a flag value may be a URL with a password

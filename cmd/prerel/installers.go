@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -28,6 +29,9 @@ func (f *installerFlag) String() string {
 
 func (f *installerFlag) Set(s string) error {
 	r, err := installer.Parse(s)
+	if pe := (*installer.ParseError)(nil); errors.As(err, &pe) {
+		return errors.New(pe.Reason) // the flag's error quotes s, once
+	}
 	if err != nil {
 		return err
 	}

@@ -43,6 +43,10 @@ const mergeSummary = "Merge the partial reports of a sharded compare run into th
 	"--domain FILE (merge opens no file a partial report names). Without it,\n" +
 	"the witnesses cannot be checked and merge refuses (exit 2); so does a\n" +
 	"witness the domain does not hold, with the file, pair and class named.\n" +
+	"A witness must also be the case its shard keeps, the smallest of its\n" +
+	"class among the shard's groups: merge judges the cases of the class's\n" +
+	"shape that come before it, and refuses another case of the class (exit\n" +
+	"2), naming the file, the class and the witness the shard keeps.\n" +
 	"With --partial, no witness is checked against the domain: the merge that\n" +
 	"writes the report checks them.\n" +
 	"\n" +
@@ -114,6 +118,19 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		var firstArgs []string // how the domain of the first part was made, and what it is
 		var firstInfo compare.DomainInfo
 		var d compare.Domain
+		var ps []engine.Policy
+		var names []string // of the policies of the partial reports
+		resolve := func() error {
+			if ps != nil {
+				return nil
+			}
+			var err error
+			if ps, err = e.resolve(names); err != nil {
+				return usagef("the partial reports compare %s: %s; give merge the --policy-file and --policy-cmd the shards had",
+					quote(strings.Join(names, ", ")), quote(err.Error()))
+			}
+			return nil
+		}
 		checkWitnesses := func() error {
 			if d == nil {
 				var err error
@@ -121,8 +138,24 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 					return usagef("the witnesses of the partial reports cannot be checked: %v", err)
 				}
 			}
-			if err := witnesses.Check(e.context(), d); err != nil {
-				if errors.Is(err, compareshard.ErrNotInDomain) {
+			// The witness of each class and split must be the case its
+			// shard keeps, which the policies judge.
+			if err := resolve(); err != nil {
+				return err
+			}
+			err := witnesses.Check(e.context(), d, ps)
+			var panicked *compare.PanicError
+			if errors.As(err, &panicked) {
+				panic(&workerPanic{value: err, stack: panicked.Stack})
+			}
+			if err != nil {
+				// A policy command that failed judged what it judged
+				// wrongly: its failure is the error.
+				if ferr := e.policyFailure(); ferr != nil {
+					return ferr
+				}
+				if errors.Is(err, compareshard.ErrNotInDomain) || errors.Is(err, compareshard.ErrNotKept) ||
+					errors.Is(err, compareshard.ErrOtherPolicy) {
 					return usage(trimCompare(err))
 				}
 				return failure(trimCompare(err))
@@ -142,6 +175,7 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 			}
 			if firstInfo == (compare.DomainInfo{}) {
 				firstArgs, firstInfo = part.DomainArgs, part.Info()
+				names = policyList(part.Policies())
 			}
 			witnesses.Add(part)
 			if witnesses.Full() {
@@ -167,11 +201,8 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		if err := checkWitnesses(); err != nil {
 			return err
 		}
-		names := policyList(merged.Policies())
-		ps, err := e.resolve(names)
-		if err != nil {
-			return usagef("the partial reports compare %s: %s; give merge the --policy-file and --policy-cmd the shards had",
-				quote(strings.Join(names, ", ")), quote(err.Error()))
+		if err := resolve(); err != nil {
+			return err
 		}
 		report, err := merged.Report(e.context(), ps)
 		var panicked *compare.PanicError

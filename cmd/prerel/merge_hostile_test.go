@@ -266,3 +266,54 @@ func TestMergeRefusesAWitnessOfAnotherDomain(t *testing.T) {
 		t.Errorf("merge --domain of a file domain: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// A witness replaced by another case of the same class, one the shard
+// judged but does not keep (it keeps the smallest), merged with exit 0
+// and a report that was not the run's. It is refused: exit 2, the file,
+// the class, the forged case and the case the shard keeps named. So is a
+// case of the class that only another shard judged.
+func TestMergeRefusesAWitnessTheShardDoesNotKeep(t *testing.T) {
+	args := []string{"--scope", "1", "--policies", "strict,apparentlymart-exact"}
+	const class = `the class "> V-pre [=]; version V-pre" (reject, allow) of strict vs apparentlymart-exact`
+	for _, tt := range []struct {
+		name                string
+		constraint, version string // the forged witness
+		want                string
+	}{
+		{"a case of the shard", "> 1.0.0-alpha", "1.0.0-alpha.beta",
+			`(constraint "> 1.0.0-alpha", version "1.0.0-alpha.beta") is not the witness the run of shard 2/2 keeps: ` +
+				`that is the smallest case of the class in its groups, constraint "> 1.0.0-alpha", version "1.0.0-beta"`},
+		{"a case of the other shard", "> 1.0.0-beta", "1.0.0-alpha.beta",
+			`(constraint "> 1.0.0-beta", version "1.0.0-alpha.beta") is not a case of the class in the groups of the run of shard 2/2: ` +
+				`the witness it keeps, the smallest case of the class in its groups, is constraint "> 1.0.0-alpha", version "1.0.0-beta"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			shards := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, args...)
+			forged := 0
+			rewritePartial(t, shards[1], func(o map[string]any) {
+				for _, p := range o["pairs"].([]any) {
+					pm := p.(map[string]any)
+					for _, c := range pm["classes"].([]any) {
+						cm := c.(map[string]any)
+						if pm["a"] == "strict" && pm["b"] == "apparentlymart-exact" && cm["shape"] == "> V-pre [=]; version V-pre" &&
+							cm["a_verdict"] == "reject" && cm["b_verdict"] == "allow" {
+							if cm["constraint"] != "> 1.0.0-alpha" || cm["version"] != "1.0.0-beta" {
+								t.Fatalf("shard 2/2 keeps %q | %q for the class", cm["constraint"], cm["version"])
+							}
+							cm["constraint"], cm["version"] = tt.constraint, tt.version
+							forged++
+						}
+					}
+				}
+			})
+			if forged != 1 {
+				t.Fatalf("%d classes forged", forged)
+			}
+			code, out, stderr := runWith(t, catalogue.New(), nil, append([]string{"merge", "--format", "json"}, shards...)...)
+			want := "prerel merge: " + shards[1] + ": the witness of " + class + " " + tt.want + "\n"
+			if code != exitUsage || out != "" || stderr != want {
+				t.Errorf("merge: exit %d, %d bytes out, stderr\n%s\nwant exit %d and\n%s", code, len(out), stderr, exitUsage, want)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -329,5 +330,55 @@ func TestMergeWritesNothingAfterAFailedPolicyCommand(t *testing.T) {
 	}
 	if got := readFile(t, summary); got != "# before\n" {
 		t.Errorf("the step summary was written:\n%.200s", got)
+	}
+}
+
+// TestPolicyCmdEnvRefusesCredentialsAndPatterns checks that
+// --policy-cmd-env refuses the name of a credential unless
+// --policy-cmd-allow-credentials is given, and a pattern always, with
+// exit status 2 and a message that names the variable and not its value;
+// and that with --policy-cmd-allow-credentials the command gets it.
+func TestPolicyCmdEnvRefusesCredentialsAndPatterns(t *testing.T) {
+	dir := t.TempDir()
+	script := shellScript(t, dir, "env.sh", `while IFS= read -r line; do
+	printf 'allow\t%s\n' "$(env | sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p' | sort | tr '\n' ' ')"
+done
+`)
+	const value = "the-secret-value"
+	for _, name := range []string{"TF_TOKEN_app_terraform_io", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "TF_CLI_CONFIG_FILE"} {
+		t.Setenv(name, value)
+	}
+	t.Setenv("PRERELTEST_PASSED", "yes")
+	cmd := []string{"check", "--format", "json", "--policy-cmd", "envcmd=/bin/sh " + script, "--policies", "envcmd"}
+	for _, tt := range []struct {
+		args   []string
+		code   int
+		stderr string // what it holds; stdout, when the exit status is 0
+	}{
+		{[]string{"--policy-cmd-env", "TF_TOKEN_app_terraform_io"}, exitUsage,
+			"prerel check: --policy-cmd-env TF_TOKEN_app_terraform_io: the variable holds a credential"},
+		{[]string{"--policy-cmd-env", "PRERELTEST_PASSED", "--policy-cmd-env", "GITHUB_TOKEN"}, exitUsage,
+			"--policy-cmd-env GITHUB_TOKEN: the variable holds a credential (its name says so), which policy commands do not get; " +
+				"a rule needs none, but give --policy-cmd-allow-credentials as well to pass it"},
+		{[]string{"--policy-cmd-env", "aws_secret_access_key"}, exitUsage, "--policy-cmd-env aws_secret_access_key: the variable holds a credential"},
+		{[]string{"--policy-cmd-env", "DB_PASSWORD"}, exitUsage, "--policy-cmd-env DB_PASSWORD: the variable holds a credential"},
+		{[]string{"--policy-cmd-env", "TF_CLI_CONFIG_FILE"}, exitUsage, "--policy-cmd-env TF_CLI_CONFIG_FILE: the variable holds a credential"},
+		{[]string{"--policy-cmd-env", "TF_TOKEN_*"}, exitUsage,
+			`invalid argument "TF_TOKEN_*" for "--policy-cmd-env" flag: "TF_TOKEN_*" is a pattern, and --policy-cmd-env takes the name of one variable`},
+		{[]string{"--policy-cmd-allow-credentials", "--policy-cmd-env", "TF_TOKEN_?"}, exitUsage, `"TF_TOKEN_?" is a pattern`},
+		{[]string{"--policy-cmd-env", "PRERELTEST_[A-Z]*"}, exitUsage, `"PRERELTEST_[A-Z]*" is a pattern`},
+		// The flag that allows credentials may come after the name.
+		{[]string{"--policy-cmd-env", "TF_TOKEN_app_terraform_io", "--policy-cmd-allow-credentials"}, exitOK, "TF_TOKEN_app_terraform_io"},
+		{[]string{"--policy-cmd-allow-credentials", "--policy-cmd-env", "GITHUB_TOKEN"}, exitOK, "GITHUB_TOKEN"},
+		{[]string{"--policy-cmd-env", "PRERELTEST_PASSED"}, exitOK, "PRERELTEST_PASSED"},
+	} {
+		code, stdout, stderr := runCLI(t, "", append(append(slices.Clone(cmd), tt.args...), ">= 1", "1.0.0")...)
+		out := stderr
+		if tt.code == exitOK {
+			out = stdout
+		}
+		if code != tt.code || !strings.Contains(out, tt.stderr) || strings.Contains(stdout+stderr, value) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", tt.args, code, stdout, stderr, tt.code, tt.stderr)
+		}
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/elide"
+	"github.com/prerel/prerel/internal/printable"
 )
 
 // policySources are the flags of every command that takes policies which
@@ -23,11 +25,12 @@ import (
 // (policies written in HCL, or command blocks) and --policy-cmd
 // NAME=COMMAND, each repeatable, and --policy-timeout for the commands.
 type policySources struct {
-	files   fileList
-	cmds    commandList
-	env     envList
-	timeout time.Duration
-	failed  func(error) // the commands' OnFailure, set by load
+	files            fileList
+	cmds             commandList
+	env              envList
+	allowCredentials bool // --policy-cmd-allow-credentials
+	timeout          time.Duration
+	failed           func(error) // the commands' OnFailure, set by load
 }
 
 // addPolicySources defines the flags on fs.
@@ -35,7 +38,8 @@ func addPolicySources(fs *flagSet) *policySources {
 	s := &policySources{}
 	fs.Var(&s.files, "policy-file", "a `FILE` of policy blocks to add to the registered policies\n(repeatable); see docs/evaluate.md, 'Designs as data'")
 	fs.Var(&s.cmds, "policy-cmd", "a policy named `NAME=COMMAND`, answered by COMMAND over the eval\nprotocol (repeatable); COMMAND is split into words as a shell does,\nwithout running a shell")
-	fs.Var(&s.env, "policy-cmd-env", "the `NAME` of a variable of prerel's environment that policy\ncommands get (repeatable); they get PATH, HOME, LANG and TMPDIR,\nand no other variable unless named here")
+	fs.Var(&s.env, "policy-cmd-env", "the `NAME` of a variable of prerel's environment that policy\ncommands get (repeatable); they get PATH, HOME, LANG and TMPDIR,\nand no other variable unless named here. A name, not a pattern\n(no *, ? or [); the name of a credential (TF_TOKEN_*,\nTF_CLI_CONFIG_FILE, TERRAFORM_CONFIG, or a name with TOKEN, SECRET,\nPASSWORD, PASSWD, CREDENTIAL, API_KEY, APIKEY, PRIVATE_KEY or\nACCESS_KEY in it, in any case) only with\n--policy-cmd-allow-credentials")
+	fs.BoolVar(&s.allowCredentials, "policy-cmd-allow-credentials", false, "let --policy-cmd-env name credentials: policy commands then get\nthe tokens, secrets or passwords it names")
 	durationVar(fs, &s.timeout, "policy-timeout", cmdpolicy.DefaultTimeout, "the `DURATION` a policy command may take to answer one batch\nof cases")
 	return s
 }
@@ -87,6 +91,9 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 			return usage(failed)
 		}
 		return err
+	}
+	if err := s.checkEnv(); err != nil {
+		return finish, err
 	}
 	if len(s.files) == 0 && len(s.cmds.pairs) == 0 {
 		return finish, nil
@@ -149,6 +156,22 @@ func (s *policySources) command(e *env, dir string, cmds *[]*cmdpolicy.Policy) f
 	}
 }
 
+// checkEnv refuses a --policy-cmd-env that names a credential
+// (cmdpolicy.CredentialName) without --policy-cmd-allow-credentials, in
+// a message that names the variable and never gives its value.
+func (s *policySources) checkEnv() error {
+	if s.allowCredentials {
+		return nil
+	}
+	for _, name := range s.env {
+		if cmdpolicy.CredentialName(name) {
+			return usagef("--policy-cmd-env %s: the variable holds a credential (its name says so), which policy commands do not get; "+
+				"a rule needs none, but give --policy-cmd-allow-credentials as well to pass it", printable.String(elide.Middle(name, 200)))
+		}
+	}
+	return nil
+}
+
 // sameFile reports whether a and b name the same existing file.
 func sameFile(a, b string) bool {
 	fa, err := os.Stat(a)
@@ -186,6 +209,9 @@ func (l *envList) Type() string { return "NAME" }
 func (l *envList) Set(s string) error {
 	if err := cmdpolicy.CheckEnvName(s); err != nil {
 		return err
+	}
+	if strings.ContainsAny(s, "*?[") {
+		return fmt.Errorf("%q is a pattern, and --policy-cmd-env takes the name of one variable: give each name in full, once per variable", elide.Middle(s, 200))
 	}
 	if !slices.Contains(*l, s) {
 		*l = append(*l, s)

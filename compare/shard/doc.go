@@ -34,9 +34,12 @@
 // witness of each pair's selection (a constraint and its history) a
 // group of it, is checked by the caller, who can make that domain again:
 // a WitnessCheck notes the witnesses of each partial report read, and
-// walks the domain once, judging nothing, to refuse one the domain does
-// not yield, naming the file, the class, split or selection, and the
-// witness. prerel merge makes a built-in domain again from the
+// walks the domain once to refuse one the domain does not yield, naming
+// the file, the class, split or selection, and the witness. On that walk
+// it also refuses the witness of a class or split that is not the case
+// its shards keep, the smallest of the class among their groups, which
+// compare.KeptCheck finds by judging the cases of the class's shape that
+// come before the witness; the error names the case they keep. prerel merge makes a built-in domain again from the
 // flags the shards record (Partial.DomainArgs) and a file domain only
 // from its own --domain FILE; when it cannot make the domain, it refuses
 // to write the report rather than write one whose witnesses were not

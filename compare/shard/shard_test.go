@@ -284,6 +284,14 @@ func TestMergeShardsGivesTheUnshardedReport(t *testing.T) {
 			r = nil
 			for _, n := range tt.shards {
 				parts := runShards(t, tt.domain, tt.policies, opt, n)
+				// Every witness is the case its shard keeps.
+				var check WitnessCheck
+				for _, p := range parts {
+					check.Add(p)
+				}
+				if err := check.Check(context.Background(), tt.domain, tt.policies); err != nil {
+					t.Fatalf("N=%d: the witnesses of the shards: %v", n, err)
+				}
 				merged, err := mergeReport(context.Background(), tt.policies, parts...)
 				if err != nil {
 					t.Fatalf("N=%d: %v", n, err)
@@ -334,6 +342,13 @@ func TestMergeShardsUnderTheCaps(t *testing.T) {
 					continue
 				}
 				sameBytes(t, fmt.Sprintf("shard %d/%d with %d workers", k+1, n, workers), data, partials[n][k])
+			}
+			var check WitnessCheck
+			for _, p := range parts {
+				check.Add(p)
+			}
+			if err := check.Check(context.Background(), d, ps); err != nil {
+				t.Fatalf("N=%d: the witnesses of the shards: %v", n, err)
 			}
 			merged, err := mergeReport(context.Background(), ps, parts...)
 			if err != nil {

@@ -30,6 +30,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 
+	"github.com/prerel/prerel/internal/elide"
+	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
 )
 
@@ -88,10 +90,13 @@ func ReadError(path, summary string, err error) *hcl.Diagnostic {
 func why(err error) string {
 	var nr *safefile.NotRegularError
 	var tl *safefile.TooLargeError
+	var dl *safefile.DanglingLinkError
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &nr):
 		return fmt.Sprintf("It is not a regular file (it is %s).", safefile.Kind(nr.Mode))
+	case errors.As(err, &dl):
+		return fmt.Sprintf("It is a dangling symbolic link: it points to %s, and no file is there.", printable.String(elide.Middle(dl.Target, 200)))
 	case errors.As(err, &tl):
 		return fmt.Sprintf("It is larger than %s, the limit for a configuration file.", safefile.Size(tl.Limit))
 	case errors.As(err, &pe):

@@ -4,7 +4,8 @@
 //
 // A file found in a directory (a module's .tf files, prerel.hcl, the lock
 // file) must be a regular file: Read refuses a FIFO, device, socket or
-// directory without blocking on it. A file named on the command line may
+// directory without blocking on it, and says of a symbolic link to no
+// file where it points (a *DanglingLinkError). A file named on the command line may
 // also be a pipe (a FIFO, /dev/stdin, a shell's process substitution):
 // ReadNamed reads it once, into memory, within the same limit. A FIFO is
 // opened without blocking, then waited for as cat waits for it: until a
@@ -25,6 +26,9 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/prerel/prerel/internal/elide"
+	"github.com/prerel/prerel/internal/printable"
 )
 
 // Size limits for the kinds of files prerel reads.
@@ -66,6 +70,20 @@ type NotRegularError struct {
 func (e *NotRegularError) Error() string {
 	return fmt.Sprintf("%s is not a regular file (it is %s)", e.Path, Kind(e.Mode))
 }
+
+// DanglingLinkError is the error for a path that is a symbolic link to
+// no file: Target is what the link holds, as it holds it. It wraps the
+// error of opening the path (an *fs.PathError, fs.ErrNotExist).
+type DanglingLinkError struct {
+	Path, Target string
+	Err          error
+}
+
+func (e *DanglingLinkError) Error() string {
+	return fmt.Sprintf("%s is a dangling symbolic link: it points to %s, and no file is there", e.Path, printable.String(elide.Middle(e.Target, 200)))
+}
+
+func (e *DanglingLinkError) Unwrap() error { return e.Err }
 
 // TooLargeError is the error for a file longer than its limit.
 type TooLargeError struct {
@@ -112,8 +130,9 @@ func Size(n int64) string {
 
 // Read reads the regular file at path, which may be at most limit bytes
 // long. Any other kind of file is refused with a *NotRegularError,
-// without blocking on it; a longer file with a *TooLargeError. Errors
-// from the file system are *fs.PathError, as from os.ReadFile.
+// without blocking on it; a longer file with a *TooLargeError; a
+// symbolic link to no file with a *DanglingLinkError. Other errors from
+// the file system are *fs.PathError, as from os.ReadFile.
 func Read(path string, limit int64) ([]byte, error) {
 	return read(path, limit, false)
 }
@@ -154,6 +173,11 @@ func Open(path string, pipes bool) (*os.File, error) {
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if target, lerr := os.Readlink(path); lerr == nil {
+				return nil, &DanglingLinkError{Path: path, Target: target, Err: err}
+			}
+		}
 		return nil, err
 	}
 	fi, err := f.Stat()

@@ -3,6 +3,7 @@ package safefile
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,6 +12,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/prerel/prerel/internal/elide"
+	"github.com/prerel/prerel/internal/printable"
 )
 
 func TestReadRefusesWhatIsNotARegularFile(t *testing.T) {
@@ -191,3 +195,34 @@ func TestLimited(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A symbolic link to no file is a *DanglingLinkError that names where it
+// points, and still an fs.ErrNotExist.
+func TestReadNamesADanglingLink(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ name, target, want string }{
+		{"absolute", "/nonexistent/file.tf", "/nonexistent/file.tf"},
+		{"relative", "gone.tf", "gone.tf"},
+		{"to a dangling link", "absolute", "absolute"},
+		{"long, with an escape", "/x/\x1b]0;t\a/" + strings.Repeat("y/", 1000), printable.String(elide.Middle("/x/\x1b]0;t\a/"+strings.Repeat("y/", 1000), 200))},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, tt.name)
+			if err := os.Symlink(tt.target, path); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Read(path, ConfigLimit)
+			var dl *DanglingLinkError
+			if !errors.As(err, &dl) || dl.Target != tt.target || !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("Read = %v, want a DanglingLinkError to %q", err, tt.target)
+			}
+			if want := path + " is a dangling symbolic link: it points to " + tt.want + ", and no file is there"; err.Error() != want {
+				t.Errorf("error = %q, want %q", err, want)
+			}
+		})
+	}
+	// A file that does not exist, and no link, is as before.
+	if _, err := Read(filepath.Join(dir, "none"), ConfigLimit); !errors.Is(err, fs.ErrNotExist) || errors.As(err, new(*DanglingLinkError)) {
+		t.Errorf("Read of nothing = %v", err)
+	}
+}

@@ -11,7 +11,9 @@ import (
 
 	"github.com/prerel/prerel/internal/bounded"
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/elide"
 	"github.com/prerel/prerel/internal/longtest"
+	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
 )
 
@@ -322,5 +324,36 @@ func TestLoadTreeLimitsTheConfigurationRead(t *testing.T) {
 	m, diags := Load(filepath.Join(dir, "b"))
 	if len(m.Files) != 2 || len(diags) != 0 {
 		t.Errorf("Load read %q: %s", m.Files, formatAll(diags))
+	}
+}
+
+// A configuration file that is a symbolic link to no file, such as a
+// prerel_override.tf left behind, is an error that says so and where the
+// link points, clipped and with control characters escaped; not "no such
+// file or directory".
+func TestLoadNamesADanglingLink(t *testing.T) {
+	long := "/gone/\x1b[2J/" + strings.Repeat("d/", 1500) + "main_override.tf"
+	for _, tt := range []struct {
+		name, file, target, want string
+	}{
+		{"override file", "prerel_override.tf", "/nonexistent/prerel_override.tf",
+			"prerel_override.tf: Cannot read file; It is a dangling symbolic link: it points to /nonexistent/prerel_override.tf, and no file is there."},
+		{"relative target", "main.tf", "elsewhere/main.tf",
+			"main.tf: Cannot read file; It is a dangling symbolic link: it points to elsewhere/main.tf, and no file is there."},
+		{"long target with an escape", "prerel_override.tf", long,
+			"prerel_override.tf: Cannot read file; It is a dangling symbolic link: it points to " + printable.String(elide.Middle(long, 200)) + ", and no file is there."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, map[string]string{"calls.tf": "terraform {\n}\n"})
+			symlink(t, tt.target, filepath.Join(dir, tt.file))
+			_, diags := Load(dir)
+			if got := formatted(diags, dir); got != tt.want {
+				t.Errorf("diagnostics:\n%q\nwant\n%q", got, tt.want)
+			}
+			if got := formatted(diags, dir); len(got) > 600 || strings.Contains(got, "\x1b") {
+				t.Errorf("a diagnostic of %d bytes, or with an escape: %q", len(got), got)
+			}
+		})
 	}
 }

@@ -1,11 +1,15 @@
 package installer
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/apparentlymart/go-versions/versions"
 	goversion "github.com/hashicorp/go-version"
+
+	"github.com/prerel/prerel/internal/elide"
 )
 
 // Product is the program a Release belongs to.
@@ -80,11 +84,14 @@ type Change struct {
 // as "tofu@"). The version must be a release (MAJOR.MINOR.PATCH, no
 // prerelease) no older than the oldest release of the product in
 // Releases and no newer than the newest: prerel does not guess what a
-// release it does not know does.
+// release it does not know does. Its error is a *ParseError.
 func Parse(s string) (Release, error) {
+	fail := func(format string, args ...any) (Release, error) {
+		return Release{}, &ParseError{Text: s, Reason: fmt.Sprintf(format, args...)}
+	}
 	name, ver, ok := strings.Cut(strings.TrimSpace(s), "@")
 	if !ok || ver == "" {
-		return Release{}, fmt.Errorf("installer %q: expected terraform@VERSION or tofu@VERSION, such as %s", s, Newest(Terraform))
+		return fail("expected terraform@VERSION or tofu@VERSION, such as %s", Newest(Terraform))
 	}
 	var p Product
 	switch strings.ToLower(name) {
@@ -93,17 +100,41 @@ func Parse(s string) (Release, error) {
 	case "tofu", "opentofu":
 		p = OpenTofu
 	default:
-		return Release{}, fmt.Errorf("installer %q: unknown product %q: expected terraform or tofu", s, name)
+		return fail("unknown product: expected terraform or tofu")
+	}
+	oldest, newest := bounds(p)
+	known := fmt.Sprintf("prerel knows %s releases %s to %s", p.Display(), oldest.Version, newest.Version)
+	parts := strings.Split(strings.TrimPrefix(ver, "v"), ".")
+	if len(parts) == 3 {
+		for i, part := range parts {
+			if part == "" || strings.Trim(part, "0123456789") != "" {
+				break
+			}
+			if _, err := strconv.ParseInt(part, 10, 64); errors.Is(err, strconv.ErrRange) {
+				return fail("the %s number of the version is too large: %s", [...]string{"major", "minor", "patch"}[i], known)
+			}
+		}
 	}
 	v, err := goversion.NewSemver(strings.TrimPrefix(ver, "v"))
 	if err != nil || len(v.Segments()) != 3 || v.Prerelease() != "" || v.Metadata() != "" || strings.Count(ver, ".") != 2 {
-		return Release{}, fmt.Errorf("installer %q: %q is not a release version MAJOR.MINOR.PATCH", s, ver)
+		return fail("the version is not a release version MAJOR.MINOR.PATCH")
 	}
-	oldest, newest := bounds(p)
 	if v.LessThan(oldest.v) || v.GreaterThan(newest.v) {
-		return Release{}, fmt.Errorf("installer %q: prerel knows %s releases %s to %s", s, p.Display(), oldest.Version, newest.Version)
+		return fail("%s", known)
 	}
 	return Release{Product: p, Version: v.String(), v: v}, nil
+}
+
+// ParseError is the error of Parse: the text it was given and what is
+// wrong with it. Its message quotes the text once, its start and end
+// when it is long, with control characters escaped.
+type ParseError struct {
+	Text   string
+	Reason string // what is wrong, without the text
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("installer %q: %s", elide.Middle(e.Text, 100), e.Reason)
 }
 
 // MustParse is Parse that panics on an error; for tests and the table.

@@ -1,6 +1,7 @@
 package installer
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -161,17 +162,30 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %v, %v; want %s", s, r, err, want)
 		}
 	}
-	for s, want := range map[string]string{
-		"terraform":              "expected terraform@VERSION or tofu@VERSION",
-		"pulumi@1.0.0":           `unknown product "pulumi"`,
-		"terraform@1.15":         "is not a release version",
-		"terraform@1.15.9.0":     "is not a release version",
-		"terraform@1.16.0-beta1": "is not a release version",
-		"terraform@1.99.0":       "prerel knows Terraform releases 1.0.0 to 1.15.9",
-		"tofu@1.5.0":             "prerel knows OpenTofu releases 1.6.0 to 1.12.6",
+	long := "terraform@1." + strings.Repeat("9", 100<<10) + ".0"
+	for _, tt := range []struct{ in, want string }{
+		{"terraform", `installer "terraform": expected terraform@VERSION or tofu@VERSION, such as terraform@1.15.9`},
+		{"pulumi@1.0.0", `installer "pulumi@1.0.0": unknown product: expected terraform or tofu`},
+		{"terraform@1.15", `installer "terraform@1.15": the version is not a release version MAJOR.MINOR.PATCH`},
+		{"terraform@1.15.9.0", "the version is not a release version MAJOR.MINOR.PATCH"},
+		{"terraform@1.16.0-beta1", "the version is not a release version MAJOR.MINOR.PATCH"},
+		{"terraform@1.99.0", `installer "terraform@1.99.0": prerel knows Terraform releases 1.0.0 to 1.15.9`},
+		{"tofu@1.5.0", "prerel knows OpenTofu releases 1.6.0 to 1.12.6"},
+		{"terraform@1.99999999999999999999.0", `installer "terraform@1.99999999999999999999.0": the minor number of the version is too large: prerel knows Terraform releases 1.0.0 to 1.15.9`},
+		{"tofu@99999999999999999999.0.0", "the major number of the version is too large: prerel knows OpenTofu releases 1.6.0 to 1.12.6"},
+		{"terraform@1.15.99999999999999999999", "the patch number of the version is too large"},
+		{"terraform@1.15.\x1b[2J", `installer "terraform@1.15.\x1b[2J": the version is not a release version`},
+		// A long argument is quoted once, its start and end.
+		{long, `installer "terraform@1.999`},
 	} {
-		if _, err := Parse(s); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("Parse(%q): error %v, want %q", s, err, want)
+		in := tt.in
+		_, err := Parse(in)
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Text != in || !strings.Contains(err.Error(), tt.want) || len(in) > 20 && strings.Contains(pe.Reason, in) {
+			t.Errorf("Parse(%.80q): error %.300v, want %q", in, err, tt.want)
+		}
+		if n := len(err.Error()); n > 300 {
+			t.Errorf("Parse(%.80q): a message of %d bytes", in, n)
 		}
 	}
 	if Newest(Terraform).String() != "terraform@1.15.9" || Newest(OpenTofu).String() != "tofu@1.12.6" {

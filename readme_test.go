@@ -214,11 +214,14 @@ func startDocShell(t *testing.T, work, bin string) *docShell {
 	cmd.WaitDelay = 5 * time.Second
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GITHUB_STEP_SUMMARY=") && !strings.HasPrefix(kv, "TMPDIR=") {
+		if !strings.HasPrefix(kv, "GITHUB_STEP_SUMMARY=") && !strings.HasPrefix(kv, "TMPDIR=") && !strings.HasPrefix(kv, "PREREL_INSTALLER=") {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, "TMPDIR="+tmp, "PRERELTEST_BIN="+bin)
+	// The samples show the newest releases prerel knows as today's,
+	// whatever terraform or tofu this machine has (docs/installers.md
+	// says so).
+	cmd.Env = append(env, "TMPDIR="+tmp, "PRERELTEST_BIN="+bin, "PREREL_INSTALLER=newest")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

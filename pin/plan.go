@@ -68,6 +68,9 @@ type Plan struct {
 	// Installers name the releases whose init is today's, as the
 	// report has them: ["terraform@1.15.9", "tofu@1.12.6"].
 	Installers []string `json:"installers,omitempty"`
+	// InstallersFrom say where each of Installers came from
+	// (resolve.Report.InstallersFrom).
+	InstallersFrom []string `json:"installers_from,omitempty"`
 	// Pins are the overrides, module calls first in tree order, then
 	// providers.
 	Pins []Pin `json:"pins"`
@@ -223,7 +226,7 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 	}
 	p := &Plan{Schema: SchemaVersion, Dir: report.Dir, Command: opts.Command,
 		Pins: []Pin{}, Unpinned: []Unpinned{}, Files: []File{}, Stale: []string{}, Blocked: []string{}, Lock: []LockChange{},
-		Refused: []Refusal{}, Leftovers: []string{}, Warnings: slices.Clone(report.Warnings), Installers: report.Installers}
+		Refused: []Refusal{}, Leftovers: []string{}, Warnings: slices.Clone(report.Warnings), Installers: report.Installers, InstallersFrom: report.InstallersFrom}
 	if p.Warnings == nil {
 		p.Warnings = []string{}
 	}

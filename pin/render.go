@@ -181,7 +181,7 @@ func (r *renderer) plan(p *Plan, opts RenderOptions) {
 		}
 	}
 	r.heading("What `init` installs now that it did not before, per module")
-	if line := installersLine(p.Installers); line != "" {
+	if line := installersLine(p.Installers, p.InstallersFrom); line != "" {
 		r.line("Today is " + r.plain(line) + ".")
 		r.blank()
 	}
@@ -360,11 +360,14 @@ func (r *renderer) code(s string) {
 
 // installersLine names the releases: "Terraform 1.15.9 and OpenTofu
 // 1.12.6".
-func installersLine(names []string) string {
+func installersLine(names, froms []string) string {
 	var parts []string
-	for _, s := range names {
+	for i, s := range names {
 		if r, err := installer.Parse(s); err == nil {
 			s = r.Display()
+		}
+		if i < len(froms) && froms[i] != "" {
+			s += " (" + froms[i] + ")"
 		}
 		parts = append(parts, s)
 	}

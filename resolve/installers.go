@@ -222,13 +222,14 @@ func (r *Report) todayErrorLines(code, text func(string) string) []string {
 // OpenTofu 1.12.6".
 func (r *Report) installersLine() string {
 	var parts []string
-	for _, s := range r.Installers {
-		rel, err := installer.Parse(s)
-		if err != nil {
-			parts = append(parts, s)
-			continue
+	for i, s := range r.Installers {
+		if rel, err := installer.Parse(s); err == nil {
+			s = rel.Display()
 		}
-		parts = append(parts, rel.Display())
+		if i < len(r.InstallersFrom) && r.InstallersFrom[i] != "" {
+			s += " (" + r.InstallersFrom[i] + ")"
+		}
+		parts = append(parts, s)
 	}
 	return strings.Join(parts, ", ")
 }

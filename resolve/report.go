@@ -49,7 +49,11 @@ type Report struct {
 	// ["terraform@1.15.9", "tofu@1.12.6"] (Options.Terraform and
 	// Options.OpenTofu).
 	Installers []string `json:"installers"`
-	Extra      []string `json:"extra_policies"`
+	// InstallersFrom say, for each of Installers, where it came from
+	// ("terraform on PATH", ".terraform-version in /src"); "" when it was
+	// named (--installer) or is the newest prerel knows.
+	InstallersFrom []string `json:"installers_from,omitempty"`
+	Extra          []string `json:"extra_policies"`
 	// Modules are the module addresses read, the root first.
 	Modules  []string `json:"modules_read"`
 	Items    []Item   `json:"items"`

@@ -66,6 +66,10 @@ type Options struct {
 	// against its own reading; a provider whose registry answer fails a
 	// release's query has that release's error (Item.TodayErrors).
 	Terraform, OpenTofu installer.Release
+	// TerraformFrom and OpenTofuFrom say where each release came from
+	// ("terraform on PATH"), for the report's header; "" when it was
+	// named.
+	TerraformFrom, OpenTofuFrom string
 }
 
 // DefaultConcurrency is how many version lookups Run makes at once when
@@ -227,6 +231,9 @@ func newReport(opts Options, tree *config.Tree) *Report {
 		Unread:        []Unread{},
 		Skipped:       []Skip{},
 		Warnings:      []string{},
+	}
+	if opts.TerraformFrom != "" || opts.OpenTofuFrom != "" {
+		r.InstallersFrom = []string{opts.TerraformFrom, opts.OpenTofuFrom}
 	}
 	for _, p := range opts.Extra {
 		r.Extra = append(r.Extra, p.Name())

@@ -136,7 +136,6 @@ func impactFlags(fs *flagSet) func(*env, []string) error {
 			return usagef("impact needs --policy P, the policy whose adoption is asked about")
 		}
 		opts := impact.Options{Policies: e.registry, SimulatePrereleases: *simulate}
-		opts.Terraform, opts.OpenTofu = vf.installers.releases()
 		ps, err := e.resolve(policyList{*policy})
 		if err != nil {
 			return err
@@ -152,6 +151,8 @@ func impactFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
+		// Directories have detected today's releases (impactDomain).
+		opts.Terraform, opts.OpenTofu = vf.installers.releases()
 		rep, err := impact.Run(d, opts)
 		if err != nil {
 			return failure(err)
@@ -191,6 +192,10 @@ func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*imp
 		if err := vf.check(dir); err != nil {
 			return nil, err
 		}
+	}
+	// Today is the Terraform and OpenTofu the user runs there.
+	if err := vf.installers.detect(e, domains[0]); err != nil {
+		return nil, err
 	}
 	// The CLI configuration as terraform init run here reads it.
 	src, err := vf.versionsIn(e, "prerel impact", "")

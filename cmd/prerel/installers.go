@@ -3,16 +3,91 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 
+	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/terraform/installer"
 )
 
 // installerFlag is the repeatable --installer flag of resolve, pin,
 // impact and compare: the Terraform and OpenTofu releases whose init is
-// today's, at most one of each; the newest of each by default.
+// today's, at most one of each; the newest of each by default, or, for
+// the commands that read a configuration, the ones the user runs
+// (detect).
 type installerFlag struct {
 	terraform, tofu installer.Release
+	// tfFrom and tofuFrom say where a detected release came from.
+	tfFrom, tofuFrom string
+}
+
+// installerEnv names the environment variable that sets today's
+// releases as --installer does, comma-separated, before any is
+// detected; "newest" means the newest prerel knows, detecting none.
+// Flags win over it.
+const installerEnv = "PREREL_INSTALLER"
+
+// detect fills the releases --installer did not name: from
+// PREREL_INSTALLER, else those the user runs (installer.Detect: the
+// programs on e's PATH, then the tfenv and tofuenv version files in dir
+// or above); notes go to stderr.
+func (f *installerFlag) detect(e *env, dir string) error {
+	if !f.terraform.IsZero() && !f.tofu.IsZero() {
+		return nil
+	}
+	if v := strings.TrimSpace(e.getenv(installerEnv)); v != "" {
+		if v == "newest" {
+			return nil
+		}
+		var named installerFlag
+		for _, s := range strings.Split(v, ",") {
+			if err := named.Set(s); err != nil {
+				return usagef("%s: %v", installerEnv, err)
+			}
+		}
+		if f.terraform.IsZero() {
+			f.terraform = named.terraform
+		}
+		if f.tofu.IsZero() {
+			f.tofu = named.tofu
+		}
+		return nil
+	}
+	tf, tofu, notes := installer.Detect(e.context(), dir, installer.DetectOptions{LookPath: lookPathIn(e.getenv("PATH"))})
+	for _, n := range notes {
+		fmt.Fprintf(e.stderr, "prerel: today's installer: %s\n", printable.String(n))
+	}
+	if f.terraform.IsZero() && tf.From != installer.FromNewest {
+		f.terraform, f.tfFrom = tf.Release, tf.From
+	}
+	if f.tofu.IsZero() && tofu.From != installer.FromNewest {
+		f.tofu, f.tofuFrom = tofu.Release, tofu.From
+	}
+	return nil
+}
+
+// froms says where each release came from, "" when a flag, the
+// environment or the default named it.
+func (f *installerFlag) froms() (tf, tofu string) { return f.tfFrom, f.tofuFrom }
+
+// lookPathIn finds a program as exec.LookPath does, in the directories
+// of path (a PATH value) rather than the process's; an empty path holds
+// none.
+func lookPathIn(path string) func(string) (string, error) {
+	return func(name string) (string, error) {
+		for _, dir := range filepath.SplitList(path) {
+			if dir == "" {
+				continue
+			}
+			p := filepath.Join(dir, name)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+				return p, nil
+			}
+		}
+		return "", exec.ErrNotFound
+	}
 }
 
 func (f *installerFlag) Type() string { return "RELEASE" }

@@ -247,8 +247,13 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 	if err != nil {
 		return nil, err
 	}
+	if err := f.installers.detect(e, dir); err != nil {
+		return nil, err
+	}
 	tf, tofu := f.installers.releases()
+	tfFrom, tofuFrom := f.installers.froms()
 	rep, err := resolve.Run(context.Background(), resolve.Options{
+		TerraformFrom: tfFrom, OpenTofuFrom: tofuFrom,
 		Dir: dir, ModulesDir: f.modulesDir, Config: cfg, Versions: versions, Policies: e.registry, Extra: extra, LockFile: f.lockFile,
 		SkipFile: skip, Terraform: tf, OpenTofu: tofu,
 	})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -35,6 +36,18 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("TESTDATA", testdata)
+			// Today's releases are the newest prerel knows, whatever
+			// terraform or tofu is on this machine's PATH; the script
+			// detect.txtar clears it.
+			env.Setenv("PREREL_INSTALLER", "newest")
+			// The directory of the prerel command alone, for a script
+			// that sets its own PATH.
+			for _, dir := range filepath.SplitList(env.Getenv("PATH")) {
+				if _, err := os.Stat(filepath.Join(dir, "prerel")); err == nil {
+					env.Setenv("PRERELBIN", dir)
+					break
+				}
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/hclread"
 	"github.com/prerel/prerel/internal/safefile"
@@ -282,8 +283,9 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 	for i := range report.Items {
 		it := &report.Items[i]
 		// A wanted version is pinned even where today's installer selects
-		// it now: a newer release would take its place.
-		if !it.Changed() && it.Wanted == nil {
+		// it now: a newer release would take its place. An item whose
+		// chosen policy selects none is listed with why and what would.
+		if !it.Changed() && it.Wanted == nil && it.Selected != nil {
 			continue
 		}
 		var err error
@@ -481,13 +483,63 @@ func (pl *planner) unpinned(it *resolve.Item, module, reason, instead string) {
 func (pl *planner) selection(it *resolve.Item, module string) (string, bool) {
 	if it.Status != resolve.StatusOK || it.Selected == nil {
 		why := "the chosen policy " + it.Policy + " selects no version"
-		if it.Problem != "" {
+		switch {
+		case it.NoMatch != nil:
+			why += ": " + it.NoMatch.Why
+		case it.Problem != "":
 			why += ": " + it.Problem
 		}
-		pl.unpinned(it, module, why, "widen the constraint or choose another policy in prerel.hcl; with no pin, init installs today's selection")
+		pl.unpinned(it, module, why, instead(it))
 		return "", false
 	}
 	return *it.Selected, true
+}
+
+// instead says what would install the version an item whose chosen
+// policy selects none likely wants: the constraint edits under which the
+// chosen policy selects it and the policies that select it, each checked
+// by running the policy (resolve.NoMatch), and the wish itself (--want).
+func instead(it *resolve.Item) string {
+	const fallback = "widen the constraint or choose another policy in prerel.hcl; with no pin, init installs today's selection"
+	n := it.NoMatch
+	if n == nil || len(n.Wanted) == 0 {
+		return fallback
+	}
+	var ways []string
+	for _, e := range n.DidYouMean {
+		ways = append(ways, fmt.Sprintf("did you mean %q? (%s selects %s with it)", e.Constraint, it.Policy, e.Selects))
+	}
+	for i, e := range n.Constraints {
+		if i == 2 {
+			break
+		}
+		what := fmt.Sprintf("write %q", e.Constraint)
+		if e.Module != "" {
+			what += " in " + e.Module
+		}
+		ways = append(ways, fmt.Sprintf("%s (%s then selects %s)", what, it.Policy, e.Selects))
+	}
+	var names []string
+	for name, v := range n.Policies {
+		// A rule to choose per module: a proposal or the user's own, not
+		// an installer's, a library's or a bot's reading.
+		if g := catalogue.Group(name); v == n.Wanted[0] && (g == catalogue.GroupProposals || g == catalogue.GroupOwn) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	if len(names) > 3 {
+		names = append(names[:3], "others")
+	}
+	if len(names) > 0 {
+		ways = append(ways, fmt.Sprintf("choose %s in prerel.hcl (each selects %s as written)", strings.Join(names, ", "), n.Wanted[0]))
+	}
+	key := it.Name
+	if it.Kind == resolve.KindProvider {
+		key = it.Source
+	}
+	ways = append(ways, fmt.Sprintf("or ask for it: --want %s=%s", key, n.Wanted[0]))
+	return strings.Join(ways, "; ")
 }
 
 // module plans the pin of a module call.

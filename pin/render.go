@@ -180,6 +180,31 @@ func (r *renderer) plan(p *Plan, opts RenderOptions) {
 			return
 		}
 	}
+	if len(p.Unpinned) > 0 {
+		r.heading("Not pinned, and why")
+		for _, u := range p.Unpinned {
+			what := "module." + u.Name
+			if u.Kind == resolve.KindProvider {
+				what = "provider " + u.Name
+			}
+			sel := "none"
+			if u.Selected != nil {
+				sel = *u.Selected
+			}
+			head := fmt.Sprintf("%s (%s) in %s", r.text(what), r.text(u.Source), r.text(u.Module))
+			if u.Pos != "" {
+				head += " at " + r.text(u.Pos)
+			}
+			if u.Selected == nil {
+				r.item(head + ", the chosen policy selects none:")
+			} else {
+				r.item(head + fmt.Sprintf(", the chosen policy selects %s:", r.text(sel)))
+			}
+			r.detail("why: " + r.plain(u.Reason))
+			r.detail("instead: " + r.plain(u.Instead))
+		}
+		r.blank()
+	}
 	r.heading("What `init` installs now that it did not before, per module")
 	if line := installersLine(p.Installers, p.InstallersFrom); line != "" {
 		r.line("Today is " + r.plain(line) + ".")
@@ -220,31 +245,6 @@ func (r *renderer) plan(p *Plan, opts RenderOptions) {
 		}
 		r.blank()
 		i = j
-	}
-	if len(p.Unpinned) > 0 {
-		r.heading("Not pinned")
-		for _, u := range p.Unpinned {
-			what := "module." + u.Name
-			if u.Kind == resolve.KindProvider {
-				what = "provider " + u.Name
-			}
-			sel := "none"
-			if u.Selected != nil {
-				sel = *u.Selected
-			}
-			head := fmt.Sprintf("%s (%s) in %s", r.text(what), r.text(u.Source), r.text(u.Module))
-			if u.Pos != "" {
-				head += " at " + r.text(u.Pos)
-			}
-			if u.Selected == nil {
-				r.item(head + ", the chosen policy selects none:")
-			} else {
-				r.item(head + fmt.Sprintf(", the chosen policy selects %s:", r.text(sel)))
-			}
-			r.detail("why: " + r.plain(u.Reason))
-			r.detail("instead: " + r.plain(u.Instead))
-		}
-		r.blank()
 	}
 	if len(p.Warnings) > 0 {
 		r.heading("Warnings")

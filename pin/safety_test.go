@@ -378,3 +378,38 @@ provider "hashicorp/aws" {
 		t.Errorf("the file does not say the version is wanted:\n%s", p.Files[0].Content)
 	}
 }
+
+// TestNotPinnedSaysWhatWould leads the report with an item whose chosen
+// policy selects no version, why, and the fixes resolve verified: a
+// constraint edit, a policy and the wish itself.
+func TestNotPinnedSaysWhatWould(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf":    "module \"db\" {\n  source  = \"corp/net/aws\"\n  version = \"~> 2.0\"\n}\n",
+		"prerel.hcl": "module \"db\" {\n  policy = \"cargo\"\n}\n",
+		"index.json": `{"modules": {"corp/net/aws": {"modules": [{"versions": [{"version": "1.0.0"}, {"version": "1.5.0"}, {"version": "2.0.0-beta.1"}]}]}}}`,
+	})
+	p := planAt(t, dir, "-", filepath.Join(dir, "index.json"), pin.Options{})
+	if len(p.Unpinned) != 1 {
+		t.Fatalf("unpinned %+v", p.Unpinned)
+	}
+	u := p.Unpinned[0]
+	for _, want := range []string{`"~> 2.0" names no prerelease`} {
+		if !strings.Contains(u.Reason, want) {
+			t.Errorf("why %q, want it to contain %q", u.Reason, want)
+		}
+	}
+	for _, want := range []string{`write "~> 2.0.0-beta.1" (cargo then selects 2.0.0-beta.1)`, "ga-bound", "--want db=2.0.0-beta.1"} {
+		if !strings.Contains(u.Instead, want) {
+			t.Errorf("instead %q, want it to contain %q", u.Instead, want)
+		}
+	}
+	var b strings.Builder
+	if err := pin.Render(&b, pin.Text, p, pin.RenderOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if first := strings.Join(lines[:min(24, len(lines))], "\n"); !strings.Contains(first, "module.db") || !strings.Contains(first, "--want") {
+		t.Errorf("the first screen does not name db and its fixes:\n%s", first)
+	}
+}

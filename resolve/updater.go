@@ -18,6 +18,23 @@ type UpdaterReport struct {
 	Items []UpdaterItem `json:"items"`
 	// Disagreements counts the items with at least one disagreement.
 	Disagreements int `json:"disagreements"`
+	// KeepOffPins, when prerel pin's files hold pins, is the updater's
+	// configuration that keeps it off those files (Renovate's
+	// ignorePaths, Dependabot's exclude-paths), so that it does not
+	// propose to bump a pin; "" when none holds one or the updater has no
+	// such setting.
+	KeepOffPins string `json:"keep_off_pins,omitempty"`
+}
+
+// PinFilePattern matches the files prerel pin writes, for an updater's
+// ignore setting.
+const PinFilePattern = "**/prerel_override.tf"
+
+// keepOffPins is each updater's setting that keeps it off prerel pin's
+// files.
+var keepOffPins = map[string]string{
+	"renovate":   `renovate.json: "ignorePaths": ["` + PinFilePattern + `"] (next to the paths already there)`,
+	"dependabot": `.github/dependabot.yml, in the terraform entry of updates: exclude-paths: ["` + PinFilePattern + `"]`,
 }
 
 // UpdaterItem is one module call or provider under an updater.
@@ -46,6 +63,10 @@ type UpdaterItem struct {
 	// lock entry the updater writes that init rejects), a version init
 	// installs that the updater misses.
 	Disagreements []string `json:"disagreements,omitempty"`
+	// BumpsPin is, for an item prerel pin's file pins, the version the
+	// updater would propose in that file in place of the pin (it reads
+	// the pin as an exact constraint); nil when it would leave it.
+	BumpsPin *string `json:"bumps_pin,omitempty"`
 }
 
 // AddUpdater fills r.Updater for the updater policy p, judging init's side
@@ -78,6 +99,14 @@ func (r *Report) AddUpdater(p engine.Policy, reg *engine.Registry) error {
 		}
 		ui.Proposes = proposal(p, it.Constraint, ui.Current, ui.Selects, it.listed)
 		ui.Disagreements = disagreements(p, installer, it.Constraint, &ui)
+		if pin := it.Pinned; pin != nil {
+			pv := pin.Version
+			if v := proposal(p, pv, pv, &pv, it.listed); v != nil {
+				ui.BumpsPin = v
+				ui.Disagreements = append(ui.Disagreements, fmt.Sprintf("it would propose %s in place of the pin %s in %s: keep it off prerel pin's files", *v, pv, pin.File))
+			}
+			u.KeepOffPins = keepOffPins[p.Name()]
+		}
 		if len(ui.Disagreements) > 0 {
 			u.Disagreements++
 		}
@@ -170,6 +199,10 @@ func (r *Report) updaterSection(code, text func(string) string) section {
 			line += "; ! " + text(d)
 		}
 		s.lines = append(s.lines, line)
+	}
+	if u.KeepOffPins != "" {
+		// First, so that a cut list keeps it.
+		s.lines = append([]string{"to keep " + u.Name + " off prerel pin's files: " + text(u.KeepOffPins)}, s.lines...)
 	}
 	return s
 }

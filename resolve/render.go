@@ -124,6 +124,9 @@ type section struct {
 	// glue keeps short quoted texts on one line where the lines are
 	// wrapped; in Markdown the lines are wrapped too (see wrapMarkdown).
 	glue bool
+	// keep is how many of the first lines are never cut: the ones the
+	// section is for.
+	keep int
 }
 
 // ProblemGroup is the items that share one problem.
@@ -404,6 +407,10 @@ func sortByFirst(gs []notes.Group, listed []Unreadable) []notes.Group {
 // opt.ShowAll long lists are cut, and omitted counts what was left out.
 func (r *Report) sections(code, quote, text func(string) string, opt report.Options, omitted *notes.Omitted) []section {
 	var out []section
+	if r.Readers != nil {
+		// Asked for: first.
+		out = append(out, r.readersSection(code, text))
+	}
 	if s := r.noMatchSection(code, quote, text, opt, omitted); len(s.lines) > 0 {
 		out = append(out, s)
 	}
@@ -456,6 +463,7 @@ func (r *Report) sections(code, quote, text func(string) string, opt report.Opti
 	if r.Updater != nil {
 		out = append(out, r.updaterSection(code, text))
 	}
+
 	var problems section
 	problems.title = "Problems"
 	for _, g := range r.ProblemGroups("") {
@@ -495,10 +503,11 @@ func (r *Report) sections(code, quote, text func(string) string, opt report.Opti
 	}
 	if !opt.ShowAll {
 		for i := range out {
-			if left := len(out[i].lines) - notes.MaxLines; left > 0 {
-				out[i].lines = append(out[i].lines[:notes.MaxLines], fmt.Sprintf("and %d more", left))
+			max := max(notes.MaxLines, out[i].keep)
+			if left := len(out[i].lines) - max; left > 0 {
+				out[i].lines = append(out[i].lines[:max], fmt.Sprintf("and %d more", left))
 				if out[i].subs != nil {
-					out[i].subs = append(out[i].subs[:notes.MaxLines], nil)
+					out[i].subs = append(out[i].subs[:max], nil)
 				}
 				one, many := out[i].one, out[i].many
 				if one == "" {

@@ -69,6 +69,10 @@ type Report struct {
 	// Updater is what an updater would select and propose next to what
 	// init installs, when AddUpdater was called.
 	Updater *UpdaterReport `json:"updater,omitempty"`
+	// Readers name, when AddReaders was called, the programs whose
+	// reading each item's Readers holds, in order: today's installers'
+	// releases first.
+	Readers []string `json:"readers,omitempty"`
 }
 
 // Item is one module call or one provider of the module tree and what
@@ -135,6 +139,9 @@ type Item struct {
 	// Implied is set for a provider that no required_providers entry
 	// names in any module.
 	Implied bool `json:"implied,omitempty"`
+	// Readers is what each reader of Report.Readers assumes for the item
+	// (AddReaders); nil otherwise.
+	Readers map[string]Reading `json:"readers,omitempty"`
 	// Pinned is the pin prerel pin wrote for the item, which init
 	// installs, when the configuration was read without pin's files
 	// (Options.SkipFile); nil when none holds it.

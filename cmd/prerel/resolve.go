@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/plural"
@@ -179,6 +180,7 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 	// are those a command runs, all by default.
 	fs.Var(&f.extra, "policies", "comma-separated `POLICIES` to show as extra columns (default: none)")
 	updater := fs.String("updater", "", "also show what the updater `NAME` (renovate, dependabot or\nterraform-module-versions) selects and proposes next to what init\ninstalls, and where they disagree")
+	readers := fs.Bool("readers", false, "also show what every program that reads a constraint assumes: today's\ninit, the bots (Renovate, Dependabot, terraform-module-versions) and the\nother readers of the catalogue, differences first")
 	format := addFormat(fs, "text", "markdown", "json")
 	showAll := addShowAll(fs)
 	return func(e *env, args []string) error {
@@ -197,6 +199,11 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 		}
 		if up != nil {
 			if err := rep.AddUpdater(up, e.registry); err != nil {
+				return failure(err)
+			}
+		}
+		if *readers {
+			if err := rep.AddReaders(constraintReaders(e.registry)); err != nil {
 				return failure(err)
 			}
 		}
@@ -525,4 +532,19 @@ func selectedOrNone(s *string) string {
 		return "none"
 	}
 	return *s
+}
+
+// constraintReaders are the programs besides init that read a
+// constraint: every registered policy the catalogue groups with the
+// updaters (the bots, and the other readers it places there), in
+// registration order.
+func constraintReaders(reg *engine.Registry) []resolve.Reader {
+	var out []resolve.Reader
+	for _, p := range reg.All() {
+		if catalogue.Group(p.Name()) == catalogue.GroupUpdaters {
+			// terraform-module-versions checks module calls alone.
+			out = append(out, resolve.Reader{Name: p.Name(), Policy: p, ModulesOnly: p.Name() == "terraform-module-versions"})
+		}
+	}
+	return out
 }

@@ -413,3 +413,21 @@ func TestNotPinnedSaysWhatWould(t *testing.T) {
 		t.Errorf("the first screen does not name db and its fixes:\n%s", first)
 	}
 }
+
+// TestWriteRefusesWhatItCannotRead refuses to write a file larger than
+// prerel reads of a configuration file, before writing anything.
+func TestWriteRefusesWhatItCannotRead(t *testing.T) {
+	dir := t.TempDir()
+	p := &pin.Plan{Dir: dir, Files: []pin.File{
+		{Path: filepath.Join(dir, pin.FileName), Rel: pin.FileName, Content: ownHeader},
+		{Path: filepath.Join(dir, "m", pin.FileName), Rel: filepath.Join("m", pin.FileName), Content: ownHeader + strings.Repeat("#\n", safefile.ConfigLimit/2+1)},
+	}}
+	writeFiles(t, dir, map[string]string{"m/main.tf": ""})
+	err := pin.Write(p, pin.WriteOptions{})
+	if err == nil || !strings.Contains(err.Error(), "more than the 2 MiB prerel reads of a configuration file") {
+		t.Fatalf("Write: %v", err)
+	}
+	if exists(filepath.Join(dir, pin.FileName)) {
+		t.Error("a file was written before the refusal")
+	}
+}

@@ -96,7 +96,14 @@ func onPath(ctx context.Context, p Product, opts DetectOptions) (*Found, []strin
 	var v struct {
 		Version string `json:"terraform_version"`
 	}
-	if err := json.Unmarshal(out, &v); err != nil || v.Version == "" {
+	// The JSON object starts a line: OpenTofu prints its CLI
+	// configuration's problems to standard output before it, and only
+	// the first object counts.
+	start := 0
+	if !bytes.HasPrefix(out, []byte("{")) {
+		start = bytes.Index(out, []byte("\n{")) + 1
+	}
+	if err := json.NewDecoder(bytes.NewReader(out[start:])).Decode(&v); err != nil || v.Version == "" {
 		return nil, []string{fmt.Sprintf("%s version -json (%s) did not give a version", name, path)}
 	}
 	r, note := nearest(p, v.Version)

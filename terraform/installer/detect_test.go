@@ -24,7 +24,7 @@ func TestDetect(t *testing.T) {
 		note     string
 	}{
 		{"nothing", nil, nil, newestTF.String() + " from " + installer.FromNewest, newestTofu.String() + " from " + installer.FromNewest, ""},
-		{"both on PATH", map[string]string{"terraform": `{"terraform_version": "1.11.4"}`, "tofu": `{"terraform_version": "1.12.6-dev"}`}, nil,
+		{"both on PATH", map[string]string{"terraform": `{"terraform_version": "1.11.4"}`, "tofu": "\nWarning: Unable to open CLI configuration file\n\n{\"terraform_version\": \"1.12.6-dev\"}\n\nThere are some problems with the CLI configuration:\n"}, nil,
 			"terraform@1.11.4 from terraform on PATH", "tofu@1.12.6 from tofu on PATH", `reports "1.12.6-dev", a build of tofu@1.12.6`},
 		{"PATH before the file", map[string]string{"terraform": `{"terraform_version": "1.11.4"}`}, map[string]string{".terraform-version": "1.10.0\n"},
 			"terraform@1.11.4 from terraform on PATH", newestTofu.String() + " from " + installer.FromNewest, ""},

@@ -81,7 +81,7 @@ func isFile(p string) bool {
 type reg struct {
 	srv       *httptest.Server
 	mu        sync.Mutex
-	modules   map[string][]string          // NAME → versions
+	modules   map[string][]string            // NAME → versions
 	contents  map[string]func(string) string // NAME → main.tf of a version
 	providers []string
 }

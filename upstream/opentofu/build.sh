@@ -78,6 +78,11 @@ if [ ! -x "$cached" ]; then
   mkdir -p "$(dirname "$cached")"
   GOFLAGS=-mod=mod go build -o "$cached.tmp" ./cmd/tofu
   mv "$cached.tmp" "$cached"
+  # One build is kept: the cache does not grow with every change of the
+  # gate's sources.
+  for old in "$cache_root"/tofu-prerel-"$version"-*; do
+    [ "$old" = "$(dirname "$cached")" ] || rm -rf "$old"
+  done
 fi
 mkdir -p "$out"
 cp "$cached" "$out/tofu"

@@ -84,7 +84,7 @@ func compileTerraformLS(constraint string) *terraformLSMatcher {
 	}
 	cs, err := parseGoConstraint(constraint)
 	if err != nil {
-		return &terraformLSMatcher{unconstrained: fmt.Sprintf("no constraint: terraform-schema drops a version argument go-version refuses (%v), and terraform-ls takes any version", err)}
+		return &terraformLSMatcher{unconstrained: engine.ClipReason(fmt.Sprintf("no constraint: terraform-schema drops a version argument go-version refuses (%v), and terraform-ls takes any version", err))}
 	}
 	return &terraformLSMatcher{cs: cs}
 }

@@ -1,7 +1,7 @@
 // Package catalogue is the set of policies prerel ships, in one fixed
 // order: the native policies of package policies, then the library
 // adapters of package adapters, then the updaters' readings of package
-// updaters.
+// updaters, then the other programs' readings of package readers.
 //
 // The order is a contract: it is the order of "prerel policies --format
 // json" (the text form groups the policies by Group and keeps this order
@@ -20,15 +20,17 @@ import (
 	"github.com/prerel/prerel/adapters"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/policies"
+	"github.com/prerel/prerel/readers"
 	"github.com/prerel/prerel/updaters"
 )
 
 // Register adds every policy of the catalogue to r, in order: policies.All,
-// then adapters.All, then updaters.All. It stops at the first policy r
-// refuses, such as a name r already holds.
+// then adapters.All, then updaters.All, then readers.All. It stops at the
+// first policy r refuses, such as a name r already holds.
 func Register(r *engine.Registry) error {
 	all := append(policies.All(), adapters.All()...)
-	for _, p := range append(all, updaters.All()...) {
+	all = append(all, updaters.All()...)
+	for _, p := range append(all, readers.All()...) {
 		if err := r.Register(p); err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/policies"
+	"github.com/prerel/prerel/readers"
 	"github.com/prerel/prerel/updaters"
 )
 
@@ -19,6 +20,7 @@ var order = []string{
 	"hashicorp", "apparentlymart", "apparentlymart-exact", "masterminds", "masterminds-pre",
 	"terraform-module", "opentofu-module", "go-versions-cargo",
 	"renovate", "dependabot", "terraform-module-versions",
+	"terraform-ls", "tfupdate", "opentofu-engine",
 }
 
 func TestNewPinsTheOrder(t *testing.T) {
@@ -27,8 +29,8 @@ func TestNewPinsTheOrder(t *testing.T) {
 	}
 }
 
-func TestNewHoldsPoliciesThenAdaptersThenUpdaters(t *testing.T) {
-	want := append(append(policies.All(), adapters.All()...), updaters.All()...)
+func TestNewHoldsPoliciesThenAdaptersThenUpdatersThenReaders(t *testing.T) {
+	want := append(append(append(policies.All(), adapters.All()...), updaters.All()...), readers.All()...)
 	got := catalogue.New().All()
 	if len(got) != len(want) {
 		t.Fatalf("%d policies, want %d", len(got), len(want))

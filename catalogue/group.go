@@ -11,6 +11,11 @@ const (
 	// Terragrunt's tfr:// sources, tenv and Atlantis read constraints with
 	// hashicorp/go-version's Check, the "hashicorp" library policy.
 	GroupUpdaters = "updaters"
+	// GroupReaders holds the readings of the other programs that read a
+	// module's constraint besides "init": the editors' language server
+	// (terraform-ls), tfupdate, and OpenTofu's experimental engine. It is
+	// shown next to the updaters.
+	GroupReaders = "readers"
 	// GroupLibraries holds the version libraries wrapped as they behave.
 	GroupLibraries = "libraries"
 	// GroupProposals holds the candidate rules for prerelease matching.
@@ -44,7 +49,7 @@ func TodayPolicies() []string {
 
 // Groups lists the groups in the order they are shown.
 func Groups() []string {
-	return []string{GroupInstallers, GroupUpdaters, GroupLibraries, GroupProposals, GroupOwn}
+	return []string{GroupInstallers, GroupUpdaters, GroupReaders, GroupLibraries, GroupProposals, GroupOwn}
 }
 
 var groupOf = map[string]string{
@@ -61,6 +66,9 @@ var groupOf = map[string]string{
 	"renovate":                  GroupUpdaters,
 	"dependabot":                GroupUpdaters,
 	"terraform-module-versions": GroupUpdaters,
+	"terraform-ls":              GroupReaders,
+	"tfupdate":                  GroupReaders,
+	"opentofu-engine":           GroupReaders,
 	"lexical":                   GroupProposals,
 	"cargo":                     GroupProposals,
 	"linear":                    GroupProposals,

@@ -27,7 +27,7 @@
 // # The page
 //
 // The verdict table groups its columns as package catalogue groups the
-// policies (installers, updaters, libraries, proposals, your own; the
+// policies (installers, updaters, readers, libraries, proposals, your own; the
 // groups come from web/playground's answers) and marks the column of
 // today's rule. Of more than 20 versions, it shows the versions the
 // policies disagree on first, then others up to 20, as prerel check does,

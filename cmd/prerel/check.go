@@ -19,12 +19,12 @@ var policiesCommand = command{
 	args:    "[flags]",
 	summary: "list the registered policies and their rules",
 	help: `List the registered policies with their rules, grouped as the reports group
-them (installers, updaters, libraries, proposals, your own), today's rule
-marked, each rule wrapped under its policy's name to fit 80 columns. Within a
-group the policies keep their registration order. --format json lists them
-in registration order, the order --policies defaults to and scripts rely on,
-one object per policy with its name, group, rule and whether it is today's
-rule.`,
+them (installers, updaters, readers, libraries, proposals, your own), today's
+rule marked, each rule wrapped under its policy's name to fit 80 columns.
+Within a group the policies keep their registration order. --format json
+lists them in registration order, the order --policies defaults to and
+scripts rely on, one object per policy with its name, group, rule and
+whether it is today's rule.`,
 	policySources: true,
 	flags: func(fs *flagSet) func(*env, []string) error {
 		format := addFormat(fs, "text", "json")

@@ -140,6 +140,7 @@ var catalogueOrder = []string{
 	"hashicorp", "apparentlymart", "apparentlymart-exact", "masterminds", "masterminds-pre",
 	"terraform-module", "opentofu-module", "go-versions-cargo",
 	"renovate", "dependabot", "terraform-module-versions",
+	"terraform-ls", "tfupdate", "opentofu-engine",
 }
 
 func TestEvalDefaultsToEveryPolicyInOrder(t *testing.T) {

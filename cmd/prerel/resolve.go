@@ -534,16 +534,21 @@ func selectedOrNone(s *string) string {
 	return *s
 }
 
+// modulesOnly are the readers of module calls alone:
+// terraform-module-versions checks module versions, terraform-ls looks
+// up a module's version to show its inputs, and OpenTofu's new engine
+// reads module calls (providers stay with the installer).
+var modulesOnly = map[string]bool{"terraform-module-versions": true, "terraform-ls": true, "opentofu-engine": true}
+
 // constraintReaders are the programs besides init that read a
-// constraint: every registered policy the catalogue groups with the
-// updaters (the bots, and the other readers it places there), in
+// constraint: every registered policy of the catalogue's updaters (the
+// bots) and readers (the editor, tfupdate, OpenTofu's new engine), in
 // registration order.
 func constraintReaders(reg *engine.Registry) []resolve.Reader {
 	var out []resolve.Reader
 	for _, p := range reg.All() {
-		if catalogue.Group(p.Name()) == catalogue.GroupUpdaters {
-			// terraform-module-versions checks module calls alone.
-			out = append(out, resolve.Reader{Name: p.Name(), Policy: p, ModulesOnly: p.Name() == "terraform-module-versions"})
+		if g := catalogue.Group(p.Name()); g == catalogue.GroupUpdaters || g == catalogue.GroupReaders {
+			out = append(out, resolve.Reader{Name: p.Name(), Policy: p, ModulesOnly: modulesOnly[p.Name()]})
 		}
 	}
 	return out

@@ -70,7 +70,7 @@ func TestWitnessCheckRefusesASelectionTheShardDoesNotKeep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := limitGroups(corpus, 600).(sliceDomain)
+	d := limitGroups(corpus, 300).(sliceDomain)
 	ps := resolvePolicies(t, "strict", "lexical", "cargo")
 	const pair = 0 // strict vs lexical
 	whole, err := compare.Run(context.Background(), d, ps, compare.Options{})
@@ -199,5 +199,40 @@ func TestWitnessCheckRefusesASelectionTheShardDoesNotKeep(t *testing.T) {
 				t.Errorf("a Check after a failed one: %v; want nothing left to check", err)
 			}
 		})
+	}
+}
+
+// The policies that select by themselves (engine.Selector) pick among
+// the versions they allow as a run has them pick: the selection
+// witnesses of the shards of a run of them are the groups the shards
+// keep. (The corpus proof of TestMergeShardsGivesTheUnshardedReport runs
+// native policies.)
+func TestWitnessCheckPassesTheSelectionsOfSelectors(t *testing.T) {
+	t.Parallel()
+	corpus, err := compare.Corpus(prerel.Corpus(), compare.PairByContext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := limitGroups(corpus, 300)
+	ps := resolvePolicies(t, "strict", "fallback", "hashicorp", "masterminds", "apparentlymart", "go-versions-cargo",
+		"renovate", "dependabot", "terraform-module")
+	parts := runShards(t, d, ps, compare.Options{}, 3)
+	witnesses := 0
+	for _, p := range parts {
+		for _, w := range p.witnesses {
+			if w.selection {
+				witnesses++
+			}
+		}
+	}
+	if witnesses < 20 {
+		t.Fatalf("%d selection witnesses in the shards", witnesses)
+	}
+	var check WitnessCheck
+	for _, p := range parts {
+		check.Add(p)
+	}
+	if err := check.Check(context.Background(), d, ps); err != nil {
+		t.Errorf("the partial reports of real shards: %v", err)
 	}
 }

@@ -129,7 +129,8 @@ func NewKeptCheck(names []string) *KeptCheck {
 // Names are the names of the policies, as NewKeptCheck was given them.
 func (k *KeptCheck) Names() []string { return k.names }
 
-// Len is the number of witnesses noted.
+// Len is the number of witnesses of classes and splits noted; Selections
+// counts those of selections.
 func (k *KeptCheck) Len() int { return len(k.ws) }
 
 // AddPart notes a run of the groups for which own is true, given their

@@ -17,14 +17,21 @@ import (
 // smallest numbers, then the shortest text, then byte order) among the
 // cases of the groups the run judged. Another case of the class, of
 // those groups or others, would make a merged report differ from the
-// report of the whole run.
+// report of the whole run. So would another witness of a pair's
+// selection than the smallest of the run's groups with a history where
+// the two policies install different versions (in the order
+// selectionKey states: fewest comparators, then the smallest numbers,
+// then the shortest constraint, then byte order of the constraint and of
+// the history), with what each installs there.
 //
-// Note each run with AddPart and its witnesses with AddClass and
-// AddSplit; give the policies with Judge, hand Group every group of the
-// domain, in order, and read the verdict on each witness with Kept. The
-// check judges only the cases of a witness's shape (or refusal) that
-// come before it; for a witness that no group of its run holds, a second
-// walk (Unbound) finds the case the run keeps.
+// Note each run with AddPart and its witnesses with AddClass, AddSplit
+// and AddSelection; give the policies with Judge, hand Group every group
+// of the domain, in order, and read the verdict on each witness with
+// Kept and KeptSelection. The check judges only the cases of a witness's
+// shape (or refusal) that come before it, and the groups of a selection
+// witness's run that come before it or are its group; for a witness that
+// no group of its run holds, a second walk (Unbound, UnboundSelection)
+// finds the case or group the run keeps.
 type KeptCheck struct {
 	names    []string
 	policies []engine.Policy
@@ -48,15 +55,30 @@ type KeptCheck struct {
 	only          int                       // after Unbound, the one witness looked for; -1 otherwise
 	read          map[string]constraintInfo // the constraints of witnesses: their comparators and numbers
 
+	// The witnesses of selections (keptselection.go), and their order by
+	// key, from the largest.
+	sels       []keptSelection
+	selOrder   []int32
+	selSorted  bool
+	selBetters []keptGroup
+	onlySel    int       // after UnboundSelection, the one selection witness looked for; -1 otherwise
+	lists      listCache // the lists of versions met, read as a run reads them
+
 	// Per group.
-	ci       constraintInfo
-	shapes   groupShapes
-	index    int64
-	owned    []int8 // per part: 0 not known yet, 1 owned, 2 not
-	matchers []engine.Matcher
-	compErrs []error
-	compiled []bool
-	verdicts []int8 // of a version: 0 not judged yet, else the verdict + 1
+	ci          constraintInfo
+	shapes      groupShapes
+	index       int64
+	owned       []int8 // per part: 0 not known yet, 1 owned, 2 not
+	matchers    []engine.Matcher
+	compErrs    []error
+	compiled    []bool
+	verdicts    []int8       // of a version: 0 not judged yet, else the verdict + 1
+	picks       []string     // per policy: what it installs from the group's versions
+	picked      []bool       // per policy: whether picks holds it yet
+	list        *versionList // the group's, once a pick needs it
+	selVerdicts []engine.Verdict
+	admitted    []string // the versions a Selector allows, for pickOf
+	key         []byte   // for pickOf
 }
 
 // keptWitness is a witness noted by a KeptCheck. It holds no pointer
@@ -97,6 +119,7 @@ func NewKeptCheck(names []string) *KeptCheck {
 		byConstraint:  make([]map[string][]int32, n),
 		maxConstraint: make([]caseKey, n),
 		only:          -1,
+		onlySel:       -1,
 		read:          map[string]constraintInfo{},
 		textIDs:       map[string]int32{},
 		versions:      map[string]string{},
@@ -106,7 +129,8 @@ func NewKeptCheck(names []string) *KeptCheck {
 // Names are the names of the policies, as NewKeptCheck was given them.
 func (k *KeptCheck) Names() []string { return k.names }
 
-// Len is the number of witnesses noted.
+// Len is the number of witnesses of classes and splits noted; Selections
+// counts those of selections.
 func (k *KeptCheck) Len() int { return len(k.ws) }
 
 // AddPart notes a run of the groups for which own is true, given their
@@ -222,6 +246,8 @@ func (k *KeptCheck) Judge(policies []engine.Policy) error {
 	n := len(policies)
 	k.policies = policies
 	k.matchers, k.compErrs, k.compiled, k.verdicts = make([]engine.Matcher, n), make([]error, n), make([]bool, n), make([]int8, n)
+	k.picks, k.picked = make([]string, n), make([]bool, n)
+	k.lists = listCache{policies: n}
 	return nil
 }
 
@@ -271,11 +297,14 @@ func (k *KeptCheck) sort() {
 }
 
 // owns reports whether the run of w judged the current group.
-func (k *KeptCheck) owns(w *keptWitness) bool {
-	o := &k.owned[w.part]
+func (k *KeptCheck) owns(w *keptWitness) bool { return k.ownsPart(w.part) }
+
+// ownsPart reports whether run part judged the current group.
+func (k *KeptCheck) ownsPart(part int32) bool {
+	o := &k.owned[part]
 	if *o == 0 {
 		*o = 2
-		if k.parts[w.part](k.index) {
+		if k.parts[part](k.index) {
 			*o = 1
 		}
 	}
@@ -294,8 +323,10 @@ func (k *KeptCheck) compile(p int, constraint string) error {
 
 // Group looks at the cases of g, the group of the given index in the
 // order the domain yields them, judging those that may be of the class
-// of a witness before it with the policies of Judge. It fails with a
-// PanicError when a policy panics.
+// of a witness before it with the policies of Judge, and, when g has a
+// history, working out what the policies of the pair of a selection
+// witness install from its versions when g may be kept before that
+// witness. It fails with a PanicError when a policy panics.
 func (k *KeptCheck) Group(index int64, g Group) (err error) {
 	if k.policies == nil {
 		return fmt.Errorf("compare: no policies to judge the witnesses with")
@@ -316,6 +347,10 @@ func (k *KeptCheck) Group(index int64, g Group) (err error) {
 	clear(k.owned)
 	clear(k.compiled)
 	k.ci = newConstraintInfo(g.Constraint)
+	k.groupSelections(g, &policy, &version)
+	if k.onlySel >= 0 {
+		return nil // a walk for one selection witness
+	}
 	k.shapes.reset(&k.ci)
 
 	infos := make([]versionInfo, len(g.Versions))

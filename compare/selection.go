@@ -117,26 +117,32 @@ func (w *worker) pick(p int, pol engine.Policy, g Group) string {
 	if w.errs[p] != nil {
 		return invalidSelected
 	}
-	verdicts := w.verdicts[p]
+	return pickOf(p, pol, g.Constraint, w.list, w.verdicts[p], &w.admitted, &w.key)
+}
+
+// pickOf is what policy p (pol), which compiled constraint, would install
+// from the versions of list, given its verdicts on them (worker.pick).
+// admitted and key are buffers it reuses.
+func pickOf(p int, pol engine.Policy, constraint string, list *versionList, verdicts []engine.Verdict, admitted *[]string, key *[]byte) string {
 	if s, ok := pol.(engine.Selector); ok {
-		w.admitted = w.admitted[:0]
-		w.key = binary.AppendUvarint(w.key[:0], uint64(p))
+		*admitted = (*admitted)[:0]
+		*key = binary.AppendUvarint((*key)[:0], uint64(p))
 		for i, v := range verdicts {
 			if v == engine.Allow {
-				w.admitted = append(w.admitted, g.Versions[i])
-				w.key = binary.AppendUvarint(w.key, uint64(i))
+				*admitted = append(*admitted, list.versions[i])
+				*key = binary.AppendUvarint(*key, uint64(i))
 			}
 		}
-		switch len(w.admitted) {
+		switch len(*admitted) {
 		case 0:
 			return noneSelected
 		case 1:
-			return w.admitted[0]
+			return (*admitted)[0]
 		}
-		if picked, ok := w.list.picks[string(w.key)]; ok {
+		if picked, ok := list.picks[string(*key)]; ok {
 			return picked
 		}
-		sel, err := s.Select(g.Constraint, w.admitted)
+		sel, err := s.Select(constraint, *admitted)
 		if err != nil {
 			return invalidSelected // the constraint's, not the versions'
 		}
@@ -144,12 +150,12 @@ func (w *worker) pick(p int, pol engine.Policy, g Group) string {
 		if sel.Found {
 			picked = sel.Version
 		}
-		w.list.keepPick(string(w.key), picked)
+		list.keepPick(string(*key), picked)
 		return picked
 	}
-	for _, i := range w.list.newestOrder() {
+	for _, i := range list.newestOrder() {
 		if verdicts[i] == engine.Allow {
-			return g.Versions[i]
+			return list.versions[i]
 		}
 	}
 	return noneSelected

@@ -46,7 +46,12 @@ const mergeSummary = "Merge the partial reports of a sharded compare run into th
 	"A witness must also be the case its shard keeps, the smallest of its\n" +
 	"class among the shard's groups: merge judges the cases of the class's\n" +
 	"shape that come before it, and refuses another case of the class (exit\n" +
-	"2), naming the file, the class and the witness the shard keeps.\n" +
+	"2), naming the file, the class and the witness the shard keeps. The\n" +
+	"witness of a pair's selection must be the smallest of the shard's groups\n" +
+	"where the two policies install different versions, with what each\n" +
+	"installs: merge works out what they install from the groups that come\n" +
+	"before it, and refuses another group (exit 2), naming the file, the pair\n" +
+	"and the group the shard keeps.\n" +
 	"With --partial, no witness is checked against the domain: the merge that\n" +
 	"writes the report checks them.\n" +
 	"\n" +

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -311,6 +312,74 @@ func TestMergeRefusesAWitnessTheShardDoesNotKeep(t *testing.T) {
 			}
 			code, out, stderr := runWith(t, catalogue.New(), nil, append([]string{"merge", "--format", "json"}, shards...)...)
 			want := "prerel merge: " + shards[1] + ": the witness of " + class + " " + tt.want + "\n"
+			if code != exitUsage || out != "" || stderr != want {
+				t.Errorf("merge: exit %d, %d bytes out, stderr\n%s\nwant exit %d and\n%s", code, len(out), stderr, exitUsage, want)
+			}
+		})
+	}
+}
+
+// The witness of a pair's selection (the smallest group where the two
+// policies install different versions) replaced by another group of the
+// same kind that the shard does not keep merged with exit 0 and a report
+// that was not the run's. It is refused: exit 2, the file, the pair, the
+// forged witness and the group the shard keeps named, with what each
+// policy installs there.
+func TestMergeRefusesASelectionWitnessTheShardDoesNotKeep(t *testing.T) {
+	args := []string{"--domain", "corpus", "--policies", "strict,lexical"}
+	shards := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, args...)
+	// witnessOf is the selection witness of the partial report at path.
+	witnessOf := func(path string) map[string]any {
+		var o map[string]any
+		data, err := os.ReadFile(path)
+		if err == nil {
+			err = json.Unmarshal(data, &o)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := o["selection"].(map[string]any)["pairs"].([]any)[0].(map[string]any)["witness"].(map[string]any)
+		return w
+	}
+	// The witness of shard 2/2 is forged: replaced by that of shard 1/2,
+	// and by its own group with the picks swapped.
+	const sh = 1
+	kept, other := witnessOf(shards[sh]), witnessOf(shards[1-sh])
+	if kept == nil || other == nil {
+		t.Fatalf("the shards keep %v and %v", kept, other)
+	}
+	group := func(w map[string]any) string {
+		return fmt.Sprintf("constraint %q, history %q, where strict installs %q and lexical %q", w["constraint"], w["history"], w["a"], w["b"])
+	}
+	run := fmt.Sprintf("the run of shard %d/2", sh+1)
+	smallest := "the smallest of its groups where strict and lexical install different versions"
+	for _, tt := range []struct {
+		name   string
+		forged map[string]any
+		says   string
+	}{
+		{"a group of the other shard", other, "is not a group of " + run + ": the witness it keeps, " + smallest + ", is " + group(kept)},
+		{"its group with other picks", map[string]any{"constraint": kept["constraint"], "history": kept["history"], "a": kept["b"], "b": kept["a"]},
+			"is not the witness " + run + " keeps: that is " + smallest + ", " + group(kept)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			shards := slices.Clone(shards)
+			for k, s := range shards {
+				data, err := os.ReadFile(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				shards[k] = filepath.Join(dir, filepath.Base(s))
+				if err := os.WriteFile(shards[k], data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rewritePartial(t, shards[sh], func(o map[string]any) {
+				o["selection"].(map[string]any)["pairs"].([]any)[0].(map[string]any)["witness"] = tt.forged
+			})
+			code, out, stderr := runWith(t, catalogue.New(), nil, append([]string{"merge", "--format", "json"}, shards...)...)
+			want := "prerel merge: " + shards[sh] + ": the witness of the selection of strict vs lexical (" + group(tt.forged) + ") " + tt.says + "\n"
 			if code != exitUsage || out != "" || stderr != want {
 				t.Errorf("merge: exit %d, %d bytes out, stderr\n%s\nwant exit %d and\n%s", code, len(out), stderr, exitUsage, want)
 			}

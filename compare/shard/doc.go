@@ -39,7 +39,12 @@
 // it also refuses the witness of a class or split that is not the case
 // its shards keep, the smallest of the class among their groups, which
 // compare.KeptCheck finds by judging the cases of the class's shape that
-// come before the witness; the error names the case they keep. prerel merge makes a built-in domain again from the
+// come before the witness, and the witness of a selection that is not
+// the group they keep, the smallest of their groups where the pair
+// installs different versions (with what each policy installs there),
+// which it finds by working out what the pair installs from the groups
+// that come before the witness and from the witness's own; the error
+// names the case or group they keep. prerel merge makes a built-in domain again from the
 // flags the shards record (Partial.DomainArgs) and a file domain only
 // from its own --domain FILE; when it cannot make the domain, it refuses
 // to write the report rather than write one whose witnesses were not

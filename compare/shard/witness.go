@@ -23,10 +23,14 @@ type witness struct {
 	selection           bool
 	// What the witness is the smallest case of: the shape, and the
 	// verdicts of the pair (a and b, policy names) of a class or of
-	// every policy (verdicts, as the JSON writes them) of a split.
+	// every policy (verdicts, as the JSON writes them) of a split. The
+	// witness of a selection is the smallest group where the pair
+	// installs different versions: pa and pb, what it says a and b
+	// install there.
 	shape, a, b string
 	va, vb      engine.Verdict
 	verdicts    string
+	pa, pb      string
 }
 
 // witnessesOf lists the witnesses of the classes, splits and selection
@@ -51,12 +55,13 @@ func witnessesOf(j *partialJSON) []witness {
 			if w == nil {
 				continue
 			}
-			pair := fmt.Sprintf("pair %d", k+1)
+			pair, a, b := fmt.Sprintf("pair %d", k+1), "", ""
 			if k < len(j.Pairs) {
-				pair = j.Pairs[k].A + " vs " + j.Pairs[k].B
+				a, b = j.Pairs[k].A, j.Pairs[k].B
+				pair = a + " vs " + b
 			}
 			out = append(out, witness{constraint: w.Constraint, history: w.History, selection: true,
-				class: "the selection of " + pair})
+				class: "the selection of " + pair, a: a, b: b, pa: w.A, pb: w.B})
 		}
 	}
 	return out
@@ -67,7 +72,8 @@ func witnessesOf(j *partialJSON) []witness {
 var ErrNotInDomain = errors.New("compare: a witness is not a case of the domain")
 
 // ErrNotKept is what the error of WitnessCheck.Check is, for errors.Is,
-// when the witness of a class or split is not the case its shards keep.
+// when the witness of a class or split is not the case its shards keep,
+// or the witness of a selection not the group they keep.
 var ErrNotKept = errors.New("compare: a witness is not the case its shards keep")
 
 // notInDomain is the error of a witness that is not a case of the
@@ -114,26 +120,30 @@ const maxPendingWitnesses = 1 << 20
 // case of the domain would make the merged report differ from the
 // report of the whole run. So would another case of the class than the
 // one the shards keep, the smallest among their groups: the witness of
-// each class and split must be that case (compare.KeptCheck). Add notes
-// the witnesses of each part; Check walks the domain once, judging only
-// the cases that might come before a witness in its class, and fails on
-// the first witness noted that the domain never yields, or that is not
-// the case its shards keep, naming the file, the class, split or
-// selection, and the case or group (and the case the shards keep). The
-// zero WitnessCheck is empty.
+// each class and split must be that case, and the witness of each pair's
+// selection the smallest of their groups where the pair installs
+// different versions, with what each policy installs there
+// (compare.KeptCheck). Add notes the witnesses of each part; Check walks
+// the domain once, judging only the cases that might come before a
+// witness in its class and the groups that might come before a
+// selection witness, and fails on the first witness noted that the
+// domain never yields, or that is not the case or group its shards keep,
+// naming the file, the class, split or selection, and the case or group
+// (and the case or group the shards keep). The zero WitnessCheck is
+// empty.
 type WitnessCheck struct {
 	pending    map[string]map[string]citation // constraint, then version
 	selections map[string]map[string]citation // constraint, then history
 	n          int                            // the witnesses pending
 	seq        int                            // the witnesses noted
-	kept       *compare.KeptCheck             // the witnesses of classes and splits; nil when none are noted
+	kept       *compare.KeptCheck             // the witnesses of classes, splits and selections; nil when none are noted
 	parts      []keptPart                     // the parts of those witnesses, by number in kept
 	prints     []string                       // the fingerprints of their policies
 	other      error                          // a part of other policies than the first
 }
 
-// keptPart is a partial report whose witnesses of classes and splits a
-// WitnessCheck checks: its name and its shards.
+// keptPart is a partial report whose witnesses of classes, splits and
+// selection a WitnessCheck checks: its name and its shards.
 type keptPart struct {
 	name   string
 	shards []int
@@ -170,7 +180,8 @@ func (c *WitnessCheck) Add(p *Partial) {
 	p.witnesses = nil
 }
 
-// addKept notes the witnesses of the classes and splits of p in c.kept.
+// addKept notes the witnesses of the classes, splits and selection of p
+// in c.kept.
 func (c *WitnessCheck) addKept(p *Partial) {
 	if len(p.witnesses) == 0 {
 		return
@@ -199,6 +210,11 @@ func (c *WitnessCheck) addKept(p *Partial) {
 	for _, w := range p.witnesses {
 		switch {
 		case w.selection:
+			a, okA := at[w.a]
+			b, okB := at[w.b]
+			if okA && okB {
+				c.kept.AddSelection(part, a, b, w.constraint, w.history, w.pa, w.pb)
+			}
 		case w.verdicts == "":
 			a, okA := at[w.a]
 			b, okB := at[w.b]
@@ -225,7 +241,7 @@ func (c *WitnessCheck) addKept(p *Partial) {
 func (c *WitnessCheck) Full() bool {
 	n := c.n
 	if c.kept != nil {
-		n += c.kept.Len()
+		n += c.kept.Len() + c.kept.Selections()
 	}
 	return n >= maxPendingWitnesses
 }
@@ -239,7 +255,13 @@ func (c *WitnessCheck) Full() bool {
 // groups of its shards, which it finds by judging, with policies (those
 // the shards ran, in their order), the cases of the class's shape that
 // come before the witness (compare.KeptCheck); it names the file, the
-// class or split, the witness and the case the shards keep. It then
+// class or split, the witness and the case the shards keep. So it does
+// unless the witness of each pair's selection is the group its shards
+// keep, the smallest of their groups where the pair installs different
+// versions, with what each policy installs there, which it finds by
+// working out what the pair installs from the groups of its shards that
+// come before the witness and from the witness's own group; it names the
+// file, the pair, the witness and the group the shards keep. It then
 // forgets them. d must be the domain the shards ran (the caller checks
 // its DomainInfo); it fails as d fails to yield its groups, when a
 // policy panics, and when ctx is done.
@@ -351,12 +373,31 @@ func (c *WitnessCheck) forget() {
 }
 
 // notKeptError is the error of the first witness of kept that is not the
-// case its shards keep, by what kept found walking d, or nil. For a
-// witness that no group of its shards holds, it walks d again to find
-// the case they keep.
+// case (or, of a selection, the group) its shards keep, by what kept
+// found walking d, or nil. For a witness that no group of its shards
+// holds, it walks d again to find the case or group they keep.
 func notKeptError(ctx context.Context, d compare.Domain, kept *compare.KeptCheck, parts []keptPart) error {
 	if kept == nil {
 		return nil
+	}
+	// walk hands kept every group of d again.
+	walk := func() error {
+		var index int64
+		var err error
+		walkErr := d.Groups(func(g compare.Group) bool {
+			if err = ctx.Err(); err == nil {
+				err = kept.Group(index, g)
+			}
+			index++
+			return err == nil
+		})
+		if err == nil && walkErr != nil {
+			err = fmt.Errorf("compare: checking the witnesses: %w", walkErr)
+		}
+		return err
+	}
+	runOf := func(part keptPart) string {
+		return "the run of " + shardList((&Partial{n: part.n, shards: part.shards}).heldShards())
 	}
 	for id := range kept.Len() {
 		held, kc, kv, found := kept.Kept(id)
@@ -365,26 +406,14 @@ func notKeptError(ctx context.Context, d compare.Domain, kept *compare.KeptCheck
 		}
 		if !held && !found {
 			kept.Unbound(id)
-			var index int64
-			var err error
-			walkErr := d.Groups(func(g compare.Group) bool {
-				if err = ctx.Err(); err == nil {
-					err = kept.Group(index, g)
-				}
-				index++
-				return err == nil
-			})
-			if err == nil && walkErr != nil {
-				err = fmt.Errorf("compare: checking the witnesses: %w", walkErr)
-			}
-			if err != nil {
+			if err := walk(); err != nil {
 				return err
 			}
 			_, kc, kv, found = kept.Kept(id)
 		}
 		w := kept.Witness(id)
 		part := parts[w.Part]
-		run := "the run of " + shardList((&Partial{n: part.n, shards: part.shards}).heldShards())
+		run := runOf(part)
 		kind, class := "class", ""
 		if w.A < 0 {
 			kind = "split"
@@ -409,6 +438,52 @@ func notKeptError(ctx context.Context, d compare.Domain, kept *compare.KeptCheck
 				what, kind, run, kind, keeps)}
 		default:
 			return &notKept{fmt.Sprintf("%s is not a case of the %s in the groups of %s, which hold none", what, kind, run)}
+		}
+	}
+	return notKeptSelection(kept, parts, walk, runOf)
+}
+
+// notKeptSelection is the error of the first selection witness of kept
+// that is not the group its shards keep, by what kept found walking the
+// domain, or nil. For a witness whose group is not kept, when no group
+// before it is, walk hands kept the domain again to find the group they
+// keep.
+func notKeptSelection(kept *compare.KeptCheck, parts []keptPart, walk func() error, runOf func(keptPart) string) error {
+	names := kept.Names()
+	for id := range kept.Selections() {
+		owned, held, kc, kh, ka, kb, found := kept.KeptSelection(id)
+		if held && !found {
+			continue
+		}
+		if !found {
+			kept.UnboundSelection(id)
+			if err := walk(); err != nil {
+				return err
+			}
+			_, _, kc, kh, ka, kb, found = kept.KeptSelection(id)
+		}
+		w := kept.Selection(id)
+		a, b := names[w.A], names[w.B]
+		run := runOf(parts[w.Part])
+		what := fmt.Sprintf("compare: %s: the witness of the selection of %s vs %s (constraint %q, history %q, where %s installs %q and %s %q)",
+			parts[w.Part].name, a, b, elide.Head(w.Constraint, 200), elide.Head(w.History, 200),
+			a, elide.Head(w.ASelected, 200), b, elide.Head(w.BSelected, 200))
+		keeps := fmt.Sprintf("constraint %q, history %q, where %s installs %q and %s %q",
+			elide.Head(kc, 200), elide.Head(kh, 200), a, elide.Head(ka, 200), b, elide.Head(kb, 200))
+		differ := fmt.Sprintf("where %s and %s install different versions", a, b)
+		switch {
+		case owned && found:
+			return &notKept{fmt.Sprintf("%s is not the witness %s keeps: that is the smallest of its groups %s, %s",
+				what, run, differ, keeps)}
+		case found:
+			return &notKept{fmt.Sprintf("%s is not a group of %s: the witness it keeps, the smallest of its groups %s, is %s",
+				what, run, differ, keeps)}
+		case owned:
+			return &notKept{fmt.Sprintf("%s is not the witness %s keeps: %s and %s install the same version in each of its groups",
+				what, run, a, b)}
+		default:
+			return &notKept{fmt.Sprintf("%s is not a group of %s, and %s and %s install the same version in each of its groups",
+				what, run, a, b)}
 		}
 	}
 	return nil

@@ -94,24 +94,69 @@ func missing(t *testing.T, format string, args ...any) {
 	t.Skipf("%s; skipped (the long run fails instead)", msg)
 }
 
-// judgedLine is one output line of a script: a verdict letter a version,
-// and the index of the selected version, or -1, when the script selects.
+// judgedLine is one output line of a script: a verdict letter a version
+// and, after tabs, the numbers of the script's further fields (for a
+// script that selects, first the index of the selected version, or -1).
 type judgedLine struct {
-	letters  string
-	selected int
-	hasSel   bool
+	letters string
+	fields  []int
 }
 
 func parseJudged(line string) (judgedLine, error) {
-	letters, sel, ok := strings.Cut(line, "\t")
+	parts := strings.Split(line, "\t")
+	l := judgedLine{letters: parts[0]}
+	for _, f := range parts[1:] {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return judgedLine{}, fmt.Errorf("bad field %q", f)
+		}
+		l.fields = append(l.fields, n)
+	}
+	return l, nil
+}
+
+// groupCheck compares one thing a script writes about a group, beyond
+// the verdicts, with the policy: check is given the group, its number
+// (from 0, over every domain) and the script's fields, and returns ""
+// when they agree, else an example of the difference.
+type groupCheck struct {
+	name   string
+	fields int // how many fields the script writes, at least
+	check  func(g compare.Group, n int, fields []int) string
+}
+
+// selectionCheck compares the script's first field, the index of the
+// version it selects, with engine.Select, accepting a version the tool
+// orders equal (equal tells).
+func selectionCheck(p engine.Policy, equal func(a, b string) bool) groupCheck {
+	return groupCheck{name: "selections", fields: 1, check: func(g compare.Group, _ int, fields []int) string {
+		sel, err := engine.Select(p, g.Constraint, g.Versions)
+		if err != nil {
+			sel = engine.Selection{}
+		}
+		if want := fields[0]; want < 0 && !sel.Found || want >= 0 && sel.Found && (sel.Version == g.Versions[want] || equal(sel.Version, g.Versions[want])) {
+			return ""
+		}
+		return fmt.Sprintf("%q: %s selects %s, real %s", g.Constraint, p.Name(), found(sel.Version, sel.Found), at(g.Versions, fields[0]))
+	}}
+}
+
+// found is v, or "none" when not ok.
+func found(v string, ok bool) string {
 	if !ok {
-		return judgedLine{letters: line}, nil
+		return "none"
 	}
-	n, err := strconv.Atoi(sel)
-	if err != nil {
-		return judgedLine{}, fmt.Errorf("bad selection %q", sel)
-	}
-	return judgedLine{letters, n, true}, nil
+	return fmt.Sprintf("%q", v)
+}
+
+// at is versions[i] quoted, or "none" for a negative i.
+func at(versions []string, i int) string {
+	return found(func() string {
+		if i < 0 {
+			return ""
+		}
+		return versions[i]
+	}(), i >= 0)
 }
 
 func letter(v engine.Verdict) byte {
@@ -125,9 +170,8 @@ func letter(v engine.Verdict) byte {
 }
 
 // prove runs cmd on every group of the domains and compares each line of
-// its output with p's verdicts and, when the script selects, with
-// sameSelection.
-func prove(t *testing.T, p engine.Policy, cmd *exec.Cmd, sameSelection func(g compare.Group, got engine.Selection, want int) bool) {
+// its output with p's verdicts and with each check.
+func prove(t *testing.T, p engine.Policy, cmd *exec.Cmd, checks ...groupCheck) {
 	t.Helper()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -146,7 +190,7 @@ func prove(t *testing.T, p engine.Policy, cmd *exec.Cmd, sameSelection func(g co
 	werr := make(chan error, 1)
 	go func() {
 		w := bufio.NewWriter(stdin)
-		err := eachGroup(domains, func(g compare.Group) error {
+		err := eachGroup(domains, func(_ int, g compare.Group) error {
 			row, err := json.Marshal(append([]string{g.Constraint}, g.Versions...))
 			if err != nil {
 				return err
@@ -161,10 +205,20 @@ func prove(t *testing.T, p engine.Policy, cmd *exec.Cmd, sameSelection func(g co
 		werr <- err
 	}()
 	r := bufio.NewReaderSize(stdout, 1<<20)
-	var cases, groups, diffs, selDiffs int
-	var byLetter [256]int
+	// The counts of each domain; diffs[0] counts the verdicts, diffs[1+i]
+	// checks[i].
+	type tally struct {
+		cases, groups int
+		byLetter      [256]int
+		diffs         []int
+	}
+	tallies := make([]tally, len(domains))
+	for i := range tallies {
+		tallies[i].diffs = make([]int, 1+len(checks))
+	}
 	var examples []string
-	readErr := eachGroup(domains, func(g compare.Group) error {
+	groups := 0
+	readErr := eachGroup(domains, func(d int, g compare.Group) error {
 		line, err := r.ReadString('\n')
 		if err != nil {
 			return fmt.Errorf("reading the script's output after %d groups: %v", groups, err)
@@ -176,35 +230,33 @@ func prove(t *testing.T, p engine.Policy, cmd *exec.Cmd, sameSelection func(g co
 		if len(got.letters) != len(g.Versions) {
 			return fmt.Errorf("constraint %q: %d verdicts for %d versions", g.Constraint, len(got.letters), len(g.Versions))
 		}
+		n := groups
 		groups++
+		tl := &tallies[d]
+		tl.groups++
 		m, cerr := p.Compile(g.Constraint)
 		for i, v := range g.Versions {
-			cases++
+			tl.cases++
 			want := byte('i')
 			if cerr == nil {
 				want = letter(m.Match(v).Verdict)
 			}
-			byLetter[got.letters[i]]++
+			tl.byLetter[got.letters[i]]++
 			if want != got.letters[i] {
-				diffs++
+				tl.diffs[0]++
 				if len(examples) < 12 {
 					examples = append(examples, fmt.Sprintf("%q %q: %s %c, real %c", g.Constraint, v, p.Name(), want, got.letters[i]))
 				}
 			}
 		}
-		if got.hasSel && sameSelection != nil {
-			sel, err := engine.Select(p, g.Constraint, g.Versions)
-			if err != nil {
-				sel = engine.Selection{}
+		for i, c := range checks {
+			if len(got.fields) < c.fields {
+				return fmt.Errorf("constraint %q: %d fields after the verdicts, the %s need %d", g.Constraint, len(got.fields), c.name, c.fields)
 			}
-			if !sameSelection(g, sel, got.selected) {
-				selDiffs++
+			if ex := c.check(g, n, got.fields); ex != "" {
+				tl.diffs[1+i]++
 				if len(examples) < 12 {
-					want := "none"
-					if got.selected >= 0 {
-						want = g.Versions[got.selected]
-					}
-					examples = append(examples, fmt.Sprintf("%q: %s selects %q (found %v), real %s", g.Constraint, p.Name(), sel.Version, sel.Found, want))
+					examples = append(examples, ex)
 				}
 			}
 		}
@@ -224,18 +276,38 @@ func prove(t *testing.T, p engine.Policy, cmd *exec.Cmd, sameSelection func(g co
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
-	t.Logf("%s: %d cases in %d groups compared with the real implementation (%d allow, %d reject, %d invalid): %d verdicts differ, %d selections differ",
-		p.Name(), cases, groups, byLetter['a'], byLetter['r'], byLetter['i'], diffs, selDiffs)
-	if diffs+selDiffs > 0 {
-		t.Errorf("%s differs from the real implementation on %d cases and %d selections, e.g.:\n  %s", p.Name(), diffs, selDiffs, strings.Join(examples, "\n  "))
+	differ := 0
+	total := make([]int, 1+len(checks))
+	cases := 0
+	for d, tl := range tallies {
+		counts := []string{fmt.Sprintf("%d verdicts", tl.diffs[0])}
+		for i, c := range checks {
+			counts = append(counts, fmt.Sprintf("%d %s", tl.diffs[1+i], c.name))
+		}
+		for i, n := range tl.diffs {
+			total[i] += n
+			differ += n
+		}
+		cases += tl.cases
+		t.Logf("%s on %s: %d cases in %d groups (%d allow, %d reject, %d invalid); differ: %s",
+			p.Name(), domains[d].Info().Name, tl.cases, tl.groups, tl.byLetter['a'], tl.byLetter['r'], tl.byLetter['i'], strings.Join(counts, ", "))
+	}
+	if differ > 0 {
+		counts := []string{fmt.Sprintf("%d verdicts", total[0])}
+		for i, c := range checks {
+			counts = append(counts, fmt.Sprintf("%d %s", total[1+i], c.name))
+		}
+		t.Errorf("%s differs from the real implementation in %d of %d cases: %s differ, e.g.:\n  %s", p.Name(), total[0], cases, strings.Join(counts, ", "), strings.Join(examples, "\n  "))
 	}
 }
 
-func eachGroup(domains []compare.Domain, each func(compare.Group) error) error {
-	for _, d := range domains {
+// eachGroup calls each with every group of the domains, and the index of
+// its domain.
+func eachGroup(domains []compare.Domain, each func(int, compare.Group) error) error {
+	for i, d := range domains {
 		var err error
 		gerr := d.Groups(func(g compare.Group) bool {
-			err = each(g)
+			err = each(i, g)
 			return err == nil
 		})
 		if err != nil {
@@ -246,17 +318,6 @@ func eachGroup(domains []compare.Domain, each func(compare.Group) error) error {
 		}
 	}
 	return nil
-}
-
-// sameIndex accepts a selection of the version at want, or of a version
-// the tool orders equal to it (equal tells).
-func sameIndex(equal func(a, b string) bool) func(compare.Group, engine.Selection, int) bool {
-	return func(g compare.Group, got engine.Selection, want int) bool {
-		if want < 0 {
-			return !got.Found
-		}
-		return got.Found && (got.Version == g.Versions[want] || equal(got.Version, g.Versions[want]))
-	}
 }
 
 // semverDir is where the proof finds node-semver: PREREL_SEMVER_DIR, or
@@ -284,7 +345,7 @@ func TestRenovateEqualsNodeSemver(t *testing.T) {
 	}
 	checkSemverVersion(t, dir)
 	cmd := exec.Command(node, filepath.Join("testdata", "renovate", "judge.js"), dir)
-	prove(t, updaters.Renovate{}, cmd, sameIndex(func(a, b string) bool {
+	prove(t, updaters.Renovate{}, cmd, selectionCheck(updaters.Renovate{}, func(a, b string) bool {
 		va, errA := engine.ParseVersion(strings.TrimSpace(a))
 		vb, errB := engine.ParseVersion(strings.TrimSpace(b))
 		return errA == nil && errB == nil && va.Equal(vb)
@@ -326,7 +387,7 @@ func TestDependabotEqualsRubyGems(t *testing.T) {
 		missing(t, "ruby is not on PATH")
 	}
 	cmd := exec.Command(ruby, filepath.Join("testdata", "dependabot", "judge.rb"))
-	prove(t, updaters.Dependabot{}, cmd, sameIndex(func(a, b string) bool {
+	prove(t, updaters.Dependabot{}, cmd, selectionCheck(updaters.Dependabot{}, func(a, b string) bool {
 		va, errA := updaters.ParseGemVersion(a)
 		vb, errB := updaters.ParseGemVersion(b)
 		return errA == nil && errB == nil && va.Compare(vb) == 0
@@ -346,5 +407,5 @@ func TestTerraformModuleVersionsEqualsMasterminds331(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		missing(t, "cannot build the Masterminds/semver v3.3.1 judge (testdata/masterminds331): %v\n%s", err, out)
 	}
-	prove(t, updaters.TerraformModuleVersions{}, exec.Command(bin), nil)
+	prove(t, updaters.TerraformModuleVersions{}, exec.Command(bin))
 }

@@ -320,66 +320,6 @@ func eachGroup(domains []compare.Domain, each func(int, compare.Group) error) er
 	return nil
 }
 
-// semverDir is where the proof finds node-semver: PREREL_SEMVER_DIR, or
-// the node_modules that .ci/run installs into the user's cache.
-func semverDir() string {
-	if d := os.Getenv("PREREL_SEMVER_DIR"); d != "" {
-		return d
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(cache, "prerel", "renovate-semver", "node_modules")
-}
-
-func TestRenovateEqualsNodeSemver(t *testing.T) {
-	t.Parallel()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing(t, "node is not on PATH")
-	}
-	dir := semverDir()
-	if _, err := os.Stat(filepath.Join(dir, "semver", "package.json")); err != nil {
-		missing(t, "node-semver is not installed in %s (npm ci in updaters/testdata/renovate, or set PREREL_SEMVER_DIR)", dir)
-	}
-	checkSemverVersion(t, dir)
-	cmd := exec.Command(node, filepath.Join("testdata", "renovate", "judge.js"), dir)
-	prove(t, updaters.Renovate{}, cmd, selectionCheck(updaters.Renovate{}, func(a, b string) bool {
-		va, errA := engine.ParseVersion(strings.TrimSpace(a))
-		vb, errB := engine.ParseVersion(strings.TrimSpace(b))
-		return errA == nil && errB == nil && va.Equal(vb)
-	}))
-}
-
-// checkSemverVersion fails when the installed node-semver is not the one
-// package-lock.json pins.
-func checkSemverVersion(t *testing.T, dir string) {
-	t.Helper()
-	var lock struct {
-		Packages map[string]struct{ Version string } `json:"packages"`
-	}
-	var installed struct{ Version string }
-	for _, f := range []struct {
-		path string
-		into any
-	}{
-		{filepath.Join("testdata", "renovate", "package-lock.json"), &lock},
-		{filepath.Join(dir, "semver", "package.json"), &installed},
-	} {
-		b, err := os.ReadFile(f.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(b, f.into); err != nil {
-			t.Fatalf("%s: %v", f.path, err)
-		}
-	}
-	if want := lock.Packages["node_modules/semver"].Version; installed.Version != want {
-		t.Fatalf("node-semver %s is installed in %s, package-lock.json pins %s", installed.Version, dir, want)
-	}
-}
-
 func TestDependabotEqualsRubyGems(t *testing.T) {
 	t.Parallel()
 	ruby, err := exec.LookPath("ruby")

@@ -48,8 +48,10 @@ func proofDomains(t *testing.T) []compare.Domain {
 // edges is a domain of the grammar's corners, where the three tools read
 // differently from each other and from Terraform: operators and layouts
 // some refuse, versions of one, two or four numbers, "v" and build
-// metadata, leading zeros, and prereleases that RubyGems orders by
-// segments.
+// metadata, leading zeros, prereleases that RubyGems orders by segments,
+// a newest release listed with a blank before it, which Renovate's
+// candidate filter does not take for a stable release, and a single
+// version that is not listed, from which Renovate's lookup proposes.
 type edges struct{}
 
 var (
@@ -60,13 +62,13 @@ var (
 		"~> 0", "~> 0.0", "~> 0.14", "~> 4", "~> 1.0.0-rc9", "~> 1.0-rc9", "~> 1+b", "~> 1.2+b",
 		"> 1.0.0-rc9", ">= 1.0.0-0", "1.2", "= 1.2", "v1.2", "= v1.2.0", "= 1.0.0+b", "1.0.0+b.1",
 		">= 1.0.0-beta+b", "<= 1.2", "< 1.2", "> 1", ">1.2,<2", ">= 1.2 < 2", "\t~> 1.2\n",
-		"~> 99999999999999999999", ">= 1.0.0-01", "1.0.0-alpha..1",
+		"~> 99999999999999999999", ">= 1.0.0-01", "1.0.0-alpha..1", "6.0.0-rc.1", ">= 6.0.0-rc.1", "3.0.0",
 	}
 	edgeVersions = []string{
 		"0.0.0", "0.14.9", "0.15.0", "1.0.0-0", "1.0.0-beta", "1.0.0-rc9", "1.0.0-rc10", "1.0.0",
 		"1.0.0+b", "v1.0.0", "1.0.1", "1.2.0", "1.2.5", "1.3.0-beta", "1.3.0", "1.4.0", "1.5.0",
-		"2.0.0-rc.1", "2.0.0", "3.4.0", "4.0.0", "4.2.0", "v4.2.0", "4.2.6", "5.0.0",
-		"1.2", "1", "1.0.0.0", "01.0.0", "1.0.0-01", "1.0.0-", "", " 1.0.0",
+		"2.0.0-rc.1", "2.0.0", "3.4.0", "4.0.0", "4.2.0", "v4.2.0", "4.2.6", "5.0.0", "5.0.0+b",
+		"1.2", "1", "1.0.0.0", "01.0.0", "1.0.0-01", "1.0.0-", "", " 1.0.0", "6.0.0-rc.1", " 6.0.0",
 	}
 )
 
@@ -320,6 +322,125 @@ func eachGroup(domains []compare.Domain, each func(int, compare.Group) error) er
 	return nil
 }
 
+// renovatePackage is updaters/testdata/renovate/package.json: the
+// packages the judged modules import, and in its "prerel" field the
+// version of renovate judged.
+type renovatePackage struct {
+	Prerel struct {
+		Renovate  string `json:"renovate"`
+		Integrity string `json:"integrity"`
+	} `json:"prerel"`
+	Dependencies map[string]string `json:"dependencies"`
+}
+
+func readRenovatePackage(t *testing.T, path string) renovatePackage {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p renovatePackage
+	if err := json.Unmarshal(b, &p); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return p
+}
+
+// renovateDir is where the proof finds Renovate's package and the
+// packages it imports: PREREL_RENOVATE_DIR, or the node_modules that
+// testdata/renovate/install puts into the user's cache.
+func renovateDir(version string) string {
+	if d := os.Getenv("PREREL_RENOVATE_DIR"); d != "" {
+		return d
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(cache, "prerel", "renovate-"+version, "node_modules")
+}
+
+// TestRenovateEqualsRenovate proves the renovate policy on Renovate's own
+// code, the npm package renovate at the version
+// testdata/renovate/package.json pins, run by Node.js: its hashicorp
+// versioning's isValid, isVersion and matches for the verdicts, and its
+// lookup for the version a dependency is at (Select) and for the update
+// it proposes (Propose), with no lock file and with one listed version
+// locked (testdata/renovate/judge.mjs).
+func TestRenovateEqualsRenovate(t *testing.T) {
+	t.Parallel()
+	pin := readRenovatePackage(t, filepath.Join("testdata", "renovate", "package.json"))
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing(t, "node is not on PATH")
+	}
+	dir := renovateDir(pin.Prerel.Renovate)
+	installed := filepath.Join(dir, "renovate", "package.json")
+	if _, err := os.Stat(installed); err != nil {
+		missing(t, "Renovate is not installed in %s (testdata/renovate/install, or set PREREL_RENOVATE_DIR)", dir)
+	}
+	// The package judged is the one pinned, and the packages beside it
+	// are at the versions it pins.
+	var got struct {
+		Version      string            `json:"version"`
+		Dependencies map[string]string `json:"dependencies"`
+	}
+	b, err := os.ReadFile(installed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%s: %v", installed, err)
+	}
+	if got.Version != pin.Prerel.Renovate {
+		t.Fatalf("renovate %s is installed in %s, testdata/renovate/package.json pins %s", got.Version, dir, pin.Prerel.Renovate)
+	}
+	for name, v := range pin.Dependencies {
+		if got.Dependencies[name] != v {
+			t.Errorf("testdata/renovate/package.json installs %s %s, renovate %s pins %q", name, v, got.Version, got.Dependencies[name])
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	r := updaters.Renovate{}
+	// proposal is Propose as package resolve calls it: from the locked
+	// version, and the version Select finds.
+	proposal := func(g compare.Group, locked string) (string, bool) {
+		sel, err := engine.Select(r, g.Constraint, g.Versions)
+		if err != nil {
+			sel = engine.Selection{}
+		}
+		return r.Propose(g.Constraint, locked, sel.Version, g.Versions)
+	}
+	same := func(v string, ok bool, versions []string, want int) bool {
+		return want < 0 && !ok || want >= 0 && ok && v == versions[want]
+	}
+	cmd := exec.Command(node, filepath.Join("testdata", "renovate", "judge.mjs"), dir)
+	prove(t, r, cmd,
+		selectionCheck(r, func(a, b string) bool { return false }),
+		groupCheck{name: "proposals with no lock file", fields: 2, check: func(g compare.Group, _ int, f []int) string {
+			if v, ok := proposal(g, ""); !same(v, ok, g.Versions, f[1]) {
+				return fmt.Sprintf("%q: %s proposes %s with no lock file, real %s", g.Constraint, r.Name(), found(v, ok), at(g.Versions, f[1]))
+			}
+			return ""
+		}},
+		groupCheck{name: "proposals from a locked version", fields: 4, check: func(g compare.Group, n int, f []int) string {
+			if len(g.Versions) == 0 {
+				return ""
+			}
+			if f[2] != n%len(g.Versions) {
+				return fmt.Sprintf("%q: the script locks version %d, the test expects %d", g.Constraint, f[2], n%len(g.Versions))
+			}
+			locked := g.Versions[f[2]]
+			if v, ok := proposal(g, locked); !same(v, ok, g.Versions, f[3]) {
+				return fmt.Sprintf("%q locked at %q: %s proposes %s, real %s", g.Constraint, locked, r.Name(), found(v, ok), at(g.Versions, f[3]))
+			}
+			return ""
+		}},
+	)
+}
 func TestDependabotEqualsRubyGems(t *testing.T) {
 	t.Parallel()
 	ruby, err := exec.LookPath("ruby")

@@ -5,9 +5,11 @@
 // "terraform-module-versions"). Each is a native engine.Policy with its
 // own grammar, version order and refusals, written from the tool's source
 // (cited in each type's doc) and proven equal to the real implementation
-// (node-semver for Renovate, RubyGems for Dependabot, Masterminds/semver
-// v3.3.1 for terraform-module-versions) on the exhaustive domain of scope
-// 3 and the corpus by this package's tests.
+// on the exhaustive domain of scope 3 and the corpus by this package's
+// tests: Renovate's own published code for Renovate (its hashicorp
+// versioning and its lookup, npm package renovate 44.121.2), RubyGems
+// with Dependabot's requirement and version classes transcribed for
+// Dependabot, Masterminds/semver v3.3.1 for terraform-module-versions.
 //
 // The candidate filters of the tools, which decide whether prereleases
 // are looked at before any constraint is, are [RenovateCandidates] and

@@ -15,14 +15,22 @@ import (
 // "renovate".
 //
 // Renovate's terraform manager reads module, provider and required_version
-// constraints with its "hashicorp" versioning (renovatebot/renovate,
-// lib/modules/versioning/hashicorp/index.ts, read at commit c2dd4f85 of
-// 2026-08-22). Its matches removes every "!=" term (getExcludedVersions,
-// getFilteredRange in lib/modules/versioning/common.ts), turns the rest
-// into an npm range with hashicorp2npm (convertor.ts) and asks node-semver
-// (semver 7.8.5, the version Renovate's package.json pins) whether the
-// version satisfies it; a version equal as text to a "!=" term's version
-// is refused. hashicorp2npm writes:
+// constraints with its "hashicorp" versioning
+// (lib/modules/versioning/hashicorp/index.ts of renovatebot/renovate; the
+// proof runs the published npm package renovate 44.121.2,
+// dist/modules/versioning/hashicorp/index.js). Its lookup
+// (lib/workers/repository/process/lookup/index.ts lookupUpdates) first
+// asks isValid, which converts the whole constraint into an npm range with
+// hashicorp2npm (convertor.ts) and asks node-semver (semver 7.8.5, the
+// version the package pins) whether the range is valid. hashicorp2npm
+// reads the comma-separated terms in order and throws at the first one
+// that is not an operator of = != > >= < <= ~> followed by a version of
+// one to three numbers without leading zeros (a prerelease and build
+// allowed), and at the first "!=" term: it has no npm form ("Unsupported
+// hashicorp constraint"). A constraint isValid refuses is Invalid here: the
+// lookup gives the dependency skipReason "invalid-value", selects nothing
+// and proposes nothing (matches, which splits the "!=" terms off first,
+// is never asked). The other terms it writes:
 //
 //	= 1.2.3, 1.2.3   1.2.3      (a bare 1.2 is the npm x-range 1.2.x)
 //	~> 1             >=1
@@ -40,22 +48,20 @@ import (
 //	1.2                | 1.2.5         allow  (Terraform means exactly 1.2.0)
 //	>= 1.0.0-beta      | 1.0.0-rc.1    allow
 //	>= 1.0.0-beta      | 1.1.0-rc.1    reject
+//	~> 4.0, != 4.2.0   | 4.3.0         invalid (Renovate skips the dependency)
 //
-// What it refuses (Invalid): a constraint whose terms, "!=" terms aside,
-// are empty (Renovate matches nothing then), a term that is not an
-// operator of = != > >= < <= ~> followed by a version of one to three
-// numbers without leading zeros (a prerelease and build allowed), and a
-// prerelease on a version of fewer than three numbers ("1.0-beta"), which
-// node-semver cannot read. Renovate's lookup itself skips a constraint
-// with any "!=" term as an invalid value (its isValid converts the whole
-// constraint, and hashicorp2npm throws on "!="); the lock-file update
-// (getSatisfyingVersion) and matches exclude the "!=" versions as
-// described, which is what this policy does. Versions are read as
-// node-semver reads them: SemVer with an optional "v", ordered by SemVer
-// precedence, so selection is the engine's newest admitted version, as
-// node-semver's maxSatisfying picks it.
+// isValid also refuses the empty constraint and a prerelease on a version
+// of fewer than three numbers ("1.0-beta"), which node-semver cannot
+// read. The blanks around a term are \s of hashicorp2npm's regular
+// expression as RE2 reads it: space, tab, newline, carriage return and
+// form feed (Renovate's regEx uses RE2 when its optional dependency re2
+// loads; without it JavaScript's RegExp, whose \s also takes the vertical
+// tab and Unicode's blanks). Versions are read as node-semver reads them
+// (isVersion): SemVer with an optional "v", ordered by SemVer precedence.
 //
-// Renovate's candidate filter (ignoreUnstable, on by default,
+// Select is the version the lookup finds a dependency at with nothing
+// locked, node-semver's maxSatisfying; Propose is the update the lookup
+// proposes; the candidate filter (ignoreUnstable, on by default,
 // lib/workers/repository/process/lookup/filter.ts filterVersions) is
 // [RenovateCandidates].
 type Renovate struct{}
@@ -87,35 +93,40 @@ type npmComparator struct {
 
 // renovateMatcher is a compiled Renovate constraint.
 type renovateMatcher struct {
-	excluded []string
-	set      []npmComparator // empty: node-semver's "*" (any release)
-	null     bool            // the range holds <0.0.0-0 and admits nothing
+	set  []npmComparator // empty: node-semver's "*" (any release)
+	null bool            // the range holds <0.0.0-0 and admits nothing
+	// exact: hashicorp2npm writes one version, not a range (one term of
+	// "=" or no operator, with three numbers), which getNewValue replaces
+	// with the new version.
+	exact bool
 }
 
-// errRenovateEmpty is the refusal of a constraint with no term left.
-var errRenovateEmpty = errors.New(`renovate: no term besides "!=": Renovate's hashicorp versioning reads an empty range as invalid and matches nothing`)
+// errRenovateEmpty is the refusal of the empty constraint.
+var errRenovateEmpty = errors.New(`renovate: an empty constraint: Renovate's hashicorp versioning refuses it (isValid), and the lookup skips the dependency`)
 
-// Compile reads constraint as Renovate's matches does.
+// Compile reads constraint as Renovate's hashicorp versioning does: its
+// isValid, which the lookup asks first, converts the whole constraint
+// with hashicorp2npm, term by term in order, and refuses it at the first
+// term that is not a hashicorp term or is a "!=" term; node-semver then
+// reads the npm range.
 func (Renovate) Compile(constraint string) (engine.Matcher, error) {
-	m := &renovateMatcher{}
-	var kept []string
-	for _, term := range strings.Split(constraint, ",") {
-		term = strings.TrimSpace(term)
-		if strings.HasPrefix(term, "!=") {
-			m.excluded = append(m.excluded, strings.TrimSpace(strings.Replace(term, "!=", "", 1)))
-			continue
-		}
-		kept = append(kept, term)
-	}
-	filtered := strings.Join(kept, ",")
-	if filtered == "" {
+	if constraint == "" {
 		return nil, errRenovateEmpty
 	}
-	for _, term := range strings.Split(filtered, ",") {
+	terms := strings.Split(constraint, ",")
+	groups := make([][]string, len(terms))
+	for i, term := range terms {
 		g := renovateTerm.FindStringSubmatch(term)
 		if g == nil {
-			return nil, fmt.Errorf("renovate: %q is not a hashicorp constraint term Renovate reads (hashicorp2npm: Invalid hashicorp constraint)", term)
+			return nil, fmt.Errorf("renovate: %q is not a hashicorp constraint term Renovate reads (hashicorp2npm: Invalid hashicorp constraint): Renovate skips this dependency", strings.TrimSpace(term))
 		}
+		if g[1] == "!=" {
+			return nil, fmt.Errorf("renovate: %q: `!=` is unsupported: Renovate skips this dependency (hashicorp2npm: Unsupported hashicorp constraint)", strings.TrimSpace(term))
+		}
+		groups[i] = g
+	}
+	m := &renovateMatcher{exact: len(groups) == 1 && (groups[0][1] == "" || groups[0][1] == "=") && groups[0][4] != "" && groups[0][6] != ""}
+	for _, g := range groups {
 		if err := m.add(g); err != nil {
 			return nil, err
 		}
@@ -243,7 +254,6 @@ func npmNumber(s string) (uint64, error) {
 
 // Reasons of the renovate policy.
 const (
-	reasonRenovateExcluded = `excluded: a "!=" term names this version as text`
 	reasonRenovateNull     = "the npm range holds <0.0.0-0 and admits nothing"
 	reasonRenovateAllow    = "every npm comparator holds"
 	reasonRenovatePreAllow = "prerelease: every npm comparator holds and one names a prerelease of the same MAJOR.MINOR.PATCH"
@@ -256,15 +266,13 @@ func (m *renovateMatcher) Match(version string) engine.Result {
 	if err != nil {
 		return engine.InvalidResult(err)
 	}
-	return m.judge(version, v)
+	return m.judge(v)
 }
 
 // judge is Match on version, which readNPMVersion read as v.
-func (m *renovateMatcher) judge(version string, v engine.Version) engine.Result {
-	_, why := m.decide(version, v)
+func (m *renovateMatcher) judge(v engine.Version) engine.Result {
+	_, why := m.decide(v)
 	switch why {
-	case renovateExcluded:
-		return engine.Rejected(reasonRenovateExcluded)
 	case renovateNull:
 		return engine.Rejected(reasonRenovateNull)
 	case renovateRelease:
@@ -281,22 +289,15 @@ func (m *renovateMatcher) judge(version string, v engine.Version) engine.Result 
 // What decides renovateMatcher.decide's verdict: the index of the
 // comparator the version fails, or one of these.
 const (
-	renovateExcluded = -1 - iota
-	renovateNull
+	renovateNull = -1 - iota
 	renovateRelease
 	renovatePreAllow
 	renovatePre
 )
 
 // decide is judge's verdict, and what decides it: the index in m.set of
-// the first comparator v fails, or one of renovateExcluded to
-// renovatePre.
-func (m *renovateMatcher) decide(version string, v engine.Version) (engine.Verdict, int) {
-	for _, x := range m.excluded {
-		if x == version {
-			return engine.Reject, renovateExcluded
-		}
-	}
+// the first comparator v fails, or one of renovateNull to renovatePre.
+func (m *renovateMatcher) decide(v engine.Version) (engine.Verdict, int) {
 	if m.null {
 		return engine.Reject, renovateNull
 	}
@@ -362,11 +363,14 @@ func (c npmComparator) holds(v engine.Version) bool {
 	return d == 0
 }
 
-// Select returns the newest version of available that the constraint
-// admits, as node-semver's maxSatisfying orders them (SemVer precedence,
-// the first of equal versions), with the "!=" versions left out: the
-// hashicorp versioning's getSatisfyingVersion, which Renovate's lock-file
-// update calls.
+// Select returns the version Renovate's lookup finds a dependency with
+// this constraint at when nothing is locked (resolveCurrentVersion in
+// lib/workers/repository/process/lookup/current.ts, for the
+// "update-lockfile" range strategy that the terraform manager gets): the
+// newest version of available that the constraint admits, as
+// node-semver's maxSatisfying orders them (SemVer precedence, the first
+// of equal versions). A constraint Renovate refuses is refused: the
+// lookup skips the dependency.
 func (r Renovate) Select(constraint string, available []string) (engine.Selection, error) {
 	m, err := r.Compile(constraint)
 	if err != nil {
@@ -391,58 +395,146 @@ func (r Renovate) Select(constraint string, available []string) (engine.Selectio
 	return sel, nil
 }
 
-// Propose returns what Renovate proposes for a dependency with this
-// constraint at current (the locked version, "" for none) when it
-// selects selected within the constraint: the newest of
-// RenovateCandidates from current, or from selected when there is no
-// current version; false when there is none. An update outside the
-// constraint is, for Renovate, a pull request that rewrites the
-// constraint.
-func (Renovate) Propose(constraint, current, selected string, available []string) (string, bool) {
+// Propose returns the newest version Renovate's lookup proposes
+// (lookupUpdates in lib/workers/repository/process/lookup/index.ts, with
+// the terraform manager's defaults) for a dependency with this
+// constraint, locked at current ("" for none: a module, or a provider
+// with no lock file), when Select selects selected ("" for none); false
+// when it proposes nothing. A constraint Renovate refuses gets nothing
+// (skipReason "invalid-value").
+//
+// The lookup starts from the locked version, else from the one Select
+// finds, else from the constraint's own version when it is a single
+// version ("1.2.3", "= 1.2.3") that is not listed. Its candidates are
+// [RenovateCandidates] from there; it takes the newest of each bucket, a
+// major update and a minor or patch one (separateMajorMinor; the newest
+// of equal versions is the last listed), and asks getNewValue for the
+// constraint that admits it. With nothing locked, an update whose new
+// constraint is the old one is dropped: for a single version, when
+// npm2hashicorp cannot write the new version (it is listed with blanks
+// around it). An update to a single version below the one the
+// constraint names is dropped as a downgrade. Otherwise a version
+// outside the constraint is, for Renovate, a pull request that rewrites
+// the constraint, and with a lock file one inside it a lock-file update.
+func (r Renovate) Propose(constraint, current, selected string, available []string) (string, bool) {
+	c, err := r.Compile(constraint)
+	if err != nil {
+		return "", false
+	}
+	m := c.(*renovateMatcher)
 	from := current
 	if from == "" {
 		from = selected
 	}
 	if from == "" {
+		from = renovateSingleVersion(constraint)
+	}
+	cur, err := readNPMVersion(from)
+	if err != nil {
 		return "", false
 	}
-	var best engine.Version
-	out, found := "", false
-	for _, c := range RenovateCandidates(from, available) {
-		v, _ := readNPMVersion(c) // RenovateCandidates read it
-		if !found || best.Compare(v) < 0 {
-			out, best, found = c, v, true
+	pinned, pinErr := readNPMVersion(constraint)
+	// The newest candidate of each bucket: 0 a minor or patch update, 1 a
+	// major one.
+	var newest [2]string
+	var best [2]engine.Version
+	for _, text := range RenovateCandidates(from, available) {
+		v, _ := readNPMVersion(text) // RenovateCandidates read it
+		b := 0
+		if v.Major() != cur.Major() {
+			b = 1
+		}
+		if newest[b] == "" || best[b].Compare(v) <= 0 {
+			newest[b], best[b] = text, v
 		}
 	}
-	return out, found
+	for _, b := range []int{1, 0} {
+		if newest[b] == "" {
+			continue
+		}
+		if m.exact {
+			// getNewValue gives the new version itself, or throws when
+			// npm2hashicorp cannot write it, and the lookup keeps the
+			// constraint: a lock-file update only.
+			if strings.IndexFunc(newest[b], isJSSpace) >= 0 {
+				if current == "" {
+					continue
+				}
+			} else if pinErr == nil && pinned.Compare(best[b]) > 0 {
+				continue // "Unexpected downgrade detected: skipping"
+			}
+		}
+		return newest[b], true
+	}
+	return "", false
+}
+
+// renovateSingleVersion is the version getCurrentVersion takes a
+// constraint to be at when no listed version satisfies it: the
+// constraint itself when node-semver reads it as a version, the version
+// after a leading "=" when it does, else "".
+func renovateSingleVersion(constraint string) string {
+	if _, err := readNPMVersion(constraint); err == nil {
+		return constraint
+	}
+	if rest, ok := strings.CutPrefix(constraint, "="); ok {
+		rest = strings.TrimFunc(rest, isJSSpace)
+		if _, err := readNPMVersion(rest); err == nil {
+			return rest
+		}
+	}
+	return ""
 }
 
 // RenovateCandidates returns the versions of available that Renovate's
 // candidate filter keeps when the dependency is at current, with
 // ignoreUnstable on (its default): filterVersions in
 // lib/workers/repository/process/lookup/filter.ts. Only versions above
-// current are candidates; when current is a release, only releases; when
-// it is a prerelease, releases and prereleases of the same major, minor
-// and patch (the hashicorp versioning does not set
-// allowUnstableMajorUpgrades). A current version node-semver cannot read
-// keeps nothing; a listed one it cannot read is left out.
+// current are candidates. When current is a stable release, only stable
+// releases; otherwise stable releases and the versions of current's
+// major, minor and patch (the hashicorp versioning does not set
+// allowUnstableMajorUpgrades): above a prerelease, its own
+// MAJOR.MINOR.PATCH's prereleases and release. Current is a stable release
+// when the first listed version equal to it is one. Stable is
+// semver-stable's test (Renovate's isStable), which reads a version with
+// node-semver 6, whose parse does not trim blanks: a release listed with
+// blanks around it is not stable. A current version node-semver cannot
+// read keeps nothing; a listed one it cannot read is left out.
 func RenovateCandidates(current string, available []string) []string {
 	cur, err := readNPMVersion(current)
 	if err != nil {
 		return nil
 	}
-	var out []string
-	for _, text := range available {
+	versions := make([]engine.Version, len(available))
+	readable := make([]bool, len(available))
+	stableCurrent, found := false, false
+	for i, text := range available {
 		v, err := readNPMVersion(text)
-		if err != nil || v.Compare(cur) <= 0 {
+		if err != nil {
 			continue
 		}
-		if v.IsPrerelease() {
-			if !cur.IsPrerelease() || !v.SameCore(cur) {
-				continue
-			}
+		versions[i], readable[i] = v, true
+		if !found && v.Compare(cur) == 0 {
+			found, stableCurrent = true, npmStable(text, v)
+		}
+	}
+	var out []string
+	for i, text := range available {
+		v := versions[i]
+		if !readable[i] || v.Compare(cur) <= 0 {
+			continue
+		}
+		if !npmStable(text, v) && (stableCurrent || !v.SameCore(cur)) {
+			continue
 		}
 		out = append(out, text)
 	}
 	return out
+}
+
+// npmStable reports whether semver-stable's is holds for text, which
+// node-semver reads as v: a release with no blanks around it (it reads
+// the text with node-semver 6.3.2's parse, which does not trim them).
+func npmStable(text string, v engine.Version) bool {
+	return !v.IsPrerelease() && strings.TrimFunc(text, isJSSpace) == text
 }

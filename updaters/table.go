@@ -138,8 +138,8 @@ func (m *renovateTableMatcher) Judge(i int) engine.Result { return m.m.Match(m.t
 
 // Verdicts is Match's verdict on every version.
 func (m *renovateTableMatcher) Verdicts(out []engine.Verdict) {
-	m.t.verdicts(out, func(i int, v engine.Version) engine.Verdict {
-		verdict, _ := m.m.decide(m.t.texts[i], v)
+	m.t.verdicts(out, func(_ int, v engine.Version) engine.Verdict {
+		verdict, _ := m.m.decide(v)
 		return verdict
 	})
 }

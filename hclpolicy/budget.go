@@ -28,6 +28,8 @@ const (
 	// element of the collection it makes or each 16 bytes of the string,
 	// a step for each two values and each 16 bytes of each argument, and
 	// the work it does beyond that (see works), charged before it runs;
+	// a call of this package's own functions costs a step and what it
+	// reads (see ownReading);
 	// a for expression or a splat costs its collection's length times four
 	// more than the nodes of its body; a part of a string template costs a
 	// step and a step for each 16 bytes. A step is about a quarter of a
@@ -362,13 +364,13 @@ func evalExpr(e hcl.Expression, vars map[string]cty.Value) (cty.Value, hcl.Diagn
 }
 
 // budgetedFunctions returns the function table with go-cty's standard
-// library functions wrapped so that they charge b, and the functions that
-// the rewritten nodes call (see guard).
+// library functions and this package's own functions wrapped so that they
+// charge b, and the functions that the rewritten nodes call (see guard).
 func budgetedFunctions(b *budget) map[string]function.Function {
 	fs := make(map[string]function.Function, len(functions)+2)
 	for name, f := range functions {
-		if _, own := ownFunctions[name]; own {
-			fs[name] = f
+		if spec, own := ownSpecs[name]; own {
+			fs[name] = budgetedOwn(name, spec, b)
 			continue
 		}
 		fs[name] = budgeted(name, f, b)
@@ -415,6 +417,49 @@ func budgeted(name string, f function.Function, b *budget) function.Function {
 		},
 	})
 }
+
+// budgetedOwn is this package's function name, of specification spec,
+// charging b for what it reads before it runs (see chargeOwn).
+func budgetedOwn(name string, spec *function.Spec, b *budget) function.Function {
+	return function.New(&function.Spec{
+		Description: spec.Description,
+		Params:      spec.Params,
+		VarParam:    spec.VarParam,
+		Type: func(args []cty.Value) (cty.Type, error) {
+			if err := b.chargeOwn(name, args); err != nil {
+				return cty.NilType, err
+			}
+			return spec.Type(args)
+		},
+		Impl:         spec.Impl,
+		RefineResult: spec.RefineResult,
+	})
+}
+
+// chargeOwn charges b for a call of this package's function name with
+// args, before it runs: a step, and what it reads (see ownReading).
+func (b *budget) chargeOwn(name string, args []cty.Value) error {
+	if b.err != nil {
+		return b.err
+	}
+	r := ownReading(name, args, b.left())
+	n := steps(r.steps())
+	what := ownCharges[name]
+	if n > MaxSteps-b.steps {
+		what = name + ", " + r.describe(name)
+	}
+	return b.charge(n, what, nil)
+}
+
+// ownCharges name the charge of a call of each of this package's
+// functions, in a message.
+var ownCharges = func() map[string]string {
+	m := make(map[string]string, len(ownSpecs))
+	for name := range ownSpecs {
+		m[name] = name + ", reading its arguments"
+	}
+	return m
+}()
 
 // allKnown reports whether every argument is known through and through.
 func allKnown(args []cty.Value) bool {

@@ -67,6 +67,21 @@ var hostile = []struct {
 	// A number with a huge exponent is as long as its digits.
 	{"number-digits", `strlen("${jsondecode("1e100000000")}") > 0`, 21,
 		"the result of jsondecode: the evaluation takes more than"},
+	// prerel's own functions read what they are handed each time: one
+	// list of a thousand comparators handed to satisfies a thousand
+	// times took half a second, and more with longer texts.
+	{"satisfies-shared", `alltrue([for x in [[for i in range(1000) : ">= 1.0"]] : alltrue([for a in range(1000) : satisfies(x, version)])])`, 99,
+		"satisfies, reading "},
+	{"satisfies-text", `alltrue([for x in [format(">= 1.0.0-a%0150000d", 0)] : alltrue([for a in range(1000) : satisfies(x, version)])])`, 98,
+		"satisfies, reading 1500"},
+	{"holds-object", `alltrue([for x in [{op = ">=", version = format("1.0.0-a%0150000d", 0)}] : alltrue([for a in range(1000) : holds(x, version)])])`, 118,
+		"holds, reading 1 comparators and 1500"},
+	{"compare-text", `alltrue([for x in [format("1.0.0-a%0100000d", 0)] : alltrue([for a in range(1000) : compare(x, version) != 2])])`, 95,
+		"compare, reading 1000"},
+	{"alltrue-shared", `alltrue([for x in [[for i in range(1000) : version.major > 0]] : alltrue([for a in range(1000) : alltrue(x)])])`, 108,
+		"alltrue, looking at its 1000 elements: the evaluation takes more than"},
+	{"parse-version", `alltrue([for x in [format("1.0.0-a%0100000d", 0)] : alltrue([for a in range(1000) : parse_version(x).major == version.major])])`, 95,
+		"parse_version, reading 100007 bytes of text: the evaluation takes more than"},
 }
 
 // withinLimit runs f and fails the test when it takes longer than limit

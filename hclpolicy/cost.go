@@ -295,3 +295,128 @@ func describeSize(v cty.Value) string {
 	}
 	return friendly(t)
 }
+
+// What a call of one of this package's own functions costs.
+//
+// compare, holds, satisfies and same_base parse the versions and the
+// comparators they are handed, unless the specializer read them once
+// already (see predecoded); alltrue and anytrue look at each element of
+// their list; parse_version parses its text. A value passed many times
+// (one list of a thousand comparators handed to satisfies in each
+// element of a for expression) is read each time, so each call is
+// charged for what it reads, before it runs.
+
+// reading measures what a call of one of this package's functions reads,
+// stopping at limit steps.
+type reading struct {
+	limit float64
+	// values counts the comparators and the elements read, bytes the
+	// bytes of text parsed.
+	values, bytes float64
+}
+
+// steps is what the reading costs: a step for the call, one for each two
+// values, and one for each 16 bytes of text.
+func (r *reading) steps() float64 { return 1 + r.values/nodesPerStep + r.bytes/bytesPerStep }
+
+// text adds the text a version or a comparator is parsed from.
+func (r *reading) text(v cty.Value) {
+	if v.IsKnown() && !v.IsNull() && !v.IsMarked() && v.Type() == cty.String {
+		r.bytes += float64(len(v.AsString()))
+	}
+}
+
+// version adds reading a version: its text, or the text attribute of an
+// object.
+func (r *reading) version(v cty.Value) {
+	if !v.IsKnown() || v.IsNull() || v.IsMarked() {
+		return
+	}
+	if t := v.Type(); t.IsObjectType() && t.HasAttribute("text") {
+		v = v.GetAttr("text")
+	}
+	r.text(v)
+}
+
+// comparator adds reading a comparator: its text, or its op and its
+// version.
+func (r *reading) comparator(v cty.Value) {
+	r.values++
+	if !v.IsKnown() || v.IsNull() || v.IsMarked() {
+		return
+	}
+	if t := v.Type(); t.IsObjectType() && t.HasAttribute("op") && t.HasAttribute("version") {
+		r.text(v.GetAttr("op"))
+		r.version(v.GetAttr("version"))
+		return
+	}
+	r.text(v)
+}
+
+// comparators adds reading comparators: a constraint's text, the
+// comparators attribute of an object, or each element of a collection.
+func (r *reading) comparators(v cty.Value) {
+	if !v.IsKnown() || v.IsNull() || v.IsMarked() {
+		return
+	}
+	t := v.Type()
+	switch {
+	case t.IsObjectType() && t.HasAttribute("comparators"):
+		r.comparators(v.GetAttr("comparators"))
+	case t.IsListType(), t.IsSetType(), t.IsTupleType():
+		for it := v.ElementIterator(); it.Next() && r.steps() < r.limit; {
+			_, e := it.Element()
+			r.comparator(e)
+		}
+	default:
+		r.text(v)
+	}
+}
+
+// arg adds reading the argument a as kind says, unless it was read once
+// already: its comparators are then only looked at.
+func (r *reading) arg(a *argValue, kind argKind) {
+	switch {
+	case kind == asVersion && a.hasVer, kind == asComparator && a.hasCmp:
+	case kind == asComparators && a.hasCmps:
+		r.values += float64(len(a.cmps))
+	case kind == asVersion:
+		r.version(a.v)
+	case kind == asComparator:
+		r.comparator(a.v)
+	default:
+		r.comparators(a.v)
+	}
+}
+
+// ownReading measures what calling this package's function name with
+// args reads, stopping at limit.
+func ownReading(name string, args []cty.Value, limit float64) reading {
+	r := reading{limit: limit}
+	switch name {
+	case "alltrue", "anytrue":
+		if a := unwrap(args[0]).v; a.IsKnown() && !a.IsNull() && a.CanIterateElements() {
+			r.values = float64(a.LengthInt())
+		}
+	case "parse_version":
+		r.text(args[0])
+	default:
+		for i, kind := range paramKinds[name] {
+			if i < len(args) {
+				r.arg(unwrap(args[i]), kind)
+			}
+		}
+	}
+	return r
+}
+
+// describe says what a reading read, for a message.
+func (r *reading) describe(name string) string {
+	switch {
+	case name == "alltrue" || name == "anytrue":
+		return fmt.Sprintf("looking at its %.0f elements", r.values)
+	case r.values > 0:
+		return fmt.Sprintf("reading %.0f comparators and %.0f bytes of text", r.values, r.bytes)
+	}
+	return fmt.Sprintf("reading %.0f bytes of text", r.bytes)
+}

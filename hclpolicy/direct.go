@@ -41,7 +41,7 @@ const (
 	// directOwn calls one of this package's functions of two arguments
 	// of valueType.
 	directOwn directKind = iota
-	// directBools calls alltrue or anytrue.
+	// directBools calls alltrue or anytrue, of one argument of valueType.
 	directBools
 	// directCharge calls chargeFunc.
 	directCharge
@@ -56,8 +56,7 @@ const (
 type directCall struct {
 	*hclsyntax.FunctionCallExpr
 	kind directKind
-	fn   function.Function // the function the name must stand for (not for chargeFunc)
-	spec *function.Spec    // fn's specification
+	spec *function.Spec // the specification of this package's function (directOwn, directBools)
 
 	// For directStd: the standard library's function, its parameters,
 	// its variadic parameter (or nil) and the size check of its result.
@@ -92,12 +91,9 @@ func (d *directCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 		if ev = evaluationOf(ctx); ev == nil || f != ev.charge {
 			return d.FunctionCallExpr.Value(ctx)
 		}
-	case directStd:
-		if ev = evaluationOf(ctx); ev == nil || f != ev.ctx.Functions[d.Name] {
-			return d.FunctionCallExpr.Value(ctx)
-		}
 	default:
-		if f != d.fn {
+		// The evaluation's own table: its functions charge its budget.
+		if ev = evaluationOf(ctx); ev == nil || f != ev.ctx.Functions[d.Name] {
 			return d.FunctionCallExpr.Value(ctx)
 		}
 	}
@@ -106,7 +102,7 @@ func (d *directCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	for i, a := range d.Args {
 		var v cty.Value
 		var more hcl.Diagnostics
-		if d.kind == directOwn {
+		if d.kind == directOwn || d.kind == directBools {
 			// The parameter's type has a custom decoder.
 			if v, more = decodeArg(a, ctx); v == cty.NilVal {
 				v = cty.UnknownVal(valueType)
@@ -142,16 +138,16 @@ func (d *directCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
+	snapshot := ev.b
 	if d.kind == directStd {
-		snapshot := ev.b
 		if v, ok := d.callStd(&ev.b, args); ok {
 			return v, diags
 		}
-		// HCL's call charges the budget again, from where it was.
-		ev.b = snapshot
 	} else if v, ok := d.call(ev, args); ok {
 		return v, diags
 	}
+	// HCL's call charges the budget again, from where it was.
+	ev.b = snapshot
 	// Off the common path: HCL calls the function with the same values.
 	v, more := d.withValues(args).Value(ctx)
 	return v, append(diags, more...)
@@ -182,17 +178,21 @@ func (d *directCall) call(ev *evaluation, args []cty.Value) (v cty.Value, ok boo
 			return cty.NilVal, false
 		}
 		return args[0], true
-	case directOwn:
+	default:
 		for _, a := range args {
 			if !a.Type().Equals(valueType) || a.IsNull() || !a.IsKnown() {
 				return cty.NilVal, false
 			}
 		}
-	case directBools:
-		a := args[0]
-		if a.IsNull() || a.Type() == cty.DynamicPseudoType || !a.IsKnown() {
-			return cty.NilVal, false
+		if d.kind == directBools {
+			if a := unwrap(args[0]).v; a.IsNull() || a.Type() == cty.DynamicPseudoType || !a.IsKnown() {
+				return cty.NilVal, false
+			}
 		}
+	}
+	// As the evaluation's own function does before its type.
+	if ev.b.chargeOwn(d.Name, args) != nil {
+		return cty.NilVal, false
 	}
 	defer func() {
 		if recover() != nil {
@@ -416,7 +416,7 @@ func directCallOf(n *hclsyntax.FunctionCallExpr) *directCall {
 	if n.Name == "alltrue" || n.Name == "anytrue" {
 		kind = directBools
 	}
-	return &directCall{FunctionCallExpr: n, kind: kind, fn: ownFunctions[n.Name], spec: spec}
+	return &directCall{FunctionCallExpr: n, kind: kind, spec: spec}
 }
 
 // constantOf returns e, a list or a string template, as its value when

@@ -49,6 +49,10 @@ var directCases = []string{
 	`length(regexall("[0-9]", version.text)) > 2`,
 	`length(setproduct(range(version.major * 100), range(100))) > 0`,
 	`try(length(split("", format("%0${version.major * 100000}d", 1))) > 0, false)`,
+	`alltrue([for x in [[for i in range(300) : ">= ${i}.0"]] : alltrue([for a in range(300) : satisfies(x, version)])])`,
+	`anytrue([for a in range(100) : alltrue([for i in range(100) : version.major > i])]) || holds(">= ${version.minor}.0", version.text)`,
+	`compare(parse_version("${version.major}.0.0-${version.prerelease_text}x"), version) == 0 || same_base(version.ga, "1.0.0")`,
+	`try(anytrue(null), alltrue(version.is_prerelease ? [true] : [for i in range(2) : false]))`,
 }
 
 // TestDirectAsHCL evaluates admit as written and as rewritten by direct,

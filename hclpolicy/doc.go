@@ -209,8 +209,13 @@
 // collide, jsondecode for reading its text twice, and regex, regexall and
 // regex_replace for compiling the pattern (a program of the pattern's
 // size, repetitions expanded) and running it over each byte of the
-// string; compiled patterns are kept in a cache of 256. So no call runs
-// long before the budget is charged for it. To count what HCL itself
+// string; compiled patterns are kept in a cache of 256. This package's
+// own functions (compare, holds, satisfies, same_base, parse_version,
+// alltrue, anytrue) cost a step, a step for each two comparators or
+// elements and a step for each 16 bytes of text they parse, each time a
+// value is handed to them (the judged version and the constraint's
+// comparators are parsed once, and cost only their count). So no call
+// runs long before the budget is charged for it. To count what HCL itself
 // iterates over and converts, the expressions are rewritten when the file
 // is loaded: the collection of each for expression, the source of each
 // splat, each part of a template and each argument of a standard library

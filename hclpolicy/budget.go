@@ -47,9 +47,9 @@ const (
 	// regex_replace, checked before it is compiled.
 	MaxPatternBytes = 1 << 10
 	// EvalTimeout bounds one evaluation's time, a last resort behind the
-	// steps: the clock starts at the first step and is read every 256
-	// steps, and at every charge of 256 steps or more before the work it
-	// pays for starts.
+	// steps: the clock is read every 256 steps, and at every charge of
+	// 256 steps or more before the work it pays for starts; it starts at
+	// its first reading.
 	EvalTimeout = 2 * time.Second
 )
 
@@ -104,18 +104,19 @@ func (b *budget) charge(n int, what string, rng *hcl.Range) error {
 		return b.fail(fmt.Sprintf("%s: the evaluation takes more than %d steps, the most one evaluation may take", what, MaxSteps), rng)
 	}
 	b.steps += n
+	if b.steps < b.clock && n < clockEvery {
+		return nil
+	}
+	// A large charge is paid before the work it is for: the clock is
+	// read before that work starts.
+	b.clock = b.steps + clockEvery
+	now := time.Now()
 	if b.started.IsZero() {
-		// The clock starts at the first charge: an evaluation that calls
-		// no standard library function and iterates over nothing never
-		// reads it.
-		b.started = time.Now()
-	} else if b.steps >= b.clock || n >= clockEvery {
-		// A large charge is paid before the work it is for: the clock is
-		// read before that work starts.
-		b.clock = b.steps + clockEvery
-		if time.Since(b.started) > b.timeout {
-			return b.fail(fmt.Sprintf("%s: the evaluation takes longer than %v, the longest one evaluation may take", what, b.timeout), rng)
-		}
+		// The clock starts at the first reading: an evaluation that
+		// charges fewer than 256 steps, in small charges, never reads it.
+		b.started = now
+	} else if now.Sub(b.started) > b.timeout {
+		return b.fail(fmt.Sprintf("%s: the evaluation takes longer than %v, the longest one evaluation may take", what, b.timeout), rng)
 	}
 	return nil
 }
@@ -421,12 +422,13 @@ func budgeted(name string, f function.Function, b *budget) function.Function {
 // budgetedOwn is this package's function name, of specification spec,
 // charging b for what it reads before it runs (see chargeOwn).
 func budgetedOwn(name string, spec *function.Spec, b *budget) function.Function {
+	oc := ownCalls[name]
 	return function.New(&function.Spec{
 		Description: spec.Description,
 		Params:      spec.Params,
 		VarParam:    spec.VarParam,
 		Type: func(args []cty.Value) (cty.Type, error) {
-			if err := b.chargeOwn(name, args); err != nil {
+			if err := b.chargeOwn(oc, args); err != nil {
 				return cty.NilType, err
 			}
 			return spec.Type(args)
@@ -436,30 +438,37 @@ func budgetedOwn(name string, spec *function.Spec, b *budget) function.Function 
 	})
 }
 
-// chargeOwn charges b for a call of this package's function name with
-// args, before it runs: a step, and what it reads (see ownReading).
-func (b *budget) chargeOwn(name string, args []cty.Value) error {
-	if b.err != nil {
-		return b.err
-	}
-	r := ownReading(name, args, b.left())
-	n := steps(r.steps())
-	what := ownCharges[name]
-	if n > MaxSteps-b.steps {
-		what = name + ", " + r.describe(name)
-	}
-	return b.charge(n, what, nil)
+// ownCall is what charging a call of one of this package's functions
+// needs to know of it.
+type ownCall struct {
+	name  string
+	what  string    // the charge, in a message
+	kinds []argKind // how it reads its arguments (see paramKinds)
 }
 
-// ownCharges name the charge of a call of each of this package's
-// functions, in a message.
-var ownCharges = func() map[string]string {
-	m := make(map[string]string, len(ownSpecs))
+// ownCalls are this package's functions, by name.
+var ownCalls = func() map[string]*ownCall {
+	m := make(map[string]*ownCall, len(ownSpecs))
 	for name := range ownSpecs {
-		m[name] = name + ", reading its arguments"
+		m[name] = &ownCall{name: name, what: name + ", reading its arguments", kinds: paramKinds[name]}
 	}
 	return m
 }()
+
+// chargeOwn charges b for a call of this package's function oc with
+// args, before it runs: a step, and what it reads (see ownReading).
+func (b *budget) chargeOwn(oc *ownCall, args []cty.Value) error {
+	if b.err != nil {
+		return b.err
+	}
+	r := ownReading(oc, args, b.left())
+	n := steps(r.steps())
+	what := oc.what
+	if n > MaxSteps-b.steps {
+		what = oc.name + ", " + r.describe(oc.name)
+	}
+	return b.charge(n, what, nil)
+}
 
 // allKnown reports whether every argument is known through and through.
 func allKnown(args []cty.Value) bool {

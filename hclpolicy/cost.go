@@ -389,11 +389,11 @@ func (r *reading) arg(a *argValue, kind argKind) {
 	}
 }
 
-// ownReading measures what calling this package's function name with
-// args reads, stopping at limit.
-func ownReading(name string, args []cty.Value, limit float64) reading {
+// ownReading measures what calling this package's function oc with args
+// reads, stopping at limit.
+func ownReading(oc *ownCall, args []cty.Value, limit float64) reading {
 	r := reading{limit: limit}
-	switch name {
+	switch oc.name {
 	case "alltrue", "anytrue":
 		if a := unwrap(args[0]).v; a.IsKnown() && !a.IsNull() && a.CanIterateElements() {
 			r.values = float64(a.LengthInt())
@@ -401,7 +401,7 @@ func ownReading(name string, args []cty.Value, limit float64) reading {
 	case "parse_version":
 		r.text(args[0])
 	default:
-		for i, kind := range paramKinds[name] {
+		for i, kind := range oc.kinds {
 			if i < len(args) {
 				r.arg(unwrap(args[i]), kind)
 			}

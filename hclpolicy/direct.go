@@ -56,7 +56,10 @@ const (
 type directCall struct {
 	*hclsyntax.FunctionCallExpr
 	kind directKind
-	spec *function.Spec // the specification of this package's function (directOwn, directBools)
+	// For directOwn and directBools: the function's specification, and
+	// what charging a call of it needs.
+	spec *function.Spec
+	own  *ownCall
 
 	// For directStd: the standard library's function, its parameters,
 	// its variadic parameter (or nil) and the size check of its result.
@@ -191,7 +194,7 @@ func (d *directCall) call(ev *evaluation, args []cty.Value) (v cty.Value, ok boo
 		}
 	}
 	// As the evaluation's own function does before its type.
-	if ev.b.chargeOwn(d.Name, args) != nil {
+	if ev.b.chargeOwn(d.own, args) != nil {
 		return cty.NilVal, false
 	}
 	defer func() {
@@ -416,7 +419,7 @@ func directCallOf(n *hclsyntax.FunctionCallExpr) *directCall {
 	if n.Name == "alltrue" || n.Name == "anytrue" {
 		kind = directBools
 	}
-	return &directCall{FunctionCallExpr: n, kind: kind, spec: spec}
+	return &directCall{FunctionCallExpr: n, kind: kind, spec: spec, own: ownCalls[n.Name]}
 }
 
 // constantOf returns e, a list or a string template, as its value when

@@ -178,20 +178,63 @@ func (p *plan) partValues(vv cty.Value) (vals []cty.Value, ok bool, over *hcl.Di
 // read afterwards.
 type freeNames map[hclsyntax.Node][]string
 
-// collectFreeNames fills names for expr and every node inside it.
+// collectFreeNames fills names for expr and every node inside it, as
+// hclsyntax.Variables would give them for each node, in one walk: the
+// names of a node are gathered from its children's as the walk leaves
+// them, each name once.
 func collectFreeNames(names freeNames, expr hclsyntax.Expression) {
-	hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
-		e, ok := n.(hclsyntax.Expression)
-		if !ok {
-			return nil
+	_ = hclsyntax.Walk(expr, &namesCollector{names: names})
+}
+
+// namesCollector walks an expression for collectFreeNames: stack holds
+// the names gathered so far for each node being walked.
+type namesCollector struct {
+	names freeNames
+	stack [][]string
+}
+
+func (c *namesCollector) Enter(hclsyntax.Node) hcl.Diagnostics {
+	c.stack = append(c.stack, nil)
+	return nil
+}
+
+func (c *namesCollector) Exit(n hclsyntax.Node) hcl.Diagnostics {
+	roots := c.stack[len(c.stack)-1]
+	c.stack = c.stack[:len(c.stack)-1]
+	switch n := n.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		roots = addName(roots, n.Traversal.RootName())
+	case hclsyntax.ChildScope:
+		// The body of a for expression: its variables are not free
+		// outside it.
+		kept := roots[:0:0]
+		for _, r := range roots {
+			if _, local := n.LocalNames[r]; !local {
+				kept = append(kept, r)
+			}
 		}
-		var roots []string
-		for _, t := range hclsyntax.Variables(e) {
-			roots = append(roots, t.RootName())
+		roots = kept
+	}
+	if _, ok := n.(hclsyntax.Expression); ok {
+		c.names[n] = roots
+	}
+	if len(c.stack) > 0 {
+		parent := &c.stack[len(c.stack)-1]
+		for _, r := range roots {
+			*parent = addName(*parent, r)
 		}
-		names[n] = roots
-		return nil
-	})
+	}
+	return nil
+}
+
+// addName adds name to names unless it is there.
+func addName(names []string, name string) []string {
+	for _, n := range names {
+		if n == name {
+			return names
+		}
+	}
+	return append(names, name)
 }
 
 // specializer rewrites an expression for known values of some variables.

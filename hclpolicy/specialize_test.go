@@ -189,3 +189,42 @@ func exprsAndDesigns(t *testing.T, exprs []string) []*Policy {
 	}
 	return ps
 }
+
+// TestFreeNames checks that collectFreeNames gives every node of the
+// specialized and direct cases, guarded, the root names that
+// hclsyntax.Variables gives it, each once.
+func TestFreeNames(t *testing.T) {
+	exprs := append(append([]string{
+		`{for k, v in constraint.comparators : "${k}" => [for c in v.version.prerelease : c if k > 0 && version.major > 0]...}`,
+		`{(version.text) = 1, a = constraint, "b" = [for version in [1] : version]}[version.text] == 1`,
+	}, specializedCases...), directCases...)
+	for _, src := range exprs {
+		e, diags := hclsyntax.ParseExpression([]byte(src), "p.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", src, diags)
+		}
+		guard(e)
+		names := freeNames{}
+		collectFreeNames(names, e)
+		hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+			x, ok := n.(hclsyntax.Expression)
+			if !ok {
+				return nil
+			}
+			want := map[string]bool{}
+			for _, v := range hclsyntax.Variables(x) {
+				want[v.RootName()] = true
+			}
+			got, ok := names[n]
+			if !ok || len(got) != len(want) {
+				t.Fatalf("%s: %T at %s: names %v, want %v", src, n, n.Range(), got, want)
+			}
+			for _, r := range got {
+				if !want[r] {
+					t.Fatalf("%s: %T at %s: names %v, want %v", src, n, n.Range(), got, want)
+				}
+			}
+			return nil
+		})
+	}
+}

@@ -789,7 +789,7 @@ func (b *budget) chargeValue(v cty.Value, s *site) error {
 			n += len(u.AsString()) / bytesPerStep
 		case t == cty.Number:
 			// A template writes the number out.
-			n += numberDigits(u.AsBigFloat()) / bytesPerStep
+			n += int(math.Min(numberBytes(u.AsBigFloat())/bytesPerStep, MaxSteps+1))
 		case u.CanIterateElements():
 			n += u.LengthInt() * (iterationSteps + s.nodes)
 		}

@@ -144,6 +144,17 @@ func (b *budget) chargeWork(name string, args []cty.Value) error {
 	return b.charge(steps(n), name+", "+what, nil)
 }
 
+// conversionSteps is what the conversion c of v costs, in whole steps
+// (rounded down: a conversion of a short string or a number costs
+// nothing), at most one more than limit.
+func conversionSteps(v cty.Value, c conversion, limit float64) int {
+	n := conversionCost(v, c, limit)
+	if n >= limit {
+		return int(math.Min(limit, MaxSteps+1))
+	}
+	return int(n)
+}
+
 // steps rounds a measure up to whole steps, at most one more than the
 // budget holds.
 func steps(n float64) int {
@@ -709,6 +720,10 @@ type site struct {
 	// argCost).
 	arg   bool
 	param cty.Type
+	// conv is set for what HCL converts or compares: an operand, a key,
+	// an index, a conditional's result, the values of a template; it
+	// costs that conversion (see conversionCost), and nothing more.
+	conv conversion
 }
 
 // chargeFunction is chargeFunc: chargeFunc(value, site) charges b for the
@@ -779,6 +794,13 @@ func decodeCharged(expr hcl.Expression, ctx *hcl.EvalContext) (cty.Value, hcl.Di
 func (b *budget) chargeValue(v cty.Value, s *site) error {
 	if b.err != nil {
 		return b.err // without measuring v
+	}
+	if s.conv != noConversion {
+		n := conversionSteps(v, s.conv, b.left())
+		if n == 0 {
+			return nil
+		}
+		return b.charge(n, s.what, &s.rng)
 	}
 	n := 1
 	if s.arg {

@@ -80,6 +80,24 @@ var hostile = []struct {
 		"compare, reading 1000"},
 	{"alltrue-shared", `alltrue([for x in [[for i in range(1000) : version.major > 0]] : alltrue([for a in range(1000) : alltrue(x)])])`, 108,
 		"alltrue, looking at its 1000 elements: the evaluation takes more than"},
+	// HCL's operators, conditionals, keys and indexes convert and compare
+	// what they are handed: one list compared a thousand times took 1.6 s
+	// in one evaluation; a number of ten million digits written out as a
+	// conditional's result, 19 s.
+	{"equal-shared", `alltrue([for x in [[for i in range(1000) : i]] : alltrue([for a in range(1000) : x == x])])`, 97,
+		"the operand of ==: the evaluation takes more than"},
+	{"conditional-unify", `alltrue([for x in [[for i in range(1000) : i]] : alltrue([for y in [split(",", join(",", range(1000)))] : alltrue([for a in range(300) : (a > 0 ? x : y)[0] == 0])])])`, 157,
+		"the result of the conditional: the evaluation takes more than"},
+	{"conditional-number", `(version.is_prerelease ? 1e10000000 : "x") != ""`, 36,
+		"the result of the conditional: the evaluation takes more than"},
+	{"object-key-number", `length({(1e10000000) = version.major}) > 0`, 19,
+		"the key of the object: the evaluation takes more than"},
+	{"for-key-number", `length({for i in range(2) : (i > 0 ? i : 1e10000000) => version.major}) > 0`, 0,
+		"the evaluation takes more than"},
+	{"index-number", `try(tomap({a = version.text})[(1e10000000)], "") != ""`, 41,
+		"the index: the evaluation takes more than"},
+	{"string-to-number", `alltrue([for s in [format("%0200000d", 1)] : alltrue([for a in range(300) : s + 0 > version.major])])`, 87,
+		"the operand of +: the evaluation takes more than"},
 	{"parse-version", `alltrue([for x in [format("1.0.0-a%0100000d", 0)] : alltrue([for a in range(1000) : parse_version(x).major == version.major])])`, 95,
 		"parse_version, reading 100007 bytes of text: the evaluation takes more than"},
 }

@@ -54,13 +54,25 @@ type walker struct {
 	// nodes counts the values (or types) walked; bytes the bytes of the
 	// strings and of the numbers written out.
 	nodes, bytes float64
+	// noDigits leaves out the digits of the numbers: a walk that does
+	// not write them out.
+	noDigits bool
+	// perNode is what a value walked costs, in steps; 0 stands for
+	// 1/nodesPerStep.
+	perNode float64
 }
 
 // over reports whether the walk has reached its limit.
 func (w *walker) over() bool { return w.steps() >= w.limit }
 
 // steps is what the walk measured, in steps.
-func (w *walker) steps() float64 { return w.nodes/nodesPerStep + w.bytes/bytesPerStep }
+func (w *walker) steps() float64 {
+	per := w.perNode
+	if per == 0 {
+		per = 1.0 / nodesPerStep
+	}
+	return w.nodes*per + w.bytes/bytesPerStep
+}
 
 // value walks v.
 func (w *walker) value(v cty.Value) {
@@ -74,7 +86,9 @@ func (w *walker) value(v cty.Value) {
 	case t == cty.String:
 		w.bytes += float64(len(v.AsString()))
 	case t == cty.Number:
-		w.bytes += numberBytes(v.AsBigFloat())
+		if !w.noDigits {
+			w.bytes += numberBytes(v.AsBigFloat())
+		}
 	case t.IsPrimitiveType() || t.IsCapsuleType():
 	case v.CanIterateElements():
 		isMap := t.IsMapType() || t.IsObjectType()
@@ -433,4 +447,83 @@ func (r *reading) describe(name string) string {
 		return fmt.Sprintf("reading %.0f comparators and %.0f bytes of text", r.values, r.bytes)
 	}
 	return fmt.Sprintf("reading %.0f bytes of text", r.bytes)
+}
+
+// What HCL's operators, conditionals, keys and indexes cost.
+//
+// HCL converts an operand to its operator's type, a key to a string, an
+// index to a number or a string, and a conditional's results to one type;
+// == and != walk both values (go-cty looks for marks in each, more than
+// once) and compare them. None of these is a function call a policy
+// makes, but each may be handed a large value (one list referred to in
+// each element of a for expression) or one that is expensive to convert
+// (a number with a huge exponent is that many digits written out). guard
+// wraps each such operand in a call that charges what its conversion
+// costs (see site.conv).
+
+// conversion is what HCL does with an operand, a key, an index or a
+// conditional's result.
+type conversion uint8
+
+const (
+	noConversion conversion = iota
+	// toNumber: arithmetic, <, >, <=, >= and unary -; a string is parsed.
+	toNumber
+	// toString: an object's key; a number is written out.
+	toString
+	// toIndex: an index; a number is written out (the key of a map), a
+	// string parsed (the index of a list).
+	toIndex
+	// toCompare: == and !=; the value is walked and compared.
+	toCompare
+	// toUnify: a conditional's result; its types are unified with the
+	// other result's, and it is converted.
+	toUnify
+)
+
+// equalityWalks is how many times == and != walk each operand: go-cty
+// looks for marks in it three times (twice before the call, once in the
+// comparison), and the comparison walks it.
+const equalityWalks = 4
+
+// conversionCost is what conversion c of the value v costs, in steps: a
+// step for each 16 bytes of a string parsed or of a number written out;
+// for == and != a step for each two values inside v (v itself aside) for
+// each walk, and a step for each 16 bytes of its strings; for a
+// conditional's result, v's size and unifying its types. It stops at
+// limit.
+func conversionCost(v cty.Value, c conversion, limit float64) float64 {
+	if !v.IsKnown() || v.IsNull() {
+		return 0
+	}
+	v, _ = v.Unmark()
+	t := v.Type()
+	switch c {
+	case toNumber:
+		if t == cty.String {
+			return float64(len(v.AsString())) / bytesPerStep
+		}
+	case toString:
+		if t == cty.Number {
+			return numberBytes(v.AsBigFloat()) / bytesPerStep
+		}
+	case toIndex:
+		switch t {
+		case cty.Number:
+			return numberBytes(v.AsBigFloat()) / bytesPerStep
+		case cty.String:
+			return float64(len(v.AsString())) / bytesPerStep
+		}
+	case toCompare:
+		// Each value inside v is walked equalityWalks times, each string
+		// compared once; v itself aside, so that a primitive costs only
+		// its bytes. A walk that reaches its limit still costs limit.
+		const root = equalityWalks / nodesPerStep
+		w := walker{limit: limit + root, noDigits: true, perNode: root}
+		w.value(v)
+		return w.steps() - root
+	case toUnify:
+		return argCost(v, cty.List(cty.DynamicPseudoType), limit)
+	}
+	return 0
 }

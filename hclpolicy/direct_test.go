@@ -53,6 +53,12 @@ var directCases = []string{
 	`anytrue([for a in range(100) : alltrue([for i in range(100) : version.major > i])]) || holds(">= ${version.minor}.0", version.text)`,
 	`compare(parse_version("${version.major}.0.0-${version.prerelease_text}x"), version) == 0 || same_base(version.ga, "1.0.0")`,
 	`try(anytrue(null), alltrue(version.is_prerelease ? [true] : [for i in range(2) : false]))`,
+	`alltrue([for x in [[for i in range(500) : i]] : alltrue([for a in range(50) : x != [a]])]) || version.major > 0`,
+	`(version.is_prerelease ? 1e100000 : "x") != "" || version.major > 0`,
+	`length({for i in range(version.major + 2) : (i > 0 ? 1e20000 : i) => i}) > 0`,
+	`try(tomap({a = version.text})[version.is_prerelease ? "a" : 1e30000] != "", false)`,
+	`"%{for s in version.prerelease}${s}%{endfor}" != "" && -version.major < 0 || try(version.text + 0 > 0, false)`,
+	`{(version.text) = version.major, (version.ga) = -version.minor}[version.text] >= 0`,
 }
 
 // TestDirectAsHCL evaluates admit as written and as rewritten by direct,

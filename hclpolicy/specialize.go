@@ -335,12 +335,20 @@ func (s *specializer) expr(e hclsyntax.Expression) hclsyntax.Expression {
 			SrcRange:  rng,
 		}
 	}
-	if call, ok := e.(*hclsyntax.FunctionCallExpr); ok && isArgCharge(call) {
-		// The argument's charge stays: the call it is an argument of is
-		// made for each version, and pays for its argument each time.
-		cp := *call
-		cp.Args = []hclsyntax.Expression{s.expr(call.Args[0]), call.Args[1]}
-		return &cp
+	if call, ok := e.(*hclsyntax.FunctionCallExpr); ok {
+		if site := chargeSite(call); site != nil && (site.arg || site.conv != noConversion) {
+			// The charge stays: the call it is an argument of, or the
+			// operator its operand, is evaluated for each version, and
+			// pays for its argument each time. A literal that costs
+			// nothing to convert needs no charge.
+			arg := s.expr(call.Args[0])
+			if lit, ok := arg.(*hclsyntax.LiteralValueExpr); ok && site.conv != noConversion && conversionSteps(lit.Val, site.conv, MaxSteps+1) == 0 {
+				return literal(lit.Val, e.Range())
+			}
+			cp := *call
+			cp.Args = []hclsyntax.Expression{arg, call.Args[1]}
+			return &cp
+		}
 	}
 	if s.static(e) {
 		v, diags := s.ev.value(s.plan.runOf(e))
@@ -534,15 +542,27 @@ func isBool(e hclsyntax.Expression) bool {
 	case *hclsyntax.ConditionalExpr:
 		return isBool(n.TrueResult) && isBool(n.FalseResult)
 	case *hclsyntax.FunctionCallExpr:
+		if n.Name == chargeFunc && len(n.Args) == 2 {
+			return isBool(n.Args[0])
+		}
 		return boolFunctions[n.Name] && !n.ExpandFinal
 	case *hclsyntax.ScopeTraversalExpr:
-		if n.Traversal.RootName() != varVersion {
-			return false
-		}
-		v, diags := n.Traversal.TraverseAbs(&hcl.EvalContext{Variables: map[string]cty.Value{varVersion: unknownVersion}})
-		return !diags.HasErrors() && v.Type() == cty.Bool
+		return versionAttribute(n) == cty.Bool
 	}
 	return false
+}
+
+// versionAttribute is the type of the attribute of version that n reads,
+// or cty.NilType. It reads the types only: an index is not looked up.
+func versionAttribute(n *hclsyntax.ScopeTraversalExpr) cty.Type {
+	if n.Traversal.RootName() != varVersion {
+		return cty.NilType
+	}
+	t, ok := resolve(versionType, n.Traversal[1:])
+	if !ok {
+		return cty.NilType
+	}
+	return t
 }
 
 // foldLogic simplifies && and || with one side known, as described above.

@@ -813,10 +813,17 @@ func (b *budget) chargeValue(v cty.Value, s *site) error {
 			// A template writes the number out.
 			n += int(math.Min(numberBytes(u.AsBigFloat())/bytesPerStep, MaxSteps+1))
 		case u.CanIterateElements():
-			n += u.LengthInt() * (iterationSteps + s.nodes)
+			n = iterationCharge(u, s)
 		}
 	}
 	return b.charge(n, s.what, &s.rng)
+}
+
+// iterationCharge is what a for expression or a splat at s charges for
+// its collection v, known and not null: a step, and its length times
+// four more than the nodes of the body evaluated for each element.
+func iterationCharge(v cty.Value, s *site) int {
+	return 1 + v.LengthInt()*(iterationSteps+s.nodes)
 }
 
 // siteType carries a site.

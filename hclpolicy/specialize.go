@@ -24,7 +24,9 @@ import (
 //     constraint is known is unrolled into the list of its elements' values,
 //     each specialized with the loop's variables bound, when every element's
 //     if clause gives a bool and no element's value still needs the loop's
-//     variables;
+//     variables (each case pays for it, before its evaluation starts, what
+//     evaluating the for expression would charge; a for expression that is
+//     not unrolled keeps its charge);
 //   - `false && X`, `X && false`, `true || X`, `X || true` become false or
 //     true, and `true && X`, `X && true`, `false || X`, `X || false` become
 //     X, when X always gives a bool: HCL's && and || then give exactly that,
@@ -251,23 +253,80 @@ type specializer struct {
 	// ev evaluates the parts known now: its variables are bound, and its
 	// budget is the one of the whole specialization.
 	ev *evaluation
+	// paid maps each list that a for expression was unrolled into to what
+	// evaluating that for expression would charge for its collection (see
+	// payment).
+	paid map[hclsyntax.Node]payment
+}
+
+// payment is what a case pays, before its evaluation starts, for a for
+// expression that the specializer unrolled into the list of its elements:
+// what evaluating the for expression as written would charge for its
+// collection, at its place. Evaluating the list still costs a case each
+// element, though HCL no longer iterates.
+type payment struct {
+	steps int
+	site  *site
+}
+
+// paid is a specialized expression as evaluated (see direct) that first
+// charges the evaluation's budget for the for expressions unrolled in it.
+type paid struct {
+	hclsyntax.Expression
+	pays []payment
+}
+
+// Value charges the payments, then evaluates the expression.
+func (p *paid) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if ev := evaluationOf(ctx); ev != nil {
+		for _, pay := range p.pays {
+			if ev.b.charge(pay.steps, pay.site.what, &pay.site.rng) != nil {
+				return cty.DynamicVal, hcl.Diagnostics{budgetDiagnostic(nil, ev.b.err, p.Range())}
+			}
+		}
+	}
+	return p.Expression.Value(ctx)
+}
+
+// withPayments returns run, the specialized expression e as evaluated,
+// charging first for the for expressions unrolled in e.
+func withPayments(run hcl.Expression, pays []payment) hcl.Expression {
+	syn, ok := run.(hclsyntax.Expression)
+	if !ok || len(pays) == 0 {
+		return run
+	}
+	return &paid{Expression: syn, pays: pays}
 }
 
 // specialize returns nodes (the plan's expression or parts of it)
 // rewritten for the constraint value cv, the parts that read only the
-// version read from their variables. The parts it evaluates share one
-// budget; a part that goes over it is replaced by a call that fails at
-// once with the same diagnostic.
-func specialize(p *plan, cv cty.Value, nodes ...hclsyntax.Expression) []hclsyntax.Expression {
+// version read from their variables, and for each what a case pays before
+// evaluating it for the for expressions unrolled in it (see payment). The
+// parts it evaluates share one budget; a part that goes over it is
+// replaced by a call that fails at once with the same diagnostic.
+func specialize(p *plan, cv cty.Value, nodes ...hclsyntax.Expression) ([]hclsyntax.Expression, [][]payment) {
 	ev := newEvaluation()
 	defer ev.release()
 	ev.ctx.Variables[varConstraint] = cv
-	s := &specializer{plan: p, names: p.names, bound: ev.ctx.Variables, loop: map[string]bool{}, ev: ev}
+	s := &specializer{plan: p, names: p.names, bound: ev.ctx.Variables, loop: map[string]bool{}, ev: ev,
+		paid: map[hclsyntax.Node]payment{}}
 	out := make([]hclsyntax.Expression, len(nodes))
+	pays := make([][]payment, len(nodes))
 	for i, n := range nodes {
 		out[i] = s.expr(n)
+		if len(s.paid) == 0 {
+			continue
+		}
+		// The lists of the unrolled for expressions that the result
+		// still evaluates, outer ones first.
+		hclsyntax.VisitAll(out[i], func(n hclsyntax.Node) hcl.Diagnostics {
+			if pay, ok := s.paid[n]; ok {
+				pays[i] = append(pays[i], pay)
+			}
+			return nil
+		})
 	}
-	return out
+	return out, pays
 }
 
 // static reports whether every variable e reads is bound. A node that
@@ -404,7 +463,7 @@ func (s *specializer) expr(e hclsyntax.Expression) hclsyntax.Expression {
 			}
 			cp.Args[i] = sa
 		}
-		return foldBools(&cp)
+		return s.foldBools(&cp)
 	case *hclsyntax.TupleConsExpr:
 		cp := *n
 		cp.Exprs = make([]hclsyntax.Expression, len(n.Exprs))
@@ -440,9 +499,30 @@ func (s *specializer) keep(e hclsyntax.Expression) hclsyntax.Expression {
 // forExpr unrolls a for expression that builds a list from a known
 // collection, or returns it with its collection specialized.
 func (s *specializer) forExpr(n *hclsyntax.ForExpr) hclsyntax.Expression {
-	coll := s.expr(n.CollExpr)
-	if out, ok := s.unroll(n, coll); ok {
-		return out
+	var coll hclsyntax.Expression
+	if call, ok := n.CollExpr.(*hclsyntax.FunctionCallExpr); ok && chargeSite(call) != nil {
+		// The charge for the collection stays, around the collection
+		// specialized: a case that evaluates the for expression pays for
+		// it, however known the collection is.
+		site := chargeSite(call)
+		cp := *call
+		cp.Args = []hclsyntax.Expression{s.expr(call.Args[0]), call.Args[1]}
+		coll = &cp
+		over := s.ev.b.err
+		if out, ok := s.unroll(n, cp.Args[0], site); ok {
+			return out
+		}
+		if err := s.ev.b.err; over == nil && err != nil && err.hasRng && err.rng == site.rng {
+			// Paying for it went over the specialization's budget: it
+			// fails at once for every version, as evaluating it would
+			// have.
+			coll = failCall(n.CollExpr, budgetDiagnostic(nil, err, n.CollExpr.Range()))
+		}
+	} else {
+		coll = s.expr(n.CollExpr)
+		if out, ok := s.unroll(n, coll, nil); ok {
+			return out
+		}
 	}
 	for _, r := range s.names[n] {
 		if s.loop[r] {
@@ -456,8 +536,12 @@ func (s *specializer) forExpr(n *hclsyntax.ForExpr) hclsyntax.Expression {
 
 // unroll returns the list of the values of n's elements, each specialized,
 // when n builds a list from the known collection coll, every element's if
-// clause gives a bool, and no element's value reads n's variables.
-func (s *specializer) unroll(n *hclsyntax.ForExpr, coll hclsyntax.Expression) (hclsyntax.Expression, bool) {
+// clause gives a bool, and no element's value reads n's variables. The
+// for expression's charge for its collection, at site (nil when n has
+// none), is paid from the specialization's budget, as evaluating it
+// would, so that what is unrolled is bounded, and the list is paid for
+// by each case that evaluates it (see payment).
+func (s *specializer) unroll(n *hclsyntax.ForExpr, coll hclsyntax.Expression, site *site) (hclsyntax.Expression, bool) {
 	lit, ok := coll.(*hclsyntax.LiteralValueExpr)
 	if !ok || n.KeyExpr != nil || n.Group {
 		return nil, false
@@ -472,6 +556,13 @@ func (s *specializer) unroll(n *hclsyntax.ForExpr, coll hclsyntax.Expression) (h
 	}
 	for _, v := range loopVars {
 		if _, shadows := s.bound[v]; shadows {
+			return nil, false
+		}
+	}
+	var pay payment
+	if site != nil {
+		pay = payment{steps: iterationCharge(cv, site), site: site}
+		if s.ev.b.charge(pay.steps, site.what, &site.rng) != nil {
 			return nil, false
 		}
 	}
@@ -509,7 +600,11 @@ func (s *specializer) unroll(n *hclsyntax.ForExpr, coll hclsyntax.Expression) (h
 		}
 		elems = append(elems, val)
 	}
-	return &hclsyntax.TupleConsExpr{Exprs: elems, SrcRange: n.SrcRange, OpenRange: n.OpenRange}, true
+	list := &hclsyntax.TupleConsExpr{Exprs: elems, SrcRange: n.SrcRange, OpenRange: n.OpenRange}
+	if site != nil {
+		s.paid[list] = pay
+	}
+	return list, true
 }
 
 // knownBool returns the value of e when it is a literal bool.
@@ -593,7 +688,7 @@ func foldLogic(n *hclsyntax.BinaryOpExpr) hclsyntax.Expression {
 // dropped when every element always gives a bool, and a call with one
 // element left is that element. Every other element is still evaluated,
 // so its errors stay.
-func foldBools(n *hclsyntax.FunctionCallExpr) hclsyntax.Expression {
+func (s *specializer) foldBools(n *hclsyntax.FunctionCallExpr) hclsyntax.Expression {
 	neutral := map[string]bool{"alltrue": true, "anytrue": false}
 	want, ok := neutral[n.Name]
 	if !ok || n.ExpandFinal || len(n.Args) != 1 {
@@ -621,6 +716,11 @@ func foldBools(n *hclsyntax.FunctionCallExpr) hclsyntax.Expression {
 	}
 	cp := *list
 	cp.Exprs = kept
+	if pay, ok := s.paid[list]; ok {
+		// The list of an unrolled for expression, which a case still
+		// evaluates.
+		s.paid[&cp] = pay
+	}
 	call := *n
 	call.Args = []hclsyntax.Expression{&cp}
 	return &call

@@ -246,7 +246,11 @@
 // version have one each for each version (one that goes over it is
 // unknown for that version, and a case whose verdict depends on it is
 // invalid with its diagnostic); what is left of admit has one for each
-// case. A policy keeps the matchers of up to 1,024 constraints, so that
+// case. A for expression over a collection known once the constraint is
+// known still charges each case that evaluates it for its collection, as
+// written; one that is unrolled into the list of its elements is paid for
+// as the for expression would be, before the case's evaluation starts.
+// A policy keeps the matchers of up to 1,024 constraints, so that
 // a constraint is specialized once. The repository's docs/untrusted-input.md says the same
 // for users.
 //

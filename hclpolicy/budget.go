@@ -186,6 +186,10 @@ type evaluation struct {
 	// finds the budget chargeFunc charges (see directCall).
 	charge function.Function
 	self   cty.Value
+	// metered are the standard library functions, as the table's
+	// wrappers call them, that charge the budget as they go (see
+	// meteredFunctions).
+	metered map[string]function.Function
 }
 
 var evaluations sync.Pool
@@ -203,7 +207,8 @@ func newEvaluation() *evaluation {
 	ev, ok := evaluations.Get().(*evaluation)
 	if !ok {
 		ev = &evaluation{}
-		ev.ctx.Functions = budgetedFunctions(&ev.b)
+		ev.metered = meteredFunctions(&ev.b)
+		ev.ctx.Functions = budgetedFunctions(&ev.b, ev.metered)
 		ev.ctx.Variables = make(map[string]cty.Value, 4)
 		ev.charge = ev.ctx.Functions[chargeFunc]
 		ev.self = cty.CapsuleVal(evaluationType, ev)
@@ -378,12 +383,15 @@ func evalExpr(e hcl.Expression, vars map[string]cty.Value) (cty.Value, hcl.Diagn
 // budgetedFunctions returns the function table with go-cty's standard
 // library functions and this package's own functions wrapped so that they
 // charge b, and the functions that the rewritten nodes call (see guard).
-func budgetedFunctions(b *budget) map[string]function.Function {
+func budgetedFunctions(b *budget, metered map[string]function.Function) map[string]function.Function {
 	fs := make(map[string]function.Function, len(functions)+2)
 	for name, f := range functions {
 		if spec, own := ownSpecs[name]; own {
 			fs[name] = budgetedOwn(name, spec, b)
 			continue
+		}
+		if m, ok := metered[name]; ok {
+			f = m
 		}
 		fs[name] = budgeted(name, f, b)
 	}
@@ -428,6 +436,16 @@ func budgeted(name string, f function.Function, b *budget) function.Function {
 			return v, b.charge(b.cost(v), "the result of "+name, nil)
 		},
 	})
+}
+
+// meteredFunctions are the standard library functions whose work cannot
+// all be charged before they run, each charging b as it goes: regexall
+// and regex_replace, for each search after the first (see searches).
+func meteredFunctions(b *budget) map[string]function.Function {
+	return map[string]function.Function{
+		"regexall":      regexAllFor(b),
+		"regex_replace": regexReplaceFor(b),
+	}
 }
 
 // budgetedOwn is this package's function name, of specification spec,

@@ -98,6 +98,14 @@ var hostile = []struct {
 		"the index: the evaluation takes more than"},
 	{"string-to-number", `alltrue([for s in [format("%0200000d", 1)] : alltrue([for a in range(300) : s + 0 > version.major])])`, 87,
 		"the operand of +: the evaluation takes more than"},
+	// Go's regexp searches again after each match, and a search may read
+	// on to the end of the string while an alternative that would take
+	// precedence may still match: twenty thousand searches to the end of
+	// twenty thousand bytes took about 9 s in one call.
+	{"regex-replace-searches", `regex_replace(format("%020000d", 0), "0*1|0", "x") != version.text`, 11,
+		"regex_replace, searching the string again after a match: the evaluation takes more than"},
+	{"regexall-searches", `length(regexall("0*1|0", format("%09000d", 0))) > version.major`, 18,
+		"regexall, searching the string again after a match: the evaluation takes more than"},
 	{"parse-version", `alltrue([for x in [format("1.0.0-a%0100000d", 0)] : alltrue([for a in range(1000) : parse_version(x).major == version.major])])`, 95,
 		"parse_version, reading 100007 bytes of text: the evaluation takes more than"},
 }

@@ -143,7 +143,11 @@ func (d *directCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	}
 	snapshot := ev.b
 	if d.kind == directStd {
-		if v, ok := d.callStd(&ev.b, args); ok {
+		std := d.std
+		if m, ok := ev.metered[d.Name]; ok {
+			std = m
+		}
+		if v, ok := d.callStd(&ev.b, std, args); ok {
 			return v, diags
 		}
 	} else if v, ok := d.call(ev, args); ok {
@@ -215,9 +219,9 @@ func (d *directCall) call(ev *evaluation, args []cty.Value) (v cty.Value, ok boo
 
 // callStd returns what the budgeted wrapper's Function.Call returns for
 // args when it succeeds and args are known, not null, of their
-// parameters' types and without marks, charging b as the wrapper does,
-// and false otherwise.
-func (d *directCall) callStd(b *budget, args []cty.Value) (v cty.Value, ok bool) {
+// parameters' types and without marks, charging b as the wrapper does
+// and calling std, the function the wrapper calls, and false otherwise.
+func (d *directCall) callStd(b *budget, std function.Function, args []cty.Value) (v cty.Value, ok bool) {
 	if len(args) < len(d.params) || d.varParam == nil && len(args) > len(d.params) {
 		return cty.NilVal, false
 	}
@@ -242,7 +246,7 @@ func (d *directCall) callStd(b *budget, args []cty.Value) (v cty.Value, ok bool)
 	if d.check != nil && allKnown(args) && d.check(args) != "" {
 		return cty.NilVal, false
 	}
-	v, err := d.std.Call(args)
+	v, err := std.Call(args)
 	if err != nil || b.charge(b.cost(v), "the result of "+d.Name, nil) != nil {
 		return cty.NilVal, false
 	}

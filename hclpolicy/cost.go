@@ -25,7 +25,8 @@ import (
 //   - some functions do more than linear work: distinct compares each
 //     element with every other, sort sorts, a set hashes its elements and
 //     compares those whose hashes collide, a regular expression runs its
-//     program over the string (see works).
+//     program over the string (see works), and again for each search
+//     after a match (see searches).
 //
 // Each is an estimate in steps, checked against what is left of the
 // budget before the function runs, so that no call runs long and fails

@@ -209,7 +209,10 @@
 // collide, jsondecode for reading its text twice, and regex, regexall and
 // regex_replace for compiling the pattern (a program of the pattern's
 // size, repetitions expanded) and running it over each byte of the
-// string; compiled patterns are kept in a cache of 256. This package's
+// string, and regexall and regex_replace, which search again after each
+// match, for running it again before each search, over each byte it may
+// read (the rest of the string, or the pattern's longest match when its
+// repetitions are bounded); compiled patterns are kept in a cache of 256. This package's
 // own functions (compare, holds, satisfies, same_base, parse_version,
 // alltrue, anytrue) cost a step, a step for each two comparators or
 // elements and a step for each 16 bytes of text they parse, each time a

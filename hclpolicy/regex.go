@@ -22,9 +22,10 @@ import (
 // and hundreds of megabytes. The functions below are go-cty's, with the
 // same results and errors, except that a pattern longer than
 // MaxPatternBytes is refused before it is compiled, what compiling it and
-// running it over the string cost is charged first (see regexWork), and
-// compiled patterns are kept in a bounded cache shared by every
-// evaluation.
+// running it over the string cost is charged first (see regexWork),
+// regexall and regex_replace search for each match themselves, charging
+// before each search after the first (see searches), and compiled
+// patterns are kept in a bounded cache shared by every evaluation.
 
 const (
 	// maxCachedPatterns bounds the compiled patterns kept; when it is

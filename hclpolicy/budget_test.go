@@ -10,6 +10,7 @@ import (
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // hostile are admit expressions that, without a budget, take gigabytes
@@ -273,4 +274,32 @@ func TestBudgetJSONFor(t *testing.T) {
 			t.Errorf("got %+v", r)
 		}
 	})
+}
+
+// TestBudgetLong judges fifty cases with each hostile policy, each case of
+// a constraint and a version of its own, so that nothing is kept from one
+// case to the next: every one is invalid with its diagnostic, and all of
+// them together take well under two minutes (each case takes at most its
+// budget, a few milliseconds on an idle core, or its deadline).
+func TestBudgetLong(t *testing.T) {
+	longtest.Skip(t)
+	for _, h := range hostile {
+		t.Run(h.name, func(t *testing.T) {
+			path := writeFile(t, "p.hcl", fmt.Sprintf("policy \"hostile\" {\n  admit = %s\n}\n", h.admit))
+			withinLimit(t, 120*time.Second, 4<<30, func() {
+				ps, diags := hclpolicy.Load(path, hclpolicy.Options{})
+				if diags.HasErrors() {
+					t.Error(diag.Format(diags[0]))
+					return
+				}
+				for i := range 50 {
+					c, v := fmt.Sprintf(">= 0.%d", i), fmt.Sprintf("1.%d.%d-beta.%d", i, i%7, i)
+					if r := engine.Evaluate(ps[0], c, v); r.Verdict != engine.Invalid || !strings.Contains(r.Reason, h.detail) {
+						t.Errorf("%q %q: got %v %q, want invalid: %s", c, v, r.Verdict, r.Reason, h.detail)
+						return
+					}
+				}
+			})
+		})
+	}
 }

@@ -87,7 +87,7 @@ var hostile = []struct {
 	// conditional's result, 19 s.
 	{"equal-shared", `alltrue([for x in [[for i in range(1000) : i]] : alltrue([for a in range(1000) : x == x])])`, 97,
 		"the operand of ==: the evaluation takes more than"},
-	{"conditional-unify", `alltrue([for x in [[for i in range(1000) : i]] : alltrue([for y in [split(",", join(",", range(1000)))] : alltrue([for a in range(300) : (a > 0 ? x : y)[0] == 0])])])`, 157,
+	{"conditional-unify", `alltrue([for x in [[for i in range(600) : i]] : alltrue([for y in [split(",", join(",", range(600)))] : alltrue([for a in range(300) : (a > 0 ? x : y)[0] == 0])])])`, 155,
 		"the result of the conditional: the evaluation takes more than"},
 	{"conditional-number", `(version.is_prerelease ? 1e10000000 : "x") != ""`, 36,
 		"the result of the conditional: the evaluation takes more than"},

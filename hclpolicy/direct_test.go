@@ -49,7 +49,7 @@ var directCases = []string{
 	`length(regexall("[0-9]", version.text)) > 2`,
 	`length(setproduct(range(version.major * 100), range(100))) > 0`,
 	`try(length(split("", format("%0${version.major * 100000}d", 1))) > 0, false)`,
-	`anytrue([for a in range(20) : alltrue([for i in range(20) : version.major > i])]) || holds(">= ${version.minor}.0", version.text)`,
+	`anytrue([for a in range(8) : alltrue([for i in range(8) : version.major > i])]) || holds(">= ${version.minor}.0", version.text)`,
 	`compare(parse_version("${version.major}.0.0-${version.prerelease_text}x"), version) == 0 || same_base(version.ga, "1.0.0")`,
 	`try(anytrue(null), alltrue(version.is_prerelease ? [true] : [for i in range(2) : false]))`,
 	`(version.is_prerelease ? 10 : "x") != "" || version.major > 0`,
@@ -63,8 +63,8 @@ var directCases = []string{
 // directBudgetCases are admit expressions that go over their budget in a
 // way this round of charges added: prerel's own functions, operators,
 // conditionals, keys, indexes and searches of a regular expression. Each
-// evaluation takes the whole budget, so every day they are checked on a
-// few groups only.
+// evaluation takes the whole budget, so every day they are checked on one
+// group only.
 var directBudgetCases = []string{
 	`alltrue([for x in [[for i in range(300) : ">= ${i}.0"]] : alltrue([for a in range(300) : satisfies(x, version)])])`,
 	`alltrue([for x in [[for i in range(500) : i]] : alltrue([for a in range(50) : x != [a]])]) || version.major > 0`,
@@ -77,9 +77,9 @@ var directBudgetCases = []string{
 // TestDirectAsHCL evaluates admit as written and as rewritten by direct,
 // each in an evaluation of its own, for the designs, the specialized
 // cases and the direct cases, on a sample of the exhaustive domain at
-// scope 1 (every other group of it for the cases that go over their
-// budget, every day): the same value, the same diagnostics and the same
-// steps charged.
+// scope 1 (its first group only for the cases that go over their budget,
+// every day): the same value, the same diagnostics and the same steps
+// charged.
 func TestDirectAsHCL(t *testing.T) {
 	ps := exprsAndDesigns(t, append(append(append([]string(nil), specializedCases...), directCases...), directBudgetCases...))
 	heavy := map[string]bool{}
@@ -106,7 +106,7 @@ func TestDirectAsHCL(t *testing.T) {
 			continue
 		}
 		for i, g := range groups {
-			if heavy[p.Rule()] && i%2 != 0 && !longtest.Enabled() {
+			if heavy[p.Rule()] && i != 0 && !longtest.Enabled() {
 				continue
 			}
 			c, err := engine.ParseConstraint(g.Constraint)

@@ -424,7 +424,7 @@ func ownReading(oc *ownCall, args []cty.Value, limit float64) reading {
 	r := reading{limit: limit}
 	switch oc.name {
 	case "alltrue", "anytrue":
-		if a := unwrap(args[0]).v; a.IsKnown() && !a.IsNull() && a.CanIterateElements() {
+		if a := listArg(args[0]); a.IsKnown() && !a.IsNull() && a.CanIterateElements() {
 			r.values = float64(a.LengthInt())
 		}
 	case "parse_version":

@@ -41,7 +41,8 @@ const (
 	// directOwn calls one of this package's functions of two arguments
 	// of valueType.
 	directOwn directKind = iota
-	// directBools calls alltrue or anytrue, of one argument of valueType.
+	// directBools calls alltrue or anytrue, its list as it is (HCL hands
+	// it over in a capsule, see listArg).
 	directBools
 	// directCharge calls chargeFunc.
 	directCharge
@@ -69,43 +70,43 @@ type directCall struct {
 	check    func([]cty.Value) string
 }
 
-// lookupFunction finds name in ctx's function tables as HCL does.
-func lookupFunction(ctx *hcl.EvalContext, name string) (function.Function, bool) {
+// ownCall returns the evaluation whose context ctx is, or is a child of,
+// when the function the call's name stands for in ctx is the one of that
+// evaluation's own table, whose functions charge its budget; nil
+// otherwise. It walks ctx and its parents once.
+func (d *directCall) ownCall(ctx *hcl.EvalContext) *evaluation {
+	var found *hcl.EvalContext
 	for c := ctx; c != nil; c = c.Parent() {
-		if c.Functions == nil {
-			continue
+		if found == nil && c.Functions != nil {
+			if _, ok := c.Functions[d.Name]; ok {
+				found = c
+			}
 		}
-		if f, ok := c.Functions[name]; ok {
-			return f, true
+		if v, ok := c.Variables[evaluationVar]; ok {
+			if found == nil || !v.Type().Equals(evaluationType) || !v.IsKnown() || v.IsNull() || v.IsMarked() {
+				return nil
+			}
+			if ev := v.EncapsulatedValue().(*evaluation); found == &ev.ctx {
+				return ev
+			}
+			return nil
 		}
 	}
-	return function.Function{}, false
+	return nil
 }
 
 // Value evaluates the call as HCL's FunctionCallExpr.Value does.
 func (d *directCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
-	f, ok := lookupFunction(ctx, d.Name)
-	if !ok {
+	ev := d.ownCall(ctx)
+	if ev == nil {
 		return d.FunctionCallExpr.Value(ctx)
-	}
-	var ev *evaluation
-	switch d.kind {
-	case directCharge:
-		if ev = evaluationOf(ctx); ev == nil || f != ev.charge {
-			return d.FunctionCallExpr.Value(ctx)
-		}
-	default:
-		// The evaluation's own table: its functions charge its budget.
-		if ev = evaluationOf(ctx); ev == nil || f != ev.ctx.Functions[d.Name] {
-			return d.FunctionCallExpr.Value(ctx)
-		}
 	}
 	args := make([]cty.Value, len(d.Args))
 	var diags hcl.Diagnostics
 	for i, a := range d.Args {
 		var v cty.Value
 		var more hcl.Diagnostics
-		if d.kind == directOwn || d.kind == directBools {
+		if d.kind == directOwn {
 			// The parameter's type has a custom decoder.
 			if v, more = decodeArg(a, ctx); v == cty.NilVal {
 				v = cty.UnknownVal(valueType)
@@ -185,16 +186,17 @@ func (d *directCall) call(ev *evaluation, args []cty.Value) (v cty.Value, ok boo
 			return cty.NilVal, false
 		}
 		return args[0], true
-	default:
+	case directOwn:
 		for _, a := range args {
 			if !a.Type().Equals(valueType) || a.IsNull() || !a.IsKnown() {
 				return cty.NilVal, false
 			}
 		}
-		if d.kind == directBools {
-			if a := unwrap(args[0]).v; a.IsNull() || a.Type() == cty.DynamicPseudoType || !a.IsKnown() {
-				return cty.NilVal, false
-			}
+	case directBools:
+		// Its argument is handed over as it is, without a capsule: only
+		// go-cty's Function.Call would walk it.
+		if a := args[0]; a.IsNull() || a.Type() == cty.DynamicPseudoType || !a.IsKnown() {
+			return cty.NilVal, false
 		}
 	}
 	// As the evaluation's own function does before its type.

@@ -590,6 +590,16 @@ var parseVersionSpec = &function.Spec{
 
 var parseVersionFunc = function.New(parseVersionSpec)
 
+// listArg is the list handed to alltrue or anytrue: in a capsule when
+// HCL calls the function, as it is when a direct call does (see
+// directCall).
+func listArg(v cty.Value) cty.Value {
+	if v.Type().Equals(valueType) {
+		return unwrap(v).v
+	}
+	return v
+}
+
 // boolsSpec specifies alltrue and anytrue: whether every (or some)
 // element of a list of bools is true. An empty list is all true and not
 // any. The list is handed over in a capsule (see valueType), so that
@@ -599,7 +609,7 @@ func boolsSpec(want bool, desc string) *function.Spec {
 		Description: desc,
 		Params:      []function.Parameter{arg("list")},
 		Type: func(args []cty.Value) (cty.Type, error) {
-			a := unwrap(args[0]).v
+			a := listArg(args[0])
 			if a.IsNull() {
 				return cty.NilType, function.NewArgErrorf(0, "argument must not be null")
 			}
@@ -622,7 +632,7 @@ func boolsSpec(want bool, desc string) *function.Spec {
 			return cty.Bool, nil
 		},
 		Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
-			a := unwrap(args[0]).v
+			a := listArg(args[0])
 			if !a.IsKnown() {
 				return cty.UnknownVal(cty.Bool), nil
 			}

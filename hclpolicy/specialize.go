@@ -255,7 +255,7 @@ type specializer struct {
 	ev *evaluation
 	// paid maps each list that a for expression was unrolled into to what
 	// evaluating that for expression would charge for its collection (see
-	// payment).
+	// payment); nil until a for expression is unrolled.
 	paid map[hclsyntax.Node]payment
 }
 
@@ -308,8 +308,7 @@ func specialize(p *plan, cv cty.Value, nodes ...hclsyntax.Expression) ([]hclsynt
 	ev := newEvaluation()
 	defer ev.release()
 	ev.ctx.Variables[varConstraint] = cv
-	s := &specializer{plan: p, names: p.names, bound: ev.ctx.Variables, loop: map[string]bool{}, ev: ev,
-		paid: map[hclsyntax.Node]payment{}}
+	s := &specializer{plan: p, names: p.names, bound: ev.ctx.Variables, loop: map[string]bool{}, ev: ev}
 	out := make([]hclsyntax.Expression, len(nodes))
 	pays := make([][]payment, len(nodes))
 	for i, n := range nodes {
@@ -602,6 +601,9 @@ func (s *specializer) unroll(n *hclsyntax.ForExpr, coll hclsyntax.Expression, si
 	}
 	list := &hclsyntax.TupleConsExpr{Exprs: elems, SrcRange: n.SrcRange, OpenRange: n.OpenRange}
 	if site != nil {
+		if s.paid == nil {
+			s.paid = map[hclsyntax.Node]payment{}
+		}
 		s.paid[list] = pay
 	}
 	return list, true

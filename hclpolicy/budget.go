@@ -28,6 +28,8 @@ const (
 	// element of the collection it makes or each 16 bytes of the string,
 	// a step for each two values and each 16 bytes of each argument, and
 	// the work it does beyond that (see works), charged before it runs;
+	// a call of this package's own functions costs a step and what it
+	// reads (see ownReading);
 	// a for expression or a splat costs its collection's length times four
 	// more than the nodes of its body; a part of a string template costs a
 	// step and a step for each 16 bytes. A step is about a quarter of a
@@ -45,9 +47,9 @@ const (
 	// regex_replace, checked before it is compiled.
 	MaxPatternBytes = 1 << 10
 	// EvalTimeout bounds one evaluation's time, a last resort behind the
-	// steps: the clock starts at the first step and is read every 256
-	// steps, and at every charge of 256 steps or more before the work it
-	// pays for starts.
+	// steps: the clock is read every 256 steps, and at every charge of
+	// 256 steps or more before the work it pays for starts; it starts at
+	// its first reading.
 	EvalTimeout = 2 * time.Second
 )
 
@@ -102,18 +104,19 @@ func (b *budget) charge(n int, what string, rng *hcl.Range) error {
 		return b.fail(fmt.Sprintf("%s: the evaluation takes more than %d steps, the most one evaluation may take", what, MaxSteps), rng)
 	}
 	b.steps += n
+	if b.steps < b.clock && n < clockEvery {
+		return nil
+	}
+	// A large charge is paid before the work it is for: the clock is
+	// read before that work starts.
+	b.clock = b.steps + clockEvery
+	now := time.Now()
 	if b.started.IsZero() {
-		// The clock starts at the first charge: an evaluation that calls
-		// no standard library function and iterates over nothing never
-		// reads it.
-		b.started = time.Now()
-	} else if b.steps >= b.clock || n >= clockEvery {
-		// A large charge is paid before the work it is for: the clock is
-		// read before that work starts.
-		b.clock = b.steps + clockEvery
-		if time.Since(b.started) > b.timeout {
-			return b.fail(fmt.Sprintf("%s: the evaluation takes longer than %v, the longest one evaluation may take", what, b.timeout), rng)
-		}
+		// The clock starts at the first reading: an evaluation that
+		// charges fewer than 256 steps, in small charges, never reads it.
+		b.started = now
+	} else if now.Sub(b.started) > b.timeout {
+		return b.fail(fmt.Sprintf("%s: the evaluation takes longer than %v, the longest one evaluation may take", what, b.timeout), rng)
 	}
 	return nil
 }
@@ -139,6 +142,17 @@ func (b *budget) chargeWork(name string, args []cty.Value) error {
 		return b.fail(name+": "+refused, nil)
 	}
 	return b.charge(steps(n), name+", "+what, nil)
+}
+
+// conversionSteps is what the conversion c of v costs, in whole steps
+// (rounded down: a conversion of a short string or a number costs
+// nothing), at most one more than limit.
+func conversionSteps(v cty.Value, c conversion, limit float64) int {
+	n := conversionCost(v, c, limit)
+	if n >= limit {
+		return int(math.Min(limit, MaxSteps+1))
+	}
+	return int(n)
 }
 
 // steps rounds a measure up to whole steps, at most one more than the
@@ -172,6 +186,10 @@ type evaluation struct {
 	// finds the budget chargeFunc charges (see directCall).
 	charge function.Function
 	self   cty.Value
+	// metered are the standard library functions, as the table's
+	// wrappers call them, that charge the budget as they go (see
+	// meteredFunctions).
+	metered map[string]function.Function
 }
 
 var evaluations sync.Pool
@@ -189,7 +207,8 @@ func newEvaluation() *evaluation {
 	ev, ok := evaluations.Get().(*evaluation)
 	if !ok {
 		ev = &evaluation{}
-		ev.ctx.Functions = budgetedFunctions(&ev.b)
+		ev.metered = meteredFunctions(&ev.b)
+		ev.ctx.Functions = budgetedFunctions(&ev.b, ev.metered)
 		ev.ctx.Variables = make(map[string]cty.Value, 4)
 		ev.charge = ev.ctx.Functions[chargeFunc]
 		ev.self = cty.CapsuleVal(evaluationType, ev)
@@ -362,14 +381,17 @@ func evalExpr(e hcl.Expression, vars map[string]cty.Value) (cty.Value, hcl.Diagn
 }
 
 // budgetedFunctions returns the function table with go-cty's standard
-// library functions wrapped so that they charge b, and the functions that
-// the rewritten nodes call (see guard).
-func budgetedFunctions(b *budget) map[string]function.Function {
+// library functions and this package's own functions wrapped so that they
+// charge b, and the functions that the rewritten nodes call (see guard).
+func budgetedFunctions(b *budget, metered map[string]function.Function) map[string]function.Function {
 	fs := make(map[string]function.Function, len(functions)+2)
 	for name, f := range functions {
-		if _, own := ownFunctions[name]; own {
-			fs[name] = f
+		if spec, own := ownSpecs[name]; own {
+			fs[name] = budgetedOwn(name, spec, b)
 			continue
+		}
+		if m, ok := metered[name]; ok {
+			f = m
 		}
 		fs[name] = budgeted(name, f, b)
 	}
@@ -414,6 +436,67 @@ func budgeted(name string, f function.Function, b *budget) function.Function {
 			return v, b.charge(b.cost(v), "the result of "+name, nil)
 		},
 	})
+}
+
+// meteredFunctions are the standard library functions whose work cannot
+// all be charged before they run, each charging b as it goes: regexall
+// and regex_replace, for each search after the first (see searches).
+func meteredFunctions(b *budget) map[string]function.Function {
+	return map[string]function.Function{
+		"regexall":      regexAllFor(b),
+		"regex_replace": regexReplaceFor(b),
+	}
+}
+
+// budgetedOwn is this package's function name, of specification spec,
+// charging b for what it reads before it runs (see chargeOwn).
+func budgetedOwn(name string, spec *function.Spec, b *budget) function.Function {
+	oc := ownCalls[name]
+	return function.New(&function.Spec{
+		Description: spec.Description,
+		Params:      spec.Params,
+		VarParam:    spec.VarParam,
+		Type: func(args []cty.Value) (cty.Type, error) {
+			if err := b.chargeOwn(oc, args); err != nil {
+				return cty.NilType, err
+			}
+			return spec.Type(args)
+		},
+		Impl:         spec.Impl,
+		RefineResult: spec.RefineResult,
+	})
+}
+
+// ownCall is what charging a call of one of this package's functions
+// needs to know of it.
+type ownCall struct {
+	name  string
+	what  string    // the charge, in a message
+	kinds []argKind // how it reads its arguments (see paramKinds)
+}
+
+// ownCalls are this package's functions, by name.
+var ownCalls = func() map[string]*ownCall {
+	m := make(map[string]*ownCall, len(ownSpecs))
+	for name := range ownSpecs {
+		m[name] = &ownCall{name: name, what: name + ", reading its arguments", kinds: paramKinds[name]}
+	}
+	return m
+}()
+
+// chargeOwn charges b for a call of this package's function oc with
+// args, before it runs: a step, and what it reads (see ownReading).
+func (b *budget) chargeOwn(oc *ownCall, args []cty.Value) error {
+	if b.err != nil {
+		return b.err
+	}
+	r := ownReading(oc, args, b.left())
+	n := steps(r.steps())
+	what := oc.what
+	if n > MaxSteps-b.steps {
+		what = oc.name + ", " + r.describe(oc.name)
+	}
+	return b.charge(n, what, nil)
 }
 
 // allKnown reports whether every argument is known through and through.
@@ -655,6 +738,10 @@ type site struct {
 	// argCost).
 	arg   bool
 	param cty.Type
+	// conv is set for what HCL converts or compares: an operand, a key,
+	// an index, a conditional's result, the values of a template; it
+	// costs that conversion (see conversionCost), and nothing more.
+	conv conversion
 }
 
 // chargeFunction is chargeFunc: chargeFunc(value, site) charges b for the
@@ -726,6 +813,13 @@ func (b *budget) chargeValue(v cty.Value, s *site) error {
 	if b.err != nil {
 		return b.err // without measuring v
 	}
+	if s.conv != noConversion {
+		n := conversionSteps(v, s.conv, b.left())
+		if n == 0 {
+			return nil
+		}
+		return b.charge(n, s.what, &s.rng)
+	}
 	n := 1
 	if s.arg {
 		n += steps(argCost(v, s.param, b.left()))
@@ -735,12 +829,19 @@ func (b *budget) chargeValue(v cty.Value, s *site) error {
 			n += len(u.AsString()) / bytesPerStep
 		case t == cty.Number:
 			// A template writes the number out.
-			n += numberDigits(u.AsBigFloat()) / bytesPerStep
+			n += int(math.Min(numberBytes(u.AsBigFloat())/bytesPerStep, MaxSteps+1))
 		case u.CanIterateElements():
-			n += u.LengthInt() * (iterationSteps + s.nodes)
+			n = iterationCharge(u, s)
 		}
 	}
 	return b.charge(n, s.what, &s.rng)
+}
+
+// iterationCharge is what a for expression or a splat at s charges for
+// its collection v, known and not null: a step, and its length times
+// four more than the nodes of the body evaluated for each element.
+func iterationCharge(v cty.Value, s *site) int {
+	return 1 + v.LengthInt()*(iterationSteps+s.nodes)
 }
 
 // siteType carries a site.

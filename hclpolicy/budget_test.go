@@ -10,6 +10,7 @@ import (
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/diag"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // hostile are admit expressions that, without a budget, take gigabytes
@@ -67,6 +68,47 @@ var hostile = []struct {
 	// A number with a huge exponent is as long as its digits.
 	{"number-digits", `strlen("${jsondecode("1e100000000")}") > 0`, 21,
 		"the result of jsondecode: the evaluation takes more than"},
+	// prerel's own functions read what they are handed each time: one
+	// list of a thousand comparators handed to satisfies a thousand
+	// times took half a second, and more with longer texts.
+	{"satisfies-shared", `alltrue([for x in [[for i in range(1000) : ">= 1.0"]] : alltrue([for a in range(1000) : satisfies(x, version)])])`, 99,
+		"satisfies, reading "},
+	{"satisfies-text", `alltrue([for x in [format(">= 1.0.0-a%0150000d", 0)] : alltrue([for a in range(1000) : satisfies(x, version)])])`, 98,
+		"satisfies, reading 1500"},
+	{"holds-object", `alltrue([for x in [{op = ">=", version = format("1.0.0-a%0150000d", 0)}] : alltrue([for a in range(1000) : holds(x, version)])])`, 118,
+		"holds, reading 1 comparators and 1500"},
+	{"compare-text", `alltrue([for x in [format("1.0.0-a%0100000d", 0)] : alltrue([for a in range(1000) : compare(x, version) != 2])])`, 95,
+		"compare, reading 1000"},
+	{"alltrue-shared", `alltrue([for x in [[for i in range(1000) : version.major > 0]] : alltrue([for a in range(1000) : alltrue(x)])])`, 108,
+		"alltrue, looking at its 1000 elements: the evaluation takes more than"},
+	// HCL's operators, conditionals, keys and indexes convert and compare
+	// what they are handed: one list compared a thousand times took 1.6 s
+	// in one evaluation; a number of ten million digits written out as a
+	// conditional's result, 19 s.
+	{"equal-shared", `alltrue([for x in [[for i in range(1000) : i]] : alltrue([for a in range(1000) : x == x])])`, 97,
+		"the operand of ==: the evaluation takes more than"},
+	{"conditional-unify", `alltrue([for x in [[for i in range(600) : i]] : alltrue([for y in [split(",", join(",", range(600)))] : alltrue([for a in range(300) : (a > 0 ? x : y)[0] == 0])])])`, 155,
+		"the result of the conditional: the evaluation takes more than"},
+	{"conditional-number", `(version.is_prerelease ? 1e10000000 : "x") != ""`, 36,
+		"the result of the conditional: the evaluation takes more than"},
+	{"object-key-number", `length({(1e10000000) = version.major}) > 0`, 19,
+		"the key of the object: the evaluation takes more than"},
+	{"for-key-number", `length({for i in range(2) : (i > 0 ? i : 1e10000000) => version.major}) > 0`, 0,
+		"the evaluation takes more than"},
+	{"index-number", `try(tomap({a = version.text})[(1e10000000)], "") != ""`, 41,
+		"the index: the evaluation takes more than"},
+	{"string-to-number", `alltrue([for s in [format("%0200000d", 1)] : alltrue([for a in range(300) : s + 0 > version.major])])`, 87,
+		"the operand of +: the evaluation takes more than"},
+	// Go's regexp searches again after each match, and a search may read
+	// on to the end of the string while an alternative that would take
+	// precedence may still match: twenty thousand searches to the end of
+	// twenty thousand bytes took about 9 s in one call.
+	{"regex-replace-searches", `regex_replace(format("%020000d", 0), "0*1|0", "x") != version.text`, 11,
+		"regex_replace, searching the string again after a match: the evaluation takes more than"},
+	{"regexall-searches", `length(regexall("0*1|0", format("%09000d", 0))) > version.major`, 18,
+		"regexall, searching the string again after a match: the evaluation takes more than"},
+	{"parse-version", `alltrue([for x in [format("1.0.0-a%0100000d", 0)] : alltrue([for a in range(1000) : parse_version(x).major == version.major])])`, 95,
+		"parse_version, reading 100007 bytes of text: the evaluation takes more than"},
 }
 
 // withinLimit runs f and fails the test when it takes longer than limit
@@ -232,4 +274,32 @@ func TestBudgetJSONFor(t *testing.T) {
 			t.Errorf("got %+v", r)
 		}
 	})
+}
+
+// TestBudgetLong judges fifty cases with each hostile policy, each case of
+// a constraint and a version of its own, so that nothing is kept from one
+// case to the next: every one is invalid with its diagnostic, and all of
+// them together take well under two minutes (each case takes at most its
+// budget, a few milliseconds on an idle core, or its deadline).
+func TestBudgetLong(t *testing.T) {
+	longtest.Skip(t)
+	for _, h := range hostile {
+		t.Run(h.name, func(t *testing.T) {
+			path := writeFile(t, "p.hcl", fmt.Sprintf("policy \"hostile\" {\n  admit = %s\n}\n", h.admit))
+			withinLimit(t, 120*time.Second, 4<<30, func() {
+				ps, diags := hclpolicy.Load(path, hclpolicy.Options{})
+				if diags.HasErrors() {
+					t.Error(diag.Format(diags[0]))
+					return
+				}
+				for i := range 50 {
+					c, v := fmt.Sprintf(">= 0.%d", i), fmt.Sprintf("1.%d.%d-beta.%d", i, i%7, i)
+					if r := engine.Evaluate(ps[0], c, v); r.Verdict != engine.Invalid || !strings.Contains(r.Reason, h.detail) {
+						t.Errorf("%q %q: got %v %q, want invalid: %s", c, v, r.Verdict, r.Reason, h.detail)
+						return
+					}
+				}
+			})
+		})
+	}
 }

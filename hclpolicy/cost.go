@@ -25,7 +25,8 @@ import (
 //   - some functions do more than linear work: distinct compares each
 //     element with every other, sort sorts, a set hashes its elements and
 //     compares those whose hashes collide, a regular expression runs its
-//     program over the string (see works).
+//     program over the string (see works), and again for each search
+//     after a match (see searches).
 //
 // Each is an estimate in steps, checked against what is left of the
 // budget before the function runs, so that no call runs long and fails
@@ -54,13 +55,25 @@ type walker struct {
 	// nodes counts the values (or types) walked; bytes the bytes of the
 	// strings and of the numbers written out.
 	nodes, bytes float64
+	// noDigits leaves out the digits of the numbers: a walk that does
+	// not write them out.
+	noDigits bool
+	// perNode is what a value walked costs, in steps; 0 stands for
+	// 1/nodesPerStep.
+	perNode float64
 }
 
 // over reports whether the walk has reached its limit.
 func (w *walker) over() bool { return w.steps() >= w.limit }
 
 // steps is what the walk measured, in steps.
-func (w *walker) steps() float64 { return w.nodes/nodesPerStep + w.bytes/bytesPerStep }
+func (w *walker) steps() float64 {
+	per := w.perNode
+	if per == 0 {
+		per = 1.0 / nodesPerStep
+	}
+	return w.nodes*per + w.bytes/bytesPerStep
+}
 
 // value walks v.
 func (w *walker) value(v cty.Value) {
@@ -74,7 +87,9 @@ func (w *walker) value(v cty.Value) {
 	case t == cty.String:
 		w.bytes += float64(len(v.AsString()))
 	case t == cty.Number:
-		w.bytes += float64(numberDigits(v.AsBigFloat()))
+		if !w.noDigits {
+			w.bytes += numberBytes(v.AsBigFloat())
+		}
 	case t.IsPrimitiveType() || t.IsCapsuleType():
 	case v.CanIterateElements():
 		isMap := t.IsMapType() || t.IsObjectType()
@@ -90,8 +105,8 @@ func (w *walker) value(v cty.Value) {
 
 // numberDigits is about how many bytes a number takes written out in
 // full, as converting it to a string writes it: a number with a huge
-// exponent (1e100000000, from jsondecode or tonumber) is that many
-// digits.
+// exponent (1e100000000, from jsondecode, tonumber or multiplying) is
+// that many digits.
 func numberDigits(f *big.Float) int {
 	if f.IsInf() {
 		return 4
@@ -99,6 +114,20 @@ func numberDigits(f *big.Float) int {
 	exp := f.MantExp(nil)
 	return 24 + int(math.Abs(float64(exp))*digitsPerBit)
 }
+
+// numberBytes is what writing a number out costs, in bytes of a string
+// (see bytesPerStep): its digits, and more than linearly for a long one,
+// since math/big divides the number by powers of ten (about 35 ns a digit
+// up to a few thousand digits, 110 ns at ten thousand, 640 ns at a
+// hundred thousand).
+func numberBytes(f *big.Float) float64 {
+	d := float64(numberDigits(f))
+	return d + d*d/digitsSquaredPerByte
+}
+
+// digitsSquaredPerByte scales the part of numberBytes that grows with the
+// square of the digits.
+const digitsSquaredPerByte = 2048
 
 // argCost is what an argument v of a standard library function costs,
 // in steps, when its parameter has type param: its size, and unifying
@@ -294,4 +323,208 @@ func describeSize(v cty.Value) string {
 		return fmt.Sprintf("%s of %d elements", friendly(t), v.LengthInt())
 	}
 	return friendly(t)
+}
+
+// What a call of one of this package's own functions costs.
+//
+// compare, holds, satisfies and same_base parse the versions and the
+// comparators they are handed, unless the specializer read them once
+// already (see predecoded); alltrue and anytrue look at each element of
+// their list; parse_version parses its text. A value passed many times
+// (one list of a thousand comparators handed to satisfies in each
+// element of a for expression) is read each time, so each call is
+// charged for what it reads, before it runs.
+
+// reading measures what a call of one of this package's functions reads,
+// stopping at limit steps.
+type reading struct {
+	limit float64
+	// values counts the comparators and the elements read, bytes the
+	// bytes of text parsed.
+	values, bytes float64
+}
+
+// steps is what the reading costs: a step for the call, one for each two
+// values, and one for each 16 bytes of text.
+func (r *reading) steps() float64 { return 1 + r.values/nodesPerStep + r.bytes/bytesPerStep }
+
+// text adds the text a version or a comparator is parsed from.
+func (r *reading) text(v cty.Value) {
+	if v.IsKnown() && !v.IsNull() && !v.IsMarked() && v.Type() == cty.String {
+		r.bytes += float64(len(v.AsString()))
+	}
+}
+
+// version adds reading a version: its text, or the text attribute of an
+// object.
+func (r *reading) version(v cty.Value) {
+	if !v.IsKnown() || v.IsNull() || v.IsMarked() {
+		return
+	}
+	if t := v.Type(); t.IsObjectType() && t.HasAttribute("text") {
+		v = v.GetAttr("text")
+	}
+	r.text(v)
+}
+
+// comparator adds reading a comparator: its text, or its op and its
+// version.
+func (r *reading) comparator(v cty.Value) {
+	r.values++
+	if !v.IsKnown() || v.IsNull() || v.IsMarked() {
+		return
+	}
+	if t := v.Type(); t.IsObjectType() && t.HasAttribute("op") && t.HasAttribute("version") {
+		r.text(v.GetAttr("op"))
+		r.version(v.GetAttr("version"))
+		return
+	}
+	r.text(v)
+}
+
+// comparators adds reading comparators: a constraint's text, the
+// comparators attribute of an object, or each element of a collection.
+func (r *reading) comparators(v cty.Value) {
+	if !v.IsKnown() || v.IsNull() || v.IsMarked() {
+		return
+	}
+	t := v.Type()
+	switch {
+	case t.IsObjectType() && t.HasAttribute("comparators"):
+		r.comparators(v.GetAttr("comparators"))
+	case t.IsListType(), t.IsSetType(), t.IsTupleType():
+		for it := v.ElementIterator(); it.Next() && r.steps() < r.limit; {
+			_, e := it.Element()
+			r.comparator(e)
+		}
+	default:
+		r.text(v)
+	}
+}
+
+// arg adds reading the argument a as kind says, unless it was read once
+// already: its comparators are then only looked at.
+func (r *reading) arg(a *argValue, kind argKind) {
+	switch {
+	case kind == asVersion && a.hasVer, kind == asComparator && a.hasCmp:
+	case kind == asComparators && a.hasCmps:
+		r.values += float64(len(a.cmps))
+	case kind == asVersion:
+		r.version(a.v)
+	case kind == asComparator:
+		r.comparator(a.v)
+	default:
+		r.comparators(a.v)
+	}
+}
+
+// ownReading measures what calling this package's function oc with args
+// reads, stopping at limit.
+func ownReading(oc *ownCall, args []cty.Value, limit float64) reading {
+	r := reading{limit: limit}
+	switch oc.name {
+	case "alltrue", "anytrue":
+		if a := listArg(args[0]); a.IsKnown() && !a.IsNull() && a.CanIterateElements() {
+			r.values = float64(a.LengthInt())
+		}
+	case "parse_version":
+		r.text(args[0])
+	default:
+		for i, kind := range oc.kinds {
+			if i < len(args) {
+				r.arg(unwrap(args[i]), kind)
+			}
+		}
+	}
+	return r
+}
+
+// describe says what a reading read, for a message.
+func (r *reading) describe(name string) string {
+	switch {
+	case name == "alltrue" || name == "anytrue":
+		return fmt.Sprintf("looking at its %.0f elements", r.values)
+	case r.values > 0:
+		return fmt.Sprintf("reading %.0f comparators and %.0f bytes of text", r.values, r.bytes)
+	}
+	return fmt.Sprintf("reading %.0f bytes of text", r.bytes)
+}
+
+// What HCL's operators, conditionals, keys and indexes cost.
+//
+// HCL converts an operand to its operator's type, a key to a string, an
+// index to a number or a string, and a conditional's results to one type;
+// == and != walk both values (go-cty looks for marks in each, more than
+// once) and compare them. None of these is a function call a policy
+// makes, but each may be handed a large value (one list referred to in
+// each element of a for expression) or one that is expensive to convert
+// (a number with a huge exponent is that many digits written out). guard
+// wraps each such operand in a call that charges what its conversion
+// costs (see site.conv).
+
+// conversion is what HCL does with an operand, a key, an index or a
+// conditional's result.
+type conversion uint8
+
+const (
+	noConversion conversion = iota
+	// toNumber: arithmetic, <, >, <=, >= and unary -; a string is parsed.
+	toNumber
+	// toString: an object's key; a number is written out.
+	toString
+	// toIndex: an index; a number is written out (the key of a map), a
+	// string parsed (the index of a list).
+	toIndex
+	// toCompare: == and !=; the value is walked and compared.
+	toCompare
+	// toUnify: a conditional's result; its types are unified with the
+	// other result's, and it is converted.
+	toUnify
+)
+
+// equalityWalks is how many times == and != walk each operand: go-cty
+// looks for marks in it three times (twice before the call, once in the
+// comparison), and the comparison walks it.
+const equalityWalks = 4
+
+// conversionCost is what conversion c of the value v costs, in steps: a
+// step for each 16 bytes of a string parsed or of a number written out;
+// for == and != a step for each two values inside v (v itself aside) for
+// each walk, and a step for each 16 bytes of its strings; for a
+// conditional's result, v's size and unifying its types. It stops at
+// limit.
+func conversionCost(v cty.Value, c conversion, limit float64) float64 {
+	if !v.IsKnown() || v.IsNull() {
+		return 0
+	}
+	v, _ = v.Unmark()
+	t := v.Type()
+	switch c {
+	case toNumber:
+		if t == cty.String {
+			return float64(len(v.AsString())) / bytesPerStep
+		}
+	case toString:
+		if t == cty.Number {
+			return numberBytes(v.AsBigFloat()) / bytesPerStep
+		}
+	case toIndex:
+		switch t {
+		case cty.Number:
+			return numberBytes(v.AsBigFloat()) / bytesPerStep
+		case cty.String:
+			return float64(len(v.AsString())) / bytesPerStep
+		}
+	case toCompare:
+		// Each value inside v is walked equalityWalks times, each string
+		// compared once; v itself aside, so that a primitive costs only
+		// its bytes. A walk that reaches its limit still costs limit.
+		const root = equalityWalks / nodesPerStep
+		w := walker{limit: limit + root, noDigits: true, perNode: root}
+		w.value(v)
+		return w.steps() - root
+	case toUnify:
+		return argCost(v, cty.List(cty.DynamicPseudoType), limit)
+	}
+	return 0
 }

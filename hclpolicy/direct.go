@@ -41,7 +41,8 @@ const (
 	// directOwn calls one of this package's functions of two arguments
 	// of valueType.
 	directOwn directKind = iota
-	// directBools calls alltrue or anytrue.
+	// directBools calls alltrue or anytrue, its list as it is (HCL hands
+	// it over in a capsule, see listArg).
 	directBools
 	// directCharge calls chargeFunc.
 	directCharge
@@ -56,8 +57,10 @@ const (
 type directCall struct {
 	*hclsyntax.FunctionCallExpr
 	kind directKind
-	fn   function.Function // the function the name must stand for (not for chargeFunc)
-	spec *function.Spec    // fn's specification
+	// For directOwn and directBools: the function's specification, and
+	// what charging a call of it needs.
+	spec *function.Spec
+	own  *ownCall
 
 	// For directStd: the standard library's function, its parameters,
 	// its variadic parameter (or nil) and the size check of its result.
@@ -67,39 +70,36 @@ type directCall struct {
 	check    func([]cty.Value) string
 }
 
-// lookupFunction finds name in ctx's function tables as HCL does.
-func lookupFunction(ctx *hcl.EvalContext, name string) (function.Function, bool) {
+// ownCall returns the evaluation whose context ctx is, or is a child of,
+// when the function the call's name stands for in ctx is the one of that
+// evaluation's own table, whose functions charge its budget; nil
+// otherwise. It walks ctx and its parents once.
+func (d *directCall) ownCall(ctx *hcl.EvalContext) *evaluation {
+	var found *hcl.EvalContext
 	for c := ctx; c != nil; c = c.Parent() {
-		if c.Functions == nil {
-			continue
+		if found == nil && c.Functions != nil {
+			if _, ok := c.Functions[d.Name]; ok {
+				found = c
+			}
 		}
-		if f, ok := c.Functions[name]; ok {
-			return f, true
+		if v, ok := c.Variables[evaluationVar]; ok {
+			if found == nil || !v.Type().Equals(evaluationType) || !v.IsKnown() || v.IsNull() || v.IsMarked() {
+				return nil
+			}
+			if ev := v.EncapsulatedValue().(*evaluation); found == &ev.ctx {
+				return ev
+			}
+			return nil
 		}
 	}
-	return function.Function{}, false
+	return nil
 }
 
 // Value evaluates the call as HCL's FunctionCallExpr.Value does.
 func (d *directCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
-	f, ok := lookupFunction(ctx, d.Name)
-	if !ok {
+	ev := d.ownCall(ctx)
+	if ev == nil {
 		return d.FunctionCallExpr.Value(ctx)
-	}
-	var ev *evaluation
-	switch d.kind {
-	case directCharge:
-		if ev = evaluationOf(ctx); ev == nil || f != ev.charge {
-			return d.FunctionCallExpr.Value(ctx)
-		}
-	case directStd:
-		if ev = evaluationOf(ctx); ev == nil || f != ev.ctx.Functions[d.Name] {
-			return d.FunctionCallExpr.Value(ctx)
-		}
-	default:
-		if f != d.fn {
-			return d.FunctionCallExpr.Value(ctx)
-		}
 	}
 	args := make([]cty.Value, len(d.Args))
 	var diags hcl.Diagnostics
@@ -142,16 +142,20 @@ func (d *directCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
+	snapshot := ev.b
 	if d.kind == directStd {
-		snapshot := ev.b
-		if v, ok := d.callStd(&ev.b, args); ok {
+		std := d.std
+		if m, ok := ev.metered[d.Name]; ok {
+			std = m
+		}
+		if v, ok := d.callStd(&ev.b, std, args); ok {
 			return v, diags
 		}
-		// HCL's call charges the budget again, from where it was.
-		ev.b = snapshot
 	} else if v, ok := d.call(ev, args); ok {
 		return v, diags
 	}
+	// HCL's call charges the budget again, from where it was.
+	ev.b = snapshot
 	// Off the common path: HCL calls the function with the same values.
 	v, more := d.withValues(args).Value(ctx)
 	return v, append(diags, more...)
@@ -189,10 +193,15 @@ func (d *directCall) call(ev *evaluation, args []cty.Value) (v cty.Value, ok boo
 			}
 		}
 	case directBools:
-		a := args[0]
-		if a.IsNull() || a.Type() == cty.DynamicPseudoType || !a.IsKnown() {
+		// Its argument is handed over as it is, without a capsule: only
+		// go-cty's Function.Call would walk it.
+		if a := args[0]; a.IsNull() || a.Type() == cty.DynamicPseudoType || !a.IsKnown() {
 			return cty.NilVal, false
 		}
+	}
+	// As the evaluation's own function does before its type.
+	if ev.b.chargeOwn(d.own, args) != nil {
+		return cty.NilVal, false
 	}
 	defer func() {
 		if recover() != nil {
@@ -212,9 +221,9 @@ func (d *directCall) call(ev *evaluation, args []cty.Value) (v cty.Value, ok boo
 
 // callStd returns what the budgeted wrapper's Function.Call returns for
 // args when it succeeds and args are known, not null, of their
-// parameters' types and without marks, charging b as the wrapper does,
-// and false otherwise.
-func (d *directCall) callStd(b *budget, args []cty.Value) (v cty.Value, ok bool) {
+// parameters' types and without marks, charging b as the wrapper does
+// and calling std, the function the wrapper calls, and false otherwise.
+func (d *directCall) callStd(b *budget, std function.Function, args []cty.Value) (v cty.Value, ok bool) {
 	if len(args) < len(d.params) || d.varParam == nil && len(args) > len(d.params) {
 		return cty.NilVal, false
 	}
@@ -239,7 +248,7 @@ func (d *directCall) callStd(b *budget, args []cty.Value) (v cty.Value, ok bool)
 	if d.check != nil && allKnown(args) && d.check(args) != "" {
 		return cty.NilVal, false
 	}
-	v, err := d.std.Call(args)
+	v, err := std.Call(args)
 	if err != nil || b.charge(b.cost(v), "the result of "+d.Name, nil) != nil {
 		return cty.NilVal, false
 	}
@@ -416,7 +425,7 @@ func directCallOf(n *hclsyntax.FunctionCallExpr) *directCall {
 	if n.Name == "alltrue" || n.Name == "anytrue" {
 		kind = directBools
 	}
-	return &directCall{FunctionCallExpr: n, kind: kind, fn: ownFunctions[n.Name], spec: spec}
+	return &directCall{FunctionCallExpr: n, kind: kind, spec: spec, own: ownCalls[n.Name]}
 }
 
 // constantOf returns e, a list or a string template, as its value when

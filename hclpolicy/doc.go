@@ -209,17 +209,38 @@
 // collide, jsondecode for reading its text twice, and regex, regexall and
 // regex_replace for compiling the pattern (a program of the pattern's
 // size, repetitions expanded) and running it over each byte of the
-// string; compiled patterns are kept in a cache of 256. So no call runs
-// long before the budget is charged for it. To count what HCL itself
+// string, and regexall and regex_replace, which search again after each
+// match, for running it again before each search, over each byte it may
+// read (the rest of the string, or the pattern's longest match when its
+// repetitions are bounded); compiled patterns are kept in a cache of 256. This package's
+// own functions (compare, holds, satisfies, same_base, parse_version,
+// alltrue, anytrue) cost a step, a step for each two comparators or
+// elements and a step for each 16 bytes of text they parse, each time a
+// value is handed to them (the judged version and the constraint's
+// comparators are parsed once, and cost only their count). What HCL
+// itself converts and compares is charged too, before it does: an operand
+// of == or != a step for each two values inside it, four times over
+// (go-cty walks it that often), and one for each 16 bytes of its
+// strings; an operand of arithmetic or of <, >, <= and >= that is a
+// string, one for each 16 bytes it parses; a result of a conditional,
+// its size and unifying its types, as an argument converted to a list;
+// the key of an object or of a for expression, and an index, one for
+// each 16 digits of a number written out, more than linearly past a few
+// thousand digits (a number written as an index in a traversal, such as
+// version[1e10000000], which cannot be charged, is at most 64 digits
+// written out, or the file is not read). So no call runs long before the
+// budget is charged for it. To count what HCL itself
 // iterates over and converts, the expressions are rewritten when the file
 // is loaded: the collection of each for expression, the source of each
 // splat, each part of a template and each argument of a standard library
-// function are wrapped in a call, which no file can name, that charges
+// function, each operand, conditional's result, key and index that HCL
+// converts are wrapped in a call, which no file can name, that charges
 // the budget and gives its argument back. Once exceeded, the budget stays
 // exceeded for the rest of the evaluation, so that try and can cannot
 // swallow it; the case is invalid with "Evaluation budget exceeded" at the
-// place of the call, the argument, the for expression, the splat or the
-// template, with what went over ("distinct, comparing each pair of its
+// place of the call, the argument, the for expression, the splat, the
+// template, the operand, the result, the key or the index, with what went
+// over ("distinct, comparing each pair of its
 // 300 elements: the evaluation takes more than 20000 steps, ...").
 // refuse and refuse_reason have a
 // budget each for each constraint; the parts of admit that read only the
@@ -228,7 +249,11 @@
 // version have one each for each version (one that goes over it is
 // unknown for that version, and a case whose verdict depends on it is
 // invalid with its diagnostic); what is left of admit has one for each
-// case. A policy keeps the matchers of up to 1,024 constraints, so that
+// case. A for expression over a collection known once the constraint is
+// known still charges each case that evaluates it for its collection, as
+// written; one that is unrolled into the list of its elements is paid for
+// as the for expression would be, before the case's evaluation starts.
+// A policy keeps the matchers of up to 1,024 constraints, so that
 // a constraint is specialized once. The repository's docs/untrusted-input.md says the same
 // for users.
 //

@@ -572,9 +572,9 @@ var sameBaseSpec = &function.Spec{
 
 var sameBaseFunc = function.New(sameBaseSpec)
 
-// parseVersionFunc is parse_version(text): the version object of a
-// version's text.
-var parseVersionFunc = function.New(&function.Spec{
+// parseVersionSpec and parseVersionFunc are parse_version(text): the
+// version object of a version's text.
+var parseVersionSpec = &function.Spec{
 	Description: "Returns the version object of a version's text.",
 	Params:      []function.Parameter{{Name: "text", Type: cty.String, AllowMarked: true}},
 	Type:        function.StaticReturnType(versionType),
@@ -586,17 +586,34 @@ var parseVersionFunc = function.New(&function.Spec{
 		}
 		return versionValue(v, text), nil
 	},
-})
+}
+
+var parseVersionFunc = function.New(parseVersionSpec)
+
+// listArg is the list handed to alltrue or anytrue: in a capsule when
+// HCL calls the function, as it is when a direct call does (see
+// directCall).
+func listArg(v cty.Value) cty.Value {
+	if v.Type().Equals(valueType) {
+		return unwrap(v).v
+	}
+	return v
+}
 
 // boolsSpec specifies alltrue and anytrue: whether every (or some)
 // element of a list of bools is true. An empty list is all true and not
-// any.
+// any. The list is handed over in a capsule (see valueType), so that
+// go-cty does not walk it before the call is charged for it.
 func boolsSpec(want bool, desc string) *function.Spec {
 	return &function.Spec{
 		Description: desc,
-		Params:      []function.Parameter{{Name: "list", Type: cty.DynamicPseudoType, AllowMarked: true}},
+		Params:      []function.Parameter{arg("list")},
 		Type: func(args []cty.Value) (cty.Type, error) {
-			t := args[0].Type()
+			a := listArg(args[0])
+			if a.IsNull() {
+				return cty.NilType, function.NewArgErrorf(0, "argument must not be null")
+			}
+			t := a.Type()
 			switch {
 			case t == cty.DynamicPseudoType:
 			case t.IsListType() || t.IsSetType():
@@ -615,8 +632,12 @@ func boolsSpec(want bool, desc string) *function.Spec {
 			return cty.Bool, nil
 		},
 		Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
+			a := listArg(args[0])
+			if !a.IsKnown() {
+				return cty.UnknownVal(cty.Bool), nil
+			}
 			unknown := false
-			for it := args[0].ElementIterator(); it.Next(); {
+			for it := a.ElementIterator(); it.Next(); {
 				_, e := it.Element()
 				switch {
 				case !e.IsKnown():
@@ -664,6 +685,17 @@ var directSpecs = map[string]*function.Spec{
 	"alltrue":   boolsSpec(false, "Reports whether every element of a list of bools is true."),
 	"anytrue":   boolsSpec(true, "Reports whether some element of a list of bools is true."),
 }
+
+// ownSpecs are the specifications of this package's functions, by name:
+// an evaluation's function table has each with its budget's charge
+// before it (see budgetedOwn).
+var ownSpecs = func() map[string]*function.Spec {
+	specs := map[string]*function.Spec{"parse_version": parseVersionSpec}
+	for name, spec := range directSpecs {
+		specs[name] = spec
+	}
+	return specs
+}()
 
 // functions is the whole function table an expression sees: this
 // package's functions, go-cty's standard library under the names

@@ -13,9 +13,14 @@ import (
 // length times one more than the nodes of the body evaluated for each
 // element and hands the value on unchanged; so is each part of a string
 // template, charged for its length, and each argument of a standard
-// library function, charged for its size (see guardArgs). The calls have the ranges of what
-// they wrap, so every diagnostic keeps its place. Guarding an expression
-// twice changes nothing.
+// library function, charged for its size (see guardArgs); and so is each
+// value that HCL converts or compares, charged for that (see
+// convertCall): the operands of the operators but && and ||, the results
+// of a conditional, the keys of an object or a for expression, an index.
+// (A template's for directive joins the values of a template, whose parts
+// are charged.) The calls have the ranges
+// of what they wrap, so every diagnostic keeps its place. Guarding an
+// expression twice changes nothing.
 func guard(expr hcl.Expression) {
 	syn, ok := expr.(hclsyntax.Expression)
 	if !ok {
@@ -26,6 +31,9 @@ func guard(expr hcl.Expression) {
 		case *hclsyntax.ForExpr:
 			nodes := countNodes(n.KeyExpr) + countNodes(n.ValExpr) + countNodes(n.CondExpr)
 			n.CollExpr = chargeCall(n.CollExpr, site{what: "the for expression", rng: n.SrcRange, nodes: nodes})
+			if n.KeyExpr != nil {
+				n.KeyExpr = convertCall(n.KeyExpr, "the key of the for expression", toString)
+			}
 		case *hclsyntax.SplatExpr:
 			n.Source = chargeCall(n.Source, site{what: "the splat", rng: n.SrcRange, nodes: countNodes(n.Each)})
 		case *hclsyntax.FunctionCallExpr:
@@ -36,9 +44,95 @@ func guard(expr hcl.Expression) {
 					n.Parts[i] = chargeCall(part, site{what: "the string template", rng: n.SrcRange})
 				}
 			}
+		case *hclsyntax.BinaryOpExpr:
+			if c, ok := operandConversions[n.Op]; ok {
+				what := "the operand of " + c.symbol
+				n.LHS = convertCall(n.LHS, what, c.conv)
+				n.RHS = convertCall(n.RHS, what, c.conv)
+			}
+		case *hclsyntax.UnaryOpExpr:
+			if n.Op == hclsyntax.OpNegate {
+				n.Val = convertCall(n.Val, "the operand of -", toNumber)
+			}
+		case *hclsyntax.ConditionalExpr:
+			n.TrueResult = convertCall(n.TrueResult, "the result of the conditional", toUnify)
+			n.FalseResult = convertCall(n.FalseResult, "the result of the conditional", toUnify)
+		case *hclsyntax.IndexExpr:
+			n.Key = convertCall(n.Key, "the index", toIndex)
+		case *hclsyntax.ObjectConsExpr:
+			for _, item := range n.Items {
+				k, ok := item.KeyExpr.(*hclsyntax.ObjectConsKeyExpr)
+				if ok && (k.ForceNonLiteral || hcl.ExprAsKeyword(k.Wrapped) == "") {
+					k.Wrapped = convertCall(k.Wrapped, "the key of the object", toString)
+				}
+			}
 		}
 		return nil
 	})
+}
+
+// operandConversions are the operators whose operands guard wraps, with
+// their symbols and what they do with an operand: && and || take bools,
+// which cost nothing to convert.
+var operandConversions = map[*hclsyntax.Operation]struct {
+	symbol string
+	conv   conversion
+}{
+	hclsyntax.OpEqual:              {"==", toCompare},
+	hclsyntax.OpNotEqual:           {"!=", toCompare},
+	hclsyntax.OpGreaterThan:        {">", toNumber},
+	hclsyntax.OpGreaterThanOrEqual: {">=", toNumber},
+	hclsyntax.OpLessThan:           {"<", toNumber},
+	hclsyntax.OpLessThanOrEqual:    {"<=", toNumber},
+	hclsyntax.OpAdd:                {"+", toNumber},
+	hclsyntax.OpSubtract:           {"-", toNumber},
+	hclsyntax.OpMultiply:           {"*", toNumber},
+	hclsyntax.OpDivide:             {"/", toNumber},
+	hclsyntax.OpModulo:             {"%", toNumber},
+}
+
+// convertCall wraps e, which HCL converts as c says, in a call of
+// chargeFunc that charges that conversion (see conversionCost), unless it
+// costs nothing whatever it gives: a literal whose conversion costs no
+// step, an expression that always gives a bool, or, converted to a
+// number, one that always gives a number.
+func convertCall(e hclsyntax.Expression, what string, c conversion) hclsyntax.Expression {
+	if lit, ok := e.(*hclsyntax.LiteralValueExpr); ok && conversionSteps(lit.Val, c, MaxSteps+1) == 0 {
+		return e
+	}
+	if isBool(e) || c == toNumber && isNumber(e) {
+		return e
+	}
+	return chargeCall(e, site{what: what, rng: e.Range(), conv: c})
+}
+
+// numberFunctions are the functions whose result is always a number (or,
+// when the call fails, a value of no type).
+var numberFunctions = map[string]bool{
+	"compare": true, "length": true, "strlen": true, "abs": true, "ceil": true, "floor": true,
+	"max": true, "min": true, "pow": true, "signum": true, "log": true, "parseint": true, "tonumber": true,
+}
+
+// isNumber reports whether e always gives a number, or fails.
+func isNumber(e hclsyntax.Expression) bool {
+	switch n := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return n.Val.Type() == cty.Number
+	case *hclsyntax.BinaryOpExpr:
+		return n.Op.Type == cty.Number
+	case *hclsyntax.UnaryOpExpr:
+		return n.Op == hclsyntax.OpNegate
+	case *hclsyntax.ParenthesesExpr:
+		return isNumber(n.Expression)
+	case *hclsyntax.FunctionCallExpr:
+		if n.Name == chargeFunc && len(n.Args) == 2 {
+			return isNumber(n.Args[0])
+		}
+		return numberFunctions[n.Name]
+	case *hclsyntax.ScopeTraversalExpr:
+		return versionAttribute(n) == cty.Number
+	}
+	return false
 }
 
 // guardArgs wraps each argument of a call of a standard library function
@@ -87,17 +181,17 @@ func chargeCall(e hclsyntax.Expression, s site) hclsyntax.Expression {
 	}
 }
 
-// isArgCharge reports whether call is the call of chargeFunc that guard
-// wraps an argument of a standard library function in.
-func isArgCharge(call *hclsyntax.FunctionCallExpr) bool {
+// chargeSite returns the site of call when it is a call of chargeFunc
+// that guard wrote, and nil otherwise.
+func chargeSite(call *hclsyntax.FunctionCallExpr) *site {
 	if call.Name != chargeFunc || len(call.Args) != 2 {
-		return false
+		return nil
 	}
 	lit, ok := call.Args[1].(*hclsyntax.LiteralValueExpr)
 	if !ok || !lit.Val.Type().Equals(siteType) || lit.Val.IsNull() {
-		return false
+		return nil
 	}
-	return lit.Val.EncapsulatedValue().(*site).arg
+	return lit.Val.EncapsulatedValue().(*site)
 }
 
 // hidden reports whether n is a call that guard or the specializer wrote.

@@ -264,7 +264,9 @@ func decodeBlock(b *hcl.Block, opt Options) (*Policy, hcl.Diagnostics) {
 	guard(admitExpr)
 	diags = append(diags, checkExpr(admitExpr, attrAdmit, true, cty.Bool)...)
 	p.admit = admitExpr
-	if syn, ok := admitExpr.(hclsyntax.Expression); ok {
+	if syn, ok := admitExpr.(hclsyntax.Expression); ok && !diags.HasErrors() {
+		// (A policy with errors is not used: its plan and its reasons
+		// are not worked out.)
 		p.plan = newPlan(syn)
 		p.dec = newDecision(syn, opt.Sources)
 		for _, o := range p.dec.operands {
@@ -420,6 +422,30 @@ const (
 	varConstraint = "constraint"
 )
 
+// maxIndexDigits bounds the digits of a number written as an index in a
+// traversal (x[N], x.N), written out.
+const maxIndexDigits = 64
+
+// checkIndexes reports each number written as an index in t that is
+// longer than maxIndexDigits written out: HCL writes an index out to look
+// it up in a map or an object each time the traversal is evaluated, and
+// an index in a traversal is a literal, which guard cannot wrap in a
+// charge (an index that is an expression is charged, see convertCall).
+func checkIndexes(t hcl.Traversal) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, step := range t {
+		ix, ok := step.(hcl.TraverseIndex)
+		if !ok || ix.Key.Type() != cty.Number || !ix.Key.IsKnown() || ix.Key.IsNull() {
+			continue
+		}
+		if d := numberDigits(ix.Key.AsBigFloat()); d > maxIndexDigits {
+			diags = append(diags, diag.ErrorAt(ix.SrcRange.Ptr(), "Index too long",
+				fmt.Sprintf("An index written as a number is at most %d digits long written out; this one is about %d digits long.", maxIndexDigits, d)))
+		}
+	}
+	return diags
+}
+
 // checkExpr checks an expression of a policy block when the file is
 // loaded: it names only the variables it sees (version and constraint;
 // refuse and refuse_reason only constraint), only known functions and
@@ -455,6 +481,12 @@ func checkExpr(expr hcl.Expression, attr string, seesVersion bool, want cty.Type
 	diags = append(diags, checkAttributes(expr, seesVersion)...)
 	if syn, ok := expr.(hclsyntax.Expression); ok {
 		hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
+			switch t := n.(type) {
+			case *hclsyntax.ScopeTraversalExpr:
+				diags = append(diags, checkIndexes(t.Traversal)...)
+			case *hclsyntax.RelativeTraversalExpr:
+				diags = append(diags, checkIndexes(t.Traversal)...)
+			}
 			call, ok := n.(*hclsyntax.FunctionCallExpr)
 			if !ok {
 				return nil

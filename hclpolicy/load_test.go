@@ -36,6 +36,8 @@ func TestLoadErrors(t *testing.T) {
 		// of the detail.
 		at, summary, detail string
 	}{
+		{"index too long", "policy \"a\" {\n  admit = version[1e10000000] == \"\"\n}\n",
+			"2:18", "Index too long", "at most 64 digits long written out; this one is about 10000024 digits long"},
 		{"syntax error", "policy \"a\" {\n  admit = satisfies(constraint, version) &&\n}\n",
 			"2:44", "Invalid expression", ""},
 		{"unknown variable", "policy \"a\" {\n  admit = versoin.is_prerelease\n}\n",

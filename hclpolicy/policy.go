@@ -205,34 +205,36 @@ func (p *Policy) specialized(cv cty.Value) (out compiled) {
 		return p.written()
 	}
 	if p.dec == nil || len(p.dec.operands) == 0 {
-		whole := p.specializedWhole(cv)
-		return compiled{whole: whole, run: forRun(whole)}
+		whole, run := p.specializedWhole(cv)
+		return compiled{whole: whole, run: run}
 	}
 	defer func() {
 		if recover() != nil {
 			out = p.written()
 		}
 	}()
-	for _, o := range specialize(p.plan, cv, p.dec.operands...) {
+	operands, pays := specialize(p.plan, cv, p.dec.operands...)
+	for i, o := range operands {
 		out.operands = append(out.operands, o)
-		out.runOperands = append(out.runOperands, direct(o))
+		out.runOperands = append(out.runOperands, withPayments(direct(o), pays[i]))
 	}
 	out.lazy = sync.OnceValues(func() (hcl.Expression, hcl.Expression) {
-		whole := p.specializedWhole(cv)
-		return whole, forRun(whole)
+		return p.specializedWhole(cv)
 	})
 	return out
 }
 
 // specializedWhole returns admit rewritten for the constraint value cv,
-// or as written when rewriting it fails.
-func (p *Policy) specializedWhole(cv cty.Value) (out hcl.Expression) {
+// and as evaluated (see direct), paying for the for expressions unrolled
+// in it (see payment); or as written when rewriting it fails.
+func (p *Policy) specializedWhole(cv cty.Value) (out, run hcl.Expression) {
 	defer func() {
 		if recover() != nil {
-			out = p.admit
+			out, run = p.admit, p.admitRun
 		}
 	}()
-	return specialize(p.plan, cv, p.plan.expr)[0]
+	whole, pays := specialize(p.plan, cv, p.plan.expr)
+	return whole[0], withPayments(forRun(whole[0]), pays[0])
 }
 
 // refusal is a constraint refused by a policy's refuse attribute; its

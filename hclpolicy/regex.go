@@ -3,9 +3,11 @@ package hclpolicy
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	resyntax "regexp/syntax"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -20,9 +22,10 @@ import (
 // and hundreds of megabytes. The functions below are go-cty's, with the
 // same results and errors, except that a pattern longer than
 // MaxPatternBytes is refused before it is compiled, what compiling it and
-// running it over the string cost is charged first (see regexWork), and
-// compiled patterns are kept in a bounded cache shared by every
-// evaluation.
+// running it over the string cost is charged first (see regexWork),
+// regexall and regex_replace search for each match themselves, charging
+// before each search after the first (see searches), and compiled
+// patterns are kept in a bounded cache shared by every evaluation.
 
 const (
 	// maxCachedPatterns bounds the compiled patterns kept; when it is
@@ -34,10 +37,15 @@ const (
 	instructionsPerStep = 16
 )
 
-// compiledPattern is a pattern as the cache keeps it.
+// compiledPattern is a pattern as the cache keeps it: the pattern
+// compiled, the pattern compiled to search from a position after the
+// start of a string (see searchFrom), and the most bytes one of its
+// matches may span (+Inf when a repetition has no bound).
 type compiledPattern struct {
-	re  *regexp.Regexp
-	err error
+	re     *regexp.Regexp
+	err    error
+	after  *regexp.Regexp
+	maxLen float64
 }
 
 // patterns is the cache of compiled patterns.
@@ -48,20 +56,153 @@ var patterns struct {
 
 // compilePattern is regexp.Compile, through the cache.
 func compilePattern(pattern string) (*regexp.Regexp, error) {
+	c := lookupPattern(pattern)
+	return c.re, c.err
+}
+
+// lookupPattern compiles pattern, through the cache.
+func lookupPattern(pattern string) compiledPattern {
 	patterns.mu.Lock()
 	c, ok := patterns.m[pattern]
 	patterns.mu.Unlock()
 	if ok {
-		return c.re, c.err
+		return c
 	}
-	re, err := regexp.Compile(pattern)
+	c.re, c.err = regexp.Compile(pattern)
+	if c.err == nil {
+		// The same pattern after one rune of context, for searchFrom.
+		c.after, _ = regexp.Compile(`(?s:.)(?:` + pattern + `)`)
+		c.maxLen = math.Inf(1)
+		if re, err := resyntax.Parse(pattern, resyntax.Perl); err == nil {
+			c.maxLen = maxLength(re)
+		}
+	}
 	patterns.mu.Lock()
 	if patterns.m == nil || len(patterns.m) >= maxCachedPatterns {
 		patterns.m = make(map[string]compiledPattern, maxCachedPatterns)
 	}
-	patterns.m[pattern] = compiledPattern{re, err}
+	patterns.m[pattern] = c
 	patterns.mu.Unlock()
-	return re, err
+	return c
+}
+
+// maxLength is the most bytes a match of re may span: +Inf when a
+// repetition has no bound.
+func maxLength(re *resyntax.Regexp) float64 {
+	switch re.Op {
+	case resyntax.OpLiteral:
+		return float64(utf8.UTFMax * len(re.Rune)) // any case of a rune
+	case resyntax.OpCharClass, resyntax.OpAnyChar, resyntax.OpAnyCharNotNL:
+		return utf8.UTFMax
+	case resyntax.OpCapture, resyntax.OpQuest:
+		return maxLength(re.Sub[0])
+	case resyntax.OpStar, resyntax.OpPlus:
+		if maxLength(re.Sub[0]) == 0 {
+			return 0
+		}
+		return math.Inf(1)
+	case resyntax.OpRepeat:
+		sub := maxLength(re.Sub[0])
+		if sub == 0 {
+			return 0
+		}
+		if re.Max < 0 {
+			return math.Inf(1)
+		}
+		return float64(re.Max) * sub
+	case resyntax.OpConcat:
+		n := 0.0
+		for _, sub := range re.Sub {
+			n += maxLength(sub)
+		}
+		return n
+	case resyntax.OpAlternate:
+		n := 0.0
+		for _, sub := range re.Sub {
+			n = math.Max(n, maxLength(sub))
+		}
+		return n
+	}
+	return 0 // an empty string, an assertion
+}
+
+// searchFrom is the leftmost match of c in s that starts at pos or after,
+// as the regexp package's FindAll and ReplaceAll search for each match
+// after the first: the rune before pos is seen by \b, \B and (?m)^, and ^
+// and \A do not match at pos. It is c.after (the pattern after one rune
+// of any kind) searched for in s from the start of the rune before pos.
+// Its indexes are those of FindStringSubmatchIndex, or nil.
+func searchFrom(c compiledPattern, s string, pos int) []int {
+	if pos == 0 {
+		return c.re.FindStringSubmatchIndex(s)
+	}
+	_, w := utf8.DecodeLastRuneInString(s[:pos])
+	from := pos - w
+	m := c.after.FindStringSubmatchIndex(s[from:])
+	if m == nil {
+		return nil
+	}
+	_, first := utf8.DecodeRuneInString(s[from+m[0]:])
+	m[0] += first
+	for i, x := range m {
+		if x >= 0 {
+			m[i] = x + from
+		}
+	}
+	return m
+}
+
+// searches charges b, when it is not nil, for the searches after the first
+// that a function applying the pattern c to a string of n bytes makes,
+// before each starts (the first is charged with the function's work, see
+// regexWork): Go's engine may read on past a match while an alternative
+// that would take precedence may still match, up to the longest match of
+// the pattern past the match's start, or to the end of the string. Each
+// search from pos then costs the program's size for each byte it may
+// read: n - pos + 1, or the pattern's longest match and one more when
+// that is less (the bytes before the match are charged with the first
+// search). Without this, regexall("0*1|0", a string of 10,000 zeros)
+// takes more than a second: ten thousand searches to the end.
+type searches struct {
+	b     *budget
+	what  string
+	size  float64
+	c     compiledPattern
+	n     int
+	owed  float64
+	first bool
+}
+
+// next charges for the search from pos, unless it is the first.
+func (x *searches) next(pos int) error {
+	if !x.first {
+		x.first = true
+		return nil
+	}
+	if x.b == nil {
+		return nil
+	}
+	read := math.Min(float64(x.n-pos+1), x.c.maxLen+1)
+	x.owed += x.size * read / instructionsPerStep
+	if x.owed < 1 {
+		return nil
+	}
+	steps := int(math.Min(x.owed, MaxSteps+1))
+	x.owed -= float64(steps)
+	return x.b.charge(steps, x.what, nil)
+}
+
+// newSearches starts counting the searches of name, applying pattern c
+// to s, for b.
+func newSearches(b *budget, name, pattern string, c compiledPattern, s string) *searches {
+	x := &searches{b: b, what: name + ", searching the string again after a match", c: c, n: len(s)}
+	if b != nil {
+		x.size = 1
+		if re, err := resyntax.Parse(pattern, resyntax.Perl); err == nil {
+			x.size = programSize(re)
+		}
+	}
+	return x
 }
 
 // regexWork is the work of a function that applies the pattern, its
@@ -152,7 +293,7 @@ var regexFunc = function.New(&function.Spec{
 
 // regexAllFunc is go-cty's stdlib.RegexAllFunc, compiling through the
 // cache.
-var regexAllFunc = function.New(&function.Spec{
+var regexAllSpec = &function.Spec{
 	Description: `Applies the given regular expression pattern to the given string and returns a list of information about all non-overlapping matches, or an empty list if there are no matches.`,
 	Params: []function.Parameter{
 		{Name: "pattern", Type: cty.String},
@@ -170,30 +311,83 @@ var regexAllFunc = function.New(&function.Spec{
 	},
 	RefineResult: refineNonNull,
 	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-		ety := retType.ElementType()
-		if ety == cty.DynamicPseudoType {
-			return cty.DynamicVal, nil
-		}
-		re, err := compilePattern(args[0].AsString())
-		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "error parsing pattern: %s", err)
-		}
-		str := args[1].AsString()
-		captureIdxsEach := re.FindAllStringSubmatchIndex(str, -1)
-		if len(captureIdxsEach) == 0 {
-			return cty.ListValEmpty(ety), nil
-		}
-		elems := make([]cty.Value, len(captureIdxsEach))
-		for i, captureIdxs := range captureIdxsEach {
-			elems[i] = regexPatternResult(re, str, captureIdxs, ety)
-		}
-		return cty.ListVal(elems), nil
+		return regexAll(nil, args, retType)
 	},
-})
+}
+
+var regexAllFunc = function.New(regexAllSpec)
+
+// regexAllFor is regexall charging b for its searches after the first
+// (see searches).
+func regexAllFor(b *budget) function.Function {
+	spec := *regexAllSpec
+	spec.Impl = func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+		return regexAll(b, args, retType)
+	}
+	return function.New(&spec)
+}
+
+// regexAll is go-cty's regexall, searching for each match itself (as the
+// regexp package's FindAllStringSubmatchIndex does) so that b, when it is
+// not nil, is charged before each search.
+func regexAll(b *budget, args []cty.Value, retType cty.Type) (cty.Value, error) {
+	ety := retType.ElementType()
+	if ety == cty.DynamicPseudoType {
+		return cty.DynamicVal, nil
+	}
+	pattern := args[0].AsString()
+	c := lookupPattern(pattern)
+	if c.err != nil {
+		return cty.NilVal, function.NewArgErrorf(0, "error parsing pattern: %s", c.err)
+	}
+	str := args[1].AsString()
+	var captureIdxsEach [][]int
+	if c.after == nil {
+		captureIdxsEach = c.re.FindAllStringSubmatchIndex(str, -1)
+	} else {
+		x := newSearches(b, "regexall", pattern, c, str)
+		for pos, prevMatchEnd := 0, -1; pos <= len(str); {
+			if err := x.next(pos); err != nil {
+				return cty.NilVal, err
+			}
+			m := searchFrom(c, str, pos)
+			if m == nil {
+				break
+			}
+			accept := true
+			if m[1] == pos {
+				// An empty match: not right after a match, and the
+				// next search starts a rune further.
+				if m[0] == prevMatchEnd {
+					accept = false
+				}
+				if _, width := utf8.DecodeRuneInString(str[pos:]); width > 0 {
+					pos += width
+				} else {
+					pos = len(str) + 1
+				}
+			} else {
+				pos = m[1]
+			}
+			prevMatchEnd = m[1]
+			if accept {
+				captureIdxsEach = append(captureIdxsEach, m)
+			}
+		}
+	}
+	if len(captureIdxsEach) == 0 {
+		return cty.ListValEmpty(ety), nil
+	}
+	elems := make([]cty.Value, len(captureIdxsEach))
+	for i, captureIdxs := range captureIdxsEach {
+		elems[i] = regexPatternResult(c.re, str, captureIdxs, ety)
+	}
+	return cty.ListVal(elems), nil
+}
 
 // regexReplaceFunc is go-cty's stdlib.RegexReplaceFunc, compiling
 // through the cache.
-var regexReplaceFunc = function.New(&function.Spec{
+var regexReplaceSpec = &function.Spec{
 	Description: `Applies the given regular expression pattern to the given string and replaces all matches with the given replacement string.`,
 	Params: []function.Parameter{
 		{Name: "str", Type: cty.String},
@@ -203,13 +397,66 @@ var regexReplaceFunc = function.New(&function.Spec{
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNonNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		re, err := compilePattern(args[1].AsString())
-		if err != nil {
-			return cty.UnknownVal(cty.String), err
-		}
-		return cty.StringVal(re.ReplaceAllString(args[0].AsString(), args[2].AsString())), nil
+		return regexReplace(nil, args)
 	},
-})
+}
+
+var regexReplaceFunc = function.New(regexReplaceSpec)
+
+// regexReplaceFor is regex_replace charging b for its searches after the
+// first (see searches).
+func regexReplaceFor(b *budget) function.Function {
+	spec := *regexReplaceSpec
+	spec.Impl = func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return regexReplace(b, args)
+	}
+	return function.New(&spec)
+}
+
+// regexReplace is go-cty's regex_replace, searching for each match itself
+// (as the regexp package's ReplaceAllString does) so that b, when it is
+// not nil, is charged before each search.
+func regexReplace(b *budget, args []cty.Value) (cty.Value, error) {
+	pattern := args[1].AsString()
+	c := lookupPattern(pattern)
+	if c.err != nil {
+		return cty.UnknownVal(cty.String), c.err
+	}
+	src, repl := args[0].AsString(), args[2].AsString()
+	if c.after == nil {
+		return cty.StringVal(c.re.ReplaceAllString(src, repl)), nil
+	}
+	x := newSearches(b, "regex_replace", pattern, c, src)
+	var buf []byte
+	lastMatchEnd, searchPos := 0, 0
+	for searchPos <= len(src) {
+		if err := x.next(searchPos); err != nil {
+			return cty.NilVal, err
+		}
+		a := searchFrom(c, src, searchPos)
+		if a == nil {
+			break
+		}
+		buf = append(buf, src[lastMatchEnd:a[0]]...)
+		// Not for an empty match right after a match.
+		if a[1] > lastMatchEnd || a[0] == 0 {
+			buf = c.re.ExpandString(buf, repl, src, a)
+		}
+		lastMatchEnd = a[1]
+		// Past this match, and at least one rune further.
+		_, width := utf8.DecodeRuneInString(src[searchPos:])
+		switch {
+		case searchPos+width > a[1]:
+			searchPos += width
+		case searchPos+1 > a[1]:
+			searchPos++
+		default:
+			searchPos = a[1]
+		}
+	}
+	buf = append(buf, src[lastMatchEnd:]...)
+	return cty.StringVal(string(buf)), nil
+}
 
 // regexPatternResultType is go-cty's: the type of a match of pattern.
 func regexPatternResultType(pattern string) (cty.Type, error) {

@@ -24,7 +24,9 @@ import (
 //     constraint is known is unrolled into the list of its elements' values,
 //     each specialized with the loop's variables bound, when every element's
 //     if clause gives a bool and no element's value still needs the loop's
-//     variables;
+//     variables (each case pays for it, before its evaluation starts, what
+//     evaluating the for expression would charge; a for expression that is
+//     not unrolled keeps its charge);
 //   - `false && X`, `X && false`, `true || X`, `X || true` become false or
 //     true, and `true && X`, `X && true`, `false || X`, `X || false` become
 //     X, when X always gives a bool: HCL's && and || then give exactly that,
@@ -178,20 +180,63 @@ func (p *plan) partValues(vv cty.Value) (vals []cty.Value, ok bool, over *hcl.Di
 // read afterwards.
 type freeNames map[hclsyntax.Node][]string
 
-// collectFreeNames fills names for expr and every node inside it.
+// collectFreeNames fills names for expr and every node inside it, as
+// hclsyntax.Variables would give them for each node, in one walk: the
+// names of a node are gathered from its children's as the walk leaves
+// them, each name once.
 func collectFreeNames(names freeNames, expr hclsyntax.Expression) {
-	hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
-		e, ok := n.(hclsyntax.Expression)
-		if !ok {
-			return nil
+	_ = hclsyntax.Walk(expr, &namesCollector{names: names})
+}
+
+// namesCollector walks an expression for collectFreeNames: stack holds
+// the names gathered so far for each node being walked.
+type namesCollector struct {
+	names freeNames
+	stack [][]string
+}
+
+func (c *namesCollector) Enter(hclsyntax.Node) hcl.Diagnostics {
+	c.stack = append(c.stack, nil)
+	return nil
+}
+
+func (c *namesCollector) Exit(n hclsyntax.Node) hcl.Diagnostics {
+	roots := c.stack[len(c.stack)-1]
+	c.stack = c.stack[:len(c.stack)-1]
+	switch n := n.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		roots = addName(roots, n.Traversal.RootName())
+	case hclsyntax.ChildScope:
+		// The body of a for expression: its variables are not free
+		// outside it.
+		kept := roots[:0:0]
+		for _, r := range roots {
+			if _, local := n.LocalNames[r]; !local {
+				kept = append(kept, r)
+			}
 		}
-		var roots []string
-		for _, t := range hclsyntax.Variables(e) {
-			roots = append(roots, t.RootName())
+		roots = kept
+	}
+	if _, ok := n.(hclsyntax.Expression); ok {
+		c.names[n] = roots
+	}
+	if len(c.stack) > 0 {
+		parent := &c.stack[len(c.stack)-1]
+		for _, r := range roots {
+			*parent = addName(*parent, r)
 		}
-		names[n] = roots
-		return nil
-	})
+	}
+	return nil
+}
+
+// addName adds name to names unless it is there.
+func addName(names []string, name string) []string {
+	for _, n := range names {
+		if n == name {
+			return names
+		}
+	}
+	return append(names, name)
 }
 
 // specializer rewrites an expression for known values of some variables.
@@ -208,23 +253,79 @@ type specializer struct {
 	// ev evaluates the parts known now: its variables are bound, and its
 	// budget is the one of the whole specialization.
 	ev *evaluation
+	// paid maps each list that a for expression was unrolled into to what
+	// evaluating that for expression would charge for its collection (see
+	// payment); nil until a for expression is unrolled.
+	paid map[hclsyntax.Node]payment
+}
+
+// payment is what a case pays, before its evaluation starts, for a for
+// expression that the specializer unrolled into the list of its elements:
+// what evaluating the for expression as written would charge for its
+// collection, at its place. Evaluating the list still costs a case each
+// element, though HCL no longer iterates.
+type payment struct {
+	steps int
+	site  *site
+}
+
+// paid is a specialized expression as evaluated (see direct) that first
+// charges the evaluation's budget for the for expressions unrolled in it.
+type paid struct {
+	hclsyntax.Expression
+	pays []payment
+}
+
+// Value charges the payments, then evaluates the expression.
+func (p *paid) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if ev := evaluationOf(ctx); ev != nil {
+		for _, pay := range p.pays {
+			if ev.b.charge(pay.steps, pay.site.what, &pay.site.rng) != nil {
+				return cty.DynamicVal, hcl.Diagnostics{budgetDiagnostic(nil, ev.b.err, p.Range())}
+			}
+		}
+	}
+	return p.Expression.Value(ctx)
+}
+
+// withPayments returns run, the specialized expression e as evaluated,
+// charging first for the for expressions unrolled in e.
+func withPayments(run hcl.Expression, pays []payment) hcl.Expression {
+	syn, ok := run.(hclsyntax.Expression)
+	if !ok || len(pays) == 0 {
+		return run
+	}
+	return &paid{Expression: syn, pays: pays}
 }
 
 // specialize returns nodes (the plan's expression or parts of it)
 // rewritten for the constraint value cv, the parts that read only the
-// version read from their variables. The parts it evaluates share one
-// budget; a part that goes over it is replaced by a call that fails at
-// once with the same diagnostic.
-func specialize(p *plan, cv cty.Value, nodes ...hclsyntax.Expression) []hclsyntax.Expression {
+// version read from their variables, and for each what a case pays before
+// evaluating it for the for expressions unrolled in it (see payment). The
+// parts it evaluates share one budget; a part that goes over it is
+// replaced by a call that fails at once with the same diagnostic.
+func specialize(p *plan, cv cty.Value, nodes ...hclsyntax.Expression) ([]hclsyntax.Expression, [][]payment) {
 	ev := newEvaluation()
 	defer ev.release()
 	ev.ctx.Variables[varConstraint] = cv
 	s := &specializer{plan: p, names: p.names, bound: ev.ctx.Variables, loop: map[string]bool{}, ev: ev}
 	out := make([]hclsyntax.Expression, len(nodes))
+	pays := make([][]payment, len(nodes))
 	for i, n := range nodes {
 		out[i] = s.expr(n)
+		if len(s.paid) == 0 {
+			continue
+		}
+		// The lists of the unrolled for expressions that the result
+		// still evaluates, outer ones first.
+		hclsyntax.VisitAll(out[i], func(n hclsyntax.Node) hcl.Diagnostics {
+			if pay, ok := s.paid[n]; ok {
+				pays[i] = append(pays[i], pay)
+			}
+			return nil
+		})
 	}
-	return out
+	return out, pays
 }
 
 // static reports whether every variable e reads is bound. A node that
@@ -292,12 +393,20 @@ func (s *specializer) expr(e hclsyntax.Expression) hclsyntax.Expression {
 			SrcRange:  rng,
 		}
 	}
-	if call, ok := e.(*hclsyntax.FunctionCallExpr); ok && isArgCharge(call) {
-		// The argument's charge stays: the call it is an argument of is
-		// made for each version, and pays for its argument each time.
-		cp := *call
-		cp.Args = []hclsyntax.Expression{s.expr(call.Args[0]), call.Args[1]}
-		return &cp
+	if call, ok := e.(*hclsyntax.FunctionCallExpr); ok {
+		if site := chargeSite(call); site != nil && (site.arg || site.conv != noConversion) {
+			// The charge stays: the call it is an argument of, or the
+			// operator its operand, is evaluated for each version, and
+			// pays for its argument each time. A literal that costs
+			// nothing to convert needs no charge.
+			arg := s.expr(call.Args[0])
+			if lit, ok := arg.(*hclsyntax.LiteralValueExpr); ok && site.conv != noConversion && conversionSteps(lit.Val, site.conv, MaxSteps+1) == 0 {
+				return literal(lit.Val, e.Range())
+			}
+			cp := *call
+			cp.Args = []hclsyntax.Expression{arg, call.Args[1]}
+			return &cp
+		}
 	}
 	if s.static(e) {
 		v, diags := s.ev.value(s.plan.runOf(e))
@@ -353,7 +462,7 @@ func (s *specializer) expr(e hclsyntax.Expression) hclsyntax.Expression {
 			}
 			cp.Args[i] = sa
 		}
-		return foldBools(&cp)
+		return s.foldBools(&cp)
 	case *hclsyntax.TupleConsExpr:
 		cp := *n
 		cp.Exprs = make([]hclsyntax.Expression, len(n.Exprs))
@@ -389,9 +498,30 @@ func (s *specializer) keep(e hclsyntax.Expression) hclsyntax.Expression {
 // forExpr unrolls a for expression that builds a list from a known
 // collection, or returns it with its collection specialized.
 func (s *specializer) forExpr(n *hclsyntax.ForExpr) hclsyntax.Expression {
-	coll := s.expr(n.CollExpr)
-	if out, ok := s.unroll(n, coll); ok {
-		return out
+	var coll hclsyntax.Expression
+	if call, ok := n.CollExpr.(*hclsyntax.FunctionCallExpr); ok && chargeSite(call) != nil {
+		// The charge for the collection stays, around the collection
+		// specialized: a case that evaluates the for expression pays for
+		// it, however known the collection is.
+		site := chargeSite(call)
+		cp := *call
+		cp.Args = []hclsyntax.Expression{s.expr(call.Args[0]), call.Args[1]}
+		coll = &cp
+		over := s.ev.b.err
+		if out, ok := s.unroll(n, cp.Args[0], site); ok {
+			return out
+		}
+		if err := s.ev.b.err; over == nil && err != nil && err.hasRng && err.rng == site.rng {
+			// Paying for it went over the specialization's budget: it
+			// fails at once for every version, as evaluating it would
+			// have.
+			coll = failCall(n.CollExpr, budgetDiagnostic(nil, err, n.CollExpr.Range()))
+		}
+	} else {
+		coll = s.expr(n.CollExpr)
+		if out, ok := s.unroll(n, coll, nil); ok {
+			return out
+		}
 	}
 	for _, r := range s.names[n] {
 		if s.loop[r] {
@@ -405,8 +535,12 @@ func (s *specializer) forExpr(n *hclsyntax.ForExpr) hclsyntax.Expression {
 
 // unroll returns the list of the values of n's elements, each specialized,
 // when n builds a list from the known collection coll, every element's if
-// clause gives a bool, and no element's value reads n's variables.
-func (s *specializer) unroll(n *hclsyntax.ForExpr, coll hclsyntax.Expression) (hclsyntax.Expression, bool) {
+// clause gives a bool, and no element's value reads n's variables. The
+// for expression's charge for its collection, at site (nil when n has
+// none), is paid from the specialization's budget, as evaluating it
+// would, so that what is unrolled is bounded, and the list is paid for
+// by each case that evaluates it (see payment).
+func (s *specializer) unroll(n *hclsyntax.ForExpr, coll hclsyntax.Expression, site *site) (hclsyntax.Expression, bool) {
 	lit, ok := coll.(*hclsyntax.LiteralValueExpr)
 	if !ok || n.KeyExpr != nil || n.Group {
 		return nil, false
@@ -421,6 +555,13 @@ func (s *specializer) unroll(n *hclsyntax.ForExpr, coll hclsyntax.Expression) (h
 	}
 	for _, v := range loopVars {
 		if _, shadows := s.bound[v]; shadows {
+			return nil, false
+		}
+	}
+	var pay payment
+	if site != nil {
+		pay = payment{steps: iterationCharge(cv, site), site: site}
+		if s.ev.b.charge(pay.steps, site.what, &site.rng) != nil {
 			return nil, false
 		}
 	}
@@ -458,7 +599,14 @@ func (s *specializer) unroll(n *hclsyntax.ForExpr, coll hclsyntax.Expression) (h
 		}
 		elems = append(elems, val)
 	}
-	return &hclsyntax.TupleConsExpr{Exprs: elems, SrcRange: n.SrcRange, OpenRange: n.OpenRange}, true
+	list := &hclsyntax.TupleConsExpr{Exprs: elems, SrcRange: n.SrcRange, OpenRange: n.OpenRange}
+	if site != nil {
+		if s.paid == nil {
+			s.paid = map[hclsyntax.Node]payment{}
+		}
+		s.paid[list] = pay
+	}
+	return list, true
 }
 
 // knownBool returns the value of e when it is a literal bool.
@@ -491,15 +639,27 @@ func isBool(e hclsyntax.Expression) bool {
 	case *hclsyntax.ConditionalExpr:
 		return isBool(n.TrueResult) && isBool(n.FalseResult)
 	case *hclsyntax.FunctionCallExpr:
+		if n.Name == chargeFunc && len(n.Args) == 2 {
+			return isBool(n.Args[0])
+		}
 		return boolFunctions[n.Name] && !n.ExpandFinal
 	case *hclsyntax.ScopeTraversalExpr:
-		if n.Traversal.RootName() != varVersion {
-			return false
-		}
-		v, diags := n.Traversal.TraverseAbs(&hcl.EvalContext{Variables: map[string]cty.Value{varVersion: unknownVersion}})
-		return !diags.HasErrors() && v.Type() == cty.Bool
+		return versionAttribute(n) == cty.Bool
 	}
 	return false
+}
+
+// versionAttribute is the type of the attribute of version that n reads,
+// or cty.NilType. It reads the types only: an index is not looked up.
+func versionAttribute(n *hclsyntax.ScopeTraversalExpr) cty.Type {
+	if n.Traversal.RootName() != varVersion {
+		return cty.NilType
+	}
+	t, ok := resolve(versionType, n.Traversal[1:])
+	if !ok {
+		return cty.NilType
+	}
+	return t
 }
 
 // foldLogic simplifies && and || with one side known, as described above.
@@ -530,7 +690,7 @@ func foldLogic(n *hclsyntax.BinaryOpExpr) hclsyntax.Expression {
 // dropped when every element always gives a bool, and a call with one
 // element left is that element. Every other element is still evaluated,
 // so its errors stay.
-func foldBools(n *hclsyntax.FunctionCallExpr) hclsyntax.Expression {
+func (s *specializer) foldBools(n *hclsyntax.FunctionCallExpr) hclsyntax.Expression {
 	neutral := map[string]bool{"alltrue": true, "anytrue": false}
 	want, ok := neutral[n.Name]
 	if !ok || n.ExpandFinal || len(n.Args) != 1 {
@@ -558,6 +718,11 @@ func foldBools(n *hclsyntax.FunctionCallExpr) hclsyntax.Expression {
 	}
 	cp := *list
 	cp.Exprs = kept
+	if pay, ok := s.paid[list]; ok {
+		// The list of an unrolled for expression, which a case still
+		// evaluates.
+		s.paid[&cp] = pay
+	}
 	call := *n
 	call.Args = []hclsyntax.Expression{&cp}
 	return &call

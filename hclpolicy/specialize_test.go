@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/prerel/prerel/compare"
@@ -188,4 +189,79 @@ func exprsAndDesigns(t *testing.T, exprs []string) []*Policy {
 		ps = append(ps, got...)
 	}
 	return ps
+}
+
+// TestFreeNames checks that collectFreeNames gives every node of the
+// specialized and direct cases, guarded, the root names that
+// hclsyntax.Variables gives it, each once.
+func TestFreeNames(t *testing.T) {
+	exprs := append(append([]string{
+		`{for k, v in constraint.comparators : "${k}" => [for c in v.version.prerelease : c if k > 0 && version.major > 0]...}`,
+		`{(version.text) = 1, a = constraint, "b" = [for version in [1] : version]}[version.text] == 1`,
+	}, specializedCases...), directCases...)
+	for _, src := range exprs {
+		e, diags := hclsyntax.ParseExpression([]byte(src), "p.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", src, diags)
+		}
+		guard(e)
+		names := freeNames{}
+		collectFreeNames(names, e)
+		hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+			x, ok := n.(hclsyntax.Expression)
+			if !ok {
+				return nil
+			}
+			want := map[string]bool{}
+			for _, v := range hclsyntax.Variables(x) {
+				want[v.RootName()] = true
+			}
+			got, ok := names[n]
+			if !ok || len(got) != len(want) {
+				t.Fatalf("%s: %T at %s: names %v, want %v", src, n, n.Range(), got, want)
+			}
+			for _, r := range got {
+				if !want[r] {
+					t.Fatalf("%s: %T at %s: names %v, want %v", src, n, n.Range(), got, want)
+				}
+			}
+			return nil
+		})
+	}
+}
+
+// TestSpecializedPaysForLoops checks that a case pays for the for
+// expressions over a collection known once the constraint is known, as
+// the expression as written does: one that is not unrolled (more than 64
+// elements) keeps its charge, and one that is unrolled is paid for before
+// the case's evaluation starts. Each policy here goes over the budget
+// as written, because of such a loop and of a loop over range(1000 *
+// version.major); compiled, it must too, with the same reason (before,
+// the compiled policy charged nothing for the first loop and admitted).
+func TestSpecializedPaysForLoops(t *testing.T) {
+	dynamic := `length([for j in range(version.major * 1000) : j if j >= 0 || constraint.names_prerelease]) > 0`
+	for _, expr := range []string{
+		`alltrue([for i in range(1000) : version.major != i || constraint.names_prerelease]) && ` + dynamic,
+		`alltrue([for a in range(60) : alltrue([for b in range(15) : version.major != a + b || constraint.names_prerelease])]) && ` + dynamic,
+	} {
+		p := loadExpr(t, expr)
+		for _, c := range [][2]string{{">= 1.0", "1.2.0"}, {"~> 1.2.0-beta", "1.3.0"}, {"!= 1.5.0", "1.0.0-rc.1"}} {
+			m, err := p.Compile(c[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			vv, err := p.versions.get(c[1], p.plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := p.judge(p.written(), m.(*matcher).constraint, vv)
+			got := m.Match(c[1])
+			if want.Verdict != engine.Invalid || !strings.Contains(want.Reason, "Evaluation budget exceeded; ") {
+				t.Fatalf("%.40s: %q %q as written: %+v", expr, c[0], c[1], want)
+			}
+			if got != want {
+				t.Errorf("%.40s: %q %q: compiled %+v, as written %+v", expr, c[0], c[1], got, want)
+			}
+		}
+	}
 }

@@ -77,11 +77,13 @@ func TestPlaygroundGroupsPrereleasesFirst(t *testing.T) {
 		says     string
 	}
 	wants := []want{
-		{"prerelease", 1, []string{"1.49.0-rc.1"}, "1 prerelease: admitted by core-only, apparentlymart-exact, masterminds-pre, linear, linear-tight, ga-bound, fallback; rejected by today's rule and 10 others"},
-		{"prerelease", 1, []string{"2.0.0-beta.1"}, "1 prerelease: admitted by apparentlymart-exact, masterminds-pre, linear, fallback; rejected by today's rule and 13 others"},
-		{"disagree", 137, []string{"1.3.0"}, "137 versions: only terraform-module-versions dissents: it rejects, the other 19 allow"},
+		{"prerelease", 1, []string{"1.49.0-rc.1"}, "1 prerelease: admitted by core-only, apparentlymart-exact, masterminds-pre, linear, linear-tight, ga-bound, fallback; rejected by today's rule and 13 others"},
+		{"prerelease", 1, []string{"2.0.0-beta.1"}, "1 prerelease: admitted by apparentlymart-exact, masterminds-pre, linear, fallback; rejected by today's rule and 16 others"},
+		// tfupdate replaces the constraint: it admits the releases out of
+		// range that every other policy rejects.
+		{"disagree", 41, []string{"0.1.0"}, "41 versions: only tfupdate dissents: it allows, the other 22 reject"},
+		{"disagree", 137, []string{"1.3.0"}, "137 versions: only terraform-module-versions dissents: it rejects, the other 22 allow"},
 		{"agree", 2, []string{"1.2.0", "1.2.1"}, "2 versions: every policy agrees: allow"},
-		{"agree", 41, []string{"0.1.0"}, "41 versions: every policy agrees: reject"},
 	}
 	if len(groups) != len(wants) {
 		t.Fatalf("the table shows %d groups, want %d: %+v", len(groups), len(wants), groups)
@@ -92,8 +94,8 @@ func TestPlaygroundGroupsPrereleasesFirst(t *testing.T) {
 			t.Errorf("group %d: %s of %d, rows %q, heading %q; want %s of %d, rows %q, heading %q", k, g.Kind, g.Size, g.Versions, g.Head, w.kind, w.size, w.versions, w.says)
 		}
 	}
-	if got := groups[2].Labels; !slices.Equal(got, []string{"1.3.0, …, 1.48.1"}) || groups[2].Open {
-		t.Errorf("the group of 137 shows the rows %q (open %v), want one row %q", got, groups[2].Open, "1.3.0, …, 1.48.1")
+	if got := groups[3].Labels; !slices.Equal(got, []string{"1.3.0, …, 1.48.1"}) || groups[3].Open {
+		t.Errorf("the group of 137 shows the rows %q (open %v), want one row %q", got, groups[3].Open, "1.3.0, …, 1.48.1")
 	}
 	note, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("rows-note")))
 	if err != nil {
@@ -133,8 +135,8 @@ func TestPlaygroundGroupsPrereleasesFirst(t *testing.T) {
 	toggle := func(open bool, rows int) {
 		t.Helper()
 		err := chromedp.Do(ctx,
-			chromedp.Click(chromedp.CSS(`#verdicts tbody.vgroup[data-group="2"] button.toggle`)),
-			chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelector('#verdicts tbody.vgroup[data-group="2"]').dataset.open === %q && document.querySelectorAll('#verdicts tbody.vgroup[data-group="2"] tr[data-version]').length === %d`, fmt.Sprint(open), rows),
+			chromedp.Click(chromedp.CSS(`#verdicts tbody.vgroup[data-group="3"] button.toggle`)),
+			chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelector('#verdicts tbody.vgroup[data-group="3"]').dataset.open === %q && document.querySelectorAll('#verdicts tbody.vgroup[data-group="3"] tr[data-version]').length === %d`, fmt.Sprint(open), rows),
 				chromedp.WithPollingTimeout(10*time.Second)),
 		)
 		if err != nil {

@@ -132,7 +132,9 @@ func TestRealPoliciesOnDefaultExhaustive(t *testing.T) {
 // TestDefaultDomainKeepsEveryClass runs every policy of the catalogue on
 // the default exhaustive domain, as "prerel compare" does: no pair leaves
 // a class out (MaxClasses says so), so the report the README shows is
-// whole.
+// whole, but for the pairs of tfupdate, which does not read the
+// constraint and so splits from every rule on nearly every case shape:
+// they keep the shortest classes and count the cases of the others.
 func TestDefaultDomainKeepsEveryClass(t *testing.T) {
 	longtest.Skip(t)
 	d, err := Exhaustive(DefaultScope)
@@ -144,7 +146,7 @@ func TestDefaultDomainKeepsEveryClass(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range r.Pairs {
-		if p.CasesLeftOut != 0 {
+		if p.CasesLeftOut != 0 && p.A != "tfupdate" && p.B != "tfupdate" {
 			t.Errorf("%s vs %s leaves out classes of %d cases (%d classes a pair)", p.A, p.B, p.CasesLeftOut, ClassesPerPair(len(r.Pairs)))
 		}
 	}

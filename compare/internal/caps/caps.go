@@ -5,6 +5,6 @@ package caps
 // The caps a run's aggregate keeps within: compare.MaxClasses and
 // compare.MaxSplits, lowered by tests.
 var (
-	Classes = 450_000
+	Classes = 700_000
 	Splits  = 50_000
 )

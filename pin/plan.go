@@ -375,7 +375,7 @@ func (pl *planner) readDir(dir string) error {
 			}
 			continue
 		}
-		if !isOverrideName(name) || strings.HasPrefix(name, ".") {
+		if !resolve.IsOverrideFile(name) || strings.HasPrefix(name, ".") {
 			continue
 		}
 		switch name {
@@ -406,17 +406,6 @@ func (pl *planner) readDir(dir string) error {
 // tofuFileName is the file OpenTofu reads instead of FileName when both
 // exist: pin never writes it.
 var tofuFileName = strings.TrimSuffix(FileName, ".tf") + ".tofu"
-
-// isOverrideName reports whether Terraform or OpenTofu reads a file by
-// this name as an override file.
-func isOverrideName(name string) bool {
-	for _, ext := range []string{".tofu.json", ".tf.json", ".tofu", ".tf"} {
-		if stem, ok := strings.CutSuffix(name, ext); ok {
-			return stem == "override" || strings.HasSuffix(stem, "_override")
-		}
-	}
-	return false
-}
 
 var (
 	userRootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{

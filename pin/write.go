@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/hclread"
@@ -400,9 +399,9 @@ func (p *Plan) unlockPinned(g *guard, pins []RemovedPin, opts WriteOptions) ([]*
 	return []*op{{name: t.rel, path: t.path, data: out, noun: "lock file"}}, removed, nil
 }
 
-// pinsIn reads the pins of one of pin's files, at path: its module
-// blocks' versions and its required_providers entries. A file that does
-// not parse holds none that can be named.
+// pinsIn reads the pins of one of pin's files, at path
+// (resolve.OverrideEntries). A file that does not parse holds none that
+// can be named.
 func pinsIn(path, dir, rel string) []RemovedPin {
 	src, err := safefile.Read(path, safefile.ConfigLimit)
 	if err != nil {
@@ -412,43 +411,10 @@ func pinsIn(path, dir, rel string) []RemovedPin {
 	if diags.HasErrors() || f == nil {
 		return nil
 	}
-	content, _, _ := f.Body.PartialContent(userRootSchema)
-	if content == nil {
-		return nil
-	}
 	var out []RemovedPin
-	for _, b := range content.Blocks {
-		switch b.Type {
-		case "module":
-			c, _, _ := b.Body.PartialContent(userModuleSchema)
-			if c == nil || c.Attributes["version"] == nil {
-				continue
-			}
-			if v, diags := c.Attributes["version"].Expr.Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
-				out = append(out, RemovedPin{Kind: resolve.KindModule, Name: b.Labels[0], Version: v.AsString(), Dir: dir, File: rel})
-			}
-		case "terraform":
-			tc, _, _ := b.Body.PartialContent(userTerraformSchema)
-			if tc == nil {
-				continue
-			}
-			for _, rp := range tc.Blocks {
-				attrs, _ := rp.Body.JustAttributes()
-				for name, a := range attrs {
-					v, diags := a.Expr.Value(nil)
-					if diags.HasErrors() || !v.Type().IsObjectType() || !v.Type().HasAttribute("source") || !v.Type().HasAttribute("version") {
-						continue
-					}
-					src, ver := v.GetAttr("source"), v.GetAttr("version")
-					if src.Type() != cty.String || ver.Type() != cty.String || src.IsNull() || ver.IsNull() {
-						continue
-					}
-					out = append(out, RemovedPin{Kind: resolve.KindProvider, Name: name, Source: src.AsString(), Version: ver.AsString(), Dir: dir, File: rel})
-				}
-			}
-		}
+	for _, e := range resolve.OverrideEntries(f.Body) {
+		out = append(out, RemovedPin{Kind: e.Kind, Name: e.Name, Source: e.Source, Version: e.Version, Dir: dir, File: rel})
 	}
-	slices.SortFunc(out, func(a, b RemovedPin) int { return strings.Compare(string(a.Kind)+a.Name, string(b.Kind)+b.Name) })
 	return out
 }
 

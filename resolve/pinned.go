@@ -67,7 +67,7 @@ func readPins(tree *config.Tree, skip func(string) bool, rel func(hcl.Range) str
 		}
 		for _, e := range entries {
 			path := filepath.Join(n.Dir, e.Name())
-			if !isOverrideFile(e.Name()) || !skip(path) {
+			if !IsOverrideFile(e.Name()) || !skip(path) {
 				continue
 			}
 			src, err := safefile.Read(path, safefile.ConfigLimit)
@@ -86,9 +86,9 @@ func readPins(tree *config.Tree, skip func(string) bool, rel func(hcl.Range) str
 	return set, warnings
 }
 
-// isOverrideFile reports whether Terraform reads a file by this name as
-// an override file.
-func isOverrideFile(name string) bool {
+// IsOverrideFile reports whether Terraform or OpenTofu reads a file by
+// this name as an override file.
+func IsOverrideFile(name string) bool {
 	for _, ext := range []string{".tofu.json", ".tf.json", ".tofu", ".tf"} {
 		if stem, ok := strings.CutSuffix(name, ext); ok {
 			return stem == "override" || strings.HasSuffix(stem, "_override")
@@ -97,13 +97,26 @@ func isOverrideFile(name string) bool {
 	return false
 }
 
-// readPinFile records the module versions and, in the root module, the
-// provider versions one file pins.
-func readPinFile(body hcl.Body, n *config.Node, rel func(hcl.Range) string, set *pinSet) {
+// OverrideEntry is a literal version an override file sets: a module
+// call's (Name is the call's label) or a required_providers entry's (Name
+// is the local name, Source the source address).
+type OverrideEntry struct {
+	Kind                  Kind
+	Name, Source, Version string
+	// Range is the version's place.
+	Range hcl.Range
+}
+
+// OverrideEntries returns the literal versions an override file's body
+// sets, as prerel pin writes them: each module block's version, and each
+// required_providers entry with a source and a version. Anything else is
+// left out.
+func OverrideEntries(body hcl.Body) []OverrideEntry {
 	content, _, _ := body.PartialContent(pinRootSchema)
 	if content == nil {
-		return
+		return nil
 	}
+	var out []OverrideEntry
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "module":
@@ -113,33 +126,43 @@ func readPinFile(body hcl.Body, n *config.Node, rel func(hcl.Range) string, set 
 			}
 			a := c.Attributes["version"]
 			if v, ok := stringValue(a.Expr); ok {
-				set.modules[strings.Join(append(slices.Clone(n.Path), b.Labels[0]), ".")] = pinnedAt(v, a.Expr.Range(), rel)
+				out = append(out, OverrideEntry{Kind: KindModule, Name: b.Labels[0], Version: v, Range: a.Expr.Range()})
 			}
 		case "terraform":
-			if n.Parent != nil {
-				continue // pin writes provider pins in the root module
-			}
 			tc, _, _ := b.Body.PartialContent(pinTerraformSchema)
 			if tc == nil {
 				continue
 			}
 			for _, rp := range tc.Blocks {
 				attrs, _ := rp.Body.JustAttributes()
-				for _, a := range attrs {
+				for name, a := range attrs {
 					v, diags := a.Expr.Value(nil)
 					if diags.HasErrors() || !v.Type().IsObjectType() || !v.Type().HasAttribute("source") || !v.Type().HasAttribute("version") {
 						continue
 					}
 					src, ver := v.GetAttr("source"), v.GetAttr("version")
-					if src.Type() != cty.String || ver.Type() != cty.String || src.IsNull() || ver.IsNull() {
+					if src.Type() != cty.String || ver.Type() != cty.String || src.IsNull() || ver.IsNull() || !src.IsKnown() || !ver.IsKnown() {
 						continue
 					}
-					p, err := address.ParseProvider(src.AsString())
-					if err != nil {
-						continue
-					}
-					set.providers[address.ProviderKey(p)] = pinnedAt(ver.AsString(), a.Expr.Range(), rel)
+					out = append(out, OverrideEntry{Kind: KindProvider, Name: name, Source: src.AsString(), Version: ver.AsString(), Range: a.Expr.Range()})
 				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b OverrideEntry) int { return strings.Compare(string(a.Kind)+a.Name, string(b.Kind)+b.Name) })
+	return out
+}
+
+// readPinFile records the module versions and, in the root module, the
+// provider versions one file pins.
+func readPinFile(body hcl.Body, n *config.Node, rel func(hcl.Range) string, set *pinSet) {
+	for _, e := range OverrideEntries(body) {
+		switch {
+		case e.Kind == KindModule:
+			set.modules[strings.Join(append(slices.Clone(n.Path), e.Name), ".")] = pinnedAt(e.Version, e.Range, rel)
+		case n.Parent == nil: // pin writes provider pins in the root module
+			if p, err := address.ParseProvider(e.Source); err == nil {
+				set.providers[address.ProviderKey(p)] = pinnedAt(e.Version, e.Range, rel)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,6 @@ import (
 func tree(t *testing.T, files map[string]string) *helper.Runner {
 	t.Helper()
 	dir := t.TempDir()
-	rootFiles := map[string]string{}
 	for name, src := range files {
 		path := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -25,10 +25,21 @@ func tree(t *testing.T, files map[string]string) *helper.Runner {
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(name, "/") && (strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json") || name == ".tflint.hcl") {
-			rootFiles[name] = src
-		}
 	}
 	t.Chdir(dir)
-	return helper.TestRunner(t, rootFiles)
+	return helper.TestRunner(t, rootOnly(files))
 }
+
+// rootOnly returns the files tflint hands the plugin: the root module's
+// .tf and .tf.json files, and .tflint.hcl.
+func rootOnly(files map[string]string) map[string]string {
+	out := map[string]string{}
+	for name, src := range files {
+		if !strings.Contains(name, "/") && (strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json") || name == ".tflint.hcl") {
+			out[name] = src
+		}
+	}
+	return out
+}
+
+var fmtSprintf = fmt.Sprintf

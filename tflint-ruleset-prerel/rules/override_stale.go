@@ -109,7 +109,7 @@ func staleOverrides(rt *root, conf sourceConfig) ([]finding, error) {
 	reported := map[string]bool{}
 	for _, it := range rep.StalePins() {
 		p := it.Pinned
-		out = append(out, finding{msg: stalePinMessage(&it, plan), rng: rt.fileRange(p.File, p.Line)})
+		out = append(out, finding{msg: stalePinMessage(rt, &it, plan), rng: rt.fileRange(p.File, p.Line)})
 		reported[filepath.ToSlash(p.File)] = true
 	}
 	for _, d := range diffs {
@@ -156,9 +156,9 @@ func staleOverrides(rt *root, conf sourceConfig) ([]finding, error) {
 }
 
 // stalePinMessage says what pin would do with an item's stale pin.
-func stalePinMessage(it *resolve.Item, plan *pin.Plan) string {
+func stalePinMessage(rt *root, it *resolve.Item, plan *pin.Plan) string {
 	head := fmt.Sprintf("%s %s is pinned to %s, but", it.Kind, it.Name, it.Pinned.Version)
-	policy := fmt.Sprintf("policy %s (%s)", it.Policy, it.PolicyFrom)
+	policy := fmt.Sprintf("policy %s (%s)", it.Policy, rt.relFrom(it.PolicyFrom))
 	for _, p := range plan.Pins {
 		if p.Kind == it.Kind && p.Name == it.Name {
 			return fmt.Sprintf("%s %s selects %s for %q now: run prerel pin", head, policy, p.Version, it.Constraint)

@@ -106,7 +106,7 @@ func policySelections(rt *root, conf sourceConfig) ([]finding, error) {
 		}
 		out = append(out, finding{
 			msg: fmt.Sprintf("%s %s: policy %s (%s) selects %s for %q; terraform init selects %s, tofu init %s",
-				it.Kind, it.Name, it.Policy, it.PolicyFrom, chosen, it.Constraint,
+				it.Kind, it.Name, it.Policy, rt.relFrom(it.PolicyFrom), chosen, it.Constraint,
 				selection(it.ByPolicy[it.TerraformPolicy]), selection(it.ByPolicy[it.OpenTofuPolicy])),
 			rng: rng,
 		})

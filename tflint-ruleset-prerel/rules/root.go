@@ -166,3 +166,14 @@ func (rt *root) diagError(diags hcl.Diagnostics) error {
 	}
 	return fmt.Errorf("%s", strings.Join(lines, "\n"))
 }
+
+// relFrom returns an origin as package resolve gives it
+// ("/src/app/prerel.hcl:2:12") with its file relative to the root
+// module's directory and without the column ("prerel.hcl:2").
+func (rt *root) relFrom(from string) string {
+	file, line, ok := parsePos(from)
+	if !ok {
+		return from
+	}
+	return rt.show(hcl.Range{Filename: file, Start: hcl.Pos{Line: line}})
+}

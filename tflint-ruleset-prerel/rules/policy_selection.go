@@ -86,7 +86,7 @@ func policySelections(rt *root, conf sourceConfig) ([]finding, error) {
 			continue
 		}
 		for _, e := range it.TodayErrors {
-			out = append(out, finding{msg: fmt.Sprintf("%s %s: %s init stops on the registry's answer: %s", it.Kind, it.Name, e.Installer, e.Error), rng: rng})
+			out = append(out, finding{msg: fmt.Sprintf("%s %s: init stops on the registry's answer: %s", it.Kind, it.Name, e.Error), rng: rng})
 		}
 		switch {
 		case it.Status == resolve.StatusError:
@@ -95,7 +95,7 @@ func policySelections(rt *root, conf sourceConfig) ([]finding, error) {
 		case it.Pinned != nil && !it.Pinned.Stale:
 			// prerel pin's override installs the chosen version.
 			continue
-		case !it.ChangesTerraform && !it.ChangesOpenTofu:
+		case same(it.Selected, it.ByPolicy[it.TerraformPolicy]) && same(it.Selected, it.ByPolicy[it.OpenTofuPolicy]):
 			continue
 		}
 		chosen := "no version"
@@ -120,4 +120,9 @@ func selection(v *string) string {
 		return "none"
 	}
 	return *v
+}
+
+// same reports whether two selections are the same version, or both none.
+func same(a, b *string) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }

@@ -4,34 +4,31 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
 
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/terraform/config"
 	"github.com/prerel/prerel/terraform/installer"
 )
 
-// TerraformOpenTofuDifference flags what Terraform and OpenTofu read
-// differently, with no registry:
+// TerraformOpenTofuDifference flags, with no registry, a module call or
+// provider requirement that OpenTofu reads from a .tofu file and
+// Terraform from a .tf file, or that only one of them reads: OpenTofu 1.8
+// and later read NAME.tofu in place of NAME.tf, and Terraform never reads
+// .tofu files. The readings are prerel's: the module tree of
+// terraform/config read both ways, as prerel resolve reads it, over the
+// local modules (a downloaded module is its author's). tflint itself
+// reads .tf files only.
 //
-//   - a module call or provider requirement that OpenTofu reads from a
-//     .tofu file and Terraform from a .tf file, or that only one of them
-//     reads (OpenTofu 1.8 and later read NAME.tofu in place of NAME.tf;
-//     Terraform never reads .tofu files);
-//   - a module call's version under which Terraform's module installer
-//     and OpenTofu's admit different versions among those it names: a "v"
-//     prefix before a prerelease, which OpenTofu's installer strips and
-//     Terraform's refuses (the "v" before an exact prerelease is
-//     prerel_module_exact_prerelease's, which fixes it).
-//
-// The readings are prerel's: the module tree of terraform/config read
-// both ways, and the installers' policies terraform-module and
-// opentofu-module. A provider version of more than three parts that a
-// registry lists (OpenTofu fails the query, Terraform skips it) needs the
-// registry's answer: prerel_policy_selection reports it.
+// The two other differences prerel knows are reported where they can be
+// decided: a "v" before an exact prerelease, which OpenTofu's module
+// installer strips and Terraform's refuses, by
+// prerel_module_exact_prerelease (which names the installer that excludes
+// the version and fixes it); a provider version of more than three parts
+// that a registry lists (OpenTofu fails the query, Terraform 1.13 and
+// later skip it), which needs the registry's answer, by
+// prerel_policy_selection.
 type TerraformOpenTofuDifference struct {
 	tflint.DefaultRule
 }
@@ -74,58 +71,14 @@ func readingDifferences(rt *root) ([]finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	installers, err := moduleInstallers()
-	if err != nil {
-		return nil, err
-	}
-	var out []finding
-	for _, n := range tofuTree.Nodes {
-		if n.Remote() || n.Module == nil {
-			continue
-		}
-		for _, c := range n.Module.ModuleCalls {
-			if c.VersionExpr || !c.HasVersion {
-				continue
-			}
-			if f := versionDifference(installers, c); f != "" {
-				out = append(out, finding{msg: fmt.Sprintf("module %q: %s", c.Name, f), rng: c.VersionPos})
-			}
-		}
-	}
 	if !readsTofuFiles(tofuTree) {
-		return out, nil
+		return nil, nil
 	}
 	tfTree, err := rt.loadTree(true, nil)
 	if err != nil {
 		return nil, err
 	}
-	return append(out, fileDifferences(rt, tf, tofu, tfTree, tofuTree)...), nil
-}
-
-// versionDifference says how Terraform's and OpenTofu's module installers
-// read a call's version differently, "" when they do not: each version
-// the constraint names is judged by both. A constraint that means one
-// exact prerelease the bare version fixes is left to
-// prerel_module_exact_prerelease.
-func versionDifference(installers []installerPolicy, c *config.ModuleCall) string {
-	if exactPrereleaseFinding(installers, c.Version) != nil {
-		return ""
-	}
-	named, err := engine.ParseMultipartConstraint(c.Version)
-	if err != nil {
-		return ""
-	}
-	tf, tofu := installers[0], installers[1]
-	for _, cmp := range named.Comparators() {
-		v := strings.TrimPrefix(cmp.Version.String(), "v")
-		a, b := engine.Evaluate(tf.policy, c.Version, v), engine.Evaluate(tofu.policy, c.Version, v)
-		if a.Verdict == b.Verdict {
-			continue
-		}
-		return fmt.Sprintf("Terraform and OpenTofu read version %q differently: for %s, %s says %s (%s), %s says %s (%s)",
-			c.Version, v, tf.name, a.Verdict, a.Reason, tofu.name, b.Verdict, b.Reason)
-	}
-	return ""
+	return fileDifferences(rt, tf, tofu, tfTree, tofuTree), nil
 }
 
 // fileDifferences compares the module calls and providers of each module

@@ -77,7 +77,7 @@ func TestSARIFLocatesEachFindingAtItsConstraint(t *testing.T) {
 	// constraint on the locked provider, Terraform's reading.
 	related := map[string][]located{
 		"stale-pin":              {{"", "main.tf:8:13", `">= 2.0.0-beta.1"`}},
-		"locked-version-refused": {{"", "main.tf:38:17", `">= 1.0.0"`}, {"", "modules/child/main.tf:6:17", `"~> 1.0"`}},
+		"locked-version-refused": {{"", "main.tf:38:17", `">= 1.0.0"`}, {"", "modules/child/main.tf:6:17", `"~> 1.0.0"`}},
 		"read-differently":       {{"", "network.tf:4:13", `"1.2.0"`}},
 	}
 	for _, res := range log.Results() {

@@ -3,7 +3,7 @@ terraform {
   required_providers {
     thing = {
       source  = "corp/thing"
-      version = "~> 1.0"
+      version = "~> 1.0.0"
     }
   }
 }

@@ -13,7 +13,10 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	comparerender "github.com/prerel/prerel/compare/render"
+	"github.com/prerel/prerel/internal/sarif"
 	"github.com/prerel/prerel/internal/sarif/sariftest"
+	"github.com/prerel/prerel/pin"
 )
 
 // actionFile is the part of action.yml the test reads.
@@ -479,6 +482,31 @@ func TestPreCommitHooks(t *testing.T) {
 			}
 			if code != want[h.ID][round] {
 				t.Errorf("round %d: hook %s (%q): exit %d, want %d\n%s", round, h.ID, words, code, want[h.ID][round], out)
+			}
+		}
+	}
+}
+
+// Every SARIF rule prerel writes is in the rules table of docs/ci.md,
+// where each rule's helpUri leads.
+func TestSARIFRulesDocumented(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("docs", "ci.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rules := range [][]sarif.Rule{pin.SARIFRules, comparerender.SARIFRules} {
+		for _, r := range rules {
+			if !strings.Contains(string(data), "| `"+r.ID+"` | "+string(r.Level)+" |") {
+				t.Errorf("docs/ci.md has no row for the rule %s (%s)", r.ID, r.Level)
+			}
+			page, anchor, _ := strings.Cut(strings.TrimPrefix(r.HelpURI, sarif.DocsURI), "#")
+			doc, err := os.ReadFile(filepath.Join("docs", page))
+			if err != nil {
+				t.Errorf("rule %s: helpUri %s: %v", r.ID, r.HelpURI, err)
+				continue
+			}
+			if anchor != "" && !strings.Contains(strings.ToLower(string(doc)), "# "+strings.ReplaceAll(anchor, "-", " ")) {
+				t.Errorf("rule %s: helpUri %s: no heading for #%s", r.ID, r.HelpURI, anchor)
 			}
 		}
 	}

@@ -20,7 +20,6 @@ const (
 	RuleStalePin          = "stale-pin"
 	RuleReadDifferently   = "read-differently"
 	RuleConfigWarning     = "configuration-warning"
-	sarifHelpSection      = "ci.md#sarif-for-code-scanning"
 	sarifInstallTodayHelp = "install-today.md#install-a-prerelease-today"
 )
 

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/prerel/prerel/internal/sarif"
 	"github.com/prerel/prerel/resolve"
 )
@@ -57,7 +55,7 @@ func SARIF(p *Plan, diffs []Difference, rep *resolve.Report) []sarif.Result {
 				continue
 			}
 			pins = append(pins, fmt.Sprintf("%s %s at %s", pn.Kind, pn.Name, pn.Version))
-			loc := at(pn.Range)
+			loc := sarif.At(pn.Range)
 			loc.Message = fmt.Sprintf("the constraint the pin of %s %s overrides: %q", pn.Kind, pn.Name, pn.Constraint)
 			res.Related = append(res.Related, loc)
 		}
@@ -86,31 +84,17 @@ func SARIF(p *Plan, diffs []Difference, rep *resolve.Report) []sarif.Result {
 		if len(u.Refusing) == 0 {
 			continue
 		}
-		res := sarif.Result{Rule: RulePinRefused, Location: at(u.Refusing[0].Range),
-			Message: fmt.Sprintf("%s %s: the pin of %s is not written: %s", u.Kind, u.Name, selected(u.Selected), u.Reason)}
+		res := sarif.Result{Rule: RulePinRefused, Location: sarif.At(u.Refusing[0].Range),
+			Message: fmt.Sprintf("%s %s: the pin of %s is not written: %s", u.Kind, u.Name, orNone(u.Selected), u.Reason)}
 		for _, q := range u.Refusing[1:] {
-			loc := at(q.Range)
-			loc.Message = fmt.Sprintf("the constraint of %s: %q", q.Module, q.Constraint)
-			res.Related = append(res.Related, loc)
+			res.Related = append(res.Related, q.SARIFLocation())
 		}
 		if u.Range.Filename != "" {
-			loc := at(u.Range)
+			loc := sarif.At(u.Range)
 			loc.Message = "the constraint of the root module"
 			res.Related = append(res.Related, loc)
 		}
 		out = append(out, res)
 	}
 	return out
-}
-
-// at is the SARIF location of a range.
-func at(r hcl.Range) sarif.Location {
-	return sarif.Location{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column}
-}
-
-func selected(s *string) string {
-	if s == nil {
-		return "none"
-	}
-	return *s
 }

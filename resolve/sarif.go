@@ -138,21 +138,21 @@ func (r *Report) SARIF() []sarif.Result {
 				what, selectedOr(tf), it.Constraint, selectedOr(tofu))))
 		}
 		if p := it.Pinned; p != nil && p.Stale {
-			res := sarif.Result{Rule: RuleStalePin, Location: location(p.Range),
+			res := sarif.Result{Rule: RuleStalePin, Location: sarif.At(p.Range),
 				Message: fmt.Sprintf("%s is pinned at %s, but %s now selects %s: run prerel pin", what, p.Version, it.Policy, selectedOr(it.Selected))}
 			for _, q := range it.Requirements {
-				res.Related = append(res.Related, requirementLocation(q))
+				res.Related = append(res.Related, q.SARIFLocation())
 			}
 			out = append(out, res)
 		}
 	}
 	for _, l := range r.RefusedLocks() {
-		res := sarif.Result{Rule: RuleLockRefused, Location: location(l.Range),
+		res := sarif.Result{Rule: RuleLockRefused, Location: sarif.At(l.Range),
 			Message: fmt.Sprintf("locked provider %s %s is not admitted by %s for %q: %s: %s", l.Address, l.Version, l.Policy, l.Constraint, verdictText(l), l.Reason)}
 		for _, it := range r.Items {
 			if it.Kind == KindProvider && it.Address == l.Address {
 				for _, q := range it.Requirements {
-					res.Related = append(res.Related, requirementLocation(q))
+					res.Related = append(res.Related, q.SARIFLocation())
 				}
 			}
 		}
@@ -167,9 +167,9 @@ func (r *Report) SARIF() []sarif.Result {
 		if rule == "" {
 			rule = RuleConfigWarning
 		}
-		res := sarif.Result{Rule: rule, Message: registry.RedactURL(w), Location: location(n.at)}
+		res := sarif.Result{Rule: rule, Message: registry.RedactURL(w), Location: sarif.At(n.at)}
 		for _, rel := range n.related {
-			loc := location(rel.at)
+			loc := sarif.At(rel.at)
 			loc.Message = rel.text
 			res.Related = append(res.Related, loc)
 		}
@@ -181,25 +181,21 @@ func (r *Report) SARIF() []sarif.Result {
 // result is a result of rule about it, at its constraint, with every
 // other module's constraint on it as related locations.
 func (it *Item) result(rule, msg string) sarif.Result {
-	res := sarif.Result{Rule: rule, Message: msg, Location: location(it.Range)}
+	res := sarif.Result{Rule: rule, Message: msg, Location: sarif.At(it.Range)}
 	for _, q := range it.Requirements {
 		if q.Range != it.Range {
-			res.Related = append(res.Related, requirementLocation(q))
+			res.Related = append(res.Related, q.SARIFLocation())
 		}
 	}
 	return res
 }
 
-// requirementLocation is where a module's constraint is written.
-func requirementLocation(q Requirement) sarif.Location {
-	loc := location(q.Range)
+// SARIFLocation is where the constraint is written, as a related
+// location of a SARIF result: "the constraint of module.eks: ...".
+func (q Requirement) SARIFLocation() sarif.Location {
+	loc := sarif.At(q.Range)
 	loc.Message = fmt.Sprintf("the constraint of %s: %q", q.Module, q.Constraint)
 	return loc
-}
-
-// location is the SARIF location of a range: its file, line and column.
-func location(r hcl.Range) sarif.Location {
-	return sarif.Location{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column}
 }
 
 func selectedOr(s *string) string {

@@ -23,6 +23,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
 )
 
 // SchemaURI is the JSON schema of SARIF 2.1.0, as the log's $schema
@@ -83,6 +85,11 @@ type Location struct {
 	// Message says, for a related location, what stands there: "the
 	// constraint of module.eks".
 	Message string
+}
+
+// At is the location where r starts: its file, line and column.
+func At(r hcl.Range) Location {
+	return Location{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column}
 }
 
 // Result is one finding.

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	comparerender "github.com/prerel/prerel/compare/render"
+	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/internal/sarif"
 	"github.com/prerel/prerel/internal/sarif/sariftest"
 	"github.com/prerel/prerel/pin"
@@ -301,6 +302,7 @@ func copyFile(t *testing.T, src, dst string) {
 // both logs are uploaded; one whose pins are up to date, where all
 // passes and nothing is uploaded.
 func TestAction(t *testing.T) {
+	longtest.SkipShort(t) // builds prerel, runs it as a process
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
@@ -423,6 +425,7 @@ type hook struct {
 // sample's --index, as a repository configures them), no file names,
 // from the repository's root; and checks which files trigger it.
 func TestPreCommitHooks(t *testing.T) {
+	longtest.SkipShort(t) // builds prerel, runs it as a process
 	data, err := os.ReadFile(".pre-commit-hooks.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -435,7 +435,9 @@ func TestPreCommitHooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := t.TempDir()
-	install := exec.Command("go", "install", "./cmd/prerel")
+	// pre-commit's golang hooks are installed with go install ./... at
+	// the repository's root.
+	install := exec.Command("go", "install", "./...")
 	install.Env = append(os.Environ(), "GOBIN="+bin)
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("go install: %v\n%s", err, out)

@@ -109,10 +109,31 @@ func versionOrEntry(p *config.ProviderRequirement) hcl.Range {
 // refuses, stale pins, what Terraform and OpenTofu read differently and
 // every other warning. Files are named as they were opened: relative to
 // the working directory, or absolute.
+//
+// Code scanning refuses a log with a result at no place: a finding
+// without one (a warning about the CLI configuration, an implied
+// provider) stands at the report's first file, or at its directory.
 func (r *Report) SARIF() []sarif.Result {
 	if r == nil {
 		return nil
 	}
+	out := r.sarifResults()
+	fallback := r.Dir
+	for i := len(out) - 1; i >= 0; i-- {
+		if f := out[i].Location.File; f != "" {
+			fallback = f
+		}
+	}
+	for i := range out {
+		if out[i].Location.File == "" {
+			out[i].Location = sarif.Location{File: fallback}
+		}
+	}
+	return out
+}
+
+// sarifResults are the results of SARIF, some maybe at no place.
+func (r *Report) sarifResults() []sarif.Result {
 	var out []sarif.Result
 	for i := range r.Items {
 		it := &r.Items[i]

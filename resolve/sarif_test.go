@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/prerel/prerel/internal/golden"
 	"github.com/prerel/prerel/internal/sarif/sariftest"
 	"github.com/prerel/prerel/pin"
@@ -115,4 +117,27 @@ func locatedAt(t *testing.T, rule string, l sariftest.Location) struct{ rule, at
 	name := strings.TrimPrefix(p.ArtifactLocation.URI, "testdata/sarif/")
 	return struct{ rule, at, text string }{rule, fmt.Sprintf("%s:%d:%d", name, p.Region.StartLine, p.Region.StartColumn),
 		strings.TrimSpace(string(line[p.Region.StartColumn-1:]))}
+}
+
+// Code scanning refuses a log with a result at no place: every result
+// has one, the report's first file or its directory.
+func TestSARIFPlacesEveryResult(t *testing.T) {
+	r := &resolve.Report{Dir: "infra", Warnings: []string{"the CLI configuration: a warning"},
+		Items: []resolve.Item{{Kind: resolve.KindProvider, Name: "x", Status: resolve.StatusError, Problem: "no registry", Implied: true}}}
+	for _, res := range r.SARIF() {
+		if res.Location.File != "infra" {
+			t.Errorf("%s at %q, want infra", res.Rule, res.Location.File)
+		}
+	}
+	r.Items = append(r.Items, resolve.Item{Kind: resolve.KindModule, Name: "m", Status: resolve.StatusError, Problem: "down",
+		Range: hcl.Range{Filename: "infra/main.tf", Start: hcl.Pos{Line: 3, Column: 13}}})
+	results := r.SARIF()
+	if len(results) != 3 {
+		t.Fatalf("%d results, want 3", len(results))
+	}
+	for _, res := range results {
+		if res.Location.File != "infra/main.tf" {
+			t.Errorf("%s at %q, want infra/main.tf", res.Rule, res.Location.File)
+		}
+	}
 }

@@ -302,7 +302,7 @@ func copyFile(t *testing.T, src, dst string) {
 // both logs are uploaded; one whose pins are up to date, where all
 // passes and nothing is uploaded.
 func TestAction(t *testing.T) {
-	longtest.SkipShort(t) // builds prerel, runs it as a process
+	longtest.Skip(t) // builds prerel, runs it and bash as processes
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
@@ -425,7 +425,7 @@ type hook struct {
 // sample's --index, as a repository configures them), no file names,
 // from the repository's root; and checks which files trigger it.
 func TestPreCommitHooks(t *testing.T) {
-	longtest.SkipShort(t) // builds prerel, runs it as a process
+	longtest.Skip(t) // installs prerel, runs it as a process
 	data, err := os.ReadFile(".pre-commit-hooks.yaml")
 	if err != nil {
 		t.Fatal(err)

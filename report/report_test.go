@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/catalogue"
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/report"
 )
 
@@ -23,7 +22,7 @@ func TestHints(t *testing.T) {
 	for i := 0; i < 25; i++ {
 		versions = append(versions, fmt.Sprintf("1.%d.0", i))
 	}
-	rep := engine.NewCheckReport(ps, ">= 1.0.0", versions)
+	rep := report.NewCheckReport(ps, ">= 1.0.0", versions)
 	for _, tt := range []struct {
 		hint, want string
 	}{
@@ -44,7 +43,7 @@ func TestHints(t *testing.T) {
 // an error.
 func TestUnsupportedFormat(t *testing.T) {
 	p, _ := catalogue.New().Lookup("strict")
-	err := report.Explain(&strings.Builder{}, report.HTML, engine.NewExplainReport(p, ">= 1", "1.0.0"), report.Options{})
+	err := report.Explain(&strings.Builder{}, report.HTML, report.NewExplainReport(p, ">= 1", "1.0.0"), report.Options{})
 	var ue *report.UnsupportedError
 	if !errors.As(err, &ue) || err.Error() != "the explain report has no html format" {
 		t.Errorf("explain as HTML: %v, want an UnsupportedError", err)

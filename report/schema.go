@@ -1,4 +1,6 @@
-package engine
+package report
+
+import "github.com/prerel/prerel/engine"
 
 // The schema versions of the reports' JSON forms, numbered as the compare
 // report's: a version changes when a field changes meaning or disappears;
@@ -12,15 +14,15 @@ const (
 // PolicyResult is one policy's verdict on one (constraint, version) pair,
 // with the policy's reason.
 type PolicyResult struct {
-	Policy  string  `json:"policy"`
-	Verdict Verdict `json:"verdict"`
-	Reason  string  `json:"reason"`
+	Policy  string         `json:"policy"`
+	Verdict engine.Verdict `json:"verdict"`
+	Reason  string         `json:"reason"`
 }
 
-// NewPolicyResult is r under p's name; a nil p (see ErrNilPolicy) is named
+// NewPolicyResult is r under p's name; a nil p (see engine.ErrNilPolicy) is named
 // "".
-func NewPolicyResult(p Policy, r Result) PolicyResult {
-	return PolicyResult{Policy: nameOf(p), Verdict: r.Verdict, Reason: ClipReason(r.Reason)}
+func NewPolicyResult(p engine.Policy, r engine.Result) PolicyResult {
+	return PolicyResult{Policy: nameOf(p), Verdict: r.Verdict, Reason: engine.ClipReason(r.Reason)}
 }
 
 // CheckReport judges versions against one constraint with several
@@ -44,8 +46,8 @@ type CheckRow struct {
 // NewCheckReport compiles constraint once with each policy and judges
 // every version with it. A policy that refuses the constraint gives
 // Invalid for every version, with the refusal as the reason; so does a nil
-// policy, named "", with ErrNilPolicy, as Evaluate answers.
-func NewCheckReport(ps []Policy, constraint string, versions []string) CheckReport {
+// policy, named "", with engine.ErrNilPolicy, as engine.Evaluate answers.
+func NewCheckReport(ps []engine.Policy, constraint string, versions []string) CheckReport {
 	rep := CheckReport{
 		Schema:     CheckSchema,
 		Constraint: constraint,
@@ -56,7 +58,7 @@ func NewCheckReport(ps []Policy, constraint string, versions []string) CheckRepo
 		rep.Versions[i] = CheckRow{Version: v, Results: make([]PolicyResult, len(ps))}
 	}
 	for j, p := range ps {
-		m, err := compile(p, constraint)
+		m, err := engine.Compile(p, constraint)
 		for i, v := range versions {
 			rep.Versions[i].Results[j] = NewPolicyResult(p, matchCompiled(m, err, v))
 		}
@@ -66,9 +68,9 @@ func NewCheckReport(ps []Policy, constraint string, versions []string) CheckRepo
 
 // matchCompiled judges version with a compiled constraint, or gives the
 // refusal when compiling failed.
-func matchCompiled(m Matcher, refusal error, version string) Result {
+func matchCompiled(m engine.Matcher, refusal error, version string) engine.Result {
 	if refusal != nil {
-		return InvalidResult(refusal)
+		return engine.InvalidResult(refusal)
 	}
 	return m.Match(version)
 }
@@ -84,7 +86,7 @@ type EvalLine struct {
 }
 
 // NewEvalLine names results, one per policy of ps in the same order.
-func NewEvalLine(ps []Policy, constraint, version string, results []Result) EvalLine {
+func NewEvalLine(ps []engine.Policy, constraint, version string, results []engine.Result) EvalLine {
 	line := EvalLine{Constraint: constraint, Version: version, Results: make([]PolicyResult, len(ps))}
 	for i, p := range ps {
 		line.Results[i] = NewPolicyResult(p, results[i])
@@ -112,12 +114,12 @@ type SelectRow struct {
 	// Error is the policy's refusal of the constraint, if any.
 	Error string `json:"error,omitempty"`
 	// Unreadable lists the versions the policy could not read.
-	Unreadable []Unreadable `json:"unreadable,omitempty"`
+	Unreadable []engine.Unreadable `json:"unreadable,omitempty"`
 }
 
-// NewSelectReport runs Select with every policy. A nil policy's row is
-// named "" and has ErrNilPolicy as its error.
-func NewSelectReport(ps []Policy, constraint string, available []string) SelectReport {
+// NewSelectReport runs engine.Select with every policy. A nil policy's row is
+// named "" and has engine.ErrNilPolicy as its error.
+func NewSelectReport(ps []engine.Policy, constraint string, available []string) SelectReport {
 	rep := SelectReport{
 		Schema:     SelectSchema,
 		Constraint: constraint,
@@ -130,12 +132,12 @@ func NewSelectReport(ps []Policy, constraint string, available []string) SelectR
 	return rep
 }
 
-func newSelectRow(p Policy, constraint string, available []string) SelectRow {
+func newSelectRow(p engine.Policy, constraint string, available []string) SelectRow {
 	row := SelectRow{Policy: nameOf(p)}
-	sel, err := Select(p, constraint, available)
+	sel, err := engine.Select(p, constraint, available)
 	switch {
 	case err != nil:
-		row.Error = ClipReason(err.Error())
+		row.Error = engine.ClipReason(err.Error())
 	case sel.Found:
 		v := sel.Version
 		row.Selected = &v
@@ -154,17 +156,17 @@ type ExplainReport struct {
 	Constraint string `json:"constraint"`
 	Version    string `json:"version"`
 	// Steps are the explanation's steps, in order; never null.
-	Steps   []Step  `json:"steps"`
-	Verdict Verdict `json:"verdict"`
-	Reason  string  `json:"reason"`
+	Steps   []engine.Step  `json:"steps"`
+	Verdict engine.Verdict `json:"verdict"`
+	Reason  string         `json:"reason"`
 }
 
-// NewExplainReport runs Explain. For a nil p, Policy and Rule are "" and
-// the verdict is Invalid with ErrNilPolicy's text.
-func NewExplainReport(p Policy, constraint, version string) ExplainReport {
-	x := Explain(p, constraint, version)
+// NewExplainReport runs engine.Explain. For a nil p, Policy and Rule are "" and
+// the verdict is Invalid with engine.ErrNilPolicy's text.
+func NewExplainReport(p engine.Policy, constraint, version string) ExplainReport {
+	x := engine.Explain(p, constraint, version)
 	rule := ""
-	if !isNil(p) {
+	if !engine.IsNil(p) {
 		rule = p.Rule()
 	}
 	return ExplainReport{
@@ -173,13 +175,21 @@ func NewExplainReport(p Policy, constraint, version string) ExplainReport {
 		Rule:       rule,
 		Constraint: constraint,
 		Version:    version,
-		Steps:      append([]Step{}, x.Steps...),
+		Steps:      append([]engine.Step{}, x.Steps...),
 		Verdict:    x.Result.Verdict,
 		Reason:     x.Result.Reason,
 	}
 }
 
-func policyNames(ps []Policy) []string {
+// nameOf is p's name, or "" for a nil p.
+func nameOf(p engine.Policy) string {
+	if engine.IsNil(p) {
+		return ""
+	}
+	return p.Name()
+}
+
+func policyNames(ps []engine.Policy) []string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
 		names[i] = nameOf(p)

@@ -170,7 +170,7 @@ with a timeline of the verdicts.`,
 			if err != nil {
 				return err
 			}
-			rep := engine.NewCheckReport(ps, constraint, versions)
+			rep := report.NewCheckReport(ps, constraint, versions)
 			if err := e.policyFailure(); err != nil {
 				return err
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/prerel/prerel/batch"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/lines"
+	"github.com/prerel/prerel/report"
 )
 
 // maxLine bounds one input line of eval and of version files, not
@@ -270,7 +271,7 @@ func (out *evalWriter) writeJSON(b *batch.Batch, n int) error {
 // strings cannot hold, so that its invalid bytes read as U+FFFD there),
 // its exact bytes in standard base64.
 type evalJSONLine struct {
-	engine.EvalLine
+	report.EvalLine
 	ConstraintBase64 string `json:"constraint_base64,omitempty"`
 	VersionBase64    string `json:"version_base64,omitempty"`
 }
@@ -278,7 +279,7 @@ type evalJSONLine struct {
 // newEvalJSONLine is the JSON line of a constraint and a version with
 // their results, one per policy of ps.
 func newEvalJSONLine(ps []engine.Policy, constraint, version string, results []engine.Result) evalJSONLine {
-	line := evalJSONLine{EvalLine: engine.NewEvalLine(ps, constraint, version, results)}
+	line := evalJSONLine{EvalLine: report.NewEvalLine(ps, constraint, version, results)}
 	if !utf8.ValidString(constraint) {
 		line.ConstraintBase64 = base64.StdEncoding.EncodeToString([]byte(constraint))
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"strings"
 
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/report"
 )
@@ -38,7 +37,7 @@ verdict and reason.`,
 			if err != nil {
 				return err
 			}
-			rep := engine.NewExplainReport(ps[0], constraint, version)
+			rep := report.NewExplainReport(ps[0], constraint, version)
 			return failure(report.Explain(e.stdout, report.Format(format.value), rep, renderOptions(false)))
 		}
 	},

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/report"
 )
@@ -45,9 +44,9 @@ timeline of the verdicts and selections.`,
 			if err != nil {
 				return err
 			}
-			s := report.Selection{Report: engine.NewSelectReport(ps, constraint, versions)}
+			s := report.Selection{Report: report.NewSelectReport(ps, constraint, versions)}
 			if format.value == "html" {
-				s.Verdicts = engine.NewCheckReport(ps, constraint, versions)
+				s.Verdicts = report.NewCheckReport(ps, constraint, versions)
 			}
 			return failure(report.Select(e.stdout, report.Format(format.value), s, renderOptions(*showAll)))
 		}

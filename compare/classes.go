@@ -8,6 +8,24 @@ import (
 	"github.com/prerel/prerel/engine"
 )
 
+// numbering is what the worker works out of a group, holding the
+// aggregate's lock, to add its local splits to the stripes' indexes: the
+// numbers of its case parts and of the policies' refusals of its
+// constraint, and each local split's key in the indexes.
+type numbering struct {
+	// numbers of sharedAggregate.ids of generation gen: of each shape, of
+	// the refusal of its version, of each policy's refusal of the
+	// constraint (0 when it has none), and of the set of those refusals
+	shapeIDs, vrefIDs, refIDs []uint32
+	refusedID                 uint32
+	gen                       int
+	// the policies' refusals of the group's constraint, for the stripes'
+	// indexes; nil when no policy refused it
+	crefs *constraintRefusals
+	vkeys []byte         // the local splits' keys in the stripes' indexes
+	busy  []*classStripe // stripes whose lock another worker held
+}
+
 // aggregateStripes adds the group to the pairs of every stripe: first to
 // each stripe whose lock is free, starting from a stripe of its own, then
 // to the others, waiting for their locks.

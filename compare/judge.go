@@ -7,6 +7,17 @@ import (
 	"github.com/prerel/prerel/engine"
 )
 
+// judging is what the worker works out of a group first, with no lock:
+// every policy's verdicts, as bytes and as bit planes, and per pair the
+// versions where it diverges.
+type judging struct {
+	errs     []error            // per policy: its refusal of the constraint
+	verdicts [][]engine.Verdict // [policy][version]
+	lo, hi   [][]uint64         // [policy][word]: bit 0 and bit 1 of each verdict
+	diverged []uint64           // the versions where the policies do not all agree
+	diverge  []int64            // per pair: the versions where it diverges
+}
+
 // judge fills the verdicts and bit planes of every policy for the group.
 // It reports whether some verdict is not one of engine's three, which the
 // bit planes cannot tell apart.

@@ -7,6 +7,17 @@ import (
 	"github.com/prerel/prerel/engine"
 )
 
+// filing is what the worker works out of a group's diverging versions,
+// with no lock: its case shapes, its local splits, and the refusals that
+// sign the classes of the cases some policy judged Invalid.
+type filing struct {
+	shapes   groupShapes
+	splits   map[string]int32 // local split key -> index in local
+	local    []localSplit
+	refused  []string // per policy: its refusal of the constraint, "" until needed
+	vrefused []string // per shape number: the refusal of its version, "" until needed
+}
+
 // localSplit is the diverging versions of one group that share a case
 // shape and the verdict of every policy: every pair's class of each of
 // them is the same.

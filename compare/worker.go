@@ -42,33 +42,16 @@ type worker struct {
 	shared   *sharedAggregate
 	log      *verdictLog
 	lists    listCache
-	shapes   groupShapes
 
-	// the group being judged
-	list     *versionList
-	errs     []error
-	verdicts [][]engine.Verdict // [policy][version]
-	lo, hi   [][]uint64         // [policy][word]: bit 0 and bit 1 of each verdict
-	diverged []uint64           // the versions where the policies do not all agree
-	diverge  []int64            // per pair: the versions where it diverges
-	splits   map[string]int32   // local split key -> index in local
-	local    []localSplit
-	refused  []string // per policy: its refusal of the constraint, "" until needed
-	vrefused []string // per shape number: the refusal of its version, "" until needed
-	key      []byte
-	vkeys    []byte         // the local splits' keys in the stripes' indexes
-	busy     []*classStripe // stripes whose lock another worker held
-	picks    []string
-	admitted []string // the versions a Selector allows, for pick
-	// numbers of sharedAggregate.ids of generation gen: of each shape, of
-	// the refusal of its version, of each policy's refusal of the
-	// constraint (0 when it has none), and of the set of those refusals
-	shapeIDs, vrefIDs, refIDs []uint32
-	refusedID                 uint32
-	gen                       int
-	// the policies' refusals of the group's constraint, for the stripes'
-	// indexes; nil when no policy refused it
-	crefs *constraintRefusals
+	// the group being judged, step by step: its list of versions, then
+	// what each step works out of it for the next (judge.go,
+	// localsplits.go, selection.go, classes.go)
+	list *versionList
+	judging
+	filing
+	selecting
+	numbering
+	key []byte // scratch for the keys of filing, numbering and pick
 
 	// where the worker is, for the error when a policy panics
 	policy  int
@@ -83,15 +66,16 @@ func newWorker(id int, policies []engine.Policy, pairs [][2]int, shared *sharedA
 		pairs:    pairs,
 		shared:   shared,
 		lists:    listCache{policies: len(policies)},
-		errs:     make([]error, len(policies)),
-		verdicts: make([][]engine.Verdict, len(policies)),
-		lo:       make([][]uint64, len(policies)),
-		hi:       make([][]uint64, len(policies)),
-		diverge:  make([]int64, len(pairs)),
-		refused:  make([]string, len(policies)),
-		refIDs:   make([]uint32, len(policies)),
-		picks:    make([]string, len(policies)),
-		splits:   map[string]int32{},
+		judging: judging{
+			errs:     make([]error, len(policies)),
+			verdicts: make([][]engine.Verdict, len(policies)),
+			lo:       make([][]uint64, len(policies)),
+			hi:       make([][]uint64, len(policies)),
+			diverge:  make([]int64, len(pairs)),
+		},
+		filing:    filing{refused: make([]string, len(policies)), splits: map[string]int32{}},
+		numbering: numbering{refIDs: make([]uint32, len(policies))},
+		selecting: selecting{picks: make([]string, len(policies))},
 	}
 }
 

@@ -51,10 +51,11 @@
 // aggregates of disjoint groups; since the caps keep the smallest keys
 // whatever the order, the aggregate of every group is the one Run keeps,
 // and Aggregate.Report builds the report from it as Run does: the same
-// report, byte for byte, baseline and drift included, once it has judged
-// every kept witness again with the policies given. AggregateJSON is the
-// JSON form of an Aggregate, the fields a partial report holds from
-// "limits" to "verdicts".
+// report, byte for byte, baseline and drift included. Aggregate.Tally is
+// what an aggregate holds in plain values, and NewAggregate checks a
+// Tally and makes the aggregate back: compare/shard writes the partial
+// reports' JSON form from it, and judges every kept witness again with
+// the policies given before it builds the report.
 //
 // # Report
 //
@@ -89,9 +90,9 @@
 // witness's constraint shape. Reports order them by relevance, then count (Options.Rank).
 //
 // The package never prints: the render package writes a report as text,
-// Markdown, JSON or HTML. Report.WriteJSON, Aggregate.WriteJSONFields
-// and WriteBaseline write as they encode, a class at a time, so that the
-// JSON text of a large report is never held whole in memory.
+// Markdown, JSON or HTML. Report.WriteJSON and WriteBaseline write as
+// they encode (compare/internal/jsonstream), a class at a time, so that
+// the JSON text of a large report is never held whole in memory.
 //
 // # Baselines
 //

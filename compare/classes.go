@@ -9,9 +9,10 @@ import (
 )
 
 // numbering is what the worker works out of a group, holding the
-// aggregate's lock, to add its local splits to the stripes' indexes: the
+// aggregate's lock, to add its local splits to the stripes' indexes (the
 // numbers of its case parts and of the policies' refusals of its
-// constraint, and each local split's key in the indexes.
+// constraint, and each local split's key in the indexes), and the
+// stripes it found locked on its way through them.
 type numbering struct {
 	// numbers of sharedAggregate.ids of generation gen: of each shape, of
 	// the refusal of its version, of each policy's refusal of the

@@ -571,6 +571,15 @@ func renderText(w io.Writer, r *Report, opt report.Options) error {
 		}
 	}
 	fmt.Fprintf(&b, "today:          %s\n\n", quote(r.installersLine()))
+	if r.Cooldown != nil {
+		fmt.Fprintf(&b, "%s:\n", r.cooldownTitle())
+		for _, l := range r.cooldownLines(quote, quote) {
+			for _, line := range wrapText(l, 2, 4) {
+				fmt.Fprintf(&b, "%s\n", line)
+			}
+		}
+		b.WriteString("\n")
+	}
 	if len(r.Items) == 0 {
 		b.WriteString("No module calls or providers to resolve.\n")
 	} else {
@@ -825,6 +834,13 @@ func renderMarkdown(w io.Writer, r *Report, opt report.Options) error {
 	fmt.Fprintf(&b, "### prerel resolve %s\n\n", markdown.Code(r.Dir))
 	fmt.Fprintf(&b, "%s read. Versions from %s. Default policy %s (%s). Today is %s.\n\n", plural.Of(len(r.Modules), "module", "modules"),
 		markdown.Code(r.VersionsFrom), markdown.Code(r.DefaultPolicy), markdown.Escape(r.DefaultFrom), markdown.Escape(r.installersLine()))
+	if r.Cooldown != nil {
+		fmt.Fprintf(&b, "#### %s\n\n", markdown.Escape(r.cooldownTitle()))
+		for _, l := range r.cooldownLines(markdown.Code, markdown.Escape) {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+		b.WriteString("\n")
+	}
 	if len(r.Items) == 0 {
 		b.WriteString("No module calls or providers to resolve.\n")
 	} else {

@@ -73,6 +73,9 @@ type Report struct {
 	// reading each item's Readers holds, in order: today's installers'
 	// releases first.
 	Readers []string `json:"readers,omitempty"`
+	// Cooldown is, when some item has a minimum release age, when the
+	// ages were counted and what the cooldown changed.
+	Cooldown *CooldownHeader `json:"cooldown,omitempty"`
 }
 
 // Item is one module call or one provider of the module tree and what
@@ -165,6 +168,13 @@ type Item struct {
 	// prerelease of a higher major version than today's Terraform
 	// selects (see NewMajorPrerelease). Render's JSON format fills it.
 	NewMajor []string `json:"new_major_prerelease,omitempty"`
+	// Cooldown is what the chosen policy's minimum release age does to
+	// the item; nil without one. Selected is the selection under it.
+	Cooldown *Cooldown `json:"cooldown,omitempty"`
+	// HeldBack are the versions the chosen policy admits, newer than
+	// Selected, that the cooldown holds back, newest first, each with
+	// its "published_at" and "eligible_at" (null when undated).
+	HeldBack []engine.HeldBack `json:"held_back,omitempty"`
 
 	columns []string // policy names in column order
 	err     error    // the lookup's error, when Problem is one

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/resolve/policyconfig"
+)
+
+// cooldownFlags are --min-age, --now and --allow-undated: a minimum
+// release age stacked on every selection (engine.Cooldown).
+type cooldownFlags struct {
+	minAge       minAgeFlag
+	now          nowFlag
+	allowUndated bool
+}
+
+// addCooldownFlags defines the cooldown flags on fs.
+func addCooldownFlags(fs *flagSet) *cooldownFlags {
+	f := &cooldownFlags{}
+	fs.Var(&f.minAge, "min-age", "hold back versions younger than `AGE` (7d, 72h), after the policy has\ndecided on the whole list; an exact pin is exempt (overrides min_age)")
+	fs.Var(&f.now, "now", "count ages at `TIME` (RFC 3339, such as 2026-03-01T12:00:00Z) rather\nthan now, so that a run can be repeated")
+	fs.BoolVar(&f.allowUndated, "allow-undated", false, "let a version without a publication date through the minimum age,\nwhich holds it back otherwise (overrides allow_undated)")
+	return f
+}
+
+// apply sets the flags on cfg, over the file's top-level settings.
+func (f *cooldownFlags) apply(cfg *policyconfig.Config) {
+	var age *time.Duration
+	origin := policyconfig.FlagOrigin("--allow-undated")
+	if f.minAge.set {
+		age, origin = &f.minAge.d, policyconfig.FlagOrigin("--min-age "+f.minAge.text)
+	}
+	var undated *bool
+	if f.allowUndated {
+		undated = &f.allowUndated
+	}
+	if age != nil || undated != nil {
+		cfg.SetCooldown(age, undated, origin)
+	}
+}
+
+// cooldown returns the cooldown the flags give alone, counted at --now
+// or the time of the call.
+func (f *cooldownFlags) cooldown() engine.Cooldown {
+	now := f.now.t
+	if now.IsZero() {
+		now = time.Now().UTC()
+	}
+	return engine.Cooldown{MinAge: f.minAge.d, Now: now, AllowUndated: f.allowUndated}
+}
+
+// minAgeFlag is --min-age, read by engine.ParseMinAge.
+type minAgeFlag struct {
+	d    time.Duration
+	text string
+	set  bool
+}
+
+func (f *minAgeFlag) String() string {
+	if !f.set {
+		return ""
+	}
+	return f.text
+}
+
+func (f *minAgeFlag) Type() string { return "AGE" }
+
+func (f *minAgeFlag) Set(s string) error {
+	d, err := engine.ParseMinAge(s)
+	if err != nil {
+		return err
+	}
+	f.d, f.text, f.set = d, s, true
+	return nil
+}
+
+// nowFlag is --now, read by engine.ParseNow.
+type nowFlag struct{ t time.Time }
+
+func (f *nowFlag) String() string {
+	if f.t.IsZero() {
+		return ""
+	}
+	return f.t.Format(time.RFC3339)
+}
+
+func (f *nowFlag) Type() string { return "TIME" }
+
+func (f *nowFlag) Set(s string) error {
+	t, err := engine.ParseNow(s)
+	if err != nil {
+		return err
+	}
+	f.t = t.UTC()
+	return nil
+}
+
+// pinDrift says why a pin prerel pin wrote is stale, where the reason is
+// a change of the registry or of time rather than of the configuration:
+// the pinned version is no longer listed (yanked), or a version the
+// minimum age held back has become eligible.
+func pinDrift(rep *resolve.Report) []string {
+	var out []string
+	for i := range rep.Items {
+		it := &rep.Items[i]
+		p := it.Pinned
+		if p == nil || !p.Stale || it.Listed() == nil {
+			continue
+		}
+		where := fmt.Sprintf("%s %s (%s:%d)", it.Kind, it.Name, printable.String(p.File), p.Line)
+		switch {
+		case !slices.Contains(it.Listed(), p.Version):
+			out = append(out, fmt.Sprintf("%s is pinned at %s, which the registry no longer lists (yanked?): init would fail", where, printable.String(p.Version)))
+		case it.Cooldown != nil && it.Selected != nil && newer(*it.Selected, p.Version):
+			since := ""
+			if c := it.Cooldown.EligibleSince; c != nil {
+				since = " since " + c.UTC().Format(time.RFC3339)
+			}
+			out = append(out, fmt.Sprintf("%s is pinned at %s, but %s, held back by the minimum age %s when the pin was written, is eligible%s",
+				where, printable.String(p.Version), printable.String(*it.Selected), it.Cooldown.MinAge, since))
+		}
+	}
+	return out
+}
+
+// newer reports whether a is a newer version than b.
+func newer(a, b string) bool {
+	va, err := engine.ParseVersion(a)
+	if err != nil {
+		return false
+	}
+	vb, err := engine.ParseVersion(b)
+	return err == nil && va.Compare(vb) > 0
+}

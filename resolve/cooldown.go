@@ -34,9 +34,10 @@ type Cooldown struct {
 	// when it has no date or the cooldown does not apply.
 	EligibleSince *time.Time `json:"eligible_since,omitempty"`
 	// DatesFrom says where the dates came from; DatesNote why there are
-	// none.
-	DatesFrom string `json:"dates_from,omitempty"`
-	DatesNote string `json:"dates_note,omitempty"`
+	// none, and DatesDetail what each source answered.
+	DatesFrom   string `json:"dates_from,omitempty"`
+	DatesNote   string `json:"dates_note,omitempty"`
+	DatesDetail string `json:"dates_detail,omitempty"`
 }
 
 // CooldownHeader is the report's account of the cooldown: when the ages
@@ -46,15 +47,16 @@ type CooldownHeader struct {
 	// Changed names the items whose selection the cooldown changes, in
 	// the report's order; the text report leads with them.
 	Changed []string `json:"changed"`
-	// NoDates are the notes of the hosts that gave no dates, once each.
+	// NoDates are the notes of the hosts that gave no dates, once each,
+	// with how many items they leave undated.
 	NoDates []string `json:"no_dates,omitempty"`
 }
 
 // datesOf is the dates found for one address.
 type datesOf struct {
-	dates engine.Dates
-	from  string
-	note  string
+	dates        engine.Dates
+	from         string
+	note, detail string
 }
 
 // cooled reports whether some job has a minimum age.
@@ -115,7 +117,7 @@ func lookupDates(ctx context.Context, src registry.Source, jobs []*job, listings
 			case err != nil:
 				got.note = "no publication dates: " + err.Error()
 			case d.Note != "":
-				got.note = d.Note
+				got.note, got.detail = d.Note, d.Detail
 			default:
 				got.from = d.From
 				got.dates = make(engine.Dates, len(versions))
@@ -140,7 +142,7 @@ func (j *job) applyCooldown(it *Item, versions []string, d datesOf) {
 		return
 	}
 	c := &Cooldown{MinAge: engine.FormatMinAge(j.cool.MinAge), From: j.coolFrom, AllowUndated: j.cool.AllowUndated,
-		Without: it.Selected, DatesFrom: d.from, DatesNote: d.note}
+		Without: it.Selected, DatesFrom: d.from, DatesNote: d.note, DatesDetail: d.detail}
 	it.Cooldown = c
 	if j.want.Version != "" {
 		c.Exempt = "a wanted version: the cooldown does not apply"
@@ -163,6 +165,8 @@ func (j *job) applyCooldown(it *Item, versions []string, d datesOf) {
 func cooldownHeader(now time.Time, items []Item) *CooldownHeader {
 	h := &CooldownHeader{Now: now.UTC(), Changed: []string{}}
 	any := false
+	var notes []string
+	count := map[string]int{}
 	for i := range items {
 		c := items[i].Cooldown
 		if c == nil {
@@ -172,9 +176,15 @@ func cooldownHeader(now time.Time, items []Item) *CooldownHeader {
 		if c.Changed {
 			h.Changed = append(h.Changed, string(items[i].Kind)+" "+items[i].Name)
 		}
-		if c.DatesNote != "" && !slices.Contains(h.NoDates, c.DatesNote) {
-			h.NoDates = append(h.NoDates, c.DatesNote)
+		if c.DatesNote != "" {
+			if count[c.DatesNote] == 0 {
+				notes = append(notes, c.DatesNote)
+			}
+			count[c.DatesNote]++
 		}
+	}
+	for _, n := range notes {
+		h.NoDates = append(h.NoDates, fmt.Sprintf("%s: %s undated", n, plural.Of(count[n], "item's versions count as", "items' versions count as")))
 	}
 	if !any {
 		return nil
@@ -221,7 +231,7 @@ func (r *Report) cooldownLines(code, text func(string) string) []string {
 	lines := append(changed, exempt...)
 	if r.Cooldown != nil {
 		for _, n := range r.Cooldown.NoDates {
-			lines = append(lines, text(n)+": its versions count as undated")
+			lines = append(lines, text(n))
 		}
 	}
 	return lines

@@ -588,6 +588,9 @@ func renderText(w io.Writer, r *Report, opt report.Options) error {
 		if r.Marked() {
 			legend = append(legend, "* the chosen policy selects another version than Terraform or OpenTofu today")
 		}
+		if r.Cooldown != nil && len(r.Cooldown.Changed) > 0 {
+			legend = append(legend, "(cooldown): the minimum age holds a newer version back (listed above)")
+		}
 		if len(r.Extra) > 0 {
 			legend = append(legend, "Under a row: each extra policy that selects another version than today, with what it selects.")
 		}

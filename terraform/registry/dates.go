@@ -28,9 +28,10 @@ type DateListing struct {
 	Published map[string]time.Time
 	// From says where the dates came from: the URL, or "".
 	From string
-	// Note says, when there are none, why: the host has no API that
-	// gives them.
-	Note string
+	// Note says, when there are none, that the host gives none ("HOST
+	// gives no publication dates"), the same for every address of the
+	// host; Detail says what each API answered.
+	Note, Detail string
 }
 
 // The hosts whose dates come from an API other than the registry
@@ -128,11 +129,7 @@ func (c *Client) dates(ctx context.Context, what, host, kind string, parts, vers
 	d, err := c.v1Dates(ctx, host, parts, versions, service)
 	if err != nil {
 		problems = append(problems, err.Error())
-		note := fmt.Sprintf("%s gives no publication dates", host)
-		if len(problems) > 0 {
-			note += " (" + strings.Join(problems, "; ") + ")"
-		}
-		return &DateListing{Note: note}, nil
+		return &DateListing{Note: fmt.Sprintf("%s gives no publication dates", host), Detail: strings.Join(problems, "; ")}, nil
 	}
 	return d, nil
 }

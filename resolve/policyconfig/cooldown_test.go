@@ -68,9 +68,9 @@ func TestCooldownSettings(t *testing.T) {
 
 func TestCooldownErrors(t *testing.T) {
 	for src, want := range map[string]string{
-		`min_age = 7`:                               `prerel.hcl:1,11-12: Invalid min_age; min_age is a minimum release age, a string such as "7d" or "72h".`,
-		`min_age = "7 days"`:                        `prerel.hcl:1,11-19: Invalid min_age; minimum age "7 days": expected days`,
-		`min_age = "-1h"`:                           `negative`,
+		`min_age = 7`:        `prerel.hcl:1,11-12: Invalid min_age; min_age is a minimum release age, a string such as "7d" or "72h".`,
+		`min_age = "7 days"`: `prerel.hcl:1,11-19: Invalid min_age; minimum age "7 days": expected days`,
+		`min_age = "-1h"`:    `negative`,
 		"module \"vpc\" {\n  allow_undated = \"yes\"\n}": `prerel.hcl:2,19-24: Invalid allow_undated; allow_undated is true or false.`,
 	} {
 		_, diags := policyconfig.Parse(testRegistry(t), []byte(src), "prerel.hcl")

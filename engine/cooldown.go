@@ -109,6 +109,16 @@ type Admitter interface {
 	Admitted(constraint string, available []string) ([]bool, error)
 }
 
+// PairwiseSelector is implemented by a Selector whose rule is pairwise:
+// it selects, by its own precedence, the newest version its Matcher
+// admits (an adapter that orders versions as its library does). Under a
+// cooldown it selects from the eligible versions alone, as a Policy that
+// is no Selector does, and the order makes no difference.
+type PairwiseSelector interface {
+	Selector
+	SelectsPairwise()
+}
+
 // IsExactPin reports whether constraint is an exact pin: one comparator,
 // "=" or no operator.
 func IsExactPin(constraint string) bool {
@@ -144,6 +154,14 @@ func SelectCooled(p Policy, constraint string, available []string, dates Dates, 
 		}
 		return !t.After(cutoff)
 	}
+	if !c.AgeFirst && without.Found {
+		// The newest version admitted is eligible: nothing newer is
+		// held back.
+		if i := slices.Index(available, without.Version); i >= 0 && eligible(i) {
+			out.EligibleSince = eligibleAt(dates, i, c.MinAge)
+			return out, nil
+		}
+	}
 	admitted, err := admittedOnList(p, constraint, available, without)
 	if err != nil {
 		return CooledSelection{}, err
@@ -171,6 +189,23 @@ func SelectCooled(p Policy, constraint string, available []string, dates Dates, 
 				}
 			}
 		}
+	} else if pairwise(p) {
+		var kept []string
+		var keptAt []int
+		for i, v := range available {
+			if admitted[i] && eligible(i) {
+				kept = append(kept, v)
+				keptAt = append(keptAt, i)
+			}
+		}
+		sel, err := Select(p, constraint, kept)
+		if err != nil {
+			return CooledSelection{}, err
+		}
+		out.Selection = Selection{Found: sel.Found, Version: sel.Version, Unreadable: without.Unreadable}
+		if sel.Found {
+			out.EligibleSince = eligibleAt(dates, keptAt[slices.Index(kept, sel.Version)], c.MinAge)
+		}
 	} else {
 		best, bestAt := Version{}, -1
 		for i, v := range available {
@@ -190,6 +225,16 @@ func SelectCooled(p Policy, constraint string, available []string, dates Dates, 
 	}
 	out.HeldBack = heldBack(available, dates, admitted, eligible, out.Selection, c.MinAge)
 	return out, nil
+}
+
+// pairwise reports whether p's rule is pairwise: no Selector, or a
+// PairwiseSelector.
+func pairwise(p Policy) bool {
+	if _, ok := p.(PairwiseSelector); ok {
+		return true
+	}
+	_, ok := p.(Selector)
+	return !ok
 }
 
 // eligibleAt is the date the i-th version became eligible, nil when it
@@ -284,7 +329,7 @@ func admittedOnList(p Policy, constraint string, available []string, without Sel
 	for i := range available {
 		out[i] = results[i].Verdict == Allow
 	}
-	if _, ok := p.(Selector); !ok {
+	if pairwise(p) {
 		return out, nil
 	}
 	if !without.Found {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/prerel/prerel/compare/age"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/resolve"
@@ -136,4 +137,39 @@ func newer(a, b string) bool {
 	}
 	vb, err := engine.ParseVersion(b)
 	return err == nil && va.Compare(vb) > 0
+}
+
+// addCompareMinAge defines compare's --min-age, of --domain ages.
+func addCompareMinAge(fs *flagSet) *minAgeFlag {
+	f := &minAgeFlag{d: 7 * 24 * time.Hour, text: "7d", set: true}
+	fs.Var(f, "min-age", "ages domain: the minimum release `AGE` (7d, 72h) both orders hold\nyoung versions back by (default 7d)")
+	return f
+}
+
+// compareAges runs the age dimension: every policy under the minimum age
+// in both orders on the dated domain, the classes where the order
+// changes the selection with their smallest witness.
+func compareAges(e *env, fs *flagSet, ps []engine.Policy, minAge *minAgeFlag, format string, all bool) error {
+	for _, name := range []string{"shard", "baseline", "write-baseline", "reference", "rank"} {
+		if f := fs.Lookup(name); f != nil && f.Changed {
+			return usagef("--%s does not apply to --domain ages", name)
+		}
+	}
+	if minAge.d <= 0 {
+		return usagef("--min-age must be positive for --domain ages")
+	}
+	r, err := age.Run(age.Exhaustive(), ps, minAge.d)
+	if ferr := e.policyFailure(); ferr != nil {
+		return ferr
+	}
+	if err != nil {
+		return failure(err)
+	}
+	switch format {
+	case "json":
+		return failure(age.WriteJSON(e.stdout, r))
+	case "text":
+		return failure(age.WriteText(e.stdout, r, all))
+	}
+	return usagef("--domain ages writes text or json, not %s", format)
 }

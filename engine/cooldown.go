@@ -33,6 +33,9 @@ type Cooldown struct {
 	// AgeFirst holds the young versions back before the policy sees the
 	// list (OpenTofu's RFC #4444), rather than after.
 	AgeFirst bool
+	// PinsNotExempt holds an exact pin's version back too, as tools
+	// without the exemption do (Renovate, Dependabot).
+	PinsNotExempt bool
 }
 
 // Active reports whether the cooldown holds anything back.
@@ -138,7 +141,7 @@ func SelectCooled(p Policy, constraint string, available []string, dates Dates, 
 	if !c.Active() {
 		return out, nil
 	}
-	if IsExactPin(constraint) {
+	if !c.PinsNotExempt && IsExactPin(constraint) {
 		out.Exempt = ExemptExactPin
 		return out, nil
 	}

@@ -144,6 +144,7 @@ func (j *job) applyCooldown(it *Item, versions []string, d datesOf) {
 	c := &Cooldown{MinAge: engine.FormatMinAge(j.cool.MinAge), From: j.coolFrom, AllowUndated: j.cool.AllowUndated,
 		Without: it.Selected, DatesFrom: d.from, DatesNote: d.note, DatesDetail: d.detail}
 	it.Cooldown = c
+	it.dates, it.minAge, it.host = d.dates, j.cool.MinAge, j.host()
 	if j.want.Version != "" {
 		c.Exempt = "a wanted version: the cooldown does not apply"
 		return
@@ -257,4 +258,72 @@ func heldList(hs []engine.HeldBack) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// host is the registry host of the job's address.
+func (j *job) host() string {
+	if j.key.kind == KindModule {
+		return j.key.module.Host.String()
+	}
+	return j.key.provider.Hostname.String()
+}
+
+// ReaderCooldown is how a reader applies a minimum release age, as the
+// tool's own code or design says; each reading under a cooldown uses the
+// item's minimum age and the report's time.
+type ReaderCooldown struct {
+	// Cooldown is the tool's cooldown for a minimum age at a time: its
+	// order, its buffer, what it does with an undated version and an
+	// exact pin (updaters.RenovateCooldown, updaters.DependabotCooldown).
+	Cooldown func(minAge time.Duration, now time.Time) engine.Cooldown
+	// ModulesOnly applies the cooldown to module calls alone.
+	ModulesOnly bool
+	// DatedHosts are the hosts the tool gets dates for; nil means the
+	// dates prerel found. PublicDates takes the dates of
+	// registry.terraform.io whatever the host.
+	DatedHosts  []string
+	PublicDates bool
+	// ProvidersWithoutAge: the providers' versions are locked without
+	// the age (Renovate's lock file maintenance runs init -upgrade).
+	ProvidersWithoutAge bool
+	// Pending is what the tool does when every candidate is held back:
+	// the reading's note.
+	Pending string
+}
+
+// cooledReading is what a reader with a cooldown assumes for an item
+// under a minimum age; ok is false when the cooldown does not apply.
+func (it *Item) cooledReading(rd Reader, now time.Time) (Reading, bool) {
+	c := rd.Cooldown
+	if c == nil || c.Cooldown == nil || it.minAge <= 0 {
+		return Reading{}, false
+	}
+	if it.Kind == KindProvider && (c.ModulesOnly || c.ProvidersWithoutAge) {
+		r := it.reading(rd.Policy)
+		if c.ProvidersWithoutAge {
+			r.Note = "lock maintenance, without the minimum age"
+		}
+		return r, true
+	}
+	dates := it.dates
+	switch {
+	case c.PublicDates && it.host != registry.PublicTerraformHost:
+		// The tool asks registry.terraform.io for a module of the same
+		// name, which prerel does not: undated here.
+		dates = nil
+	case c.DatedHosts != nil && !slices.Contains(c.DatedHosts, it.host):
+		dates = nil
+	}
+	sel, err := engine.SelectCooled(rd.Policy, it.Constraint, it.listed, dates, c.Cooldown(it.minAge, now))
+	if err != nil {
+		return Reading{Note: "skipped: " + engine.ClipReason(err.Error())}, true
+	}
+	var r Reading
+	if sel.Found {
+		v := sel.Version
+		r.Selects = &v
+	} else if sel.Without.Found && c.Pending != "" {
+		r.Note = c.Pending
+	}
+	return r, true
 }

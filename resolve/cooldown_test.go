@@ -11,11 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/golden"
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/registry"
+	"github.com/prerel/prerel/updaters"
 )
 
 // cooldownDir is the example under a minimum age of seven days.
@@ -132,5 +134,54 @@ func TestCooldownRegistryDates(t *testing.T) {
 	}
 	if len(r.Cooldown.NoDates) != 1 || !strings.HasPrefix(r.Cooldown.NoDates[0], "registry.terraform.io gives no publication dates: 3 items' versions") {
 		t.Errorf("the notes of the hosts without dates: %q, want one for modules and one for providers", r.Cooldown.NoDates)
+	}
+}
+
+// ageFirst is the cooldown of OpenTofu's RFC #4444: the age first.
+func ageFirst(minAge time.Duration, now time.Time) engine.Cooldown {
+	return engine.Cooldown{MinAge: minAge, Now: now, AgeFirst: true}
+}
+
+// TestCooldownReaders reads the example as the bots' cooldowns and
+// OpenTofu's RFC #4444 would: the order, the undated versions, the exact
+// pin, the providers and the hosts each one dates.
+func TestCooldownReaders(t *testing.T) {
+	ps := mustPolicies(t, "renovate", "dependabot", "opentofu-module")
+	readers := []resolve.Reader{
+		{Name: "renovate", Policy: ps[0], Cooldown: &resolve.ReaderCooldown{Cooldown: updaters.RenovateCooldown, DatedHosts: []string{"registry.terraform.io"}, ProvidersWithoutAge: true, Pending: "pending"}},
+		{Name: "dependabot", Policy: ps[1], Cooldown: &resolve.ReaderCooldown{Cooldown: updaters.DependabotCooldown, PublicDates: true, Pending: "cooldown"}},
+		{Name: "rfc", Policy: ps[2], ModulesOnly: true, Cooldown: &resolve.ReaderCooldown{Cooldown: ageFirst, ModulesOnly: true}},
+		{Name: "fallback-age-first", Policy: mustPolicies(t, "fallback")[0], Cooldown: &resolve.ReaderCooldown{Cooldown: ageFirst}},
+	}
+	r := cooldownRun(t, cooldownNow, false, nil)
+	if err := r.AddReaders(readers); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]string{
+		"vpc":    {"renovate": "5.1.0", "dependabot": "5.1.0", "rfc": "5.1.0", "fallback-age-first": "5.1.0"},
+		"db":     {"renovate": "pending", "dependabot": "cooldown", "rfc": "6.10.0"},
+		"edge":   {"renovate": "2.0.0-rc.1", "dependabot": "2.0.0-rc.1", "rfc": "none", "fallback-age-first": "2.0.0-rc.1"},
+		"random": {"renovate": "3.7.0", "dependabot": "3.7.0", "fallback-age-first": "3.6.3"},
+	}
+	for _, it := range r.Items {
+		for name, w := range want[it.Name] {
+			rd := it.Readers[name]
+			got := "none"
+			switch {
+			case rd.Selects != nil:
+				got = *rd.Selects
+			case rd.Note != "":
+				got = rd.Note
+			}
+			if got != w {
+				t.Errorf("%s, %s: %q, want %q", it.Name, name, got, w)
+			}
+		}
+	}
+	// The fallback trap, read in the RFC's order by the chosen policy of
+	// edge: without the cooldown it installs 2.0.0, a release; prerel's
+	// order selects none.
+	if sel := r.Items[1].Selected; r.Items[1].Name != "edge" || sel != nil {
+		t.Errorf("edge under prerel's order: %v", sel)
 	}
 }

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"slices"
+	"time"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/terraform/registry"
@@ -176,9 +177,12 @@ type Item struct {
 	// its "published_at" and "eligible_at" (null when undated).
 	HeldBack []engine.HeldBack `json:"held_back,omitempty"`
 
-	columns []string // policy names in column order
-	err     error    // the lookup's error, when Problem is one
-	listed  []string // the versions listed
+	dates   engine.Dates  // the listed versions' dates, under a cooldown
+	minAge  time.Duration // the chosen policy's minimum age
+	host    string        // the registry host of the address
+	columns []string      // policy names in column order
+	err     error         // the lookup's error, when Problem is one
+	listed  []string      // the versions listed
 }
 
 // Requirement is one module's constraint on a module call or provider.

@@ -204,7 +204,7 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 			}
 		}
 		if *readers {
-			if err := rep.AddReaders(constraintReaders(e.registry)); err != nil {
+			if err := rep.AddReaders(withRFC4444(rep, e.registry, constraintReaders(e.registry))); err != nil {
 				return failure(err)
 			}
 		}
@@ -551,7 +551,7 @@ func constraintReaders(reg *engine.Registry) []resolve.Reader {
 	var out []resolve.Reader
 	for _, p := range reg.All() {
 		if g := catalogue.Group(p.Name()); g == catalogue.GroupUpdaters || g == catalogue.GroupReaders {
-			out = append(out, resolve.Reader{Name: p.Name(), Policy: p, ModulesOnly: modulesOnly[p.Name()]})
+			out = append(out, resolve.Reader{Name: p.Name(), Policy: p, ModulesOnly: modulesOnly[p.Name()], Cooldown: readerCooldowns[p.Name()]})
 		}
 	}
 	return out

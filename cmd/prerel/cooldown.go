@@ -3,11 +3,14 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/prerel/prerel/compare/age"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/impact"
 	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/registry"
@@ -212,4 +215,77 @@ func withRFC4444(rep *resolve.Report, reg *engine.Registry, readers []resolve.Re
 // undated version held back.
 func rfc4444Cooldown(minAge time.Duration, now time.Time) engine.Cooldown {
 	return engine.Cooldown{MinAge: minAge, Now: now, AgeFirst: true}
+}
+
+// selectCooled is prerel select under a minimum age: the versions, as
+// arguments or in the versions file, may carry their date after "@".
+func selectCooled(e *env, cool *cooldownFlags, names policyList, constraint string, args []string, file, format string, showAll bool) error {
+	if format == "html" {
+		return usagef("--min-age writes text or json, not html")
+	}
+	versions, dates, err := datedVersions(args)
+	if err != nil {
+		return err
+	}
+	if file != "" {
+		lines, err := readVersionsFile(file)
+		if err != nil {
+			return err
+		}
+		more, moreDates, err := datedVersions(lines)
+		if err != nil {
+			return err
+		}
+		versions, dates = append(versions, more...), append(dates, moreDates...)
+	}
+	if err := checkArgs(constraint, versions[:len(args)]); err != nil {
+		return err
+	}
+	if len(versions) == 0 {
+		return usagef("select needs versions: as arguments or with --versions-file")
+	}
+	ps, err := e.resolve(names)
+	if err != nil {
+		return err
+	}
+	rep := engine.NewCooledSelectReport(ps, constraint, versions, dates, cool.cooldown())
+	return failure(report.Select(e.stdout, report.Format(format), report.Selection{Report: rep}, renderOptions(showAll)))
+}
+
+// datedVersions splits VERSION@DATE into the version and its date; a
+// version without "@" has none.
+func datedVersions(in []string) ([]string, engine.Dates, error) {
+	versions := make([]string, len(in))
+	dates := make(engine.Dates, len(in))
+	for i, s := range in {
+		v, d, ok := strings.Cut(s, "@")
+		versions[i] = v
+		if !ok {
+			continue
+		}
+		t, err := engine.ParseNow(d)
+		if err != nil {
+			return nil, nil, usagef("version %s: the date after @: %v", printable.String(s), err)
+		}
+		dates[i] = t
+	}
+	return versions, dates, nil
+}
+
+// impactCooldown is impact's --min-age: P's selections under it, where
+// the domain's histories have dates (a directory domain whose versions
+// come from an index file with published_at); the corpus has none.
+func impactCooldown(cool *cooldownFlags, d *impact.Domain, simulate bool) (engine.Cooldown, error) {
+	if !cool.minAge.set || cool.minAge.d <= 0 {
+		return engine.Cooldown{}, nil
+	}
+	if simulate {
+		return engine.Cooldown{}, usagef("--min-age cannot be used with --simulate-prereleases: a simulated version has no date")
+	}
+	for _, h := range d.Histories {
+		if h.Published != nil {
+			return cool.cooldown(), nil
+		}
+	}
+	return engine.Cooldown{}, usagef("--min-age: no history of the %s domain has dates (the corpus records none; an --index file with published_at does)", d.Name)
 }

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"time"
 	"slices"
+	"time"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/resolve"

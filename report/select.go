@@ -5,8 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 	"text/tabwriter"
+	"time"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/notes"

@@ -72,7 +72,9 @@ var _ Dated = (*Client)(nil)
 // ("versions": [{"id": "v1.2.0", "published": "..."}]); elsewhere, or
 // when those fail, from the extended v1 endpoint of the host's own
 // modules.v1, one request per version, newest first, at most
-// MaxVersionDateRequests ("published_at"). A host that answers none of
+// MaxVersionDateRequests ("published_at"). A host the Client maps to
+// another URL (BaseURL, HostURLs) is not looked up on the public APIs
+// unless V2URL or OpenTofuDocsURL is set. A host that answers none of
 // them has no dates: the DateListing's Note says so, and the error is
 // nil. The requests are bounded as every other (timeouts, retries, the
 // run's deadline, body sizes).
@@ -109,14 +111,18 @@ func (c *Client) ProviderDates(ctx context.Context, p tfaddr.Provider, versions 
 // "providers".
 func (c *Client) dates(ctx context.Context, what, host, kind string, parts, versions []string, service func(Services) (*url.URL, string)) (*DateListing, error) {
 	var problems []string
-	switch host {
-	case PublicTerraformHost:
+	// A host the run maps elsewhere (BaseURL, HostURLs: a mirror, an
+	// air-gapped copy) is not looked up on the public APIs, unless their
+	// URLs are given too.
+	mapped := c.Maps(host)
+	switch {
+	case host == PublicTerraformHost && (!mapped || c.V2URL != ""):
 		d, err := c.v2Dates(ctx, kind, parts)
 		if err == nil {
 			return d, nil
 		}
 		problems = append(problems, err.Error())
-	case PublicOpenTofuHost:
+	case host == PublicOpenTofuHost && (!mapped || c.OpenTofuDocsURL != ""):
 		d, err := c.openTofuDates(ctx, kind, parts)
 		if err == nil {
 			return d, nil
@@ -332,4 +338,24 @@ func newestFirst(versions []string) []string {
 		out[i] = r.text
 	}
 	return out
+}
+
+var _ Dated = (*ProviderInstallation)(nil)
+
+// ModuleDates asks the registry client: modules are always installed
+// from the registry.
+func (p *ProviderInstallation) ModuleDates(ctx context.Context, pkg tfaddr.ModulePackage, versions []string) (*DateListing, error) {
+	if p == nil || p.Registry == nil {
+		return nil, ErrNilClient
+	}
+	return p.Registry.ModuleDates(ctx, pkg, versions)
+}
+
+// ProviderDates asks the registry client, whatever mirror lists the
+// versions: a version's publication date is the registry's.
+func (p *ProviderInstallation) ProviderDates(ctx context.Context, pr tfaddr.Provider, versions []string) (*DateListing, error) {
+	if p == nil || p.Registry == nil {
+		return nil, ErrNilClient
+	}
+	return p.Registry.ProviderDates(ctx, pr, versions)
 }

@@ -64,6 +64,9 @@ func TestDates(t *testing.T) {
 			map[string]time.Time{"1.0.0": at("2026-01-01T00:00:00Z"), "2.0.0": at("2026-02-27T22:00:00Z")}, "/v2/modules/terraform-aws-modules/vpc/aws?include=module-versions"},
 		{"opentofu provider", func() (*DateListing, error) { return c.ProviderDates(ctx, tofuAWS, nil) },
 			map[string]time.Time{"5.1.0": at("2026-02-27T08:00:00Z"), "5.0.0": at("2026-01-06T08:00:00Z")}, "/registry/docs/providers/hashicorp/aws/index.json"},
+		{"through the provider installation", func() (*DateListing, error) {
+			return (&ProviderInstallation{Registry: c}).ProviderDates(ctx, tfAWS, nil)
+		}, map[string]time.Time{"5.0.0": at("2026-01-05T10:00:00Z"), "5.1.0-beta1": at("2026-02-20T10:00:00Z")}, "/v2/providers/hashicorp/aws?include=provider-versions"},
 		{"extended v1, newest first", func() (*DateListing, error) {
 			return c.ModuleDates(ctx, netAddr, []string{"1.0.0", "2.0.0"})
 		}, map[string]time.Time{"2.0.0": at("2026-02-01T00:00:00Z"), "1.0.0": at("2025-02-01T00:00:00Z")}, "/v1/modules/ (one request per version)"},
@@ -176,5 +179,21 @@ func TestIndexPublishedAt(t *testing.T) {
 		if _, err := ParseIndex([]byte(body), "index.json"); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v, want %q", err, want)
 		}
+	}
+}
+
+// TestDatesMappedHost checks that a host the run maps to a mirror is not
+// looked up on the public APIs: its own extended v1 endpoint answers.
+func TestDatesMappedHost(t *testing.T) {
+	f := newFakeRegistry(t, map[string]http.HandlerFunc{
+		"/.well-known/terraform.json":                     body(discoveryRelative),
+		"/v1/modules/terraform-aws-modules/vpc/aws/5.0.0": body(`{"version": "5.0.0", "published_at": "2026-01-01T00:00:00Z"}`),
+	})
+	d, err := testClient(f).ModuleDates(context.Background(), tfVPC, []string{"5.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Note != "" || len(d.Published) != 1 || strings.Contains(d.From, "/v2/") {
+		t.Errorf("got %v from %q, note %q (%s)", d.Published, d.From, d.Note, d.Detail)
 	}
 }

@@ -235,8 +235,10 @@ type v1VersionBody struct {
 }
 
 // v1Dates asks the host's own v1 service for each version, newest first,
-// at most MaxVersionDateRequests. The first answer without a date ends
-// the search.
+// at most MaxVersionDateRequests. The first two versions asked decide
+// whether the host gives dates: when neither is dated, the search ends
+// with the error; otherwise a version without a date is left undated and
+// the search goes on. The run's deadline still ends it.
 func (c *Client) v1Dates(ctx context.Context, host string, parts, versions []string, service func(Services) (*url.URL, string)) (*DateListing, error) {
 	svc, err := c.discoverOnce(ctx, host)
 	if err != nil {
@@ -247,32 +249,50 @@ func (c *Client) v1Dates(ctx context.Context, host string, parts, versions []str
 		return nil, fmt.Errorf("%s offers no such service", host)
 	}
 	out := &DateListing{Published: map[string]time.Time{}}
+	failed := 0
+	lastErr := fmt.Errorf("%s: no version to ask for", host)
 	for i, v := range newestFirst(versions) {
 		if i == MaxVersionDateRequests {
 			break
 		}
 		u := joinEscaped(base, append(slices.Clone(parts), v)...)
-		resp, err := c.get(ctx, u, auth)
+		t, err := c.v1Date(ctx, u, auth)
 		if err != nil {
-			return nil, err
-		}
-		var b v1VersionBody
-		if err := decodeJSON(resp.body, &b); err != nil {
-			return nil, fmt.Errorf("%s: %w", redactedURL(u), err)
-		}
-		if b.PublishedAt == nil {
-			return nil, fmt.Errorf("%s: no \"published_at\"", redactedURL(u))
-		}
-		t, err := time.Parse(time.RFC3339, *b.PublishedAt)
-		if err != nil {
-			return nil, fmt.Errorf("%s: \"published_at\" %q is not an RFC 3339 time", redactedURL(u), clipQuoted(*b.PublishedAt))
+			lastErr = err
+			if failed++; len(out.Published) == 0 && failed >= 2 || ctx.Err() != nil {
+				return nil, err
+			}
+			continue
 		}
 		out.Published[v] = t.UTC()
 		if out.From == "" {
 			out.From = redactedURL(base) + " (one request per version)"
 		}
 	}
+	if len(out.Published) == 0 {
+		return nil, lastErr
+	}
 	return out, nil
+}
+
+// v1Date is one version's date from the extended v1 endpoint.
+func (c *Client) v1Date(ctx context.Context, u *url.URL, auth string) (time.Time, error) {
+	resp, err := c.get(ctx, u, auth)
+	if err != nil {
+		return time.Time{}, err
+	}
+	var b v1VersionBody
+	if err := decodeJSON(resp.body, &b); err != nil {
+		return time.Time{}, fmt.Errorf("%s: %w", redactedURL(u), err)
+	}
+	if b.PublishedAt == nil {
+		return time.Time{}, fmt.Errorf("%s: no \"published_at\"", redactedURL(u))
+	}
+	t, err := time.Parse(time.RFC3339, *b.PublishedAt)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s: \"published_at\" %q is not an RFC 3339 time", redactedURL(u), clipQuoted(*b.PublishedAt))
+	}
+	return t, nil
 }
 
 // addDate records a version's date, refusing an answer with too many.

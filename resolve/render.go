@@ -43,7 +43,11 @@ import (
 // and "did_you_mean" (each with "constraint", "module" for a provider's
 // requirement, "selects" and "note"); see NoMatch) and
 // "new_major_prerelease" (the policies that select a prerelease of a new
-// major). The characters < > & are written as they are; control
+// major); under a minimum release age, "cooldown" ("min_age",
+// "min_age_from", "allow_undated", "exempt", "without", "changed",
+// "eligible_since", "dates_from", "dates_note") and "held_back" (each
+// with "version", "published_at" and "eligible_at"), and the report's
+// "cooldown" ("now", "changed", "no_dates"). The characters < > & are written as they are; control
 // characters are escaped as JSON escapes them; URL credentials are
 // replaced as Run replaces them. A nil report is an error.
 func renderJSON(w io.Writer, r *Report) error {

@@ -18,11 +18,13 @@ require (
 	github.com/hashicorp/terraform-svchost v0.1.1
 	github.com/leanovate/gopter v0.2.11
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/pflag v1.1.0
 	github.com/zclconf/go-cty v1.16.3
 	golang.org/x/mod v0.26.0
 	golang.org/x/net v0.43.0
 	golang.org/x/sys v0.35.0
+	gopkg.in/yaml.v3 v3.0.1
 	mvdan.cc/sh/v3 v3.12.0
 )
 

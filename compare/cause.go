@@ -64,8 +64,10 @@ const (
 // does not remove the divergence by itself). CauseOf returns "" when the
 // two policies agree on the case.
 func CauseOf(a, b engine.Policy, constraint, version string) Cause {
+	// The probes are cases outside the run: a policy's record of the
+	// cases it failed on does not count them.
 	verdict := func(p engine.Policy, c, v string) engine.Verdict {
-		return engine.Evaluate(p, c, v).Verdict
+		return engine.Evaluate(engine.Quiet(p), c, v).Verdict
 	}
 	return decideCause(a, b, constraint, version, counterfactuals(constraint, version), verdict)
 }

@@ -128,7 +128,7 @@ func encodeVerdicts(v []byte) (string, error) {
 		packed[i/4] |= (x & 3) << (2 * (i % 4))
 	}
 	var buf bytes.Buffer
-	zw, err := flate.NewWriter(&buf, flate.BestCompression)
+	zw, err := flate.NewWriter(&buf, flate.DefaultCompression)
 	if err != nil {
 		return "", err
 	}

@@ -66,6 +66,13 @@ func fillClassReasons(classes []Class, sides [][2]int32, witnesses [][2]string, 
 // (engine.ReadVersions, or for a few versions engine.TextTable, as a run
 // judges a short list).
 func fillWitnessReasons(witnesses [][2]string, policies []engine.Policy, workers int, sides func(w int, side func(policy int32, reason *string))) error {
+	// A second look at cases the run judged: not counted again in a
+	// policy's record of the cases it failed on.
+	quiet := make([]engine.Policy, len(policies))
+	for i, p := range policies {
+		quiet[i] = engine.Quiet(p)
+	}
+	policies = quiet
 	const block = 1024
 	constraints, byConstraint := groupParallel((len(witnesses)+block-1)/block, workers, func(b int, add func(string, int32)) {
 		for w := b * block; w < min(len(witnesses), (b+1)*block); w++ {

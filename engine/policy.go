@@ -179,6 +179,25 @@ type BatchMatcher interface {
 	MatchAll(versions []string, results []Result)
 }
 
+// Quieter is a Policy that keeps a record of the cases it failed on, as
+// a policy file's does for the command that runs it to report. Quiet
+// returns the same rule without that record: what a program uses to look
+// again at a case it has judged (a witness's reasons) or to probe a case
+// outside its run (a cause's counterfactual), so that the record counts
+// the cases of the run once each.
+type Quieter interface {
+	Policy
+	Quiet() Policy
+}
+
+// Quiet returns p.Quiet() when p is a Quieter, and p otherwise.
+func Quiet(p Policy) Policy {
+	if q, ok := p.(Quieter); ok && !isNil(p) {
+		return q.Quiet()
+	}
+	return p
+}
+
 // Evaluate compiles constraint with p and judges version: the one-shot form
 // of Compile and Match. A nil p gives Invalid with ErrNilPolicy's text, and
 // a p whose Compile returns neither a Matcher nor an error gives Invalid

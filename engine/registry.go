@@ -102,8 +102,19 @@ func (r *Registry) Names() []string {
 	return names
 }
 
+// UnknownPolicyError is Resolve's error for a name no policy has.
+type UnknownPolicyError struct {
+	Name  string
+	Known []string // every registered name, sorted
+}
+
+func (e *UnknownPolicyError) Error() string {
+	return fmt.Sprintf("unknown policy %q (known: %s)", e.Name, strings.Join(e.Known, ", "))
+}
+
 // Resolve looks up a list of names, failing on the first unknown one with
-// an error that lists the known names. An empty list means every policy.
+// an *UnknownPolicyError, which lists the known names. An empty list
+// means every policy.
 func (r *Registry) Resolve(names []string) ([]Policy, error) {
 	if len(names) == 0 {
 		return r.All(), nil
@@ -114,7 +125,7 @@ func (r *Registry) Resolve(names []string) ([]Policy, error) {
 		if !ok {
 			known := r.Names()
 			sort.Strings(known)
-			return nil, fmt.Errorf("unknown policy %q (known: %s)", n, strings.Join(known, ", "))
+			return nil, &UnknownPolicyError{Name: n, Known: known}
 		}
 		out = append(out, p)
 	}

@@ -66,7 +66,7 @@ func (p *Policy) Explain(constraint, version string) engine.Explanation {
 		add("constraint", "%s", line)
 	}
 	if p.refuse != nil {
-		err := p.checkRefuse(cv)
+		err := p.checkRefuse(cv, &p.failures)
 		outcome := "false: the constraint is accepted"
 		if _, ok := err.(*refusal); ok {
 			outcome = "true: the constraint is refused, so every version is invalid; the version is not read"

@@ -38,8 +38,12 @@ type failures struct {
 	other  int
 }
 
-// add records that the case gave the error reason.
+// add records that the case gave the error reason; a nil f records
+// nothing.
 func (f *failures) add(reason, constraint, version string) {
+	if f == nil {
+		return
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	i, ok := f.index[reason]

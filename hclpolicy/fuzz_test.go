@@ -88,7 +88,7 @@ func asWritten(p *Policy, constraint, version string) (engine.Result, bool) {
 		return engine.Result{}, false
 	}
 	cv := constraintValue(c)
-	if p.checkRefuse(cv) != nil {
+	if p.checkRefuse(cv, nil) != nil {
 		return engine.Result{}, false
 	}
 	v, err := engine.ParseVersion(version)

@@ -46,6 +46,7 @@ var (
 	_ engine.Policy    = (*Policy)(nil)
 	_ engine.Selector  = (*Policy)(nil)
 	_ engine.Explainer = (*Policy)(nil)
+	_ engine.Quieter   = (*Policy)(nil)
 )
 
 // Name returns the block's label.
@@ -82,22 +83,53 @@ func (p *Policy) Compile(constraint string) (engine.Matcher, error) {
 	if e, ok := p.matchers.get(constraint); ok {
 		return e.m, e.err
 	}
-	m, err := p.compile(constraint)
+	m, err := p.compile(constraint, &p.failures)
 	p.matchers.put(constraint, m, err)
 	return m, err
 }
 
-// compile is Compile without the cache.
-func (p *Policy) compile(constraint string) (engine.Matcher, error) {
+// compile is Compile without the cache; the errors of evaluating refuse
+// and admit go to rec, none are kept when rec is nil.
+func (p *Policy) compile(constraint string, rec *failures) (engine.Matcher, error) {
 	c, err := engine.ParseConstraint(constraint)
 	if err != nil {
 		return nil, err
 	}
 	cv := constraintValueOf(constraint, c)
-	if err := p.checkRefuse(cv); err != nil {
+	if err := p.checkRefuse(cv, rec); err != nil {
 		return nil, err
 	}
-	return &matcher{p: p, constraint: cv, admit: p.specialized(cv)}, nil
+	return &matcher{p: p, constraint: cv, admit: p.specialized(cv), rec: rec}, nil
+}
+
+// Quiet returns the policy without its record of failures: its cases
+// are judged exactly as the policy judges them, and those that fail are
+// not counted in Failures. A command block's policy is returned as it is.
+func (p *Policy) Quiet() engine.Policy {
+	if p.command != nil {
+		return p
+	}
+	return quietPolicy{p}
+}
+
+// quietPolicy is a Policy judging without keeping its failures.
+type quietPolicy struct{ p *Policy }
+
+func (q quietPolicy) Name() string { return q.p.name }
+func (q quietPolicy) Rule() string { return q.p.rule }
+
+// Compile is the policy's Compile, its matchers keeping no failures. A
+// constraint the policy compiled before is not specialized again.
+func (q quietPolicy) Compile(constraint string) (engine.Matcher, error) {
+	if e, ok := q.p.matchers.get(constraint); ok {
+		if m, ok := e.m.(*matcher); ok {
+			quiet := *m
+			quiet.rec = nil
+			return &quiet, e.err
+		}
+		return e.m, e.err
+	}
+	return q.p.compile(constraint, nil)
 }
 
 // matcherCache keeps the matchers a policy compiled (and its refusals),
@@ -245,7 +277,7 @@ func (r *refusal) Error() string { return r.reason }
 
 // checkRefuse evaluates refuse and refuse_reason for the constraint
 // value cv; nil when the constraint is accepted.
-func (p *Policy) checkRefuse(cv cty.Value) (err error) {
+func (p *Policy) checkRefuse(cv cty.Value, rec *failures) (err error) {
 	if p.refuse == nil {
 		return nil
 	}
@@ -256,7 +288,7 @@ func (p *Policy) checkRefuse(cv cty.Value) (err error) {
 	}()
 	vars := map[string]cty.Value{varConstraint: cv}
 	failed := func(err error) error {
-		p.failures.add(engine.ClipReason(err.Error()), cv.GetAttr("text").AsString(), "")
+		rec.add(engine.ClipReason(err.Error()), cv.GetAttr("text").AsString(), "")
 		return err
 	}
 	v, diags := evalExpr(p.refuse, vars)
@@ -313,6 +345,7 @@ type matcher struct {
 	p          *Policy
 	constraint cty.Value
 	admit      compiled
+	rec        *failures // where the errors of admit go; nil keeps none
 }
 
 // Reasons of a policy written as an expression in HCL's JSON syntax.
@@ -329,7 +362,7 @@ func (m *matcher) Match(version string) engine.Result {
 	if err != nil {
 		return engine.InvalidResult(err)
 	}
-	return m.p.judge(m.admit, m.constraint, v)
+	return m.p.decide(m.admit, m.constraint, v, true, m.rec)
 }
 
 // MatchVerdict is Match(version).Verdict, without building the reason of
@@ -339,18 +372,19 @@ func (m *matcher) MatchVerdict(version string) engine.Verdict {
 	if err != nil {
 		return engine.Invalid
 	}
-	return m.p.decide(m.admit, m.constraint, v, false).Verdict
+	return m.p.decide(m.admit, m.constraint, v, false, m.rec).Verdict
 }
 
 // judge evaluates admit, as specialized for the constraint value cv, for
 // the version vv. The reason names what decided (see decision).
 func (p *Policy) judge(admit compiled, cv cty.Value, vv cachedVersion) engine.Result {
-	return p.decide(admit, cv, vv, true)
+	return p.decide(admit, cv, vv, true, &p.failures)
 }
 
 // decide is judge, the reason of an allow or a reject left empty unless
-// reasons is set; an invalid verdict always has its reason.
-func (p *Policy) decide(admit compiled, cv cty.Value, vv cachedVersion, reasons bool) (r engine.Result) {
+// reasons is set; an invalid verdict always has its reason. The error of
+// an invalid verdict goes to rec, and nowhere when rec is nil.
+func (p *Policy) decide(admit compiled, cv cty.Value, vv cachedVersion, reasons bool, rec *failures) (r engine.Result) {
 	defer func() {
 		if x := recover(); x != nil {
 			r = engine.InvalidResult(fmt.Errorf("evaluating admit failed: %v", x))
@@ -403,7 +437,7 @@ func (p *Policy) decide(admit compiled, cv cty.Value, vv cachedVersion, reasons 
 		err = diagError{vv.over}
 	}
 	r = engine.InvalidResult(err)
-	p.failures.add(r.Reason, cv.GetAttr("text").AsString(), vv.obj.GetAttr("text").AsString())
+	rec.add(r.Reason, cv.GetAttr("text").AsString(), vv.obj.GetAttr("text").AsString())
 	return r
 }
 

@@ -113,6 +113,10 @@ type Plan struct {
 	// downloaded by init, the root first: where Build looks for files pin
 	// wrote before, and Remove removes them.
 	Dirs []string `json:"dirs"`
+
+	// report is the report the plan was built from, whose findings a
+	// SARIF rendering leads with.
+	report *resolve.Report
 }
 
 // Refusal is a file pin will not write nor remove.
@@ -164,6 +168,9 @@ type Pin struct {
 	// Aliases are a provider entry's configuration_aliases, repeated in
 	// the override since the entry is replaced whole.
 	Aliases []string `json:"configuration_aliases,omitempty"`
+	// Range is the place of the constraint the pin overrides
+	// (resolve.Item.Range).
+	Range hcl.Range `json:"-"`
 	// MinAge is the minimum release age the selection is made under
 	// ("7d"), "" for none; EligibleSince when the pinned version became
 	// eligible under it, and HeldBack the newer versions it holds back,
@@ -193,6 +200,11 @@ type Unpinned struct {
 	// Reason says why it cannot be pinned, Instead what the user can do.
 	Reason  string `json:"reason"`
 	Instead string `json:"instead"`
+	// Range is the place of the item's constraint (resolve.Item.Range).
+	Range hcl.Range `json:"-"`
+	// Refusing are, for a provider pin other modules' constraints
+	// refuse, those constraints.
+	Refusing []resolve.Requirement `json:"-"`
 }
 
 // File is one override file to write.
@@ -264,6 +276,7 @@ func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, erro
 	if err != nil {
 		return nil, err
 	}
+	p.report = report
 	pl := planner{plan: p, report: report, tree: tree, opts: opts, guard: g, users: map[string]*userOverrides{}}
 	if report.LockPath != "" {
 		t, err := g.judge(report.Dir, report.LockPath)
@@ -480,7 +493,7 @@ func (u *userOverrides) read(path, rel string) error {
 // unpinned records an item that cannot be pinned.
 func (pl *planner) unpinned(it *resolve.Item, module, reason, instead string) {
 	pl.plan.Unpinned = append(pl.plan.Unpinned, Unpinned{Kind: it.Kind, Name: it.Name, Module: module, Source: it.Source,
-		Pos: it.Pos, Selected: it.Selected, Reason: reason, Instead: instead})
+		Pos: it.Pos, Range: it.Range, Selected: it.Selected, Reason: reason, Instead: instead})
 }
 
 // selection returns the chosen policy's selection, or records why there
@@ -593,7 +606,7 @@ func (pl *planner) module(it *resolve.Item) error {
 	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: it.Name, Module: module, Source: it.Source, Address: it.Address,
 		Constraint: it.Constraint, ConstraintFrom: it.ConstraintFrom, Version: written, Listed: listed, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
 		WantedFrom: wantedFrom(it), Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
-		File: u.file.rel}.cooldownOf(it))
+		File: u.file.rel, Range: it.Range}.cooldownOf(it))
 	return nil
 }
 
@@ -787,17 +800,18 @@ func (pl *planner) provider(it *resolve.Item) error {
 		pl.unpinned(it, resolve.RootModule, why, "make the .tf and .tofu files agree on this provider, or write the pins yourself: "+tofuFileName+" for OpenTofu, "+FileName+" for Terraform")
 		return nil
 	}
-	if bad, err := pl.refusing(it, version); err != nil {
+	if bad, reqs, err := pl.refusing(it, version); err != nil {
 		return err
 	} else if len(bad) > 0 {
 		pl.unpinned(it, resolve.RootModule, version+" does not satisfy "+strings.Join(bad, "; "),
 			"relax those constraints, or choose a policy for "+it.Source+" that selects a version they admit")
+		pl.plan.Unpinned[len(pl.plan.Unpinned)-1].Refusing = reqs
 		return nil
 	}
 	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: name, Module: resolve.RootModule, Source: source, Address: it.Address,
 		Constraint: it.Constraint, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom, WantedFrom: wantedFrom(it),
 		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
-		File: u.file.rel, Aliases: aliases}.cooldownOf(it))
+		File: u.file.rel, Aliases: aliases, Range: it.Range}.cooldownOf(it))
 	for _, l := range pl.report.Locks {
 		if l.Address == it.Address && !sameProviderVersion(l.Version, version) {
 			pl.plan.Lock = append(pl.plan.Lock, LockChange{Address: l.Address, Locked: l.Version, Pinned: version, Pos: l.Pos})
@@ -835,14 +849,15 @@ func fillVersion(s string) string {
 // each as "MODULE's CONSTRAINT (FILE:LINE)". Terraform intersects every
 // module's constraints, and admits a prerelease only when one of them
 // names it exactly: so the pin is judged together with all of them, and
-// each is named that refuses it together with the pin alone.
-func (pl *planner) refusing(it *resolve.Item, version string) ([]string, error) {
+// each is named that refuses it together with the pin alone; the
+// requirements named are returned too.
+func (pl *planner) refusing(it *resolve.Item, version string) ([]string, []resolve.Requirement, error) {
 	if pl.opts.Policies == nil {
-		return nil, errors.New("pin: Options.Policies is required to pin a provider")
+		return nil, nil, errors.New("pin: Options.Policies is required to pin a provider")
 	}
 	pol, ok := pl.opts.Policies.Lookup(resolve.ProviderPolicy)
 	if !ok {
-		return nil, fmt.Errorf("pin: the policy %q, today's provider installer, is not registered", resolve.ProviderPolicy)
+		return nil, nil, fmt.Errorf("pin: the policy %q, today's provider installer, is not registered", resolve.ProviderPolicy)
 	}
 	admits := func(constraints []string) (bool, error) {
 		sel, err := engine.Select(pol, strings.Join(append([]string{version}, constraints...), ", "), []string{version})
@@ -860,17 +875,20 @@ func (pl *planner) refusing(it *resolve.Item, version string) ([]string, error) 
 		}
 	}
 	if ok, err := admits(cs); ok || err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var bad []string
+	var reqs []resolve.Requirement
 	for _, r := range others {
 		if ok, _ := admits([]string{r.Constraint}); !ok {
 			bad = append(bad, fmt.Sprintf("%s's %q (%s)", r.Module, r.Constraint, r.Pos))
+			reqs = append(reqs, r)
 		}
 	}
 	if len(bad) == 0 {
 		bad = append(bad, "the constraints of the other modules together")
+		reqs = others
 	}
 	sort.Strings(bad)
-	return bad, nil
+	return bad, reqs, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/internal/sarif"
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/terraform/installer"
@@ -45,9 +46,14 @@ type RenderOptions struct {
 	Only bool
 	// Contents shows the content of every file to write.
 	Contents bool
+	// Report is the report the check ran on, for a SARIF rendering of a
+	// plan Build did not make (the versions could not be listed).
+	Report *resolve.Report
 }
 
-// Render writes the plan in format. It leads with what `init` installs
+// Render writes the plan in format (report.SARIF for a check only: the
+// findings of Check and of the report the plan was built from, see
+// SARIF). It leads with what `init` installs
 // now that it did not before, per module; then what cannot be pinned and
 // why, the lock file entries to change, and the files. Outside text is
 // escaped as in package resolve's reports: control characters in text,
@@ -75,6 +81,14 @@ func Render(w io.Writer, format Format, p *Plan, opts RenderOptions) error {
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out{p, opts.Checked, d, f})
+	case report.SARIF:
+		if p == nil {
+			return errNilPlan
+		}
+		if !opts.Checked {
+			return &report.UnsupportedError{Report: "pin", Format: format}
+		}
+		return sarif.Write(w, sarif.Log{Rules: SARIFRules, Results: SARIF(p, opts.Differences, opts.Report)})
 	case Text, Markdown:
 		if p == nil {
 			return errNilPlan

@@ -30,9 +30,16 @@ const (
 	Markdown Format = "markdown" // for a pull request or a CI step summary
 	JSON     Format = "json"     // for programs: everything the report holds
 	HTML     Format = "html"     // a self-contained page, with timelines
+	// SARIF is a SARIF 2.1.0 log for code scanning (internal/sarif): the
+	// findings of the reports whose findings stand at a place in the
+	// user's files (resolve, pin's check, compare's drift), each there.
+	// It is not among Formats: the commands that write it add it to
+	// their --format themselves.
+	SARIF Format = "sarif"
 )
 
-// Formats are the formats, in the order help texts list them.
+// Formats are the formats every report may have, in the order help
+// texts list them.
 var Formats = []Format{Text, Markdown, JSON, HTML}
 
 // ParseFormat returns the format named s.

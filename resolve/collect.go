@@ -125,10 +125,10 @@ func (c *collector) moduleCall(n *config.Node, call *config.ModuleCall) {
 				path, call.VersionText, strings.Join(notConst, ", "))})
 	}
 	choice := c.opts.Config.Module(path)
-	req := Requirement{Module: moduleName(n), Constraint: call.Version, Pos: c.rel(call.VersionPos)}
+	req := Requirement{Module: moduleName(n), Constraint: call.Version, Pos: c.rel(call.VersionPos), Range: call.VersionPos}
 	c.jobs = append(c.jobs, &job{
 		item: Item{Kind: KindModule, Name: path, Source: call.Source, Address: src.Package.String(),
-			Constraint: call.Version, ConstraintFrom: c.staticFrom(call.VersionFrom), Requirements: []Requirement{req}, Pos: req.Pos,
+			Constraint: call.Version, ConstraintFrom: c.staticFrom(call.VersionFrom), Requirements: []Requirement{req}, Pos: req.Pos, Range: req.Range,
 			Policy: choice.Policy.Name(), PolicyFrom: choice.Origin.String()},
 		key:    lookupKey{kind: KindModule, module: src.Package},
 		chosen: choice.Policy,
@@ -228,7 +228,11 @@ func (c *collector) providerAddr(n *config.Node, p *config.ProviderRequirement) 
 
 // add records module n's requirement p.
 func (u *providerUse) add(n *config.Node, p *config.ProviderRequirement, rel func(hcl.Range) string) {
-	req := Requirement{Module: moduleName(n), Constraint: p.Constraint(), Pos: rel(p.Pos)}
+	at := p.Pos
+	if p.VersionPos.Filename != "" {
+		at = p.VersionPos // the constraint itself, for SARIF
+	}
+	req := Requirement{Module: moduleName(n), Constraint: p.Constraint(), Pos: rel(p.Pos), Range: at}
 	u.requirements = append(u.requirements, req)
 	if c := p.Constraint(); c != "" {
 		u.constraints = append(u.constraints, c)
@@ -244,7 +248,7 @@ func (c *collector) providerJob(u *providerUse) {
 		Policy: choice.Policy.Name(), PolicyFrom: choice.Origin.String(), Implied: u.implied}
 	for _, r := range u.requirements {
 		if r.Pos != "" {
-			it.Pos = r.Pos
+			it.Pos, it.Range = r.Pos, r.Range
 			break
 		}
 	}

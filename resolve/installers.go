@@ -56,15 +56,21 @@ func readsTofuFiles(tree *config.Tree) bool {
 // readingDifferences says where Terraform, reading tfTree, and OpenTofu,
 // reading tofuTree, read other module calls or provider requirements,
 // one line each; the table shows OpenTofu's reading.
-func readingDifferences(tf, tofu installer.Release, tfTree, tofuTree *config.Tree, rel func(hcl.Range) string) []string {
+func readingDifferences(tf, tofu installer.Release, tfTree, tofuTree *config.Tree, rel func(hcl.Range) string) []note {
 	byAddr := map[string]*config.Module{}
 	for _, n := range tfTree.Nodes {
 		byAddr[moduleName(n)] = n.Module
 	}
-	var out []string
-	say := func(format string, args ...any) {
-		out = append(out, fmt.Sprintf("%s and %s read this configuration differently: ", tf.Display(), tofu.Display())+
-			fmt.Sprintf(format, args...)+"; the table shows OpenTofu's reading")
+	var out []note
+	// say adds a difference at OpenTofu's reading, with Terraform's as
+	// the related place.
+	say := func(at, tfAt hcl.Range, format string, args ...any) {
+		n := note{text: fmt.Sprintf("%s and %s read this configuration differently: ", tf.Display(), tofu.Display()) +
+			fmt.Sprintf(format, args...) + "; the table shows OpenTofu's reading", rule: RuleReadDifferently, at: at}
+		if tfAt.Filename != "" && tfAt != at {
+			n.related = []relatedNote{{at: tfAt, text: "as " + tf.Display() + " reads it"}}
+		}
+		out = append(out, n)
 	}
 	for _, n := range tofuTree.Nodes {
 		mod := moduleName(n)
@@ -80,15 +86,15 @@ func readingDifferences(tf, tofu installer.Release, tfTree, tofuTree *config.Tre
 			t := calls[c.Name]
 			switch {
 			case t == nil:
-				say("%s: module call %q (%s) is in OpenTofu's files only", mod, c.Name, rel(c.Pos))
+				say(c.Pos, hcl.Range{}, "%s: module call %q (%s) is in OpenTofu's files only", mod, c.Name, rel(c.Pos))
 			case t.Source != c.Source || t.Version != c.Version:
-				say("%s: module call %q: source %q, version %q (%s) for OpenTofu; source %q, version %q (%s) for Terraform",
+				say(c.VersionPos, t.VersionPos, "%s: module call %q: source %q, version %q (%s) for OpenTofu; source %q, version %q (%s) for Terraform",
 					mod, c.Name, c.Source, c.Version, rel(c.VersionPos), t.Source, t.Version, rel(t.VersionPos))
 			}
 			delete(calls, c.Name)
 		}
 		for _, name := range slices.Sorted(maps.Keys(calls)) {
-			say("%s: module call %q (%s) is in Terraform's files only", mod, name, rel(calls[name].Pos))
+			say(calls[name].Pos, hcl.Range{}, "%s: module call %q (%s) is in Terraform's files only", mod, name, rel(calls[name].Pos))
 		}
 		providers := map[string]*config.ProviderRequirement{}
 		for _, p := range tm.Providers {
@@ -97,7 +103,7 @@ func readingDifferences(tf, tofu installer.Release, tfTree, tofuTree *config.Tre
 		for _, p := range n.Module.Providers {
 			t := providers[p.LocalName]
 			if t != nil && (t.Source != p.Source || t.Constraint() != p.Constraint()) {
-				say("%s: provider %q: source %q, version %q (%s) for OpenTofu; source %q, version %q (%s) for Terraform",
+				say(versionOrEntry(p), versionOrEntry(t), "%s: provider %q: source %q, version %q (%s) for OpenTofu; source %q, version %q (%s) for Terraform",
 					mod, p.LocalName, p.Source, p.Constraint(), rel(p.Pos), t.Source, t.Constraint(), rel(t.Pos))
 			}
 		}
@@ -109,7 +115,7 @@ func readingDifferences(tf, tofu installer.Release, tfTree, tofuTree *config.Tre
 // the program's own version that r reads (installer.Release.AppliesTo)
 // and names each one that does not admit r, or that r cannot read, with
 // the error init stops with.
-func coreWarnings(r installer.Release, tree *config.Tree, rel func(hcl.Range) string) []string {
+func coreWarnings(r installer.Release, tree *config.Tree, rel func(hcl.Range) string) []note {
 	stop := `"Unsupported Terraform Core version"`
 	switch {
 	case r.Product == installer.OpenTofu && r.Has(installer.LanguageBlock):
@@ -117,7 +123,7 @@ func coreWarnings(r installer.Release, tree *config.Tree, rel func(hcl.Range) st
 	case r.Product == installer.OpenTofu:
 		stop = `"Unsupported OpenTofu Core version"`
 	}
-	var out []string
+	var out []note
 	for _, n := range tree.Nodes {
 		if n.Module == nil {
 			continue
@@ -133,9 +139,9 @@ func coreWarnings(r installer.Release, tree *config.Tree, rel func(hcl.Range) st
 			ok, err := r.Admits(req.Constraint)
 			switch {
 			case err != nil:
-				out = append(out, fmt.Sprintf("%s: %s: %s %q (%s) is refused: %v", r, moduleName(n), what, req.Constraint, rel(req.Pos), err))
+				out = append(out, note{text: fmt.Sprintf("%s: %s: %s %q (%s) is refused: %v", r, moduleName(n), what, req.Constraint, rel(req.Pos), err), at: req.Pos})
 			case !ok:
-				out = append(out, fmt.Sprintf("%s: %s: %s %q (%s) does not admit %s: init stops with %s", r, moduleName(n), what, req.Constraint, rel(req.Pos), r.Display(), stop))
+				out = append(out, note{text: fmt.Sprintf("%s: %s: %s %q (%s) does not admit %s: init stops with %s", r, moduleName(n), what, req.Constraint, rel(req.Pos), r.Display(), stop), at: req.Pos})
 			}
 		}
 	}
@@ -192,14 +198,14 @@ func (c *collector) expressionWarnings(path string, call *config.ModuleCall) {
 // prerelease provider: that release installs the providers the state
 // uses without the configuration's constraints, so it refuses a locked
 // prerelease once the state uses it (fixed in 1.15.1).
-func lockWarnings(tf installer.Release, locks []Lock) []string {
+func lockWarnings(tf installer.Release, locks []Lock) []note {
 	if !tf.RefusesLockedPrereleaseInState() {
 		return nil
 	}
-	var out []string
+	var out []note
 	for _, l := range locks {
 		if v, err := engine.ParseMultipartVersion(l.Version); err == nil && v.IsPrerelease() && l.Required {
-			out = append(out, fmt.Sprintf("%s: locked provider %s %s (%s) is a prerelease: once the state uses it, init refuses it (providers from the state are installed without the configuration's constraints; fixed in Terraform 1.15.1)", tf, l.Address, l.Version, l.Pos))
+			out = append(out, note{text: fmt.Sprintf("%s: locked provider %s %s (%s) is a prerelease: once the state uses it, init refuses it (providers from the state are installed without the configuration's constraints; fixed in Terraform 1.15.1)", tf, l.Address, l.Version, l.Pos), at: l.Range})
 		}
 	}
 	return out

@@ -17,7 +17,7 @@ import (
 func checkLocks(locked []config.LockedProvider, jobs []*job, items []Item, rel func(hcl.Range) string) []Lock {
 	out := []Lock{}
 	for _, lp := range locked {
-		l := Lock{Address: lp.Address, Version: lp.Version, LockedConstraints: lp.Constraints, Pos: rel(lp.Pos)}
+		l := Lock{Address: lp.Address, Version: lp.Version, LockedConstraints: lp.Constraints, Pos: rel(lp.Pos), Range: lp.Pos}
 		if i := providerIndex(jobs, lp.Address); i >= 0 {
 			it, j := items[i], jobs[i]
 			l.Required, l.Name, l.Constraint, l.Policy = true, it.Name, it.Constraint, it.Policy

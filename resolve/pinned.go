@@ -30,6 +30,9 @@ type Pinned struct {
 	// wanted version) selects now for the configuration's own
 	// constraint: prerel pin would rewrite it.
 	Stale bool `json:"stale"`
+	// Range is the version's place, its file as it was opened (see
+	// Item.Range).
+	Range hcl.Range `json:"-"`
 }
 
 // pinSet is the pins read from the skipped files: module pins by call
@@ -51,12 +54,12 @@ var (
 // readPins reads the pins of the override files skip leaves out, in every
 // local module directory of tree. A file that cannot be read or parsed
 // holds no pin that can be named: its problem is a warning.
-func readPins(tree *config.Tree, skip func(string) bool, rel func(hcl.Range) string) (pinSet, []string) {
+func readPins(tree *config.Tree, skip func(string) bool, rel func(hcl.Range) string) (pinSet, []note) {
 	set := pinSet{modules: map[string]Pinned{}, providers: map[string]Pinned{}}
 	if skip == nil {
 		return set, nil
 	}
-	var warnings []string
+	var warnings []note
 	for _, n := range tree.Nodes {
 		if n.Remote() || n.Module == nil {
 			continue
@@ -72,12 +75,12 @@ func readPins(tree *config.Tree, skip func(string) bool, rel func(hcl.Range) str
 			}
 			src, err := safefile.Read(path, safefile.ConfigLimit)
 			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("the pins of %s are not shown: %v", rel(hcl.Range{Filename: path}), err))
+				warnings = append(warnings, note{text: fmt.Sprintf("the pins of %s are not shown: %v", rel(hcl.Range{Filename: path}), err), at: hcl.Range{Filename: path}})
 				continue
 			}
 			f, diags := hclread.ParseHCL(src, path)
 			if diags.HasErrors() || f == nil {
-				warnings = append(warnings, fmt.Sprintf("the pins of %s are not shown: %s", rel(hcl.Range{Filename: path}), diags.Error()))
+				warnings = append(warnings, note{text: fmt.Sprintf("the pins of %s are not shown: %s", rel(hcl.Range{Filename: path}), diags.Error()), at: hcl.Range{Filename: path}})
 				continue
 			}
 			readPinFile(f.Body, n, rel, &set)
@@ -179,7 +182,7 @@ func stringValue(e hcl.Expression) (string, bool) {
 
 func pinnedAt(version string, r hcl.Range, rel func(hcl.Range) string) Pinned {
 	file, _, _ := strings.Cut(rel(hcl.Range{Filename: r.Filename}), ":")
-	return Pinned{Version: version, File: file, Line: r.Start.Line}
+	return Pinned{Version: version, File: file, Line: r.Start.Line, Range: r}
 }
 
 // applyPins marks every item a pin holds, and whether the pin is stale.

@@ -15,6 +15,7 @@ import (
 	"github.com/prerel/prerel/internal/notes"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/internal/sarif"
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/terraform/installer"
 	"github.com/prerel/prerel/terraform/registry"
@@ -98,7 +99,8 @@ func where(pos string) string {
 
 // Render writes r in format f: report.Text for a terminal,
 // report.Markdown for a pull request or a CI step summary, report.JSON
-// for programs. Unless opts.ShowAll, the text and Markdown reports cut
+// for programs, report.SARIF for code scanning (the findings alone, see
+// Report.SARIF). Unless opts.ShowAll, the text and Markdown reports cut
 // long lists: each list after the table shows 10 lines, a grouped problem
 // names 6 items, an item's unreadable versions 2 examples, the edits that
 // make the chosen policy select a version 2 and the policies that select
@@ -112,6 +114,11 @@ func Render(w io.Writer, f report.Format, r *Report, opts report.Options) error 
 		return renderMarkdown(w, r, opts)
 	case report.JSON:
 		return renderJSON(w, r)
+	case report.SARIF:
+		if r == nil {
+			return errNilReport
+		}
+		return sarif.Write(w, sarif.Log{Rules: SARIFRules, Results: r.redacted().SARIF()})
 	}
 	return &report.UnsupportedError{Report: "resolve", Format: f}
 }

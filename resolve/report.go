@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/terraform/registry"
 )
@@ -77,6 +79,9 @@ type Report struct {
 	// Cooldown is, when some item has a minimum release age, when the
 	// ages were counted and what the cooldown changed.
 	Cooldown *CooldownHeader `json:"cooldown,omitempty"`
+
+	// notes are Warnings with their places, one for one (Report.SARIF).
+	notes []note
 }
 
 // Item is one module call or one provider of the module tree and what
@@ -106,6 +111,10 @@ type Item struct {
 	// Pos is where the first requirement is written, relative to the
 	// root directory; "" for an implied provider.
 	Pos string `json:"pos,omitempty"`
+	// Range is that place, its file as it was opened (relative to the
+	// working directory, or absolute), for a renderer that locates it
+	// (SARIF); the zero Range where Pos is "".
+	Range hcl.Range `json:"-"`
 	// Policy is the chosen policy, PolicyFrom where it was chosen.
 	Policy     string `json:"policy"`
 	PolicyFrom string `json:"policy_from"`
@@ -194,6 +203,8 @@ type Requirement struct {
 	// Pos is where it is written, relative to the root directory; ""
 	// for a provider the module only implies.
 	Pos string `json:"pos,omitempty"`
+	// Range is that place, its file as it was opened (see Item.Range).
+	Range hcl.Range `json:"-"`
 }
 
 // Columns returns the policy names shown for the item in column order: the
@@ -240,6 +251,8 @@ type Lock struct {
 	// LockedConstraints is what the lock file recorded.
 	LockedConstraints string `json:"locked_constraints"`
 	Pos               string `json:"pos"`
+	// Range is that place, its file as it was opened (see Item.Range).
+	Range hcl.Range `json:"-"`
 	// Required is false when the configuration no longer requires the
 	// provider; the fields below are then empty.
 	Required   bool   `json:"required"`
@@ -305,6 +318,7 @@ func (r *Report) redacted() *Report {
 	c.Unread = slices.Clone(r.Unread)
 	c.Skipped = slices.Clone(r.Skipped)
 	c.Warnings = slices.Clone(r.Warnings)
+	c.notes = slices.Clone(r.notes)
 	c.redact()
 	return &c
 }

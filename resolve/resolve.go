@@ -142,12 +142,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if c.diags.HasErrors() {
 		return nil, errorsOnly(c.diags)
 	}
-	r.Warnings = append(r.Warnings, formatAll(c.diags)...)
+	r.warn(diagNotes(c.diags)...)
 	if tfTree != tree {
-		r.Warnings = append(r.Warnings, readingDifferences(tf, tofu, tfTree, tree, c.rel)...)
+		r.warn(readingDifferences(tf, tofu, tfTree, tree, c.rel)...)
 	}
-	r.Warnings = append(r.Warnings, coreWarnings(tf, tfTree, c.rel)...)
-	r.Warnings = append(r.Warnings, coreWarnings(tofu, tree, c.rel)...)
+	r.warn(coreWarnings(tf, tfTree, c.rel)...)
+	r.warn(coreWarnings(tofu, tree, c.rel)...)
 
 	listings := lookup(ctx, opts.Versions, c.jobs, opts.Concurrency)
 	var dates map[lookupKey]datesOf
@@ -167,21 +167,21 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		if l.listing != nil {
 			for _, w := range l.listing.Warnings {
-				r.Warnings = append(r.Warnings, fmt.Sprintf("%s %q (%s): the registry warns: %s", j.item.Kind, j.item.Name, j.item.Source, w))
+				r.warn(note{text: fmt.Sprintf("%s %q (%s): the registry warns: %s", j.item.Kind, j.item.Name, j.item.Source, w), at: j.item.Range})
 			}
 		}
 	}
 	if dates != nil {
 		r.Cooldown = cooldownHeader(opts.Now, r.Items)
 	}
-	r.Warnings = append(r.Warnings, unreadableByAll(r.Items)...)
+	r.warn(unreadableByAll(r.Items)...)
 	r.applyPins(pins)
-	r.Warnings = append(r.Warnings, pinWarnings...)
+	r.warn(pinWarnings...)
 	if lockFile != "" {
 		r.LockFile = c.rel(hcl.Range{Filename: lockFile})
 		r.LockPath = lockFile
 		r.Locks = checkLocks(locked, c.jobs, r.Items, c.rel)
-		r.Warnings = append(r.Warnings, lockWarnings(tf, r.Locks)...)
+		r.warn(lockWarnings(tf, r.Locks)...)
 	}
 	r.redact()
 	return r, nil
@@ -284,12 +284,17 @@ func errorsOnly(diags hcl.Diagnostics) hcl.Diagnostics {
 	return out
 }
 
-// formatAll formats the warnings among diags, one a line.
-func formatAll(diags hcl.Diagnostics) []string {
-	var out []string
+// diagNotes are the warnings among diags, each formatted on one line
+// and placed at its subject.
+func diagNotes(diags hcl.Diagnostics) []note {
+	var out []note
 	for _, d := range diags {
 		if d.Severity == hcl.DiagWarning {
-			out = append(out, diag.Format(d))
+			n := note{text: diag.Format(d), rule: diagRule(d)}
+			if d.Subject != nil {
+				n.at = *d.Subject
+			}
+			out = append(out, n)
 		}
 	}
 	return out
@@ -330,13 +335,13 @@ func (c *collector) readLockFile() ([]config.LockedProvider, string) {
 
 // unreadableByAll warns about listed versions that no policy shown can
 // read.
-func unreadableByAll(items []Item) []string {
-	var out []string
+func unreadableByAll(items []Item) []note {
+	var out []note
 	for _, it := range items {
 		for _, u := range it.Unreadable {
 			if len(u.Policies) == len(it.columns) {
-				out = append(out, fmt.Sprintf("%s %q (%s): listed version %q is not readable by any policy shown: %s",
-					it.Kind, it.Name, it.Source, u.Version, u.Reason))
+				out = append(out, note{text: fmt.Sprintf("%s %q (%s): listed version %q is not readable by any policy shown: %s",
+					it.Kind, it.Name, it.Source, u.Version, u.Reason), at: it.Range})
 			}
 		}
 	}

@@ -55,7 +55,7 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 	seed := fs.Int64("seed", 1, "random domain: the seed")
 	count := fs.Int("count", 100000, fmt.Sprintf("random domain: the number of cases, 1 to %d", compare.MaxRandomCount))
 	pairing := fs.String("pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets\n(context or all)")
-	format := addCompareFormat(fs)
+	format := addCompareFormat(fs, sarifFormat)
 	baseline, writeBaseline := addBaseline(fs)
 	reference := fs.String("reference", "", "the `POLICY` the summary compares the others with (default:\n"+compare.DefaultReference+", today's Terraform and OpenTofu rule)")
 	installers := addInstallerFlag(fs)
@@ -77,6 +77,9 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 		}
 		if err := checkShardFlags(fs, &shard); err != nil {
 			return err
+		}
+		if format.value == sarifFormat && (*baseline == "" || shard.set) {
+			return usagef("--format sarif is the drift from a baseline: it needs --baseline, and no --shard")
 		}
 		ps, err := comparePolicies(e, *names)
 		if err != nil {

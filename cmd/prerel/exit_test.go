@@ -115,7 +115,7 @@ func TestExitStatusCompare(t *testing.T) {
 		{name: "matches the baseline", args: run("--baseline", baseline), code: exitOK, stderr: "matches the baseline"},
 		{name: "baseline drift", args: []string{"compare", "--policies", "strict,lexical", "--domain", cases, "--baseline", baseline},
 			code: exitFinding, stderr: "the run differs from the baseline " + baseline + " in "},
-		{name: "format md", args: run("--format", "md"), code: exitUsage, stderr: `unknown format "md" (expected text, markdown, json, html)`},
+		{name: "format md", args: run("--format", "md"), code: exitUsage, stderr: `unknown format "md" (expected text, markdown, json, html, sarif)`},
 		{name: "one policy", args: []string{"compare", "--policies", "strict", "--domain", cases}, code: exitUsage, stderr: "at least two policies"},
 		{name: "a policy twice", args: []string{"compare", "--policies", "strict,strict", "--domain", cases}, code: exitUsage, stderr: `policy "strict" given twice`},
 		{name: "missing baseline", args: run("--baseline", filepath.Join(dir, "nope.json")), code: exitUsage, stderr: "nope.json"},

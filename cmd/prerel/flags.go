@@ -251,13 +251,13 @@ func addFormat(fs *flagSet, formats ...string) *formatFlag {
 }
 
 // addCompareFormat defines --format for the reports of package compare:
-// one of comparerender.Formats.
-func addCompareFormat(fs *flagSet) *formatFlag {
+// one of comparerender.Formats, or of extra.
+func addCompareFormat(fs *flagSet, extra ...string) *formatFlag {
 	names := make([]string, len(comparerender.Formats))
 	for i, f := range comparerender.Formats {
 		names[i] = string(f)
 	}
-	return addFormat(fs, names...)
+	return addFormat(fs, append(names, extra...)...)
 }
 
 // orList is names as "a, b or c".

@@ -13,6 +13,7 @@ import (
 	"github.com/prerel/prerel/cmdpolicy"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/internal/suggest"
 )
 
 // env is what a command reads and writes, so that tests can run commands
@@ -377,6 +378,12 @@ func writeCommandList(w io.Writer, indent string) {
 // An unknown name, or a policy named twice, is a usage error.
 func (e *env) resolve(names policyList) ([]engine.Policy, error) {
 	ps, err := e.registry.Resolve(names)
+	var unknown *engine.UnknownPolicyError
+	if errors.As(err, &unknown) {
+		if best := suggest.Closest(unknown.Name, unknown.Known); best != "" {
+			return nil, usagef("unknown policy %q; did you mean %q? ('prerel policies' lists all %d)", unknown.Name, best, len(unknown.Known))
+		}
+	}
 	if err != nil {
 		return nil, usage(err)
 	}

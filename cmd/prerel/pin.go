@@ -59,8 +59,11 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 	dryRun := fs.Bool("dry-run", false, "write nothing; print the files pin would write")
 	updateLock := fs.Bool("update-lock", false, "also remove from the lock file exactly the provider entries that\nmust change for init to install the pins")
 	allowOutside := fs.Bool("allow-outside", false, "write and remove override files in module directories outside the Git\nrepository that holds DIR (outside DIR when it is in none)")
-	format := addFormat(fs, "text", "markdown", "json")
+	format := addFormat(fs, "text", "markdown", "json", sarifFormat)
 	return func(e *env, args []string) error {
+		if format.value == sarifFormat && !*check {
+			return usagef("--format sarif is for --check only: the findings of a check, for code scanning")
+		}
 		if len(args) != 1 {
 			return usagef("pin needs exactly one root module directory, got %d arguments", len(args))
 		}
@@ -100,7 +103,7 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 			if *check {
 				// What pin would write is not known: the check fails,
 				// and says why first.
-				if err := pin.Render(e.stdout, pin.Format(format.value), &pin.Plan{Dir: dir}, pin.RenderOptions{Checked: true, Failures: checkFailures(rep), Only: true}); err != nil {
+				if err := pin.Render(e.stdout, pin.Format(format.value), &pin.Plan{Dir: dir}, pin.RenderOptions{Checked: true, Failures: checkFailures(rep), Only: true, Report: rep}); err != nil {
 					return failure(err)
 				}
 			}

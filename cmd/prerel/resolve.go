@@ -182,7 +182,7 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 	fs.Var(&f.extra, "policies", "comma-separated `POLICIES` to show as extra columns (default: none)")
 	updater := fs.String("updater", "", "also show what the updater `NAME` (renovate, dependabot or\nterraform-module-versions) selects and proposes next to what init\ninstalls, and where they disagree")
 	readers := fs.Bool("readers", false, "also show what every program that reads a constraint assumes: today's\ninit, the bots (Renovate, Dependabot, terraform-module-versions) and the\nother readers of the catalogue, differences first")
-	format := addFormat(fs, "text", "markdown", "json")
+	format := addFormat(fs, "text", "markdown", "json", sarifFormat)
 	showAll := addShowAll(fs)
 	return func(e *env, args []string) error {
 		if len(args) != 1 {

@@ -49,7 +49,8 @@ func formatNames() string {
 }
 
 // Render writes r to w in format f; opts tunes the text, Markdown and HTML
-// reports. It fails when w or r is nil.
+// reports. FormatSARIF writes the drift of opts alone, and fails without
+// one. It fails when w or r is nil.
 func Render(w io.Writer, f Format, r *compare.Report, opts Options) error {
 	if w == nil || r == nil {
 		return errors.New("compare: render needs a writer and a report")
@@ -63,6 +64,8 @@ func Render(w io.Writer, f Format, r *compare.Report, opts Options) error {
 		return r.WriteJSON(w)
 	case FormatHTML:
 		return renderHTML(w, r, opts)
+	case FormatSARIF:
+		return renderSARIF(w, opts)
 	}
 	return fmt.Errorf("unknown format %q", f)
 }

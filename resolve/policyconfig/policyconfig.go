@@ -618,7 +618,11 @@ func (c *Config) lookup(name string, origin Origin) (engine.Policy, *hcl.Diagnos
 		return p, nil
 	}
 	known := slices.Sorted(slices.Values(c.reg.Names()))
-	return nil, diagAt(origin, fmt.Sprintf("Unknown policy %q", name), "Known policies: "+strings.Join(known, ", ")+".")
+	detail := "Known policies: " + strings.Join(known, ", ") + "."
+	if best := suggest.Closest(name, known); best != "" {
+		detail = fmt.Sprintf("Did you mean %q? ('prerel policies' lists all %d.)", best, len(known))
+	}
+	return nil, diagAt(origin, fmt.Sprintf("Unknown policy %q", name), detail)
 }
 
 // diagAt returns an error diagnostic at origin: with its range in the

@@ -114,8 +114,10 @@ func TestParseErrors(t *testing.T) {
 		name, src string
 		want      []string
 	}{
-		{"unknown policy", "default_policy = \"carg\"\n",
-			[]string{`prerel.hcl:1:18: Unknown policy "carg"; Known policies: cargo, lexical, mine, strict.`}},
+		{"unknown policy", "default_policy = \"zzz\"\n",
+			[]string{`prerel.hcl:1:18: Unknown policy "zzz"; Known policies: cargo, lexical, mine, strict.`}},
+		{"mistyped policy", "default_policy = \"carg\"\n",
+			[]string{`prerel.hcl:1:18: Unknown policy "carg"; Did you mean "cargo"? ('prerel policies' lists all 4.)`}},
 		{"unknown policy in block", "module \"vpc\" {\n  policy = \"nope\"\n}\n",
 			[]string{`prerel.hcl:2:12: Unknown policy "nope"`}},
 		{"syntax", "module \"vpc\" {\n  policy = \n}\n",

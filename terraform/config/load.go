@@ -97,6 +97,9 @@ type ProviderRequirement struct {
 	// Pos is the place of the first required_providers entry's name; the
 	// zero hcl.Range (no file name) for an implied provider.
 	Pos hcl.Range
+	// VersionPos is the place of the first version argument's value; the
+	// zero hcl.Range when no entry has one.
+	VersionPos hcl.Range
 }
 
 // Constraint returns the version constraints joined with ", ": the
@@ -360,8 +363,9 @@ type callInfo struct {
 }
 
 type providerInfo struct {
-	pos  hcl.Range
-	expr string
+	pos        hcl.Range
+	versionPos hcl.Range
+	expr       string
 }
 
 var (
@@ -472,7 +476,15 @@ func (ex *extras) readRequiredProviders(b *hcl.Block, file *hcl.File, override b
 			if len(a.Expr.Variables()) > 0 {
 				pi.expr = exprText(a.Expr, file)
 			}
+			if pi.versionPos.Filename == "" {
+				pi.versionPos = a.Expr.Range()
+			}
 			continue
+		}
+		for _, kv := range kvs {
+			if hcl.ExprAsKeyword(kv.Key) == "version" && pi.versionPos.Filename == "" {
+				pi.versionPos = kv.Value.Range()
+			}
 		}
 		for _, kv := range kvs {
 			if hcl.ExprAsKeyword(kv.Key) == "configuration_aliases" {
@@ -543,7 +555,7 @@ func (m *Module) build(mod *inspect.Module, ex *extras) {
 			pr.ConfigurationAliases = append(pr.ConfigurationAliases, ref)
 		}
 		if pi := ex.providers[name]; pi != nil {
-			pr.Pos = pi.pos
+			pr.Pos, pr.VersionPos = pi.pos, pi.versionPos
 			pr.Expr = pi.expr
 		} else {
 			pr.Implied = true

@@ -1,0 +1,5 @@
+default_policy = "cargo"
+
+module "gone" {
+  policy = "strict"
+}

@@ -1,0 +1,7 @@
+plugin "terraform" {
+  enabled = false
+}
+
+plugin "prerel" {
+  enabled = true
+}

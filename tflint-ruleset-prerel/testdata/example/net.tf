@@ -1,0 +1,4 @@
+module "net" {
+  source  = "example/net/aws"
+  version = "1.1.0"
+}

@@ -79,6 +79,21 @@
 // explain, eval) are package report's: they are the command line's
 // schemas, not the engine's.
 //
+// # Cooldown
+//
+// SelectCooled stacks a minimum release age (Cooldown) on any policy:
+// the policy decides what it admits on the whole list (an Admitter says
+// so itself; a Selector that is no PairwiseSelector admits no
+// prerelease below a release it selects), then the versions younger than
+// the minimum age, counted at Cooldown.Now from their Dates, are held
+// back, and the newest admitted version left is selected. So no policy
+// falls back to a prerelease because a release was held back (the
+// fallback trap of the age-first order, which Cooldown.AgeFirst gives
+// for comparisons). An exact pin is exempt (IsExactPin); a version
+// without a date is held back unless Cooldown.AllowUndated. Dates is a
+// slice beside the versions, nil for an undated history, so that the
+// selection without a cooldown costs nothing more.
+//
 // The package imports the standard library alone, so that a program can
 // embed the engine without the rest of prerel.
 package engine

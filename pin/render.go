@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/printable"
@@ -256,6 +257,9 @@ func (r *renderer) plan(p *Plan, opts RenderOptions) {
 			if pin.Why != "" {
 				r.detail("why none today: " + r.plain(pin.Why))
 			}
+			if pin.MinAge != "" {
+				r.detail(r.plain(cooldownDetail(pin)))
+			}
 		}
 		r.blank()
 		i = j
@@ -386,4 +390,28 @@ func installersLine(names, froms []string) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, " and ")
+}
+
+// cooldownDetail says what the minimum age holds back for a pin, and
+// since when the pinned version is eligible.
+func cooldownDetail(p Pin) string {
+	s := "minimum age " + p.MinAge + ": " + p.Version
+	if p.EligibleSince != nil {
+		s += " eligible since " + p.EligibleSince.UTC().Format(time.RFC3339)
+	} else {
+		s += " undated, let through"
+	}
+	for i, h := range p.HeldBack {
+		if i == 0 {
+			s += "; held back: "
+		} else {
+			s += ", "
+		}
+		if h.EligibleAt != nil {
+			s += h.Version + " until " + h.EligibleAt.UTC().Format(time.RFC3339)
+		} else {
+			s += h.Version + " (undated)"
+		}
+	}
+	return s
 }

@@ -50,7 +50,7 @@ compares all the policies, the native ones and the adapters.`,
 // compareFlags defines the flags of prerel compare and returns its run.
 func compareFlags(fs *flagSet) func(*env, []string) error {
 	names := addPolicies(fs)
-	domain := fs.String("domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, or a file of CONSTRAINT<TAB>VERSION\nlines (a regular file or a pipe)")
+	domain := fs.String("domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, ages (dated histories: the\nage dimension), or a file of CONSTRAINT<TAB>VERSION lines (a regular\nfile or a pipe)")
 	scope := fs.Int("scope", compare.DefaultScope, fmt.Sprintf("exhaustive domain: its size, %d to %d", compare.MinScope, compare.MaxScope))
 	seed := fs.Int64("seed", 1, "random domain: the seed")
 	count := fs.Int("count", 100000, fmt.Sprintf("random domain: the number of cases, 1 to %d", compare.MaxRandomCount))
@@ -61,6 +61,7 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 	installers := addInstallerFlag(fs)
 	showAll := addShowAll(fs)
 	rank := fs.String("rank", string(compare.RankRelevance), "order of classes and case shapes: relevance (how common\nthe constraint shape is in real configurations, then count)\nor count")
+	minAge := addCompareMinAge(fs)
 	var shard shardFlag // --shard: a partial report for prerel merge (merge.go)
 	fs.Var(&shard, "shard", shardUsage)
 	return func(e *env, args []string) error {
@@ -83,6 +84,9 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 		ps, err := comparePolicies(e, *names)
 		if err != nil {
 			return err
+		}
+		if kind == domainAges { // the age dimension (cooldown.go)
+			return compareAges(e, fs, ps, minAge, format.value, *showAll)
 		}
 		d, err := openDomain(kind, *domain, *scope, *seed, *count, *pairing)
 		if err != nil {
@@ -148,16 +152,17 @@ const (
 	domainRandom     = "random"
 	domainCorpus     = "corpus"
 	domainFile       = "file"
+	domainAges       = "ages"
 )
 
 // domainsExpected lists what --domain takes, for messages.
-const domainsExpected = "expected exhaustive, random, corpus or a file of CONSTRAINT<TAB>VERSION lines"
+const domainsExpected = "expected exhaustive, random, corpus, ages or a file of CONSTRAINT<TAB>VERSION lines"
 
 // domainKind tells which kind of domain the --domain value names: one of
 // the built-in domains, spelled exactly, or else a file.
 func domainKind(name string) (string, error) {
 	switch name {
-	case domainExhaustive, domainRandom, domainCorpus:
+	case domainExhaustive, domainRandom, domainCorpus, domainAges:
 		return name, nil
 	case "":
 		return "", usagef("--domain is empty: %s", domainsExpected)
@@ -172,6 +177,7 @@ var domainFlags = map[string]string{
 	"seed":    domainRandom,
 	"count":   domainRandom,
 	"pairing": domainCorpus,
+	"min-age": domainAges,
 }
 
 // checkDomainFlags refuses a flag given on the command line that does not

@@ -176,7 +176,7 @@ func checkFailures(rep *resolve.Report) []string {
 	for _, l := range rep.RefusedLocks() {
 		out = append(out, fmt.Sprintf("the lock file holds %s %s (%s), which %s does not admit for %q: %s", l.Address, l.Version, l.Pos, l.Policy, l.Constraint, l.Reason))
 	}
-	return out
+	return append(out, pinDrift(rep)...)
 }
 
 // pinReport writes the report of plan and, when unlocked, the provider

@@ -106,15 +106,24 @@ type engineJudge struct {
 }
 
 func compileEngine(constraint string) (versionJudge, error) {
+	return readEngine(constraint, func(text string) (goConstraint, error) {
+		_, err := parseGoConstraint(text)
+		return goConstraint{}, err
+	})
+}
+
+// readEngine reads constraint as OpenTofu's loader and engine do, with
+// read as go-version's NewConstraint.
+func readEngine(constraint string, read func(string) (goConstraint, error)) (engineJudge, error) {
 	if constraint == "" {
 		return engineJudge{all: true}, nil
 	}
-	if _, err := parseGoConstraint(constraint); err != nil {
-		return nil, fmt.Errorf("OpenTofu's configuration loader refuses it: %w", err)
+	if _, err := read(constraint); err != nil {
+		return engineJudge{}, fmt.Errorf("OpenTofu's configuration loader refuses it: %w", err)
 	}
 	set, err := meetingConstraintsStringRuby(constraint)
 	if err != nil {
-		return nil, fmt.Errorf("OpenTofu's experimental engine refuses it: %w", err)
+		return engineJudge{}, fmt.Errorf("OpenTofu's experimental engine refuses it: %w", err)
 	}
 	return engineJudge{set: set}, nil
 }
@@ -194,7 +203,41 @@ func (OpenTofuEngine) Select(constraint string, available []string) (engine.Sele
 	return sel, nil
 }
 
-// ReadVersions reads versions with go-version, once.
+// ReadVersions reads versions with go-version, once, and each release
+// again with go-versions as VersionConstraint.Check does.
 func (OpenTofuEngine) ReadVersions(versions []string) engine.VersionTable {
-	return newGoTable(versions, reasonEngineDropped, compileEngine)
+	return newGoTable(versions, reasonEngineDropped, func(l *goList, constraint string) (goJudge, error) {
+		j, err := readEngine(constraint, l.constraint)
+		if err != nil {
+			return nil, err
+		}
+		return j, nil
+	})
+}
+
+// verdicts is judge's verdict on every version, on the releases as the
+// list read them with go-versions.
+func (j engineJudge) verdicts(l *goList, out []engine.Verdict) {
+	l.releases(out, func(i int) engine.Verdict {
+		switch {
+		case j.all:
+			return engine.Allow
+		case l.releaseErr[i] != nil:
+			return engine.Invalid
+		}
+		return j.has(l.release[i])
+	})
+}
+
+// has is Set.Has as a verdict, Invalid when it panics.
+func (j engineJudge) has(v versions.Version) (verdict engine.Verdict) {
+	defer func() {
+		if recover() != nil {
+			verdict = engine.Invalid
+		}
+	}()
+	if j.set.Has(v) {
+		return engine.Allow
+	}
+	return engine.Reject
 }

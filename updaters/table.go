@@ -1,7 +1,10 @@
 package updaters
 
 import (
+	"strings"
+
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/listcache"
 )
 
 // The fast path (engine.VersionReader): each policy reads a list of
@@ -50,36 +53,111 @@ func (p *parsedVersions[V]) verdicts(out []engine.Verdict, decide func(i int, v 
 	}
 }
 
-// ReadVersions reads versions with ParseGemVersion, once.
+// ReadVersions reads versions with ParseGemVersion, once. Dependabot
+// splits a constraint at its commas and reads each term alone, and a
+// version satisfies the constraint when it satisfies every term; so the
+// table keeps, for each term it has met, what Compile made of it and the
+// column of its holds over the versions (listcache.Memo), as the
+// adapters' tables do.
 func (Dependabot) ReadVersions(versions []string) engine.VersionTable {
-	return &dependabotTable{readAll(versions, ParseGemVersion)}
+	t := &dependabotTable{parsedVersions: readAll(versions, ParseGemVersion),
+		pre:   make([]bool, len(versions)),
+		terms: listcache.NewMemo[gemTermColumn](listcache.MemoLimit(len(versions)))}
+	for i, v := range t.values {
+		t.pre[i] = t.ok[i] && v.Prerelease()
+	}
+	return t
 }
 
-type dependabotTable struct{ parsedVersions[GemVersion] }
+type dependabotTable struct {
+	parsedVersions[GemVersion]
+	pre   []bool // the readable prereleases
+	terms *listcache.Memo[gemTermColumn]
+}
 
-// Compile compiles constraint as Dependabot's Compile does.
-func (t *dependabotTable) Compile(constraint string) (engine.TableMatcher, error) {
-	m, err := Dependabot{}.Compile(constraint)
+// gemTermColumn is one term as Compile reads it, with whether it opts the
+// constraint in to prereleases and its column (Allow where the version
+// holds, Reject where it does not, Invalid where ParseGemVersion refused
+// it), or Compile's error.
+type gemTermColumn struct {
+	op      gemOp
+	err     error
+	wantPre bool
+	col     []engine.Verdict
+}
+
+// readTerm reads one term of a constraint, as the text between two
+// commas.
+func (t *dependabotTable) readTerm(text string) *gemTermColumn {
+	op, v, err := parseGemTerm(strings.Trim(text, " \t\n\v\f\r\x00"))
 	if err != nil {
-		return nil, err
+		return &gemTermColumn{err: err}
 	}
-	return &dependabotTableMatcher{t: t, m: m.(*dependabotMatcher)}, nil
+	c := &gemTermColumn{op: gemOp{op: op, v: v}, wantPre: dependabotWantsPrerelease.MatchString(text)}
+	if op == "~>" {
+		c.op.bump = v.bump()
+	}
+	c.col = make([]engine.Verdict, len(t.values))
+	t.verdicts(c.col, func(_ int, v GemVersion) engine.Verdict {
+		if c.op.holds(v) {
+			return engine.Allow
+		}
+		return engine.Reject
+	})
+	return c
+}
+
+// Compile compiles constraint as Dependabot's Compile does, term by term;
+// the error is the first term's. No match of /\d-[A-Za-z0-9]/ holds a
+// comma, so the constraint opts in when a term does.
+func (t *dependabotTable) Compile(constraint string) (engine.TableMatcher, error) {
+	m := &dependabotTableMatcher{t: t, m: &dependabotMatcher{}}
+	for _, text := range rubySplitComma(constraint) {
+		c := t.terms.Get(text, t.readTerm)
+		if c.err != nil {
+			return nil, c.err
+		}
+		m.m.terms = append(m.m.terms, c.op)
+		m.m.wantPre = m.m.wantPre || c.wantPre
+		m.cols = append(m.cols, c.col)
+	}
+	return m, nil
 }
 
 type dependabotTableMatcher struct {
-	t *dependabotTable
-	m *dependabotMatcher
+	t    *dependabotTable
+	m    *dependabotMatcher
+	cols [][]engine.Verdict
 }
 
 // Judge is Match on version i.
 func (m *dependabotTableMatcher) Judge(i int) engine.Result { return m.m.Match(m.t.texts[i]) }
 
-// Verdicts is Match's verdict on every version.
+// Verdicts is Match's verdict on every version: the first term that the
+// version fails rejects it, and a prerelease that holds needs the
+// constraint to opt in.
 func (m *dependabotTableMatcher) Verdicts(out []engine.Verdict) {
-	m.t.verdicts(out, func(_ int, v GemVersion) engine.Verdict {
-		verdict, _ := m.m.decide(v)
-		return verdict
-	})
+	out = out[:min(len(out), len(m.t.texts))]
+	for i := range out {
+		out[i] = engine.Allow
+		if !m.t.ok[i] {
+			out[i] = engine.Invalid
+		}
+	}
+	for _, col := range m.cols {
+		for i, v := range col[:len(out)] {
+			if out[i] == engine.Allow {
+				out[i] = v
+			}
+		}
+	}
+	if !m.m.wantPre {
+		for i, pre := range m.t.pre[:len(out)] {
+			if pre {
+				out[i] = engine.Reject
+			}
+		}
+	}
 }
 
 // ReadVersions reads versions with Masterminds' NewVersion of v3.3.1,

@@ -161,33 +161,99 @@ func (m *dependabotTableMatcher) Verdicts(out []engine.Verdict) {
 }
 
 // ReadVersions reads versions with Masterminds' NewVersion of v3.3.1,
-// once.
+// once. A constraint is alternatives of terms, and a release satisfies
+// it when it satisfies every term of one alternative; so the table keeps,
+// for each term it has met, what NewConstraint made of it and the column
+// of its check over the releases (listcache.Memo), as the adapters'
+// tables do.
 func (TerraformModuleVersions) ReadVersions(versions []string) engine.VersionTable {
-	return &tfmvTable{readAll(versions, parseMMVersion)}
+	return &tfmvTable{parsedVersions: readAll(versions, parseMMVersion),
+		terms: listcache.NewMemo[mmTermColumn](listcache.MemoLimit(len(versions)))}
 }
 
-type tfmvTable struct{ parsedVersions[mmVer] }
+type tfmvTable struct {
+	parsedVersions[mmVer]
+	terms *listcache.Memo[mmTermColumn]
+}
 
-// Compile compiles constraint as TerraformModuleVersions' Compile does.
+// mmTermColumn is one term as NewConstraint reads it and its column over
+// the table's releases (Allow where the term admits one; Reject on a
+// prerelease or where the term refuses the release; Invalid where
+// NewVersion refused the text), or parseMMTerm's error.
+type mmTermColumn struct {
+	term mmTerm
+	err  error
+	col  []engine.Verdict
+}
+
+// readTerm reads one term and checks every release against it.
+func (t *tfmvTable) readTerm(text string) *mmTermColumn {
+	term, err := parseMMTerm(text)
+	if err != nil {
+		return &mmTermColumn{err: err}
+	}
+	c := &mmTermColumn{term: term, col: make([]engine.Verdict, len(t.values))}
+	t.verdicts(c.col, func(_ int, v mmVer) engine.Verdict {
+		if v.pre == "" && term.check(v) {
+			return engine.Allow
+		}
+		return engine.Reject
+	})
+	return c
+}
+
+// Compile compiles constraint as TerraformModuleVersions' Compile does,
+// its terms through the table's memo.
 func (t *tfmvTable) Compile(constraint string) (engine.TableMatcher, error) {
-	m, err := TerraformModuleVersions{}.Compile(constraint)
+	m := &tfmvTableMatcher{t: t}
+	var cols [][]engine.Verdict
+	tm, err := compileTFMV(constraint, func(s string) (mmTerm, error) {
+		c := t.terms.Get(s, t.readTerm)
+		cols = append(cols, c.col)
+		return c.term, c.err
+	})
 	if err != nil {
 		return nil, err
 	}
-	return &tfmvTableMatcher{t: t, m: m.(*tfmvMatcher)}, nil
+	m.m = tm
+	for _, terms := range tm.or {
+		m.or = append(m.or, cols[:len(terms)])
+		cols = cols[len(terms):]
+	}
+	return m, nil
 }
 
 type tfmvTableMatcher struct {
-	t *tfmvTable
-	m *tfmvMatcher
+	t  *tfmvTable
+	m  *tfmvMatcher
+	or [][][]engine.Verdict // each alternative's terms' columns
 }
 
 // Judge is Match on version i.
 func (m *tfmvTableMatcher) Judge(i int) engine.Result { return m.m.Match(m.t.texts[i]) }
 
-// Verdicts is Match's verdict on every version.
+// Verdicts is Match's verdict on every version: Invalid where NewVersion
+// refused it, Allow where every term of some alternative admits it, and
+// Reject elsewhere (every prerelease among them).
 func (m *tfmvTableMatcher) Verdicts(out []engine.Verdict) {
-	m.t.verdicts(out, func(_ int, v mmVer) engine.Verdict { return m.m.judge(v).Verdict })
+	out = out[:min(len(out), len(m.t.texts))]
+	for i := range out {
+		out[i] = engine.Reject
+		if !m.t.ok[i] {
+			out[i] = engine.Invalid
+			continue
+		}
+	alternatives:
+		for _, terms := range m.or {
+			for _, col := range terms {
+				if col[i] != engine.Allow {
+					continue alternatives
+				}
+			}
+			out[i] = engine.Allow
+			break
+		}
+	}
 }
 
 // ReadVersions reads versions as node-semver does, once.

@@ -128,6 +128,12 @@ func mmIsX(s string) bool { return s == "x" || s == "X" || s == "*" }
 
 // Compile reads constraint as semver.NewConstraint of v3.3.1 does.
 func (TerraformModuleVersions) Compile(constraint string) (engine.Matcher, error) {
+	return compileTFMV(constraint, func(s string) (mmTerm, error) { return parseMMTerm(s) })
+}
+
+// compileTFMV reads constraint as semver.NewConstraint of v3.3.1 does,
+// with term as parseMMTerm.
+func compileTFMV(constraint string, term func(string) (mmTerm, error)) (*tfmvMatcher, error) {
 	c := rewriteRanges(constraint)
 	m := &tfmvMatcher{}
 	for _, alt := range strings.Split(c, "||") {
@@ -140,7 +146,7 @@ func (TerraformModuleVersions) Compile(constraint string) (engine.Matcher, error
 		}
 		var terms []mmTerm
 		for _, s := range cs {
-			t, err := parseMMTerm(s)
+			t, err := term(s)
 			if err != nil {
 				return nil, err
 			}

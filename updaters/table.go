@@ -256,34 +256,103 @@ func (m *tfmvTableMatcher) Verdicts(out []engine.Verdict) {
 	}
 }
 
-// ReadVersions reads versions as node-semver does, once.
+// ReadVersions reads versions as node-semver does, once. Renovate reads
+// a constraint term by term, and a version satisfies the npm range when
+// it holds every comparator of every term; so the table keeps, for each
+// term it has met, what Compile made of it and its columns
+// (listcache.Memo), as the adapters' tables do.
 func (Renovate) ReadVersions(versions []string) engine.VersionTable {
-	return &renovateTable{readAll(versions, readNPMVersion)}
+	return &renovateTable{parsedVersions: readAll(versions, readNPMVersion),
+		terms: listcache.NewMemo[renovateTermColumns](listcache.MemoLimit(len(versions)))}
 }
 
-type renovateTable struct{ parsedVersions[engine.Version] }
+type renovateTable struct {
+	parsedVersions[engine.Version]
+	terms *listcache.Memo[renovateTermColumns]
+}
 
-// Compile compiles constraint as Renovate's Compile does.
+// renovateTermColumns is one term as Compile reads it and, when it
+// expands to comparators, their columns: holds is Allow where the
+// version holds every comparator of the term (Reject where not, Invalid
+// where node-semver could not read it), and names where a comparator of
+// the term names a prerelease of the version's MAJOR.MINOR.PATCH.
+type renovateTermColumns struct {
+	*renovateTermRead
+	holds []engine.Verdict
+	names []bool
+}
+
+// readTerm reads one term and judges every version against it.
+func (t *renovateTable) readTerm(text string) *renovateTermColumns {
+	c := &renovateTermColumns{renovateTermRead: readRenovateTerm(text)}
+	if c.read != nil || c.expand != nil {
+		return c
+	}
+	c.holds = make([]engine.Verdict, len(t.values))
+	c.names = make([]bool, len(t.values))
+	t.verdicts(c.holds, func(i int, v engine.Version) engine.Verdict {
+		for _, cmp := range c.m.set {
+			c.names[i] = c.names[i] || v.IsPrerelease() && cmp.v.IsPrerelease() && cmp.v.SameCore(v)
+		}
+		if _, failed := (&renovateMatcher{set: c.m.set}).decide(v); failed >= 0 {
+			return engine.Reject
+		}
+		return engine.Allow
+	})
+	return c
+}
+
+// Compile compiles constraint as Renovate's Compile does, its terms
+// through the table's memo.
 func (t *renovateTable) Compile(constraint string) (engine.TableMatcher, error) {
-	m, err := Renovate{}.Compile(constraint)
+	m := &renovateTableMatcher{t: t}
+	var err error
+	m.m, err = compileRenovate(constraint, func(text string) *renovateTermRead {
+		c := t.terms.Get(text, t.readTerm)
+		m.terms = append(m.terms, c)
+		return c.renovateTermRead
+	})
 	if err != nil {
 		return nil, err
 	}
-	return &renovateTableMatcher{t: t, m: m.(*renovateMatcher)}, nil
+	return m, nil
 }
 
 type renovateTableMatcher struct {
-	t *renovateTable
-	m *renovateMatcher
+	t     *renovateTable
+	m     *renovateMatcher
+	terms []*renovateTermColumns
 }
 
 // Judge is Match on version i.
 func (m *renovateTableMatcher) Judge(i int) engine.Result { return m.m.Match(m.t.texts[i]) }
 
-// Verdicts is Match's verdict on every version.
+// Verdicts is Match's verdict on every version: Invalid where node-semver
+// could not read it, Reject everywhere for the null range, else Allow
+// where every term holds, for a prerelease only when some term names a
+// prerelease of its MAJOR.MINOR.PATCH.
 func (m *renovateTableMatcher) Verdicts(out []engine.Verdict) {
-	m.t.verdicts(out, func(_ int, v engine.Version) engine.Verdict {
-		verdict, _ := m.m.decide(v)
-		return verdict
-	})
+	out = out[:min(len(out), len(m.t.texts))]
+	for i := range out {
+		switch {
+		case !m.t.ok[i]:
+			out[i] = engine.Invalid
+			continue
+		case m.m.null:
+			out[i] = engine.Reject
+			continue
+		}
+		out[i] = engine.Allow
+		names := !m.t.values[i].IsPrerelease()
+		for _, c := range m.terms {
+			if c.holds[i] != engine.Allow {
+				out[i] = engine.Reject
+				break
+			}
+			names = names || c.names[i]
+		}
+		if !names {
+			out[i] = engine.Reject
+		}
+	}
 }

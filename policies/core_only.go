@@ -73,6 +73,10 @@ const reasonCoreBelowPessimistic = "prerelease: its version core is below a ~> c
 // Name returns "core-only".
 func (CoreOnly) Name() string { return "core-only" }
 
+// Group returns "installers", the catalogue's group of what Terraform
+// and OpenTofu do today: this is the rule of Terraform's and OpenTofu's required_version check.
+func (CoreOnly) Group() string { return "installers" }
+
 // Rule returns the rule in one line.
 func (CoreOnly) Rule() string {
 	return "a constraint naming a prerelease is invalid; a version is judged by its core, GA(v) (Terraform's and OpenTofu's required_version)"

@@ -43,6 +43,10 @@ const (
 // Name returns "strict".
 func (Strict) Name() string { return "strict" }
 
+// Group returns "installers", the catalogue's group of what Terraform
+// and OpenTofu do today: this is the documented rule of Terraform's and OpenTofu's provider installer.
+func (Strict) Group() string { return "installers" }
+
 // Rule returns the rule in one line.
 func (Strict) Rule() string {
 	return "a prerelease only when an = comparator names exactly that version; releases by precedence"

@@ -114,6 +114,12 @@
 // from B on releases or on the empty constraint names itself in the
 // paragraphs of the model above and in TestReleases.
 //
+// Beyond the code, every output that lists the catalogue's policies gains
+// the rule: the golden files of the commands, of resolve and of the
+// playground (rewritten with their tests' -update flag), the README's
+// samples (the README test's -update) and testdata/baseline.json
+// (compare --write-baseline, as docs/ci.md says).
+//
 // # Use
 //
 // Import the package and evaluate a pair with one policy:

@@ -1,6 +1,7 @@
 package updaters
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/prerel/prerel/engine"
@@ -161,19 +162,29 @@ func (m *dependabotTableMatcher) Verdicts(out []engine.Verdict) {
 }
 
 // ReadVersions reads versions with Masterminds' NewVersion of v3.3.1,
-// once. A constraint is alternatives of terms, and a release satisfies
-// it when it satisfies every term of one alternative; so the table keeps,
-// for each term it has met, what NewConstraint made of it and the column
-// of its check over the releases (listcache.Memo), as the adapters'
-// tables do.
+// once. A constraint is alternatives ("||") of terms, and a release
+// satisfies it when it satisfies every term of one alternative. No term,
+// and no match of the regular expressions that check an alternative and
+// find its terms, holds a comma; so an alternative is valid when each of
+// its comma-separated pieces is, and its terms are its pieces' terms in
+// order. The table keeps, for each piece it has met, whether it is valid
+// and its terms with the column of each term's check over the releases
+// (listcache.Memo), as the adapters' tables keep their pieces.
 func (TerraformModuleVersions) ReadVersions(versions []string) engine.VersionTable {
 	return &tfmvTable{parsedVersions: readAll(versions, parseMMVersion),
-		terms: listcache.NewMemo[mmTermColumn](listcache.MemoLimit(len(versions)))}
+		pieces: listcache.NewMemo[mmPiece](listcache.MemoLimit(len(versions)))}
 }
 
 type tfmvTable struct {
 	parsedVersions[mmVer]
-	terms *listcache.Memo[mmTermColumn]
+	pieces *listcache.Memo[mmPiece]
+}
+
+// mmPiece is one comma-separated piece of an alternative: whether mmValid
+// holds for it alone, and its terms.
+type mmPiece struct {
+	valid bool
+	terms []mmTermColumn
 }
 
 // mmTermColumn is one term as NewConstraint reads it and its column over
@@ -186,39 +197,57 @@ type mmTermColumn struct {
 	col  []engine.Verdict
 }
 
-// readTerm reads one term and checks every release against it.
-func (t *tfmvTable) readTerm(text string) *mmTermColumn {
-	term, err := parseMMTerm(text)
-	if err != nil {
-		return &mmTermColumn{err: err}
+// readPiece checks one piece and reads its terms.
+func (t *tfmvTable) readPiece(text string) *mmPiece {
+	p := &mmPiece{valid: mmValid.MatchString(text)}
+	if !p.valid {
+		return p
 	}
-	c := &mmTermColumn{term: term, col: make([]engine.Verdict, len(t.values))}
-	t.verdicts(c.col, func(_ int, v mmVer) engine.Verdict {
-		if v.pre == "" && term.check(v) {
-			return engine.Allow
+	for _, s := range mmFind.FindAllString(text, -1) {
+		term, err := parseMMTerm(s)
+		c := mmTermColumn{term: term, err: err}
+		if err == nil {
+			c.col = make([]engine.Verdict, len(t.values))
+			t.verdicts(c.col, func(_ int, v mmVer) engine.Verdict {
+				if v.pre == "" && term.check(v) {
+					return engine.Allow
+				}
+				return engine.Reject
+			})
 		}
-		return engine.Reject
-	})
-	return c
+		p.terms = append(p.terms, c)
+	}
+	return p
 }
 
 // Compile compiles constraint as TerraformModuleVersions' Compile does,
-// its terms through the table's memo.
+// each alternative piece by piece through the table's memo: the first
+// invalid alternative is refused, then the first term parseMMTerm
+// refuses.
 func (t *tfmvTable) Compile(constraint string) (engine.TableMatcher, error) {
-	m := &tfmvTableMatcher{t: t}
-	var cols [][]engine.Verdict
-	tm, err := compileTFMV(constraint, func(s string) (mmTerm, error) {
-		c := t.terms.Get(s, t.readTerm)
-		cols = append(cols, c.col)
-		return c.term, c.err
-	})
-	if err != nil {
-		return nil, err
-	}
-	m.m = tm
-	for _, terms := range tm.or {
-		m.or = append(m.or, cols[:len(terms)])
-		cols = cols[len(terms):]
+	m := &tfmvTableMatcher{t: t, m: &tfmvMatcher{}}
+	for _, alt := range strings.Split(rewriteRanges(constraint), "||") {
+		var pieces []*mmPiece
+		for text := range strings.SplitSeq(alt, ",") {
+			p := t.pieces.Get(text, t.readPiece)
+			if !p.valid {
+				return nil, fmt.Errorf("terraform-module-versions: improper constraint: %s", alt)
+			}
+			pieces = append(pieces, p)
+		}
+		var terms []mmTerm
+		var cols [][]engine.Verdict
+		for _, p := range pieces {
+			for _, c := range p.terms {
+				if c.err != nil {
+					return nil, c.err
+				}
+				terms = append(terms, c.term)
+				cols = append(cols, c.col)
+			}
+		}
+		m.m.or = append(m.m.or, terms)
+		m.or = append(m.or, cols)
 	}
 	return m, nil
 }

@@ -128,12 +128,6 @@ func mmIsX(s string) bool { return s == "x" || s == "X" || s == "*" }
 
 // Compile reads constraint as semver.NewConstraint of v3.3.1 does.
 func (TerraformModuleVersions) Compile(constraint string) (engine.Matcher, error) {
-	return compileTFMV(constraint, func(s string) (mmTerm, error) { return parseMMTerm(s) })
-}
-
-// compileTFMV reads constraint as semver.NewConstraint of v3.3.1 does,
-// with term as parseMMTerm.
-func compileTFMV(constraint string, term func(string) (mmTerm, error)) (*tfmvMatcher, error) {
 	c := rewriteRanges(constraint)
 	m := &tfmvMatcher{}
 	for _, alt := range strings.Split(c, "||") {
@@ -146,7 +140,7 @@ func compileTFMV(constraint string, term func(string) (mmTerm, error)) (*tfmvMat
 		}
 		var terms []mmTerm
 		for _, s := range cs {
-			t, err := term(s)
+			t, err := parseMMTerm(s)
 			if err != nil {
 				return nil, err
 			}

@@ -3,8 +3,10 @@ package readers
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/apparentlymart/go-versions/versions"
+	"github.com/apparentlymart/go-versions/versions/constraints"
 	goversion "github.com/hashicorp/go-version"
 
 	"github.com/prerel/prerel/engine"
@@ -204,14 +206,31 @@ func (OpenTofuEngine) Select(constraint string, available []string) (engine.Sele
 }
 
 // ReadVersions reads versions with go-version, once, and each release
-// again with go-versions as VersionConstraint.Check does.
+// again with go-versions as VersionConstraint.Check does. As the
+// adapters' go-versions tables do, a constraint whose comma-separated
+// pieces each parse alone to one comparator is judged piece by piece:
+// for a release, the set of the whole is the intersection of the
+// pieces' sets (MeetingConstraints adds prereleases only), and it holds
+// 0.0.0 only when it is All, which an intersection of two or more
+// never is. Any other constraint is judged with the set of its text.
 func (OpenTofuEngine) ReadVersions(versions []string) engine.VersionTable {
 	return newGoTable(versions, reasonEngineDropped, func(l *goList, constraint string) (goJudge, error) {
 		j, err := readEngine(constraint, l.constraint)
 		if err != nil {
 			return nil, err
 		}
-		return j, nil
+		if j.all {
+			return j, nil
+		}
+		t := engineTable{engineJudge: j}
+		for text := range strings.SplitSeq(constraint, ",") {
+			p := l.rubyPieces.Get(text, l.readRubyPiece)
+			if !p.ok {
+				return j, nil
+			}
+			t.cols = append(t.cols, p.col)
+		}
+		return t, nil
 	})
 }
 
@@ -227,6 +246,70 @@ func (j engineJudge) verdicts(l *goList, out []engine.Verdict) {
 		}
 		return j.has(l.release[i])
 	})
+}
+
+// engineTable is an engineJudge with the columns of its pieces' sets.
+type engineTable struct {
+	engineJudge
+	cols [][]engine.Verdict
+}
+
+// verdicts is judge's verdict on every version: on a release, every
+// piece's set has it.
+func (t engineTable) verdicts(l *goList, out []engine.Verdict) {
+	l.releases(out, func(i int) engine.Verdict {
+		switch {
+		case l.releaseErr[i] != nil:
+			return engine.Invalid
+		case len(t.cols) > 1 && l.release[i] == versions.Unspecified:
+			return engine.Reject
+		}
+		for _, col := range t.cols {
+			if col[i] != engine.Allow {
+				return col[i]
+			}
+		}
+		return engine.Allow
+	})
+}
+
+// rubyPiece is one comma-separated piece of a constraint as
+// ParseRubyStyleMulti reads it alone: ok when it is one comparator whose
+// set was built and judged without a panic, with the column of the set
+// over the list's releases (Allow where it has the release).
+type rubyPiece struct {
+	ok  bool
+	col []engine.Verdict
+}
+
+// readRubyPiece reads one piece and judges every release with its set.
+func (l *goList) readRubyPiece(text string) *rubyPiece {
+	spec, err := parseRubyStyleMulti(text)
+	if err != nil || len(spec) != 1 {
+		return &rubyPiece{}
+	}
+	j := engineJudge{set: versions.MeetingConstraints(spec)}
+	p := &rubyPiece{ok: true, col: make([]engine.Verdict, len(l.values))}
+	for i := range l.values {
+		if l.values[i] == nil || l.releaseErr[i] != nil || l.values[i].Prerelease() != "" {
+			continue
+		}
+		if p.col[i] = j.has(l.release[i]); p.col[i] == engine.Invalid {
+			return &rubyPiece{}
+		}
+	}
+	return p
+}
+
+// parseRubyStyleMulti is go-versions' ParseRubyStyleMulti, turning a
+// panic into an error.
+func parseRubyStyleMulti(text string) (spec constraints.IntersectionSpec, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			spec, err = nil, fmt.Errorf("go-versions ParseRubyStyleMulti panicked on this input: %v", p)
+		}
+	}()
+	return constraints.ParseRubyStyleMulti(text)
 }
 
 // has is Set.Has as a verdict, Invalid when it panics.

@@ -37,6 +37,8 @@ type goList struct {
 	release    []versions.Version
 	releaseErr []error
 	pieces     *listcache.Memo[goPiece]
+	// rubyPieces are OpenTofu's engine's: each piece's go-versions set.
+	rubyPieces *listcache.Memo[rubyPiece]
 }
 
 // goLists are the lists the readers' tables read last.
@@ -52,6 +54,7 @@ func readGoList(texts []string) *goList {
 		release:    make([]versions.Version, len(texts)),
 		releaseErr: make([]error, len(texts)),
 		pieces:     listcache.NewMemo[goPiece](listcache.MemoLimit(len(texts))),
+		rubyPieces: listcache.NewMemo[rubyPiece](listcache.MemoLimit(len(texts))),
 	}
 	for i, text := range texts {
 		v, err := parseGoVersion(text)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/apparentlymart/go-versions/versions"
 	"github.com/apparentlymart/go-versions/versions/constraints"
@@ -215,23 +216,55 @@ func (OpenTofuEngine) Select(constraint string, available []string) (engine.Sele
 // never is. Any other constraint is judged with the set of its text.
 func (OpenTofuEngine) ReadVersions(versions []string) engine.VersionTable {
 	return newGoTable(versions, reasonEngineDropped, func(l *goList, constraint string) (goJudge, error) {
+		if t := readEnginePieces(l, constraint); t != nil {
+			return t, nil
+		}
 		j, err := readEngine(constraint, l.constraint)
 		if err != nil {
 			return nil, err
 		}
-		if j.all {
-			return j, nil
-		}
-		t := engineTable{engineJudge: j}
-		for text := range strings.SplitSeq(constraint, ",") {
-			p := l.rubyPieces.Get(text, l.readRubyPiece)
-			if !p.ok {
-				return j, nil
-			}
-			t.cols = append(t.cols, p.col)
-		}
-		return t, nil
+		return j, nil
 	})
+}
+
+// readEnginePieces reads a constraint that go-version reads and whose
+// pieces go-versions reads each as one comparator, or returns nil.
+func readEnginePieces(l *goList, constraint string) *engineTable {
+	if constraint == "" {
+		return nil
+	}
+	if _, err := l.constraint(constraint); err != nil {
+		return nil
+	}
+	t := &engineTable{constraint: constraint}
+	for text := range strings.SplitSeq(constraint, ",") {
+		p := l.rubyPieces.Get(text, l.readRubyPiece)
+		if !p.ok {
+			return nil
+		}
+		t.cols = append(t.cols, p.col)
+	}
+	return t
+}
+
+// engineTable is a constraint judged by its pieces' columns; Judge reads
+// the whole text as Compile does, once and only when it is first asked.
+type engineTable struct {
+	constraint string
+	cols       [][]engine.Verdict
+	text       sync.Once
+	j          engineJudge
+	err        error // the text's refusal, which the pieces rule out
+}
+
+func (t *engineTable) judge(v *goversion.Version, withReason bool) engine.Result {
+	t.text.Do(func() {
+		t.j, t.err = readEngine(t.constraint, func(string) (goConstraint, error) { return goConstraint{}, nil })
+	})
+	if t.err != nil {
+		return engine.InvalidResult(t.err)
+	}
+	return t.j.judge(v, withReason)
 }
 
 // verdicts is judge's verdict on every version, on the releases as the
@@ -248,15 +281,9 @@ func (j engineJudge) verdicts(l *goList, out []engine.Verdict) {
 	})
 }
 
-// engineTable is an engineJudge with the columns of its pieces' sets.
-type engineTable struct {
-	engineJudge
-	cols [][]engine.Verdict
-}
-
 // verdicts is judge's verdict on every version: on a release, every
 // piece's set has it.
-func (t engineTable) verdicts(l *goList, out []engine.Verdict) {
+func (t *engineTable) verdicts(l *goList, out []engine.Verdict) {
 	l.releases(out, func(i int) engine.Verdict {
 		switch {
 		case l.releaseErr[i] != nil:

@@ -8,12 +8,15 @@ import (
 	"github.com/prerel/prerel/internal/listcache"
 )
 
-// The fast path (engine.VersionReader): each policy reads a list of
-// versions once with the parser its Match uses, keeping each parse
-// error, and a constraint compiled against the list (with the policy's
-// Compile) judges every version it read with the same decision as Match,
-// without parsing the version again or writing a reason. Judge is Match
-// on the text.
+// The fast path (engine.VersionReader), the one the adapters' tables
+// take: each policy reads a list of versions once with the parser its
+// Match uses, keeping each parse error. Each reads a constraint as a list
+// of pieces (terms) it reads one by one and combines, so the table keeps,
+// for each piece it has met, what Compile made of it and its columns over
+// the versions (listcache.Memo); a constraint whose pieces the table has
+// met is compiled without parsing them again, and each version is judged
+// by look-ups in its pieces' columns, with the same decision as Match and
+// without writing a reason. Judge is Match on the text.
 
 var (
 	_ engine.VersionReader = Dependabot{}

@@ -23,11 +23,13 @@ import (
 // NewConstraint gives (or its error) and the column of its Check over
 // the list. Compiling a constraint whose pieces the list has met makes
 // no go-version call, and terraform-ls judges a version by a look-up in
-// each piece's column. Judge gives the whole result, reason included,
-// from the Constraints the pieces make, as Match does on the text.
+// each piece's column; OpenTofu's engine keeps its own pieces, the
+// go-versions set of each (see OpenTofuEngine.ReadVersions). Judge gives
+// the whole result, reason included, from the Constraints the pieces
+// make, as Match does on the text.
 
 // goList is a list of versions as the readers read it, shared by their
-// tables; it is never changed once made, but for pieces.
+// tables; it is never changed once made, except for its memos of pieces.
 type goList struct {
 	texts  []string
 	values []*goversion.Version // nil where NewVersion refused the text

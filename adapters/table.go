@@ -1,10 +1,10 @@
 package adapters
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/listcache"
 )
 
 // The fast path (engine.VersionReader). Every adapter reads a list of
@@ -99,44 +99,15 @@ var (
 	maxMemo   = 1 << 14
 )
 
-// memo maps a piece of constraint text to what a table computed for it.
-// It is safe for concurrent use.
-type memo[E any] struct {
-	mu    sync.RWMutex
-	m     map[string]*E
-	limit int
-}
-
 // newMemo returns an empty memo for a table of that many versions.
-func newMemo[E any](versions int) *memo[E] {
-	return &memo[E]{m: make(map[string]*E), limit: memoLimit(versions)}
+func newMemo[E any](versions int) *listcache.Memo[E] {
+	return listcache.NewMemo[E](memoLimit(versions))
 }
 
 // memoLimit is how many pieces the memo of a table of that many versions
 // keeps.
 func memoLimit(versions int) int {
 	return min(max(memoBytes/max(versions, 1), minMemo), maxMemo)
-}
-
-// get returns the entry of key, computing it with build on the first
-// request. Entries are never changed once stored.
-func (c *memo[E]) get(key string, build func(string) *E) *E {
-	c.mu.RLock()
-	e, ok := c.m[key]
-	c.mu.RUnlock()
-	if ok {
-		return e
-	}
-	e = build(key)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old, ok := c.m[key]; ok {
-		return old
-	}
-	if len(c.m) < c.limit {
-		c.m[strings.Clone(key)] = e
-	}
-	return e
 }
 
 // lazyResult is the text path's compiled form of one constraint, built on

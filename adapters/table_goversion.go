@@ -31,11 +31,11 @@ var (
 // turn share the versions and go-version's columns (goVersionList); each
 // keeps its own pieces, which the module installers' tables add to.
 type goVersionTable struct {
-	versions []*goversion.Version  // nil where NewVersion refused the text
-	errs     []error               // NewVersion's errors
-	valid    column                // Allow, or Invalid where NewVersion refused
-	checked  *memo[goVersionCheck] // shared with the other tables of the list
-	pieces   *memo[goVersionPiece]
+	versions []*goversion.Version            // nil where NewVersion refused the text
+	errs     []error                         // NewVersion's errors
+	valid    column                          // Allow, or Invalid where NewVersion refused
+	checked  *listcache.Memo[goVersionCheck] // shared with the other tables of the list
+	pieces   *listcache.Memo[goVersionPiece]
 	read     func(string) *goVersionPiece
 }
 
@@ -46,7 +46,7 @@ type goVersionList struct {
 	versions []*goversion.Version
 	errs     []error
 	valid    column
-	checked  *memo[goVersionCheck]
+	checked  *listcache.Memo[goVersionCheck]
 }
 
 // goVersionCheck is one piece of constraint text as NewConstraint reads
@@ -148,7 +148,7 @@ func (t *goVersionTable) Len() int { return len(t.versions) }
 // readPiece is one piece as the table keeps it: NewConstraint's reading
 // and its column, shared with the list's other tables.
 func (t *goVersionTable) readPiece(text string) *goVersionPiece {
-	c := t.checked.get(text, t.check)
+	c := t.checked.Get(text, t.check)
 	return &goVersionPiece{cs: c.cs, err: c.err, col: c.col}
 }
 
@@ -200,7 +200,7 @@ type goVersionPieces struct {
 func (t *goVersionTable) compile(constraint string, c *goVersionPieces) error {
 	c.pieces, c.cs, c.cols = c.pieceBuf[:0], c.csBuf[:0], c.colBuf[:0]
 	for text := range strings.SplitSeq(constraint, ",") {
-		p := t.pieces.get(text, t.read)
+		p := t.pieces.Get(text, t.read)
 		if p.err != nil {
 			return p.err
 		}

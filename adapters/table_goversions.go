@@ -6,6 +6,7 @@ import (
 	"github.com/apparentlymart/go-versions/versions"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/listcache"
 )
 
 // The tables of apparentlymart, apparentlymart-exact and
@@ -47,7 +48,7 @@ type goVersionsTable struct {
 	errs        []error
 	unspecified []int // the versions that are Unspecified (0.0.0)
 	prereleases []int // the readable versions with a prerelease
-	pieces      *memo[rubyPiece]
+	pieces      *listcache.Memo[rubyPiece]
 	read        func(string) *rubyPiece
 }
 
@@ -141,7 +142,7 @@ type rubyPieces struct {
 func (t *goVersionsTable) compile(constraint string, c *rubyPieces) bool {
 	c.pieces, c.in = c.pieceBuf[:0], c.inBuf[:0]
 	for text := range strings.SplitSeq(constraint, ",") {
-		p := t.pieces.get(text, t.read)
+		p := t.pieces.Get(text, t.read)
 		if !p.ok {
 			return false
 		}

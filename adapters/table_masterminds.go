@@ -48,7 +48,7 @@ type mastermindsTable struct {
 	m        Masterminds
 	versions []*semver.Version // nil where NewVersion refused the text
 	errs     []error
-	pieces   *memo[mastermindsColumns] // shared with the other table of the list
+	pieces   *listcache.Memo[mastermindsColumns] // shared with the other table of the list
 	read     func(string) *mastermindsColumns
 }
 
@@ -58,7 +58,7 @@ type mastermindsTable struct {
 type mastermindsList struct {
 	versions []*semver.Version
 	errs     []error
-	pieces   *memo[mastermindsColumns]
+	pieces   *listcache.Memo[mastermindsColumns]
 }
 
 // mastermindsLists are the lists the Masterminds tables read last.
@@ -256,7 +256,7 @@ func (t *mastermindsTable) Compile(constraint string) (engine.TableMatcher, erro
 	m := &mastermindsTableMatcher{t: t, constraint: constraint}
 	m.cols = m.colBuf[:0]
 	for _, p := range pieces {
-		c := t.pieces.get(p.text, t.read)
+		c := t.pieces.Get(p.text, t.read)
 		if c.cs == nil {
 			return t.whole(constraint)
 		}

@@ -13,9 +13,12 @@ import (
 	"github.com/prerel/prerel/updaters"
 )
 
-// order is the catalogue's order: "prerel policies --format json" and the default
-// columns of "prerel eval" follow it.
-var order = []string{
+// shipped is the catalogue's order as this test was last written:
+// "prerel policies --format json" and the default columns of "prerel
+// eval" follow the catalogue's order, which scripts rely on. A new policy
+// joins at its package's place (TestNewHoldsPoliciesThenAdapters...);
+// none of these may go or move.
+var shipped = []string{
 	"strict", "lexical", "cargo", "linear", "linear-tight", "ga-bound", "any-pre", "fallback", "core-only",
 	"hashicorp", "apparentlymart", "apparentlymart-exact", "masterminds", "masterminds-pre",
 	"terraform-module", "opentofu-module", "go-versions-cargo",
@@ -23,9 +26,16 @@ var order = []string{
 	"terraform-ls", "tfupdate", "opentofu-engine",
 }
 
-func TestNewPinsTheOrder(t *testing.T) {
-	if got := catalogue.New().Names(); !reflect.DeepEqual(got, order) {
-		t.Errorf("catalogue.New().Names() =\n%v\nwant\n%v", got, order)
+func TestNewKeepsTheOrder(t *testing.T) {
+	got := catalogue.New().Names()
+	i := 0
+	for _, name := range got {
+		if i < len(shipped) && name == shipped[i] {
+			i++
+		}
+	}
+	if i < len(shipped) {
+		t.Errorf("catalogue.New().Names() =\n%v\nhas not %q after the policies before it in\n%v", got, shipped[i], shipped)
 	}
 }
 
@@ -50,7 +60,7 @@ func TestNewReturnsIndependentRegistries(t *testing.T) {
 	if _, ok := b.Lookup("own"); ok {
 		t.Error("a policy registered in one registry appears in another")
 	}
-	if got := a.Names(); got[len(got)-1] != "own" || len(got) != len(order)+1 {
+	if got := a.Names(); got[len(got)-1] != "own" || len(got) != len(b.Names())+1 {
 		t.Errorf("own policy is not last: %v", got)
 	}
 }
@@ -62,8 +72,8 @@ func TestRegister(t *testing.T) {
 		wantErr string
 		want    []string
 	}{
-		{"empty registry", nil, "", order},
-		{"after one's own", []engine.Policy{own{}}, "", append([]string{"own"}, order...)},
+		{"empty registry", nil, "", catalogue.New().Names()},
+		{"after one's own", []engine.Policy{own{}}, "", append([]string{"own"}, catalogue.New().Names()...)},
 		{"name taken", []engine.Policy{policies.Cargo{}}, `"cargo" is already registered`, []string{"cargo", "strict", "lexical"}},
 	}
 	for _, tt := range tests {

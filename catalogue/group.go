@@ -1,5 +1,15 @@
 package catalogue
 
+import (
+	"sync"
+
+	"github.com/prerel/prerel/adapters"
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/policies"
+	"github.com/prerel/prerel/readers"
+	"github.com/prerel/prerel/updaters"
+)
+
 // The groups a report or the playground puts the catalogue's policies in,
 // in the order they are shown.
 const (
@@ -52,36 +62,43 @@ func Groups() []string {
 	return []string{GroupInstallers, GroupUpdaters, GroupReaders, GroupLibraries, GroupProposals, GroupOwn}
 }
 
-var groupOf = map[string]string{
-	"strict":                    GroupInstallers,
-	"terraform-module":          GroupInstallers,
-	"opentofu-module":           GroupInstallers,
-	"apparentlymart":            GroupInstallers,
-	"core-only":                 GroupInstallers,
-	"hashicorp":                 GroupLibraries,
-	"apparentlymart-exact":      GroupLibraries,
-	"masterminds":               GroupLibraries,
-	"masterminds-pre":           GroupLibraries,
-	"go-versions-cargo":         GroupLibraries,
-	"renovate":                  GroupUpdaters,
-	"dependabot":                GroupUpdaters,
-	"terraform-module-versions": GroupUpdaters,
-	"terraform-ls":              GroupReaders,
-	"tfupdate":                  GroupReaders,
-	"opentofu-engine":           GroupReaders,
-	"lexical":                   GroupProposals,
-	"cargo":                     GroupProposals,
-	"linear":                    GroupProposals,
-	"linear-tight":              GroupProposals,
-	"ga-bound":                  GroupProposals,
-	"any-pre":                   GroupProposals,
-	"fallback":                  GroupProposals,
-}
+// grouped is a policy that names its group: one of Groups. The native
+// policies are proposals unless they say otherwise.
+type grouped interface{ Group() string }
+
+// groupOf maps each policy the catalogue ships to its group: the group a
+// policy names, else installers for today's rule, else its package's
+// (proposals for the native policies, libraries for the adapters, then
+// updaters and readers).
+var groupOf = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, list := range []struct {
+		policies []engine.Policy
+		group    string
+	}{
+		{policies.All(), GroupProposals},
+		{adapters.All(), GroupLibraries},
+		{updaters.All(), GroupUpdaters},
+		{readers.All(), GroupReaders},
+	} {
+		for _, p := range list.policies {
+			g := list.group
+			switch q, ok := p.(grouped); {
+			case ok:
+				g = q.Group()
+			case today[p.Name()] != "":
+				g = GroupInstallers
+			}
+			m[p.Name()] = g
+		}
+	}
+	return m
+})
 
 // Group returns the group of the policy named name: one of Groups, and
 // GroupOwn for a name the catalogue does not ship.
 func Group(name string) string {
-	if g, ok := groupOf[name]; ok {
+	if g, ok := groupOf()[name]; ok {
 		return g
 	}
 	return GroupOwn

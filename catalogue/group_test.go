@@ -1,6 +1,9 @@
 package catalogue
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestEveryPolicyHasAGroup checks that each shipped policy is placed in a
 // group other than GroupOwn, and that no group names a policy the
@@ -14,9 +17,17 @@ func TestEveryPolicyHasAGroup(t *testing.T) {
 			t.Errorf("policy %s has no group", name)
 		}
 	}
-	for name := range groupOf {
+	for name, g := range groupOf() {
 		if !shipped[name] {
 			t.Errorf("group table names %s, which the catalogue does not ship", name)
+		}
+		if !slices.Contains(Groups(), g) || g == GroupOwn {
+			t.Errorf("policy %s names the group %q, not one of the catalogue's", name, g)
+		}
+	}
+	for name, want := range map[string]string{"strict": GroupInstallers, "core-only": GroupInstallers, "cargo": GroupProposals, "hashicorp": GroupLibraries} {
+		if got := Group(name); got != want {
+			t.Errorf("Group(%s) = %q, want %q", name, got, want)
 		}
 	}
 	if Group("my-policy") != GroupOwn {

@@ -160,11 +160,11 @@
 //	  : holds(b, version.ga)
 //	])
 //
-// The repository's testdata/designs holds every native policy written this
+// The repository's testdata/designs holds native policies written this
 // way (hcl-strict, hcl-lexical, hcl-cargo, hcl-linear, hcl-linear-tight,
-// hcl-ga-bound, hcl-any-pre, hcl-fallback, hcl-core-only), each proven equal
-// to its Go policy on the exhaustive domain, and rules that are in no
-// catalogue.
+// hcl-ga-bound, hcl-any-pre, hcl-fallback, hcl-core-only; a new native
+// policy need not have one), each proven equal to its Go policy on the
+// exhaustive domain, and rules that are in no catalogue.
 //
 // # Reasons
 //

@@ -127,20 +127,34 @@ func (a AnyPre) Explain(constraint, version string) engine.Explanation {
 }
 
 // anyPreRule is AnyPre's rule for the fast path.
-var anyPreRule = &nativeRule{judge: AnyPre{}, fast: fastAnyPre, parse: parseNative}
+var anyPreRule = &nativeRule[anyPreFacts]{judge: AnyPre{}, parse: parseNative, facts: readAnyPreFacts, fast: fastAnyPre}
+
+// anyPreFacts are what any-pre decides once per constraint: whether a
+// comparator other than "!=" names a prerelease (optIn), and whether any
+// does.
+type anyPreFacts struct{ optIn, namesPre bool }
+
+func readAnyPreFacts(m *compiled) (f anyPreFacts) {
+	for i := range m.cmps {
+		c := &m.cmps[i]
+		f.optIn = f.optIn || c.namesPre && !c.ne
+		f.namesPre = f.namesPre || c.namesPre
+	}
+	return f
+}
 
 // fastAnyPre is Judge on the compiled form: whether the constraint opts
 // prereleases in was decided once.
-func fastAnyPre(m *compiled, v *fastVersion) engine.Result {
+func fastAnyPre(m *compiled, f *anyPreFacts, v *fastVersion) engine.Result {
 	if r, done := m.byPrecedence(v); done {
 		return r
 	}
 	switch {
-	case m.optIn:
+	case f.optIn:
 		return engine.Allowed(reasonAnyPreAllow)
 	case len(m.cmps) == 0:
 		return engine.Rejected(reasonAnyPreEmpty)
-	case m.namesPre:
+	case f.namesPre:
 		return engine.Rejected(reasonAnyPreNotEqual)
 	}
 	return engine.Rejected(reasonAnyPreNone)

@@ -131,22 +131,45 @@ func (p Cargo) Explain(constraint, version string) engine.Explanation {
 }
 
 // cargoRule is Cargo's rule for the fast path.
-var cargoRule = &nativeRule{judge: Cargo{}, fast: fastCargo, parse: parseNative}
+var cargoRule = &nativeRule[cargoFacts]{judge: Cargo{}, parse: parseNative, facts: readCargoFacts, fast: fastCargo}
+
+// cargoFacts are what cargo decides once per constraint: the bases of
+// the comparators other than "!=" that name a prerelease (optIn), those
+// of the "!=" comparators that do (ne), and whether any comparator does.
+type cargoFacts struct {
+	optIn, ne []uint64
+	namesPre  bool
+}
+
+func readCargoFacts(m *compiled) (f cargoFacts) {
+	for i := range m.cmps {
+		c := &m.cmps[i]
+		switch {
+		case !c.namesPre:
+		case c.ne:
+			f.ne = append(f.ne, c.base)
+		default:
+			f.optIn = append(f.optIn, c.base)
+		}
+		f.namesPre = f.namesPre || c.namesPre
+	}
+	return f
+}
 
 // fastCargo is Judge on the compiled form: the bases that opt a
 // prerelease in were collected once.
-func fastCargo(m *compiled, v *fastVersion) engine.Result {
+func fastCargo(m *compiled, f *cargoFacts, v *fastVersion) engine.Result {
 	if r, done := m.byPrecedence(v); done {
 		return r
 	}
 	switch {
-	case contains(m.optInBases, v.base()):
+	case contains(f.optIn, v.base()):
 		return engine.Allowed(reasonCargoAllow)
 	case len(m.cmps) == 0:
 		return engine.Rejected(reasonCargoEmpty)
-	case contains(m.neBases, v.base()):
+	case contains(f.ne, v.base()):
 		return engine.Rejected(reasonCargoNotEqual)
-	case m.namesPre:
+	case f.namesPre:
 		return engine.Rejected(reasonCargoOtherBase)
 	}
 	return engine.Rejected(reasonCargoNone)

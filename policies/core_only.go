@@ -73,6 +73,10 @@ const reasonCoreBelowPessimistic = "prerelease: its version core is below a ~> c
 // Name returns "core-only".
 func (CoreOnly) Name() string { return "core-only" }
 
+// Group returns "installers", the catalogue's group of what Terraform
+// and OpenTofu do today: this is the rule of Terraform's and OpenTofu's required_version check.
+func (CoreOnly) Group() string { return "installers" }
+
 // Rule returns the rule in one line.
 func (CoreOnly) Rule() string {
 	return "a constraint naming a prerelease is invalid; a version is judged by its core, GA(v) (Terraform's and OpenTofu's required_version)"
@@ -110,7 +114,7 @@ func (m *coreOnlyMatcher) Match(version string) engine.Result {
 func (co CoreOnly) ReadVersions(versions []string) engine.VersionTable {
 	fast := coreOnlyRule.readVersions(versions)
 	t := &coreOnlyTable{fast: fast, text: engine.TextTable(co, versions)}
-	if nt, ok := fast.(*nativeTable); ok {
+	if nt, ok := fast.(*nativeTable[noFacts]); ok {
 		for i := range nt.versions {
 			if !nt.versions[i].invalid {
 				continue
@@ -269,11 +273,11 @@ func (co CoreOnly) Explain(constraint, version string) engine.Explanation {
 }
 
 // coreOnlyRule is CoreOnly's rule for the fast path.
-var coreOnlyRule = &nativeRule{judge: CoreOnly{}, fast: fastCoreOnly, parse: parseCoreOnly}
+var coreOnlyRule = &nativeRule[noFacts]{judge: CoreOnly{}, parse: parseCoreOnly, fast: fastCoreOnly}
 
 // fastCoreOnly is Judge on the compiled form of a constraint that names no
 // prerelease: a prerelease is judged by the key of its core.
-func fastCoreOnly(m *compiled, v *fastVersion) engine.Result {
+func fastCoreOnly(m *compiled, _ *noFacts, v *fastVersion) engine.Result {
 	if !v.pre {
 		if m.admits(v.k) {
 			return m.releaseAllow

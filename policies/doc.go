@@ -8,31 +8,13 @@
 // satisfies every comparator of the constraint c by SemVer precedence alone,
 // with "~>" read as a range (engine.Comparator.Holds; "~> 1.2" is
 // ">= 1.2.0, < 2.0.0"). By precedence alone 2.0.0-beta.1 lies below 2.0.0, so
-// B admits it for "< 2.0.0", and most users do not want that. The policies
-// differ only in their prerelease rule: when a prerelease version, and a
-// constraint that names a prerelease, are admitted.
-//
-//   - [Strict] ("strict"): a prerelease only when an "=" comparator names
-//     exactly that version (Terraform's and OpenTofu's provider installer).
-//   - [Lexical] ("lexical"): each comparator on its own; a range comparator
-//     passes a prerelease only when it names a prerelease of the same base
-//     (hashicorp/go-version).
-//   - [Cargo] ("cargo"): B, and a prerelease only when some comparator other
-//     than "!=" names a prerelease of the same base (Cargo, npm).
-//   - [Linear] ("linear"): B alone, prereleases on the timeline; "~> 1.2"
-//     admits 2.0.0-beta.1 (the TF_ALLOW_PRERELEASE proposal).
-//   - [LinearTight] ("linear-tight"): as linear, but the upper bound implied
-//     by "~>" excludes the next release's prereleases (npm's
-//     includePrerelease).
-//   - [GABound] ("ga-bound"): a prerelease is judged by its GA release,
-//     except by "=", "!=" and comparators that name a prerelease.
-//   - [AnyPre] ("any-pre"): B, and a prerelease only when some comparator
-//     other than "!=" names a prerelease of any base (OpenTofu's RFC).
-//   - [Fallback] ("fallback"): a selection-level policy; the newest release
-//     in range, and a prerelease only when no release fits. Pairwise it
-//     answers like linear.
-//   - [CoreOnly] ("core-only"): a constraint that names a prerelease is
-//     invalid; a version is judged by its core (required_version).
+// B admits it for "< 2.0.0", and most users do not want that. The
+// policies differ only in their prerelease rule: when a prerelease
+// version, and a constraint that names a prerelease, are admitted. Each
+// type's doc states its rule, where it comes from and examples; All lists
+// them in the catalogue's order (strict, the rule Terraform's and
+// OpenTofu's provider installer documents, first); docs/policies.md puts
+// them side by side, at a glance and case by case.
 //
 // On a release every policy is exactly B, except lexical, where "~>" with a
 // prerelease ("~> 1.2.3-beta") admits prereleases only, as
@@ -40,10 +22,9 @@
 // names a prerelease.
 //
 // The empty constraint admits every release under every policy. For a
-// prerelease each rule is applied as written: strict, cargo and any-pre
-// reject it (no "=" comparator, no comparator naming a prerelease); lexical,
-// linear, linear-tight, ga-bound, fallback and core-only admit it (no
-// comparator refuses it).
+// prerelease each rule is applied as written: a rule that needs a
+// comparator to let a prerelease in (strict, cargo, any-pre) rejects it,
+// and a rule that admits what no comparator refuses admits it.
 //
 // # Containments
 //
@@ -84,18 +65,60 @@
 // compiled form of its rule. A version is read once into a precedence
 // key, a 128-bit integer whose order is SemVer precedence (the core packed
 // into one word, the prerelease, ranked among the table's prereleases,
-// into the other). A constraint is compiled once into the interval its
-// comparators admit together, each comparator's interval (the "~>" upper
-// bound precomputed) and what the rule decides once per constraint:
-// strict's "=" comparator, the bases of cargo's opt-in comparators,
-// any-pre's opt-in, linear-tight's "~>" bounds, ga-bound's intervals for
-// the version and for its GA release. The check then compares integers
-// only and returns the Result Judge returns, reason included, without
-// allocating. A version or constraint whose numbers do not fit a key (a
-// MAJOR of 2^24-1 or more, a MINOR or PATCH of 2^20-1 or more) is handed
-// to Judge, which stays the definition of each rule. The tests prove the
-// compiled form equal to Compile and Match on the exhaustive domain at
-// scope 4 and on random cases pushed to the limits of the key.
+// into the other). A constraint is compiled once, for every native
+// policy, into the interval its comparators admit together and each
+// comparator's interval (the "~>" upper bound precomputed); each rule
+// then reads from it, once per constraint, the facts it decides on
+// (strict's "=" comparator, the bases of cargo's opt-in comparators,
+// linear-tight's "~>" bounds, ga-bound's intervals for the version and
+// for its GA release), declared in the rule's own file. The check then
+// compares integers only and returns the Result Judge returns, reason
+// included, without allocating. A version or constraint whose numbers do
+// not fit a key (a MAJOR of 2^24-1 or more, a MINOR or PATCH of 2^20-1 or
+// more) is handed to Judge, which stays the definition of each rule. The
+// tests prove the compiled form equal to Compile and Match on the
+// exhaustive domain at scope 4 and on random cases pushed to the limits
+// of the key.
+//
+// # Adding a rule
+//
+// A new native rule touches four files. Walked for any-pre:
+//
+//  1. policies/any_pre.go, the rule: the type AnyPre with its doc (the
+//     rule, where it comes from, examples), Name, Rule, Compile
+//     (engine.CompileNative), Judge (constant reasons, no allocation),
+//     Explain, and ReadVersions (anyPreRule.readVersions); the fast
+//     path's nativeRule anyPreRule, with the facts the rule decides once
+//     per constraint (anyPreFacts, readAnyPreFacts; noFacts when
+//     compiled is enough) and its fast rule (fastAnyPre). A rule that
+//     is not a proposal says its catalogue group (strict's and
+//     core-only's Group return "installers"); the catalogue reads it.
+//  2. policies/register.go: All lists AnyPre{} at its place, which is
+//     its place in the catalogue.
+//  3. docs/policies.md: the rule's row in "At a glance", its section,
+//     and its column "any-pre" in "The same cases under each native
+//     policy".
+//  4. policies/testdata/verdicts.md: its column "any-pre" in every table;
+//     a case that shows the rule best is a new row, in either file, with
+//     the pin on the last line of this one changed with it.
+//
+// The tests then hold the rule to both tables (TestVerdictTables checks
+// every cell through Compile and Match and through the version table),
+// to its fast path (TestFastPathExhaustive, TestFastPathEdges), to Explain's result, to
+// allocation-free judging, and to the containments that hold for every
+// native policy. Optional: exact reasons in reasons_test.go; a
+// containment with another rule in policies_test.go and under
+// Containments above;
+// a re-expression in HCL as testdata/designs/hcl-any-pre.hcl, which
+// package hclpolicy then proves equal to the rule. A rule that departs
+// from B on releases or on the empty constraint names itself in the
+// paragraphs of the model above and in TestReleases.
+//
+// Beyond the code, every output that lists the catalogue's policies gains
+// the rule: the golden files of the commands, of resolve and of the
+// playground (rewritten with their tests' -update flag), the README's
+// samples (the README test's -update) and testdata/baseline.json
+// (compare --write-baseline, as docs/ci.md says).
 //
 // # Use
 //

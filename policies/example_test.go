@@ -22,11 +22,15 @@ func Example() {
 	// 1.2          invalid version "1.2": column 4: expected MAJOR.MINOR.PATCH, found only 2 numeric parts
 }
 
+// A few policies the examples compare, one refusing a constraint that
+// names a prerelease.
+var some = []engine.Policy{policies.Strict{}, policies.Lexical{}, policies.Cargo{}, policies.Linear{}, policies.CoreOnly{}}
+
 // Compile a constraint once and judge many versions with each policy.
 func Example_compare() {
 	const constraint = "~> 1.2.3-beta"
 	versions := []string{"1.2.3-rc.1", "1.2.4", "1.3.0-beta"}
-	for _, p := range policies.All() {
+	for _, p := range some {
 		m, err := p.Compile(constraint)
 		if err != nil {
 			fmt.Printf("%-13s refuses it: %v\n", p.Name(), errors.Unwrap(err))
@@ -43,17 +47,13 @@ func Example_compare() {
 	// lexical       1.2.3-rc.1=allow 1.2.4=reject 1.3.0-beta=reject
 	// cargo         1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=reject
 	// linear        1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=allow
-	// linear-tight  1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=reject
-	// ga-bound      1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=reject
-	// any-pre       1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=allow
-	// fallback      1.2.3-rc.1=allow 1.2.4=allow 1.3.0-beta=allow
 	// core-only     refuses it: prerelease version constraints are not supported
 }
 
 // engine.Select picks the version each policy would install from a list.
 func Example_select() {
 	available := []string{"1.1.0", "1.2.0-beta.1", "1.2.0-rc.1", "1.2.1", "1.3.0-rc.1", "not-a-version"}
-	for _, p := range policies.All() {
+	for _, p := range some {
 		sel, err := engine.Select(p, "~> 1.2.0-beta.1", available)
 		if err != nil {
 			fmt.Printf("%-13s refuses the constraint: %v\n", p.Name(), errors.Unwrap(err))
@@ -66,10 +66,6 @@ func Example_select() {
 	// lexical       "1.2.0-rc.1" found=true unreadable=1
 	// cargo         "1.2.1" found=true unreadable=1
 	// linear        "1.3.0-rc.1" found=true unreadable=1
-	// linear-tight  "1.2.1" found=true unreadable=1
-	// ga-bound      "1.2.1" found=true unreadable=1
-	// any-pre       "1.3.0-rc.1" found=true unreadable=1
-	// fallback      "1.2.1" found=true unreadable=1
 	// core-only     refuses the constraint: prerelease version constraints are not supported
 }
 

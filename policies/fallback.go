@@ -134,10 +134,10 @@ func (f Fallback) Explain(constraint, version string) engine.Explanation {
 }
 
 // fallbackRule is Fallback's rule for the fast path.
-var fallbackRule = &nativeRule{judge: Fallback{}, fast: fastFallback, parse: parseNative}
+var fallbackRule = &nativeRule[noFacts]{judge: Fallback{}, parse: parseNative, fast: fastFallback}
 
 // fastFallback is Judge on the compiled form.
-func fastFallback(m *compiled, v *fastVersion) engine.Result {
+func fastFallback(m *compiled, _ *noFacts, v *fastVersion) engine.Result {
 	return fastTimeline(m, v, reasonFallbackAllow, reasonFallbackEmpty)
 }
 

@@ -6,41 +6,10 @@ import (
 	"github.com/prerel/prerel/engine"
 )
 
-// fallbackCases are the pairwise answers: as if the version were the only
-// one available, which is linear's rule.
-var fallbackCases = []verdictCase{
-	// docs/policies.md, fallback, each version alone.
-	{">= 1.0.0", "1.0.0", allow, reasonReleaseHolds},
-	{">= 1.0.0", "1.1.0-beta.1", allow, reasonFallbackAllow},
-	{">= 1.0.0", "0.9.0", reject, "below a >= comparator's version"},
-	{">= 3.0.0", "1.9.0", reject, ""},
-	{">= 3.0.0", "2.1.0-rc.1", reject, ""},
-	// docs/policies.md, the other policies' examples: those its verdict table
-	// does not state (TestDocVerdictTable checks the ones it does), or with
-	// the exact reason.
-	{">= 1.0.0, = 2.0.0-beta", "2.0.0-beta", allow, ""},
-	{">= 1.1.0-beta.2", "1.1.0-rc.1", allow, ""},
-	{">= 1.1.0-beta.2", "1.1.0-beta.1", reject, ""},
-	{"< 2.0.0", "2.0.0-beta.1", allow, ""},
-	{">= 1.0.0, < 2.0.0", "2.0.0-beta", allow, ""},
-	{"~> 2.0.0", "2.0.0-beta", reject, "below a ~> comparator's version"},
-	{">= 1.0.0-0, < 2.0.0", "2.0.0-beta.1", allow, ""},
-	{">= 1.12.0", "1.12.0-beta1", reject, ""},
-	{">= 1.12.0-beta1", "1.12.0", allow, ""},
-	// Edge cases.
-	{"!= 1.0.0-beta", "1.0.0-beta", reject, "equal by precedence to a != comparator's version"},
-	{"= 1.0.0", "1.0.0-beta", reject, ""},
-	{"~> 1.2.3", "1.3.0-rc", allow, ""},
-	{"", "1.0.0", allow, reasonEmptyRelease},
-	{"", "1.0.0-beta", allow, reasonFallbackEmpty},
-}
-
-func TestFallback(t *testing.T) { runTable(t, Fallback{}, fallbackCases) }
-
 // TestFallbackPairwiseIsLinear checks that fallback answers every table pair
 // as linear does.
 func TestFallbackPairwiseIsLinear(t *testing.T) {
-	for _, tc := range allCases() {
+	for _, tc := range verdictRows(t) {
 		f := engine.Evaluate(Fallback{}, tc.constraint, tc.version)
 		l := engine.Evaluate(Linear{}, tc.constraint, tc.version)
 		if f.Verdict != l.Verdict {
@@ -117,7 +86,7 @@ func TestFallbackSelect(t *testing.T) {
 // range when there is one, and otherwise what linear selects.
 func TestFallbackSelectsReleaseElseLinear(t *testing.T) {
 	byConstraint := map[string][]string{}
-	for _, tc := range allCases() {
+	for _, tc := range verdictRows(t) {
 		byConstraint[tc.constraint] = append(byConstraint[tc.constraint], tc.version)
 	}
 	for c, vs := range byConstraint {

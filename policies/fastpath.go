@@ -47,7 +47,9 @@ type fastCmp struct {
 
 // compiled is a constraint compiled for the fast rules: its comparators,
 // the interval every comparator but "!=" admits together, the "!="
-// versions, and what each policy decides once per constraint.
+// versions, and B's result for a release. It holds what every rule reads;
+// what one rule decides once per constraint is that rule's facts (see
+// nativeRule), in the rule's own file.
 type compiled struct {
 	c     engine.Constraint
 	exact bool // every comparator has keys; otherwise Judge decides
@@ -61,38 +63,14 @@ type compiled struct {
 	// releaseAllow is the result for a release that every comparator
 	// passes.
 	releaseAllow engine.Result
-	// hasEqual reports an "=" comparator (strict).
-	hasEqual bool
-	// namesPre reports a comparator that names a prerelease.
-	namesPre bool
-	// optIn reports a comparator other than "!=" that names a prerelease
-	// (any-pre); optInBases are their cores and neBases those of the "!="
-	// comparators that name a prerelease (cargo).
-	optIn      bool
-	optInBases []uint64
-	neBases    []uint64
-	// tightBases are the cores of the "~>" upper bounds (linear-tight).
-	tightBases []uint64
-	// ranges reports a comparator other than "=" and "!=" (lexical).
-	ranges bool
-	// gaAllow is ga-bound's result for a prerelease every comparator
-	// passes. A prerelease passes them all when its key lies in
-	// [gaSelfLo, gaSelfHi] (the comparators that judge the version) and
-	// is none of ne, and its GA release's key lies in [gaLo, gaHi] (those
-	// that judge the GA release): see fastGABound.
-	gaAllow            engine.Result
-	gaSelfLo, gaSelfHi key
-	gaLo, gaHi         key
 }
 
 // compile compiles a parsed constraint in the key space of the table
 // whose versions it will judge.
 func compile(c engine.Constraint, keys *ranked) *compiled {
-	m := &compiled{c: c, exact: true, lo: minKey, hi: maxKey,
-		gaSelfLo: minKey, gaSelfHi: maxKey, gaLo: minKey, gaHi: maxKey}
+	m := &compiled{c: c, exact: true, lo: minKey, hi: maxKey}
 	cs := c.Comparators()
 	m.cmps = make([]fastCmp, len(cs))
-	anyGA, anyUpper := false, false
 	for i := range cs {
 		cmp := &cs[i]
 		fc := &m.cmps[i]
@@ -129,8 +107,8 @@ func compile(c engine.Constraint, keys *ranked) *compiled {
 				m.exact = false
 				break
 			}
+			// No key's lo is 0, so fc.hi.hi is the upper bound's core.
 			fc.hi = uk.prev()
-			m.tightBases = append(m.tightBases, uk.hi)
 		default:
 			m.exact = false
 		}
@@ -139,49 +117,14 @@ func compile(c engine.Constraint, keys *ranked) *compiled {
 		} else {
 			m.lo, m.hi = maxOf(m.lo, fc.lo), minOf(m.hi, fc.hi)
 		}
-		switch {
-		case cmp.Op == engine.OpEqual:
-			m.hasEqual = true
-		case cmp.Op != engine.OpNotEqual:
-			m.ranges = true
-		}
-		if fc.namesPre {
-			m.namesPre = true
-			if cmp.Op == engine.OpNotEqual {
-				m.neBases = append(m.neBases, k.hi)
-			} else {
-				m.optIn = true
-				m.optInBases = append(m.optInBases, k.hi)
-			}
-		}
-		switch {
-		case fc.ne:
-		case pessimisticSplit(cmp):
-			anyUpper = true
-			m.gaSelfLo = maxOf(m.gaSelfLo, fc.lo)
-			m.gaHi = minOf(m.gaHi, fc.hi)
-		case judgesGA(cmp):
-			anyGA = true
-			m.gaLo, m.gaHi = maxOf(m.gaLo, fc.lo), minOf(m.gaHi, fc.hi)
-		default:
-			m.gaSelfLo, m.gaSelfHi = maxOf(m.gaSelfLo, fc.lo), minOf(m.gaSelfHi, fc.hi)
-		}
 	}
 	m.ne0 = maxKey
 	if len(m.ne) == 1 {
 		m.ne0 = m.ne[0]
 	}
 	m.releaseAllow = engine.Allowed(reasonReleaseHolds)
-	switch {
-	case len(cs) == 0:
+	if len(cs) == 0 {
 		m.releaseAllow = engine.Allowed(reasonEmptyRelease)
-		m.gaAllow = engine.Allowed(reasonGABoundEmpty)
-	case anyGA:
-		m.gaAllow = engine.Allowed(reasonGABoundGA)
-	case anyUpper:
-		m.gaAllow = engine.Allowed(reasonGABoundUpper)
-	default:
-		m.gaAllow = engine.Allowed(reasonGABoundExact)
 	}
 	return m
 }
@@ -271,28 +214,38 @@ func contains(bases []uint64, b uint64) bool {
 }
 
 // nativeRule is what the fast path needs of a native policy: its Judge,
-// its fast rule, and its reading of a constraint.
-type nativeRule struct {
+// its reading of a constraint, and its fast rule with the facts (F) the
+// rule decides once per constraint, such as strict's "=" comparator or
+// cargo's opt-in bases. Each rule's file declares its facts, how it
+// reads them from the compiled constraint and its fast rule; a rule that
+// needs nothing beyond compiled has noFacts.
+type nativeRule[F any] struct {
 	judge engine.Judge
-	// fast judges a version with a key against a constraint with keys.
-	fast func(m *compiled, v *fastVersion) engine.Result
 	// parse parses a constraint as the policy's Compile does.
 	parse func(constraint string) (engine.Constraint, error)
+	// facts reads the rule's facts from a constraint compiled with keys;
+	// nil for noFacts.
+	facts func(m *compiled) F
+	// fast judges a version with a key against a constraint with keys.
+	fast func(m *compiled, f *F, v *fastVersion) engine.Result
 }
 
+// noFacts are the facts of a rule that reads compiled alone.
+type noFacts struct{}
+
 // judgeParsed is the readable path: the policy's Judge on the parsed pair.
-func (r *nativeRule) judgeParsed(m *compiled, v *fastVersion) engine.Result {
+func (r *nativeRule[F]) judgeParsed(m *compiled, v *fastVersion) engine.Result {
 	return r.judge.Judge(&m.c, &v.v)
 }
 
 // result judges v against m: Invalid for a version the parser refuses,
 // the fast rule when both have keys, Judge otherwise.
-func (r *nativeRule) result(m *compiled, v *fastVersion) engine.Result {
+func (r *nativeRule[F]) result(m *compiled, f *F, v *fastVersion) engine.Result {
 	switch {
 	case v.invalid:
 		return v.bad
 	case m.exact && v.exact:
-		return r.fast(m, v)
+		return r.fast(m, f, v)
 	}
 	return r.judgeParsed(m, v)
 }
@@ -301,9 +254,9 @@ func (r *nativeRule) result(m *compiled, v *fastVersion) engine.Result {
 // version is parsed once and keyed in the ranked space of the table. The
 // parsed versions do not depend on the rule: the native policies that
 // read the same versions in turn share them (sharedVersions).
-func (r *nativeRule) readVersions(versions []string) engine.VersionTable {
+func (r *nativeRule[F]) readVersions(versions []string) engine.VersionTable {
 	read := sharedVersions(versions)
-	return &nativeTable{rule: r, keys: read.keys, versions: read.versions}
+	return &nativeTable[F]{rule: r, keys: read.keys, versions: read.versions}
 }
 
 // parseVersions parses versions and keys each in the ranked space of
@@ -330,44 +283,50 @@ func parseVersions(versions []string) *readVersions {
 }
 
 // nativeTable is a native policy's engine.VersionTable.
-type nativeTable struct {
-	rule     *nativeRule
+type nativeTable[F any] struct {
+	rule     *nativeRule[F]
 	keys     *ranked
 	versions []fastVersion
 }
 
 // Len returns the number of versions read.
-func (t *nativeTable) Len() int { return len(t.versions) }
+func (t *nativeTable[F]) Len() int { return len(t.versions) }
 
-// Compile compiles constraint as the policy's Compile does.
-func (t *nativeTable) Compile(constraint string) (engine.TableMatcher, error) {
+// Compile compiles constraint as the policy's Compile does, and reads the
+// rule's facts when the constraint has keys.
+func (t *nativeTable[F]) Compile(constraint string) (engine.TableMatcher, error) {
 	c, err := t.rule.parse(constraint)
 	if err != nil {
 		return nil, err
 	}
-	return &nativeTableMatcher{t: t, m: compileRanked(c, t.keys)}, nil
+	tm := &nativeTableMatcher[F]{t: t, m: compileRanked(c, t.keys)}
+	if tm.m.exact && t.rule.facts != nil {
+		tm.f = t.rule.facts(tm.m)
+	}
+	return tm, nil
 }
 
 // nativeTableMatcher judges a nativeTable's versions against one compiled
-// constraint.
-type nativeTableMatcher struct {
-	t *nativeTable
+// constraint and the rule's facts.
+type nativeTableMatcher[F any] struct {
+	t *nativeTable[F]
 	m *compiled
+	f F
 }
 
 // Judge returns the result for version i, reason included.
-func (tm *nativeTableMatcher) Judge(i int) engine.Result {
-	return tm.t.rule.result(tm.m, &tm.t.versions[i])
+func (tm *nativeTableMatcher[F]) Judge(i int) engine.Result {
+	return tm.t.rule.result(tm.m, &tm.f, &tm.t.versions[i])
 }
 
 // Verdicts writes every version's verdict into out, which has the
 // table's length (past it, out is left alone). It does not allocate.
-func (tm *nativeTableMatcher) Verdicts(out []engine.Verdict) {
-	r, m := tm.t.rule, tm.m
+func (tm *nativeTableMatcher[F]) Verdicts(out []engine.Verdict) {
+	r, m, f := tm.t.rule, tm.m, &tm.f
 	vs := tm.t.versions[:min(len(out), len(tm.t.versions))]
 	if !m.exact {
 		for i := range vs {
-			out[i] = r.result(m, &vs[i]).Verdict
+			out[i] = r.result(m, f, &vs[i]).Verdict
 		}
 		return
 	}
@@ -378,7 +337,7 @@ func (tm *nativeTableMatcher) Verdicts(out []engine.Verdict) {
 		case v.invalid:
 			out[i] = engine.Invalid
 		case v.exact:
-			out[i] = fast(m, v).Verdict
+			out[i] = fast(m, f, v).Verdict
 		default:
 			out[i] = r.judgeParsed(m, v).Verdict
 		}

@@ -208,11 +208,54 @@ func (g GABound) Explain(constraint, version string) engine.Explanation {
 }
 
 // gaBoundRule is GABound's rule for the fast path.
-var gaBoundRule = &nativeRule{judge: GABound{}, fast: fastGABound, parse: parseNative}
+var gaBoundRule = &nativeRule[gaBoundFacts]{judge: GABound{}, parse: parseNative, facts: readGABoundFacts, fast: fastGABound}
+
+// gaBoundFacts are what ga-bound decides once per constraint: allow is
+// its result for a prerelease every comparator passes. A prerelease
+// passes them all when its key lies in [selfLo, selfHi] (the comparators
+// that judge the version) and is none of the "!=" versions, and its GA
+// release's key lies in [gaLo, gaHi] (those that judge the GA release).
+type gaBoundFacts struct {
+	allow          engine.Result
+	selfLo, selfHi key
+	gaLo, gaHi     key
+}
+
+func readGABoundFacts(m *compiled) gaBoundFacts {
+	f := gaBoundFacts{selfLo: minKey, selfHi: maxKey, gaLo: minKey, gaHi: maxKey}
+	cs := m.c.Comparators()
+	anyGA, anyUpper := false, false
+	for i := range m.cmps {
+		fc := &m.cmps[i]
+		switch {
+		case fc.ne:
+		case pessimisticSplit(&cs[i]):
+			anyUpper = true
+			f.selfLo = maxOf(f.selfLo, fc.lo)
+			f.gaHi = minOf(f.gaHi, fc.hi)
+		case judgesGA(&cs[i]):
+			anyGA = true
+			f.gaLo, f.gaHi = maxOf(f.gaLo, fc.lo), minOf(f.gaHi, fc.hi)
+		default:
+			f.selfLo, f.selfHi = maxOf(f.selfLo, fc.lo), minOf(f.selfHi, fc.hi)
+		}
+	}
+	switch {
+	case len(cs) == 0:
+		f.allow = engine.Allowed(reasonGABoundEmpty)
+	case anyGA:
+		f.allow = engine.Allowed(reasonGABoundGA)
+	case anyUpper:
+		f.allow = engine.Allowed(reasonGABoundUpper)
+	default:
+		f.allow = engine.Allowed(reasonGABoundExact)
+	}
+	return f
+}
 
 // fastGABound is Judge on the compiled form: comparator by comparator,
 // the version or its GA release.
-func fastGABound(m *compiled, v *fastVersion) engine.Result {
+func fastGABound(m *compiled, f *gaBoundFacts, v *fastVersion) engine.Result {
 	if !v.pre {
 		if m.admits(v.k) {
 			return m.releaseAllow
@@ -223,9 +266,9 @@ func fastGABound(m *compiled, v *fastVersion) engine.Result {
 	// those that judge it, and its GA release in the interval of those
 	// that judge the GA release, for a constraint with at most one "!=".
 	ga := v.ga()
-	if le(m.gaSelfLo, v.k) && le(v.k, m.gaSelfHi) && le(m.gaLo, ga) && le(ga, m.gaHi) &&
+	if le(f.selfLo, v.k) && le(v.k, f.selfHi) && le(f.gaLo, ga) && le(ga, f.gaHi) &&
 		v.k != m.ne0 && len(m.ne) <= 1 {
-		return m.gaAllow
+		return f.allow
 	}
 	for i := range m.cmps {
 		c := &m.cmps[i]
@@ -250,5 +293,5 @@ func fastGABound(m *compiled, v *fastVersion) engine.Result {
 			return engine.Rejected(byOp(&gaFailure, c.op))
 		}
 	}
-	return m.gaAllow
+	return f.allow
 }

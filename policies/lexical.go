@@ -159,12 +159,23 @@ func (l Lexical) Explain(constraint, version string) engine.Explanation {
 }
 
 // lexicalRule is Lexical's rule for the fast path.
-var lexicalRule = &nativeRule{judge: Lexical{}, fast: fastLexical, parse: parseNative}
+var lexicalRule = &nativeRule[lexicalFacts]{judge: Lexical{}, parse: parseNative, facts: readLexicalFacts, fast: fastLexical}
+
+// lexicalFacts are what lexical decides once per constraint: whether a
+// range comparator (other than "=" and "!=") is among its comparators.
+type lexicalFacts struct{ ranges bool }
+
+func readLexicalFacts(m *compiled) (f lexicalFacts) {
+	for i := range m.cmps {
+		f.ranges = f.ranges || m.cmps[i].op != engine.OpEqual && m.cmps[i].op != engine.OpNotEqual
+	}
+	return f
+}
 
 // fastLexical is Judge on the compiled form: each comparator on its own,
 // in written order.
-func fastLexical(m *compiled, v *fastVersion) engine.Result {
-	if !v.pre && !m.ranges {
+func fastLexical(m *compiled, f *lexicalFacts, v *fastVersion) engine.Result {
+	if !v.pre && !f.ranges {
 		// Only = and !=: B decides, as judgeRelease words it.
 		if m.admits(v.k) {
 			return m.releaseAllow
@@ -192,7 +203,7 @@ func fastLexical(m *compiled, v *fastVersion) engine.Result {
 		return m.releaseAllow
 	case len(m.cmps) == 0:
 		return engine.Allowed(reasonLexicalEmpty)
-	case m.ranges:
+	case f.ranges:
 		return engine.Allowed(reasonLexicalRanges)
 	}
 	return engine.Allowed(reasonLexicalOnlyEquals)

@@ -92,10 +92,10 @@ func (l Linear) Explain(constraint, version string) engine.Explanation {
 }
 
 // linearRule is Linear's rule for the fast path.
-var linearRule = &nativeRule{judge: Linear{}, fast: fastLinear, parse: parseNative}
+var linearRule = &nativeRule[noFacts]{judge: Linear{}, parse: parseNative, fast: fastLinear}
 
 // fastLinear is Judge on the compiled form.
-func fastLinear(m *compiled, v *fastVersion) engine.Result {
+func fastLinear(m *compiled, _ *noFacts, v *fastVersion) engine.Result {
 	return fastTimeline(m, v, reasonLinearAllow, reasonLinearEmpty)
 }
 

@@ -116,16 +116,30 @@ func (l LinearTight) Explain(constraint, version string) engine.Explanation {
 }
 
 // linearTightRule is LinearTight's rule for the fast path.
-var linearTightRule = &nativeRule{judge: LinearTight{}, fast: fastLinearTight, parse: parseNative}
+var linearTightRule = &nativeRule[linearTightFacts]{judge: LinearTight{}, parse: parseNative, facts: readLinearTightFacts, fast: fastLinearTight}
+
+// linearTightFacts are what linear-tight decides once per constraint:
+// the cores of the "~>" upper bounds, whose prereleases it keeps out.
+type linearTightFacts struct{ bases []uint64 }
+
+func readLinearTightFacts(m *compiled) (f linearTightFacts) {
+	for i := range m.cmps {
+		if c := &m.cmps[i]; c.op == engine.OpPessimistic {
+			// The upper bound's key is one above c.hi, in the same core.
+			f.bases = append(f.bases, c.hi.hi)
+		}
+	}
+	return f
+}
 
 // fastLinearTight is Judge on the compiled form: the bases of the "~>"
 // upper bounds were collected once.
-func fastLinearTight(m *compiled, v *fastVersion) engine.Result {
+func fastLinearTight(m *compiled, f *linearTightFacts, v *fastVersion) engine.Result {
 	if r, done := m.byPrecedence(v); done {
 		return r
 	}
 	switch {
-	case contains(m.tightBases, v.base()):
+	case contains(f.bases, v.base()):
 		return engine.Rejected(reasonTightExclude)
 	case len(m.cmps) == 0:
 		return engine.Allowed(reasonTightEmpty)

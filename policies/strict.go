@@ -43,6 +43,10 @@ const (
 // Name returns "strict".
 func (Strict) Name() string { return "strict" }
 
+// Group returns "installers", the catalogue's group of what Terraform
+// and OpenTofu do today: this is the documented rule of Terraform's and OpenTofu's provider installer.
+func (Strict) Group() string { return "installers" }
+
 // Rule returns the rule in one line.
 func (Strict) Rule() string {
 	return "a prerelease only when an = comparator names exactly that version; releases by precedence"
@@ -105,15 +109,26 @@ func (s Strict) Explain(constraint, version string) engine.Explanation {
 }
 
 // strictRule is Strict's rule for the fast path.
-var strictRule = &nativeRule{judge: Strict{}, fast: fastStrict, parse: parseNative}
+var strictRule = &nativeRule[strictFacts]{judge: Strict{}, parse: parseNative, facts: readStrictFacts, fast: fastStrict}
 
-// fastStrict is Judge on the compiled form.
-func fastStrict(m *compiled, v *fastVersion) engine.Result {
+// strictFacts are what strict decides once per constraint: whether an
+// "=" comparator may name the version.
+type strictFacts struct{ hasEqual bool }
+
+func readStrictFacts(m *compiled) (f strictFacts) {
+	for i := range m.cmps {
+		f.hasEqual = f.hasEqual || m.cmps[i].op == engine.OpEqual
+	}
+	return f
+}
+
+// fastStrict is Judge on the compiled form: a prerelease every
+// comparator admits by precedence is the version an "=" names.
+func fastStrict(m *compiled, f *strictFacts, v *fastVersion) engine.Result {
 	if r, done := m.byPrecedence(v); done {
 		return r
 	}
-	switch {
-	case m.hasEqual:
+	if f.hasEqual {
 		return engine.Allowed(reasonStrictAllow)
 	}
 	return engine.Rejected(reasonStrictNoEqual)

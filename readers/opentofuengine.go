@@ -3,8 +3,11 @@ package readers
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 
 	"github.com/apparentlymart/go-versions/versions"
+	"github.com/apparentlymart/go-versions/versions/constraints"
 	goversion "github.com/hashicorp/go-version"
 
 	"github.com/prerel/prerel/engine"
@@ -106,15 +109,24 @@ type engineJudge struct {
 }
 
 func compileEngine(constraint string) (versionJudge, error) {
+	return readEngine(constraint, func(text string) (goConstraint, error) {
+		_, err := parseGoConstraint(text)
+		return goConstraint{}, err
+	})
+}
+
+// readEngine reads constraint as OpenTofu's loader and engine do, with
+// read as go-version's NewConstraint.
+func readEngine(constraint string, read func(string) (goConstraint, error)) (engineJudge, error) {
 	if constraint == "" {
 		return engineJudge{all: true}, nil
 	}
-	if _, err := parseGoConstraint(constraint); err != nil {
-		return nil, fmt.Errorf("OpenTofu's configuration loader refuses it: %w", err)
+	if _, err := read(constraint); err != nil {
+		return engineJudge{}, fmt.Errorf("OpenTofu's configuration loader refuses it: %w", err)
 	}
 	set, err := meetingConstraintsStringRuby(constraint)
 	if err != nil {
-		return nil, fmt.Errorf("OpenTofu's experimental engine refuses it: %w", err)
+		return engineJudge{}, fmt.Errorf("OpenTofu's experimental engine refuses it: %w", err)
 	}
 	return engineJudge{set: set}, nil
 }
@@ -194,9 +206,150 @@ func (OpenTofuEngine) Select(constraint string, available []string) (engine.Sele
 	return sel, nil
 }
 
-// ReadVersions reads versions with go-version, once.
+// ReadVersions reads versions with go-version, once, and each release
+// again with go-versions as VersionConstraint.Check does. As the
+// adapters' go-versions tables do, a constraint whose comma-separated
+// pieces each parse alone to one comparator is judged piece by piece:
+// for a release, the set of the whole is the intersection of the
+// pieces' sets (MeetingConstraints adds prereleases only), and it holds
+// 0.0.0 only when it is All, which an intersection of two or more
+// never is. Any other constraint is judged with the set of its text.
 func (OpenTofuEngine) ReadVersions(versions []string) engine.VersionTable {
-	return newGoTable(versions, reasonEngineDropped, compileEngine)
+	return newGoTable(versions, reasonEngineDropped, func(l *goList, constraint string) (goJudge, error) {
+		if t := readEnginePieces(l, constraint); t != nil {
+			return t, nil
+		}
+		j, err := readEngine(constraint, l.constraint)
+		if err != nil {
+			return nil, err
+		}
+		return j, nil
+	})
+}
+
+// readEnginePieces reads a constraint that go-version reads and whose
+// pieces go-versions reads each as one comparator, or returns nil.
+func readEnginePieces(l *goList, constraint string) *engineTable {
+	if constraint == "" {
+		return nil
+	}
+	if _, err := l.constraint(constraint); err != nil {
+		return nil
+	}
+	t := &engineTable{constraint: constraint}
+	for text := range strings.SplitSeq(constraint, ",") {
+		p := l.rubyPieces.Get(text, l.readRubyPiece)
+		if !p.ok {
+			return nil
+		}
+		t.cols = append(t.cols, p.col)
+	}
+	return t
+}
+
+// engineTable is a constraint judged by its pieces' columns; Judge reads
+// the whole text as Compile does, once and only when it is first asked.
+type engineTable struct {
+	constraint string
+	cols       [][]engine.Verdict
+	text       sync.Once
+	j          engineJudge
+	err        error // the text's refusal, which the pieces rule out
+}
+
+func (t *engineTable) judge(v *goversion.Version, withReason bool) engine.Result {
+	t.text.Do(func() {
+		t.j, t.err = readEngine(t.constraint, func(string) (goConstraint, error) { return goConstraint{}, nil })
+	})
+	if t.err != nil {
+		return engine.InvalidResult(t.err)
+	}
+	return t.j.judge(v, withReason)
+}
+
+// verdicts is judge's verdict on every version, on the releases as the
+// list read them with go-versions.
+func (j engineJudge) verdicts(l *goList, out []engine.Verdict) {
+	l.releases(out, func(i int) engine.Verdict {
+		switch {
+		case j.all:
+			return engine.Allow
+		case l.releaseErr[i] != nil:
+			return engine.Invalid
+		}
+		return j.has(l.release[i])
+	})
+}
+
+// verdicts is judge's verdict on every version: on a release, every
+// piece's set has it.
+func (t *engineTable) verdicts(l *goList, out []engine.Verdict) {
+	l.releases(out, func(i int) engine.Verdict {
+		switch {
+		case l.releaseErr[i] != nil:
+			return engine.Invalid
+		case len(t.cols) > 1 && l.release[i] == versions.Unspecified:
+			return engine.Reject
+		}
+		for _, col := range t.cols {
+			if col[i] != engine.Allow {
+				return col[i]
+			}
+		}
+		return engine.Allow
+	})
+}
+
+// rubyPiece is one comma-separated piece of a constraint as
+// ParseRubyStyleMulti reads it alone: ok when it is one comparator whose
+// set was built and judged without a panic, with the column of the set
+// over the list's releases (Allow where it has the release).
+type rubyPiece struct {
+	ok  bool
+	col []engine.Verdict
+}
+
+// readRubyPiece reads one piece and judges every release with its set.
+func (l *goList) readRubyPiece(text string) *rubyPiece {
+	spec, err := parseRubyStyleMulti(text)
+	if err != nil || len(spec) != 1 {
+		return &rubyPiece{}
+	}
+	j := engineJudge{set: versions.MeetingConstraints(spec)}
+	p := &rubyPiece{ok: true, col: make([]engine.Verdict, len(l.values))}
+	for i := range l.values {
+		if l.values[i] == nil || l.releaseErr[i] != nil || l.values[i].Prerelease() != "" {
+			continue
+		}
+		if p.col[i] = j.has(l.release[i]); p.col[i] == engine.Invalid {
+			return &rubyPiece{}
+		}
+	}
+	return p
+}
+
+// parseRubyStyleMulti is go-versions' ParseRubyStyleMulti, turning a
+// panic into an error.
+func parseRubyStyleMulti(text string) (spec constraints.IntersectionSpec, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			spec, err = nil, fmt.Errorf("go-versions ParseRubyStyleMulti panicked on this input: %v", p)
+		}
+	}()
+	return constraints.ParseRubyStyleMulti(text)
+}
+
+// has is Set.Has as a verdict, Invalid when it panics.
+func (j engineJudge) has(v versions.Version) (verdict engine.Verdict) {
+	defer func() {
+		if recover() != nil {
+			verdict = engine.Invalid
+		}
+	}()
+	if j.set.Has(v) {
+		return engine.Allow
+	}
+	return engine.Reject
 }
 
 // SelectsPairwise marks Select as the newest version Match admits: under a

@@ -79,14 +79,25 @@ type terraformLSMatcher struct {
 }
 
 func compileTerraformLS(constraint string) *terraformLSMatcher {
+	m, _ := readTerraformLS(constraint, func(text string) (goConstraint, error) {
+		cs, err := parseGoConstraint(text)
+		return goConstraint{cs: cs}, err
+	})
+	return m
+}
+
+// readTerraformLS reads constraint as terraform-schema does, with read
+// as go-version's NewConstraint; the goConstraint is read's, when the
+// constraint is not dropped.
+func readTerraformLS(constraint string, read func(string) (goConstraint, error)) (*terraformLSMatcher, goConstraint) {
 	if constraint == "" {
-		return &terraformLSMatcher{unconstrained: "no constraint: the module call has no version argument (or an empty one), and terraform-ls takes any version"}
+		return &terraformLSMatcher{unconstrained: "no constraint: the module call has no version argument (or an empty one), and terraform-ls takes any version"}, goConstraint{}
 	}
-	cs, err := parseGoConstraint(constraint)
+	c, err := read(constraint)
 	if err != nil {
-		return &terraformLSMatcher{unconstrained: engine.ClipReason(fmt.Sprintf("no constraint: terraform-schema drops a version argument go-version refuses (%v), and terraform-ls takes any version", err))}
+		return &terraformLSMatcher{unconstrained: engine.ClipReason(fmt.Sprintf("no constraint: terraform-schema drops a version argument go-version refuses (%v), and terraform-ls takes any version", err))}, goConstraint{}
 	}
-	return &terraformLSMatcher{cs: cs}
+	return &terraformLSMatcher{cs: c.cs}, c
 }
 
 // Compile reads constraint as terraform-schema hands it over: it never
@@ -129,7 +140,31 @@ func (TerraformLS) Select(constraint string, available []string) (engine.Selecti
 
 // ReadVersions reads versions with go-version, once.
 func (TerraformLS) ReadVersions(versions []string) engine.VersionTable {
-	return newGoTable(versions, reasonTLSDropped, func(c string) (versionJudge, error) { return compileTerraformLS(c), nil })
+	return newGoTable(versions, reasonTLSDropped, func(l *goList, constraint string) (goJudge, error) {
+		m, c := readTerraformLS(constraint, l.constraint)
+		return terraformLSTable{m, c}, nil
+	})
+}
+
+// terraformLSTable is a terraformLSMatcher with its pieces' columns.
+type terraformLSTable struct {
+	*terraformLSMatcher
+	c goConstraint
+}
+
+// verdicts is Check's verdict on every version, or Allow on every
+// version go-version read when the constraint was dropped.
+func (m terraformLSTable) verdicts(l *goList, out []engine.Verdict) {
+	if m.cs == nil {
+		for i := range out {
+			out[i] = engine.Allow
+			if l.values[i] == nil {
+				out[i] = engine.Invalid
+			}
+		}
+		return
+	}
+	m.c.check(out)
 }
 
 // SelectsPairwise marks Select as the newest version Match admits: under a

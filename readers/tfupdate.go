@@ -105,5 +105,11 @@ func (TFUpdate) Select(_ string, available []string) (engine.Selection, error) {
 
 // ReadVersions reads versions with go-version, once.
 func (TFUpdate) ReadVersions(versions []string) engine.VersionTable {
-	return newGoTable(versions, reasonTFUpdateDropped, func(string) (versionJudge, error) { return tfupdateJudge{}, nil })
+	return newGoTable(versions, reasonTFUpdateDropped, func(*goList, string) (goJudge, error) { return tfupdateJudge{}, nil })
+}
+
+// verdicts is Allow on every release and Reject on every prerelease
+// go-version read.
+func (tfupdateJudge) verdicts(l *goList, out []engine.Verdict) {
+	l.releases(out, func(int) engine.Verdict { return engine.Allow })
 }

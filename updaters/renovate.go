@@ -110,26 +110,52 @@ var errRenovateEmpty = errors.New(`renovate: an empty constraint: Renovate's has
 // term that is not a hashicorp term or is a "!=" term; node-semver then
 // reads the npm range.
 func (Renovate) Compile(constraint string) (engine.Matcher, error) {
+	return compileRenovate(constraint, readRenovateTerm)
+}
+
+// renovateTermRead is one comma-separated term as Compile reads it: the
+// regular expression's groups, and either the comparators it expands to
+// or the error of the first pass (read) or of the second (add).
+type renovateTermRead struct {
+	g            []string
+	read, expand error
+	m            renovateMatcher // the comparators of the term alone
+}
+
+// readRenovateTerm reads one term of a constraint.
+func readRenovateTerm(term string) *renovateTermRead {
+	g := renovateTerm.FindStringSubmatch(term)
+	switch {
+	case g == nil:
+		return &renovateTermRead{read: fmt.Errorf("renovate: %q is not a hashicorp constraint term Renovate reads (hashicorp2npm: Invalid hashicorp constraint): Renovate skips this dependency", strings.TrimSpace(term))}
+	case g[1] == "!=":
+		return &renovateTermRead{read: fmt.Errorf("renovate: %q: `!=` is unsupported: Renovate skips this dependency (hashicorp2npm: Unsupported hashicorp constraint)", strings.TrimSpace(term))}
+	}
+	r := &renovateTermRead{g: g}
+	r.expand = r.m.add(g)
+	return r
+}
+
+// compileRenovate reads constraint as Compile does, each term with term.
+func compileRenovate(constraint string, term func(string) *renovateTermRead) (*renovateMatcher, error) {
 	if constraint == "" {
 		return nil, errRenovateEmpty
 	}
-	terms := strings.Split(constraint, ",")
-	groups := make([][]string, len(terms))
-	for i, term := range terms {
-		g := renovateTerm.FindStringSubmatch(term)
-		if g == nil {
-			return nil, fmt.Errorf("renovate: %q is not a hashicorp constraint term Renovate reads (hashicorp2npm: Invalid hashicorp constraint): Renovate skips this dependency", strings.TrimSpace(term))
+	texts := strings.Split(constraint, ",")
+	terms := make([]*renovateTermRead, len(texts))
+	for i, text := range texts {
+		if terms[i] = term(text); terms[i].read != nil {
+			return nil, terms[i].read
 		}
-		if g[1] == "!=" {
-			return nil, fmt.Errorf("renovate: %q: `!=` is unsupported: Renovate skips this dependency (hashicorp2npm: Unsupported hashicorp constraint)", strings.TrimSpace(term))
-		}
-		groups[i] = g
 	}
-	m := &renovateMatcher{exact: len(groups) == 1 && (groups[0][1] == "" || groups[0][1] == "=") && groups[0][4] != "" && groups[0][6] != ""}
-	for _, g := range groups {
-		if err := m.add(g); err != nil {
-			return nil, err
+	g := terms[0].g
+	m := &renovateMatcher{exact: len(terms) == 1 && (g[1] == "" || g[1] == "=") && g[4] != "" && g[6] != ""}
+	for _, t := range terms {
+		if t.expand != nil {
+			return nil, t.expand
 		}
+		m.set = append(m.set, t.m.set...)
+		m.null = m.null || t.m.null
 	}
 	return m, nil
 }

@@ -33,6 +33,9 @@ func rewriteRanges(c string) string {
 // rewriteRangesWork is rewriteRanges that also returns the work done: the
 // bytes copied, read or compared and the steps of the finder.
 func rewriteRangesWork(c string) (string, int) {
+	if !spacedHyphen(c) {
+		return c, 0 // mmRange needs white space before a hyphen
+	}
 	ms := mmRange.FindAllStringSubmatchIndex(c, -1)
 	if ms == nil {
 		return c, 0
@@ -47,6 +50,16 @@ func rewriteRangesWork(c string) (string, int) {
 		work += w.find.steps
 	}
 	return string(w.out) + c[w.cursor:], work
+}
+
+// spacedHyphen reports whether c holds a hyphen right after white space.
+func spacedHyphen(c string) bool {
+	for i := 1; i < len(c); i++ {
+		if c[i] == '-' && mmSpace(c[i-1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // rangeWriter is the state of rewriteRanges: the string rewritten so far

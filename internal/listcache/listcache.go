@@ -1,7 +1,9 @@
 // Package listcache keeps what a parser made of the lists of versions
 // read last, so that the policies that read versions alike and read the
 // same list in turn, as a compare run reads each list with every policy,
-// parse it once for all of them.
+// parse it once for all of them; and, with Memo, what a table of
+// versions made of each piece of constraint text it has met, so that it
+// parses and judges a piece once.
 package listcache
 
 import (

@@ -26,6 +26,14 @@ const (
 	JSON     = report.JSON
 )
 
+// Formats are the formats of a plan's report, the default first.
+var Formats = report.Formats{Text, Markdown, JSON}
+
+// CheckFormats are the formats of the report of a check
+// (RenderOptions.Checked): Formats, and report.SARIF, the check's
+// findings for code scanning.
+var CheckFormats = report.Formats{Text, Markdown, JSON, report.SARIF}
+
 // Width is the width of the text and Markdown renderings: no line the
 // renderer writes is longer, save one word longer than a line.
 const Width = 80

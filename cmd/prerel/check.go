@@ -1,15 +1,7 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
-	"strings"
-
-	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/internal/printable"
-	"github.com/prerel/prerel/internal/textwrap"
 	"github.com/prerel/prerel/report"
 )
 
@@ -27,86 +19,14 @@ scripts rely on, one object per policy with its name, group, rule and
 whether it is today's rule.`,
 	policySources: true,
 	flags: func(fs *flagSet) func(*env, []string) error {
-		format := addFormat(fs, "text", "json")
+		format := addFormat(fs, report.PoliciesFormats)
 		return func(e *env, args []string) error {
 			if len(args) != 0 {
 				return usagef("policies takes no arguments, got %q", args[0])
 			}
-			if format.value == "json" {
-				return failure(writePoliciesJSON(e.stdout, e.registry.All()))
-			}
-			return failure(writePolicies(e.stdout, e.registry.All()))
+			return failure(report.Policies(e.stdout, format.value, e.registry.All(), renderOptions(false)))
 		}
 	},
-}
-
-// writePolicies lists the policies by catalogue group, in the groups'
-// order and registration order within a group, each name on a line of
-// its own (today's rule marked) and its rule wrapped under it, both
-// escaped as every text from outside is (a policy file or a command may
-// give a rule any bytes).
-func writePolicies(w io.Writer, ps []engine.Policy) error {
-	var b strings.Builder
-	first := true
-	for _, g := range catalogue.Groups() {
-		var in []engine.Policy
-		for _, p := range ps {
-			if catalogue.Group(p.Name()) == g {
-				in = append(in, p)
-			}
-		}
-		if len(in) == 0 {
-			continue
-		}
-		if !first {
-			b.WriteString("\n")
-		}
-		first = false
-		fmt.Fprintf(&b, "%s:\n", g)
-		for _, p := range in {
-			name := printable.String(p.Name())
-			if what := catalogue.Today(p.Name()); what != "" {
-				name += "  (today's rule: " + what + ")"
-			}
-			fmt.Fprintf(&b, "  %s\n", name)
-			for _, l := range wrapWords(printable.String(p.Rule()), 6, 80) {
-				fmt.Fprintf(&b, "%s\n", l)
-			}
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// policyJSON is one policy of prerel policies --format json.
-type policyJSON struct {
-	Name  string `json:"name"`
-	Group string `json:"group"`
-	Rule  string `json:"rule"`
-	Today bool   `json:"today,omitempty"`
-}
-
-// writePoliciesJSON lists the policies in registration order as a JSON
-// array.
-func writePoliciesJSON(w io.Writer, ps []engine.Policy) error {
-	out := make([]policyJSON, len(ps))
-	for i, p := range ps {
-		out[i] = policyJSON{Name: p.Name(), Group: catalogue.Group(p.Name()), Rule: p.Rule(), Today: catalogue.Today(p.Name()) != ""}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-// wrapWords breaks s at spaces into lines of at most width columns, each
-// indented by indent; a word longer than a line stands alone.
-func wrapWords(s string, indent, width int) []string {
-	words := strings.Join(strings.Fields(s), " ")
-	if words == "" {
-		return nil
-	}
-	return textwrap.Lines(words, width, indent, indent)
 }
 
 // checkArgs validates a constraint and versions with the engine's parsers:
@@ -149,7 +69,7 @@ with a timeline of the verdicts.`,
 	flags: func(fs *flagSet) func(*env, []string) error {
 		names := addPolicies(fs)
 		versionsFile := addVersionsFile(fs)
-		format := addFormat(fs, "text", "json", "html")
+		format := addFormat(fs, report.CheckFormats)
 		showAll := addShowAll(fs)
 		return func(e *env, args []string) error {
 			if len(args) < 1 {
@@ -174,9 +94,7 @@ with a timeline of the verdicts.`,
 			if err := e.policyFailure(); err != nil {
 				return err
 			}
-			opts := renderOptions(*showAll)
-			opts.Today = catalogue.Today
-			return failure(report.Check(e.stdout, report.Format(format.value), rep, opts))
+			return failure(report.Check(e.stdout, format.value, rep, renderOptions(*showAll)))
 		}
 	},
 }

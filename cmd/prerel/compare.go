@@ -11,10 +11,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prerel/prerel/report"
+
 	"github.com/spf13/pflag"
 
 	"github.com/prerel/prerel"
-	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
 	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
@@ -55,7 +56,7 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 	seed := fs.Int64("seed", 1, "random domain: the seed")
 	count := fs.Int("count", 100000, fmt.Sprintf("random domain: the number of cases, 1 to %d", compare.MaxRandomCount))
 	pairing := fs.String("pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets\n(context or all)")
-	format := addCompareFormat(fs, sarifFormat)
+	format := addFormat(fs, comparerender.DriftFormats)
 	baseline, writeBaseline := addBaseline(fs)
 	reference := fs.String("reference", "", "the `POLICY` the summary compares the others with (default:\n"+compare.DefaultReference+", today's Terraform and OpenTofu rule)")
 	installers := addInstallerFlag(fs)
@@ -77,7 +78,7 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 		if err := checkShardFlags(fs, &shard); err != nil {
 			return err
 		}
-		if format.value == sarifFormat && (*baseline == "" || shard.set) {
+		if format.value == report.SARIF && (*baseline == "" || shard.set) {
 			return usagef("--format sarif is the drift from a baseline: it needs --baseline, and no --shard")
 		}
 		ps, err := comparePolicies(e, *names)
@@ -131,14 +132,13 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 			return failure(err)
 		}
 		report.PolicyErrors = policyErrors(ps)
-		ropt := groupedOptions(comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
-			Installers: installers.names()})
+		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.names()}
 		if base != nil {
 			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, relevance); err != nil {
 				return inputError(fmt.Errorf("%s: %w", *baseline, err))
 			}
 		}
-		return writeCompareOutputs(e, "compare", comparerender.Format(format.value), report, ropt, *writeBaseline)
+		return writeCompareOutputs(e, "compare", format.value, report, ropt, *writeBaseline)
 	}
 }
 
@@ -229,24 +229,6 @@ func policyErrors(ps []engine.Policy) []compare.PolicyError {
 		out = append(out, pe)
 	}
 	return out
-}
-
-// groupedOptions returns opt with the policies grouped as package
-// catalogue groups them, today's rule marked, for the Markdown and HTML
-// reports of compare and merge.
-func groupedOptions(opt comparerender.Options) comparerender.Options {
-	opt.Group, opt.Groups, opt.Today = catalogue.Group, catalogue.Groups(), catalogue.Today
-	return opt
-}
-
-// compareHints are the hints the reports of compare and merge give, in
-// the words of their flags.
-var compareHints = comparerender.Hints{
-	ShowAll:       "--show-all",
-	JSON:          "--format json",
-	TextShowAll:   "--format text --show-all",
-	WriteBaseline: "--write-baseline",
-	Changes:       "on stderr",
 }
 
 // writeCompareOutputs writes the report to stdout, writes the baseline

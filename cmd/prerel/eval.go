@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"unicode/utf8"
 
+	"github.com/prerel/prerel/report"
+
 	"github.com/prerel/prerel/batch"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/lines"
@@ -26,6 +28,10 @@ const evalBatch = 4096
 // evalBatchBytes bounds the input text of one batch: a batch is judged as
 // soon as its lines hold this much, however few they are.
 const evalBatchBytes = 8 << 20
+
+// evalFormats are the formats of eval's answers (writeEval): a line of
+// tab-separated fields, or a JSON object, per case.
+var evalFormats = report.Formats{report.TSV, report.JSON}
 
 // evalCommand is prerel eval.
 var evalCommand = command{
@@ -44,7 +50,7 @@ its exact bytes.`,
 	policySources: true,
 	flags: func(fs *flagSet) func(*env, []string) error {
 		names := addPolicies(fs)
-		format := addFormat(fs, "tsv", "json")
+		format := addFormat(fs, evalFormats)
 		return func(e *env, args []string) error {
 			if len(args) != 0 {
 				return usagef("eval reads stdin and takes no arguments, got %q", args[0])
@@ -53,7 +59,7 @@ its exact bytes.`,
 			if err != nil {
 				return err
 			}
-			return evalStream(e.stdin, e.stdout, ps, format.value == "json", runtime.GOMAXPROCS(0))
+			return evalStream(e.stdin, e.stdout, ps, format.value == report.JSON, runtime.GOMAXPROCS(0))
 		}
 	},
 }

@@ -22,7 +22,7 @@ verdict and reason.`,
 	policySources: true,
 	flags: func(fs *flagSet) func(*env, []string) error {
 		name := fs.String("policy", "", "the `POLICY` to explain (see 'prerel policies')")
-		format := addFormat(fs, "text", "json")
+		format := addFormat(fs, report.ExplainFormats)
 		return func(e *env, args []string) error {
 			if *name == "" {
 				return usagef("explain needs --policy: one of %s", strings.Join(e.registry.Names(), ", "))
@@ -39,7 +39,7 @@ verdict and reason.`,
 				return err
 			}
 			rep := engine.NewExplainReport(ps[0], constraint, version)
-			return failure(report.Explain(e.stdout, report.Format(format.value), rep, renderOptions(false)))
+			return failure(report.Explain(e.stdout, format.value, rep, renderOptions(false)))
 		}
 	},
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/impact"
 	"github.com/prerel/prerel/internal/plural"
-	"github.com/prerel/prerel/report"
 )
 
 // impactCommand is prerel impact.
@@ -127,7 +126,7 @@ func impactFlags(fs *flagSet) func(*env, []string) error {
 	fs.Var(&failOn, "fail-on", "exit 1 when a call falls in one of these comma-separated `CLASSES`\n("+failOnChanged+": every class but unchanged)")
 	simulate := fs.Bool("simulate-prereleases", false, "insert X.Y.Z-beta.1 and X.Y.Z-rc.1 before each release X.Y.Z of every\nhistory that publishes no prerelease (the output says which figures\nare simulated)")
 	showAll := addShowAll(fs)
-	format := addFormat(fs, "text", "markdown", "json", "html")
+	format := addFormat(fs, impact.Formats)
 	var vf resolveFlags
 	vf.addVersionSourceFlags(fs)
 	vf.installers = addInstallerFlag(fs)
@@ -157,7 +156,7 @@ func impactFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return failure(err)
 		}
-		if err := impact.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)); err != nil {
+		if err := impact.Render(e.stdout, format.value, rep, renderOptions(*showAll)); err != nil {
 			return failure(err)
 		}
 		if err != nil {

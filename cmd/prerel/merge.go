@@ -71,7 +71,7 @@ var mergeCommand = command{
 
 // mergeFlags defines the flags of prerel merge and returns its run.
 func mergeFlags(fs *flagSet) func(*env, []string) error {
-	format := addCompareFormat(fs)
+	format := addFormat(fs, comparerender.Formats)
 	baseline, writeBaseline := addBaseline(fs)
 	showAll := addShowAll(fs)
 	installers := addInstallerFlag(fs)
@@ -220,14 +220,13 @@ func mergeFlags(fs *flagSet) func(*env, []string) error {
 		if err != nil {
 			return usage(trimCompare(err))
 		}
-		ropt := groupedOptions(comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
-			Installers: installers.names()})
+		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.names()}
 		if base != nil {
 			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, merged.Relevance()); err != nil {
 				return inputError(fmt.Errorf("%s: %w", *baseline, err))
 			}
 		}
-		return writeCompareOutputs(e, "merge", comparerender.Format(format.value), report, ropt, *writeBaseline)
+		return writeCompareOutputs(e, "merge", format.value, report, ropt, *writeBaseline)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/prerel/prerel/report"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/prerel/prerel/internal/markdown"
@@ -59,10 +61,10 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 	dryRun := fs.Bool("dry-run", false, "write nothing; print the files pin would write")
 	updateLock := fs.Bool("update-lock", false, "also remove from the lock file exactly the provider entries that\nmust change for init to install the pins")
 	allowOutside := fs.Bool("allow-outside", false, "write and remove override files in module directories outside the Git\nrepository that holds DIR (outside DIR when it is in none)")
-	format := addFormat(fs, "text", "markdown", "json", sarifFormat)
+	format := addFormat(fs, pin.CheckFormats)
 	return func(e *env, args []string) error {
-		if format.value == sarifFormat && !*check {
-			return usagef("--format sarif is for --check only: the findings of a check, for code scanning")
+		if !*check && !pin.Formats.Has(format.value) {
+			return usagef("--format %s is for --check only: the findings of a check, for code scanning", format.value)
 		}
 		if len(args) != 1 {
 			return usagef("pin needs exactly one root module directory, got %d arguments", len(args))
@@ -103,7 +105,7 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 			if *check {
 				// What pin would write is not known: the check fails,
 				// and says why first.
-				if err := pin.Render(e.stdout, pin.Format(format.value), &pin.Plan{Dir: dir}, pin.RenderOptions{Checked: true, Failures: checkFailures(rep), Only: true, Report: rep}); err != nil {
+				if err := pin.Render(e.stdout, format.value, &pin.Plan{Dir: dir}, pin.RenderOptions{Checked: true, Failures: checkFailures(rep), Only: true, Report: rep}); err != nil {
 					return failure(err)
 				}
 			}
@@ -137,7 +139,7 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 				return failure(err)
 			}
 			ropts.Checked, ropts.Differences, ropts.Failures = true, diffs, checkFailures(rep)
-			if err := pin.Render(e.stdout, pin.Format(format.value), plan, ropts); err != nil {
+			if err := pin.Render(e.stdout, format.value, plan, ropts); err != nil {
 				return failure(err)
 			}
 			if len(diffs) > 0 {
@@ -182,13 +184,13 @@ func checkFailures(rep *resolve.Report) []string {
 // pinReport writes the report of plan and, when unlocked, the provider
 // entries removed from the lock file, and returns outcome, the outcome of
 // the resolution.
-func pinReport(e *env, format string, plan *pin.Plan, opts pin.RenderOptions, unlocked bool, outcome error) error {
-	if err := pin.Render(e.stdout, pin.Format(format), plan, opts); err != nil {
+func pinReport(e *env, format report.Format, plan *pin.Plan, opts pin.RenderOptions, unlocked bool, outcome error) error {
+	if err := pin.Render(e.stdout, format, plan, opts); err != nil {
 		return failure(err)
 	}
-	if unlocked && len(plan.Lock) > 0 && format != "json" {
+	if unlocked && len(plan.Lock) > 0 && format != report.JSON {
 		code, item := printable.String, "  "
-		if format == "markdown" {
+		if format == report.Markdown {
 			code, item = markdown.Code, "- "
 		}
 		var b strings.Builder
@@ -208,7 +210,7 @@ func pinReport(e *env, format string, plan *pin.Plan, opts pin.RenderOptions, un
 // keeps installed until -upgrade. It reads the tree only: no versions
 // are listed. With unlock, the lock file blocks of the providers the
 // files pinned go too.
-func pinRemove(e *env, f *resolveFlags, dir, format string, allowOutside, unlock bool) error {
+func pinRemove(e *env, f *resolveFlags, dir string, format report.Format, allowOutside, unlock bool) error {
 	if err := f.check(dir); err != nil {
 		return err
 	}
@@ -256,8 +258,8 @@ func pinRemove(e *env, f *resolveFlags, dir, format string, allowOutside, unlock
 // renderRemoved writes the files pin --remove removed, the lock entries
 // it removed, what init keeps installed until -upgrade, and the files it
 // would not touch.
-func renderRemoved(w io.Writer, format string, r *pin.Removal, kept []string) error {
-	if format == "json" {
+func renderRemoved(w io.Writer, format report.Format, r *pin.Removal, kept []string) error {
+	if format == report.JSON {
 		enc := newJSONEncoder(w)
 		enc.SetIndent("", "  ")
 		if kept == nil {
@@ -269,7 +271,7 @@ func renderRemoved(w io.Writer, format string, r *pin.Removal, kept []string) er
 		}{r, kept})
 	}
 	code, plain, item := printable.String, printable.String, "  "
-	if format == "markdown" {
+	if format == report.Markdown {
 		code, plain, item = markdown.Code, markdown.Escape, "- "
 	}
 	var b strings.Builder

@@ -3,12 +3,13 @@
 package main
 
 import (
-	"github.com/prerel/prerel/catalogue"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/prerel/prerel/catalogue"
 )
 
 // shellScript writes an executable shell script with body into dir and

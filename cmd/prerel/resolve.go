@@ -21,7 +21,6 @@ import (
 	"github.com/prerel/prerel/terraform/credentials"
 	"github.com/prerel/prerel/terraform/registry"
 
-	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/updaters"
@@ -181,7 +180,7 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 	fs.Var(&f.extra, "policies", "comma-separated `POLICIES` to show as extra columns (default: none)")
 	updater := fs.String("updater", "", "also show what the updater `NAME` (renovate, dependabot or\nterraform-module-versions) selects and proposes next to what init\ninstalls, and where they disagree")
 	readers := fs.Bool("readers", false, "also show what every program that reads a constraint assumes: today's\ninit, the bots (Renovate, Dependabot, terraform-module-versions) and the\nother readers of the catalogue, differences first")
-	format := addFormat(fs, "text", "markdown", "json", sarifFormat)
+	format := addFormat(fs, resolve.Formats)
 	showAll := addShowAll(fs)
 	return func(e *env, args []string) error {
 		if len(args) != 1 {
@@ -207,7 +206,7 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 				return failure(err)
 			}
 		}
-		if err := resolve.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)); err != nil {
+		if err := resolve.Render(e.stdout, format.value, rep, renderOptions(*showAll)); err != nil {
 			return failure(err)
 		}
 		if err := configPolicyFailures(e.registry, f.loaded); err != nil {

@@ -24,7 +24,7 @@ timeline of the verdicts and selections.`,
 	flags: func(fs *flagSet) func(*env, []string) error {
 		names := addPolicies(fs)
 		versionsFile := addVersionsFile(fs)
-		format := addFormat(fs, "text", "json", "html")
+		format := addFormat(fs, report.SelectFormats)
 		showAll := addShowAll(fs)
 		return func(e *env, args []string) error {
 			if len(args) < 1 {
@@ -46,10 +46,10 @@ timeline of the verdicts and selections.`,
 				return err
 			}
 			s := report.Selection{Report: engine.NewSelectReport(ps, constraint, versions)}
-			if format.value == "html" {
+			if format.value == report.HTML {
 				s.Verdicts = engine.NewCheckReport(ps, constraint, versions)
 			}
-			return failure(report.Select(e.stdout, report.Format(format.value), s, renderOptions(*showAll)))
+			return failure(report.Select(e.stdout, format.value, s, renderOptions(*showAll)))
 		}
 	},
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/report"
 )
@@ -18,13 +20,16 @@ lists them in registration order, the order --policies defaults to and
 scripts rely on, one object per policy with its name, group, rule and
 whether it is today's rule.`,
 	policySources: true,
-	flags: func(fs *flagSet) func(*env, []string) error {
+	flags: func(fs *flagSet) runFunc {
 		format := addFormat(fs, report.PoliciesFormats)
-		return func(e *env, args []string) error {
+		return func(e *env, args []string) (output, error) {
 			if len(args) != 0 {
-				return usagef("policies takes no arguments, got %q", args[0])
+				return output{}, usagef("policies takes no arguments, got %q", args[0])
 			}
-			return failure(report.Policies(e.stdout, format.value, e.registry.All(), renderOptions(false)))
+			ps := e.registry.All()
+			return rendered(func(w io.Writer) error {
+				return report.Policies(w, format.value, ps, renderOptions(false))
+			}, nil), nil
 		}
 	},
 }
@@ -66,35 +71,33 @@ and every version, and html is a page that groups the versions every policy
 judges alike (those that hold a prerelease the policies disagree on first),
 with a timeline of the verdicts.`,
 	policySources: true,
-	flags: func(fs *flagSet) func(*env, []string) error {
+	flags: func(fs *flagSet) runFunc {
 		names := addPolicies(fs)
 		versionsFile := addVersionsFile(fs)
 		format := addFormat(fs, report.CheckFormats)
 		showAll := addShowAll(fs)
-		return func(e *env, args []string) error {
+		return func(e *env, args []string) (output, error) {
 			if len(args) < 1 {
-				return usagef("check needs a constraint and at least one version")
+				return output{}, usagef("check needs a constraint and at least one version")
 			}
-			constraint, versions := args[0], args[1:]
 			// Versions given as arguments must parse; a file's versions are
 			// judged as they are, and a policy that cannot read one says
 			// invalid.
-			versions, err := gatherVersions(constraint, versions, *versionsFile)
+			constraint, versions, err := gatherVersions(args, *versionsFile)
 			if err != nil {
-				return err
+				return output{}, err
 			}
 			if len(versions) == 0 {
-				return usagef("check needs a constraint and at least one version: as arguments or with --versions-file")
+				return output{}, usagef("check needs a constraint and at least one version: as arguments or with --versions-file")
 			}
 			ps, err := e.resolve(*names)
 			if err != nil {
-				return err
+				return output{}, err
 			}
 			rep := engine.NewCheckReport(ps, constraint, versions)
-			if err := e.policyFailure(); err != nil {
-				return err
-			}
-			return failure(report.Check(e.stdout, format.value, rep, renderOptions(*showAll)))
+			return rendered(func(w io.Writer) error {
+				return report.Check(w, format.value, rep, renderOptions(*showAll))
+			}, nil), nil
 		}
 	},
 }

@@ -48,10 +48,10 @@ writes one object per line, with the reasons; there, a constraint or version
 that is not valid UTF-8 also comes as constraint_base64 or version_base64,
 its exact bytes.`,
 	policySources: true,
-	flags: func(fs *flagSet) func(*env, []string) error {
+	flags: func(fs *flagSet) runFunc {
 		names := addPolicies(fs)
 		format := addFormat(fs, evalFormats)
-		return func(e *env, args []string) error {
+		return streamed(func(e *env, args []string) error {
 			if len(args) != 0 {
 				return usagef("eval reads stdin and takes no arguments, got %q", args[0])
 			}
@@ -60,7 +60,7 @@ its exact bytes.`,
 				return err
 			}
 			return evalStream(e.stdin, e.stdout, ps, format.value == report.JSON, runtime.GOMAXPROCS(0))
-		}
+		})
 	},
 }
 

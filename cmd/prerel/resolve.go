@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -173,7 +174,7 @@ when some versions could not be listed. Every problem is named on stderr.`,
 
 // resolveCommandFlags defines the flags of prerel resolve and returns its
 // run.
-func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
+func resolveCommandFlags(fs *flagSet) runFunc {
 	f := addTreeFlags(fs)
 	// resolve's --policies adds columns: not addPolicies, whose policies
 	// are those a command runs, all by default.
@@ -182,37 +183,33 @@ func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
 	readers := fs.Bool("readers", false, "also show what every program that reads a constraint assumes: today's\ninit, the bots (Renovate, Dependabot, terraform-module-versions) and the\nother readers of the catalogue, differences first")
 	format := addFormat(fs, resolve.Formats)
 	showAll := addShowAll(fs)
-	return func(e *env, args []string) error {
+	return func(e *env, args []string) (output, error) {
 		if len(args) != 1 {
-			return usagef("resolve needs exactly one root module directory, got %d arguments", len(args))
+			return output{}, usagef("resolve needs exactly one root module directory, got %d arguments", len(args))
 		}
 		up, err := updaterPolicy(*updater)
 		if err != nil {
-			return err
+			return output{}, err
 		}
 		// The files prerel pin wrote are read apart: the report judges
 		// the configuration's own constraints and shows each pin.
 		rep, err := f.resolve(e, args[0], pin.Skip)
 		if err != nil {
-			return err
+			return output{}, err
 		}
 		if up != nil {
 			if err := rep.AddUpdater(up, e.registry); err != nil {
-				return failure(err)
+				return output{}, failure(err)
 			}
 		}
 		if *readers {
 			if err := rep.AddReaders(constraintReaders(e.registry)); err != nil {
-				return failure(err)
+				return output{}, failure(err)
 			}
 		}
-		if err := resolve.Render(e.stdout, format.value, rep, renderOptions(*showAll)); err != nil {
-			return failure(err)
-		}
-		if err := configPolicyFailures(e.registry, f.loaded); err != nil {
-			return err
-		}
-		return errors.Join(resolveOutcome(rep, *showAll), stalePins(rep))
+		return rendered(func(w io.Writer) error {
+			return resolve.Render(w, format.value, rep, renderOptions(*showAll))
+		}, errors.Join(resolveOutcome(rep, *showAll), stalePins(rep))), nil
 	}
 }
 

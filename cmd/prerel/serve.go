@@ -69,13 +69,13 @@ var serveStarted func(addr string)
 
 // serveFlags defines the flags of prerel serve and returns its run,
 // which serves until SIGINT or SIGTERM.
-func serveFlags(fs *flagSet) func(*env, []string) error {
+func serveFlags(fs *flagSet) runFunc {
 	run := serveRun(fs)
-	return func(e *env, args []string) error {
+	return streamed(func(e *env, args []string) error {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		return run(ctx, e, args)
-	}
+	})
 }
 
 // serveRun defines the flags of prerel serve and returns the function

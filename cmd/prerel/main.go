@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/prerel/prerel/batch"
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/cmdpolicy"
 	"github.com/prerel/prerel/engine"
@@ -206,6 +207,8 @@ func runCommand(e *env, c *command, args []string) (code int) {
 			stack := debug.Stack()
 			if wp, ok := p.(*workerPanic); ok {
 				p, stack = wp.value, wp.stack
+			} else if bp, ok := p.(*batch.PanicError); ok {
+				p, stack = bp.Value, bp.Stack
 			}
 			fmt.Fprintf(e.stderr, "prerel %s: %s\n%s", c.name, outsideText(internalError(p).Error()), stack)
 			code = exitInternal

@@ -56,6 +56,9 @@ type RenderOptions struct {
 	// Report is the report the check ran on, for a SARIF rendering of a
 	// plan Build did not make (the versions could not be listed).
 	Report *resolve.Report
+	// Unlocked says that Write removed the plan's lock file entries
+	// (WriteOptions.Unlock): the text and Markdown end with them.
+	Unlocked bool
 }
 
 // Render writes the plan in format (report.SARIF for a check only: the
@@ -102,6 +105,16 @@ func Render(w io.Writer, format Format, p *Plan, opts RenderOptions) error {
 		}
 		r := &renderer{md: format == Markdown}
 		r.plan(p, opts)
+		if opts.Unlocked && len(p.Lock) > 0 {
+			item := "  "
+			if r.md {
+				item = "- "
+			}
+			fmt.Fprintf(&r.b, "\nRemoved from %s:\n", r.text(p.LockFile))
+			for _, l := range p.Lock {
+				r.b.WriteString(item + r.text(l.Address) + "\n")
+			}
+		}
 		_, err := io.WriteString(w, r.b.String())
 		return err
 	}
@@ -394,4 +407,23 @@ func installersLine(names, froms []string) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, " and ")
+}
+
+// CheckFailures says, one line each, what makes a check of the plan built
+// from rep fail besides files that differ (RenderOptions.Failures):
+// versions that could not be listed, an item with no admissible version
+// under its chosen policy, a locked provider version the chosen policy
+// refuses.
+func CheckFailures(rep *resolve.Report) []string {
+	var out []string
+	for _, it := range rep.Errors() {
+		out = append(out, fmt.Sprintf("the versions of %s %s (%s) could not be listed: %s", it.Kind, it.Name, resolve.PosOrImplied(it.Pos), it.Problem))
+	}
+	for _, it := range rep.Unsatisfied() {
+		out = append(out, fmt.Sprintf("%s %s (%s) has no admissible version, so nothing is pinned for it: %s", it.Kind, it.Name, resolve.PosOrImplied(it.Pos), it.Problem))
+	}
+	for _, l := range rep.RefusedLocks() {
+		out = append(out, fmt.Sprintf("the lock file holds %s %s (%s), which %s does not admit for %q: %s", l.Address, l.Version, l.Pos, l.Policy, l.Constraint, l.Reason))
+	}
+	return out
 }

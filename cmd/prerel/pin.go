@@ -13,7 +13,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/pin"
@@ -82,7 +81,7 @@ func pinCommandFlags(fs *flagSet) runFunc {
 		if exitStatus(outcome) == exitFailure && !*check {
 			return output{}, outcome
 		} else if exitStatus(outcome) == exitFailure {
-			only := pin.RenderOptions{Checked: true, Failures: checkFailures(rep), Only: true, Report: rep}
+			only := pin.RenderOptions{Checked: true, Failures: pin.CheckFailures(rep), Only: true, Report: rep}
 			return rendered(func(w io.Writer) error { return pin.Render(w, format.value, &pin.Plan{Dir: dir}, only) }, outcome), nil
 		}
 		// The plan is built on the tree the report was resolved from.
@@ -95,7 +94,7 @@ func pinCommandFlags(fs *flagSet) runFunc {
 		case *check:
 			return pinCheck(plan, rep, format.value, outcome)
 		case *dryRun:
-			return rendered(func(w io.Writer) error { return pinReport(w, format.value, plan, ropts, false) }, outcome), nil
+			return rendered(func(w io.Writer) error { return pin.Render(w, format.value, plan, ropts) }, outcome), nil
 		}
 		// The files are written, and the report of what was written
 		// printed, once the run has succeeded.
@@ -103,7 +102,8 @@ func pinCommandFlags(fs *flagSet) runFunc {
 			if err := pin.Write(plan, pin.WriteOptions{Unlock: *updateLock, AllowOutside: *allowOutside}); err != nil {
 				return failure(err)
 			}
-			return failure(pinReport(e.stdout, format.value, plan, ropts, *updateLock))
+			ropts.Unlocked = *updateLock
+			return failure(pin.Render(e.stdout, format.value, plan, ropts))
 		}
 		return output{writes: []func() error{write}, outcome: outcome}, nil
 	}
@@ -148,48 +148,8 @@ func pinCheck(plan *pin.Plan, rep *resolve.Report, format report.Format, outcome
 			plural.Of(len(diffs), "override file is", "override files are"), printable.String(plan.Dir)))
 		outcome = errors.Join(drift, outcome)
 	}
-	ropts := pin.RenderOptions{Checked: true, Differences: diffs, Failures: checkFailures(rep)}
+	ropts := pin.RenderOptions{Checked: true, Differences: diffs, Failures: pin.CheckFailures(rep)}
 	return rendered(func(w io.Writer) error { return pin.Render(w, format, plan, ropts) }, outcome), nil
-}
-
-// checkFailures says, one line each, what makes pin --check fail besides
-// files that differ: versions that could not be listed, an item with no
-// admissible version under its chosen policy, a locked provider version
-// the chosen policy refuses.
-func checkFailures(rep *resolve.Report) []string {
-	var out []string
-	for _, it := range rep.Errors() {
-		out = append(out, fmt.Sprintf("the versions of %s %s (%s) could not be listed: %s", it.Kind, it.Name, posOrImplied(it.Pos), it.Problem))
-	}
-	for _, it := range rep.Unsatisfied() {
-		out = append(out, fmt.Sprintf("%s %s (%s) has no admissible version, so nothing is pinned for it: %s", it.Kind, it.Name, posOrImplied(it.Pos), it.Problem))
-	}
-	for _, l := range rep.RefusedLocks() {
-		out = append(out, fmt.Sprintf("the lock file holds %s %s (%s), which %s does not admit for %q: %s", l.Address, l.Version, l.Pos, l.Policy, l.Constraint, l.Reason))
-	}
-	return out
-}
-
-// pinReport writes the report of plan to w and, when unlocked, the
-// provider entries removed from the lock file.
-func pinReport(w io.Writer, format report.Format, plan *pin.Plan, opts pin.RenderOptions, unlocked bool) error {
-	if err := pin.Render(w, format, plan, opts); err != nil {
-		return err
-	}
-	if !unlocked || len(plan.Lock) == 0 || format == report.JSON {
-		return nil
-	}
-	code, item := printable.String, "  "
-	if format == report.Markdown {
-		code, item = markdown.Code, "- "
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\nRemoved from %s:\n", code(plan.LockFile))
-	for _, l := range plan.Lock {
-		b.WriteString(item + code(l.Address) + "\n")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // pinRemove removes the override files prerel wrote in the local module
@@ -237,57 +197,7 @@ func pinRemove(e *env, f *resolveFlags, dir string, format report.Format, allowO
 			return failure(err)
 		}
 		check, _ := e.registry.Lookup(pin.KeepPolicy)
-		return failure(renderRemoved(e.stdout, format, removal, pin.Kept(tree, locks, removal, check)))
+		return failure(pin.RenderRemoval(e.stdout, format, removal, pin.Kept(tree, locks, removal, check)))
 	}
 	return output{writes: []func() error{remove}}, nil
-}
-
-// renderRemoved writes the files pin --remove removed, the lock entries
-// it removed, what init keeps installed until -upgrade, and the files it
-// would not touch.
-func renderRemoved(w io.Writer, format report.Format, r *pin.Removal, kept []string) error {
-	if format == report.JSON {
-		enc := newJSONEncoder(w)
-		enc.SetIndent("", "  ")
-		if kept == nil {
-			kept = []string{}
-		}
-		return enc.Encode(struct {
-			*pin.Removal
-			Kept []string `json:"kept_until_upgrade"`
-		}{r, kept})
-	}
-	code, plain, item := printable.String, printable.String, "  "
-	if format == report.Markdown {
-		code, plain, item = markdown.Code, markdown.Escape, "- "
-	}
-	var b strings.Builder
-	if len(r.Removed) == 0 {
-		b.WriteString("No override file written by prerel to remove.\n")
-	} else {
-		b.WriteString("Removed:\n")
-		for _, f := range r.Removed {
-			b.WriteString(item + code(f) + "\n")
-		}
-	}
-	if len(r.Unlocked) > 0 {
-		b.WriteString("\nRemoved from the lock file:\n")
-		for _, a := range r.Unlocked {
-			b.WriteString(item + code(a) + "\n")
-		}
-	}
-	if len(kept) > 0 {
-		b.WriteString("\ninit keeps what it installed while the configuration admits it: run `" + pin.UpgradeCommand + "`\n(or `tofu init -upgrade`) to install today's selection again:\n")
-		for _, k := range kept {
-			b.WriteString(item + plain(k) + "\n")
-		}
-	}
-	if len(r.Refused) > 0 {
-		b.WriteString("\nNot removed:\n")
-		for _, f := range r.Refused {
-			b.WriteString(item + code(f.File) + ": " + plain(f.Reason) + "\n")
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }

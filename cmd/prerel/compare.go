@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/prerel/prerel/report"
@@ -420,37 +418,13 @@ func openDomain(kind, name string, scope int, seed int64, count int, pairing str
 // appendStepSummary appends the Markdown report to the GitHub Actions step
 // summary file, which must be a regular file or not exist yet.
 func appendStepSummary(path string, r *compare.Report, ropt comparerender.Options) error {
-	name := printable.String(path)
-	fail := func(err error) error {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return fmt.Errorf("cannot append the report to GITHUB_STEP_SUMMARY %s: %w", name, err)
-	}
 	var buf bytes.Buffer
-	if err := comparerender.Render(&buf, comparerender.FormatMarkdown, r, ropt); err != nil {
-		return fail(err)
+	err := comparerender.Render(&buf, comparerender.FormatMarkdown, r, ropt)
+	if err == nil {
+		err = safefile.Append(path, buf.Bytes())
 	}
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return fail(fmt.Errorf("it is %s, not a regular file", safefile.Kind(fi.Mode())))
-	}
-	// O_NONBLOCK: a FIFO swapped in after the check fails instead of
-	// waiting for a reader.
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY|syscall.O_NONBLOCK, 0o666)
 	if err != nil {
-		return fail(err)
-	}
-	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		f.Close()
-		return fail(fmt.Errorf("it is %s, not a regular file", safefile.Kind(fi.Mode())))
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		f.Close()
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		return fail(err)
+		return fmt.Errorf("cannot append the report to GITHUB_STEP_SUMMARY %s: %w", printable.String(path), err)
 	}
 	return nil
 }

@@ -102,51 +102,59 @@ func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) erro
 		if err != nil {
 			return err
 		}
-
-		ln, err := net.Listen("tcp", *addr)
-		if err != nil {
-			return failure(fmt.Errorf("listen on %s: %w", printable.String(*addr), err))
-		}
-		port := ln.Addr().(*net.TCPAddr).Port
-		everywhere := web.Everywhere(host)
-		switch {
-		case everywhere:
-			fmt.Fprintf(e.stderr, "prerel serve: warning: --addr %s listens on all interfaces: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(*addr))
-		case !web.Loopback(host):
-			fmt.Fprintf(e.stderr, "prerel serve: warning: %s is not a loopback address: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(host))
-		}
-		lookups.AllowHost = web.ServerHosts(host, port)
-		lookups.Log = e.stderr
-		lookups.Precompress = true
-		srv := &http.Server{
-			Handler:           web.Handler(site, lookups),
-			ReadHeaderTimeout: serveReadHeaderTimeout,
-			WriteTimeout:      vf.deadline + web.DefaultQueueWait + time.Minute,
-			IdleTimeout:       serveIdleTimeout,
-			MaxHeaderBytes:    serveMaxHeaderBytes,
-		}
-		served := make(chan error, 1)
-		go func() { served <- srv.Serve(ln) }()
-		if _, err := fmt.Fprintln(e.stdout, serveMessage(*addr, host, ln.Addr(), port)); err != nil {
-			srv.Close()
-			return failure(err)
-		}
-		if serveStarted != nil {
-			serveStarted(ln.Addr().String())
-		}
-		select {
-		case err := <-served:
-			return failure(fmt.Errorf("serve on %s: %w", ln.Addr(), err))
-		case <-ctx.Done():
-		}
-		sctx, cancel := context.WithTimeout(context.Background(), serveShutdownTimeout)
-		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			srv.Close()
-		}
-		fmt.Fprintln(e.stderr, "prerel serve: stopped")
-		return nil
+		return serveOn(ctx, e, *addr, host, site, lookups, vf.deadline)
 	}
+}
+
+// serveOn serves site on addr, whose host is host, until ctx is done,
+// then shuts the server down, letting the requests under way finish for
+// a few seconds. It warns when other machines can reach it, and says on
+// stdout where it serves. lookups are the handler's options, whose
+// AllowHost it sets; deadline bounds a lookup's registry requests.
+func serveOn(ctx context.Context, e *env, addr, host string, site fs.FS, lookups web.Options, deadline time.Duration) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return failure(fmt.Errorf("listen on %s: %w", printable.String(addr), err))
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	everywhere := web.Everywhere(host)
+	switch {
+	case everywhere:
+		fmt.Fprintf(e.stderr, "prerel serve: warning: --addr %s listens on all interfaces: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(addr))
+	case !web.Loopback(host):
+		fmt.Fprintf(e.stderr, "prerel serve: warning: %s is not a loopback address: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(host))
+	}
+	lookups.AllowHost = web.ServerHosts(host, port)
+	lookups.Log = e.stderr
+	lookups.Precompress = true
+	srv := &http.Server{
+		Handler:           web.Handler(site, lookups),
+		ReadHeaderTimeout: serveReadHeaderTimeout,
+		WriteTimeout:      deadline + web.DefaultQueueWait + time.Minute,
+		IdleTimeout:       serveIdleTimeout,
+		MaxHeaderBytes:    serveMaxHeaderBytes,
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	if _, err := fmt.Fprintln(e.stdout, serveMessage(addr, host, ln.Addr(), port)); err != nil {
+		srv.Close()
+		return failure(err)
+	}
+	if serveStarted != nil {
+		serveStarted(ln.Addr().String())
+	}
+	select {
+	case err := <-served:
+		return failure(fmt.Errorf("serve on %s: %w", ln.Addr(), err))
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), serveShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close()
+	}
+	fmt.Fprintln(e.stderr, "prerel serve: stopped")
+	return nil
 }
 
 // hostList is the repeatable --allow-registry flag.

@@ -350,7 +350,8 @@ func textEval(r io.Reader, w io.Writer, ps []engine.Policy, asJSON bool, workers
 		}
 	}
 	out := bufio.NewWriterSize(w, 64*1024)
-	enc := newJSONEncoder(out)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
 	pending := make([]line, 0, batchLines)
 	judge := func() error {
 		chunk := (len(pending) + workers - 1) / workers

@@ -338,29 +338,6 @@ type workerPanic struct {
 	stack []byte
 }
 
-// recoverWorker is deferred by a goroutine that a command starts: it
-// stores a panic of the goroutine in *p, with its stack, for
-// raiseWorkerPanics.
-func recoverWorker(p **workerPanic) {
-	if v := recover(); v != nil {
-		if wp, ok := v.(*workerPanic); ok {
-			*p = wp
-			return
-		}
-		*p = &workerPanic{value: v, stack: debug.Stack()}
-	}
-}
-
-// raiseWorkerPanics panics again with the first panic that recoverWorker
-// stored, if any.
-func raiseWorkerPanics(ps []*workerPanic) {
-	for _, p := range ps {
-		if p != nil {
-			panic(p)
-		}
-	}
-}
-
 // internalError is the error of a recovered panic p.
 func internalError(p any) error {
 	if err, ok := p.(error); ok {

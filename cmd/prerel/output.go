@@ -1,21 +1,9 @@
 package main
 
 import (
-	"encoding/json"
-	"io"
-
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/report"
 )
-
-// newJSONEncoder returns the encoder of every JSON prerel writes: "<",
-// ">" and "&" as they are, so that constraints such as "~> 1.2" and
-// ">= 1.0, < 2.0" read the same in JSON as on the command line.
-func newJSONEncoder(w io.Writer) *json.Encoder {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc
-}
 
 // cliHints are the hints of every report prerel writes, in the words of
 // its flags.

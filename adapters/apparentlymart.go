@@ -174,3 +174,7 @@ func (m apparentlymartMatcher) judgeParsed(v versions.Version) engine.Result {
 	}
 	return m.results.out
 }
+
+// SelectsPairwise marks Select as the newest version Match admits: under a
+// cooldown (engine.SelectCooled) the order makes no difference.
+func (ApparentlyMart) SelectsPairwise() {}

@@ -316,3 +316,7 @@ func (g GoVersionsCargo) Explain(constraint, version string) engine.Explanation 
 	x.add("set.Has", "%v", r.Verdict == engine.Allow)
 	return x.done(r)
 }
+
+// SelectsPairwise marks Select as the newest version Match admits: under a
+// cooldown (engine.SelectCooled) the order makes no difference.
+func (GoVersionsCargo) SelectsPairwise() {}

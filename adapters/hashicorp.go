@@ -90,3 +90,7 @@ func (m hashicorpMatcher) judgeParsed(v *goversion.Version) (r engine.Result) {
 	defer guard("go-version Check", &r)
 	return checkGoVersion(m.cs, v)
 }
+
+// SelectsPairwise marks Select as the newest version Match admits: under a
+// cooldown (engine.SelectCooled) the order makes no difference.
+func (HashiCorp) SelectsPairwise() {}

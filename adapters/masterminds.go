@@ -240,3 +240,7 @@ func (m mastermindsMatcher) check(v *semver.Version) engine.Result {
 	}
 	return engine.Rejected(fmt.Sprintf("Masterminds Check(%q): false%s", m.text, why))
 }
+
+// SelectsPairwise marks Select as the newest version Match admits: under a
+// cooldown (engine.SelectCooled) the order makes no difference.
+func (Masterminds) SelectsPairwise() {}

@@ -274,3 +274,7 @@ func stripVPrefixes(text string) string {
 		return match
 	})
 }
+
+// SelectsPairwise marks Select as the newest version Match admits: under a
+// cooldown (engine.SelectCooled) the order makes no difference.
+func (ModuleInstaller) SelectsPairwise() {}

@@ -75,6 +75,21 @@
 // user's own policy appears in every command next to prerel's; there is no
 // global one, every user is handed a *Registry.
 //
+// # Cooldown
+//
+// SelectCooled stacks a minimum release age (Cooldown) on any policy:
+// the policy decides what it admits on the whole list (an Admitter says
+// so itself; a Selector that is no PairwiseSelector admits no
+// prerelease below a release it selects), then the versions younger than
+// the minimum age, counted at Cooldown.Now from their Dates, are held
+// back, and the newest admitted version left is selected. So no policy
+// falls back to a prerelease because a release was held back (the
+// fallback trap of the age-first order, which Cooldown.AgeFirst gives
+// for comparisons). An exact pin is exempt (IsExactPin); a version
+// without a date is held back unless Cooldown.AllowUndated. Dates is a
+// slice beside the versions, nil for an undated history, so that the
+// selection without a cooldown costs nothing more.
+//
 // # Reports
 //
 // CheckReport, SelectReport and ExplainReport are the JSON forms of the

@@ -1,5 +1,7 @@
 package engine
 
+import "time"
+
 // The schema versions of the reports' JSON forms, numbered as the compare
 // report's: a version changes when a field changes meaning or disappears;
 // a new field does not change it.
@@ -101,6 +103,28 @@ type SelectReport struct {
 	Available  []string `json:"available"`
 	// Policies has one row per policy, in the order given.
 	Policies []SelectRow `json:"policies"`
+	// Cooldown is the minimum release age the selections are made under
+	// (NewCooledSelectReport); nil for none.
+	Cooldown *SelectCooldown `json:"cooldown,omitempty"`
+}
+
+// SelectCooldown is a select report's minimum release age.
+type SelectCooldown struct {
+	MinAge       string    `json:"min_age"`
+	Now          time.Time `json:"now"`
+	AllowUndated bool      `json:"allow_undated"`
+	// Published are the dates of Available, null for an undated one.
+	Published []*time.Time `json:"published"`
+}
+
+// RowCooldown is what the cooldown does to one policy's selection.
+type RowCooldown struct {
+	// Without is what the policy selects without the cooldown.
+	Without  *string    `json:"without"`
+	HeldBack []HeldBack `json:"held_back"`
+	Exempt   string     `json:"exempt,omitempty"`
+	// EligibleSince is when the selected version became eligible.
+	EligibleSince *time.Time `json:"eligible_since,omitempty"`
 }
 
 // SelectRow is one policy's selection.
@@ -113,6 +137,53 @@ type SelectRow struct {
 	Error string `json:"error,omitempty"`
 	// Unreadable lists the versions the policy could not read.
 	Unreadable []Unreadable `json:"unreadable,omitempty"`
+	// Cooldown is, under a cooldown, what it changes; nil otherwise.
+	Cooldown *RowCooldown `json:"cooldown,omitempty"`
+}
+
+// NewCooledSelectReport is NewSelectReport under a cooldown: each row is
+// SelectCooled's selection, with what it holds back. dates are the
+// versions' dates (see Dates).
+func NewCooledSelectReport(ps []Policy, constraint string, available []string, dates Dates, c Cooldown) SelectReport {
+	rep := NewSelectReport(nil, constraint, available)
+	rep.Policies = make([]SelectRow, len(ps))
+	rep.Cooldown = &SelectCooldown{MinAge: FormatMinAge(c.MinAge), Now: c.Now.UTC(), AllowUndated: c.AllowUndated, Published: make([]*time.Time, len(available))}
+	for i := range available {
+		if t, ok := dates.At(i); ok {
+			u := t.UTC()
+			rep.Cooldown.Published[i] = &u
+		}
+	}
+	for i, p := range ps {
+		row := SelectRow{Policy: nameOf(p)}
+		if isNil(p) {
+			row.Error = ErrNilPolicy.Error()
+			rep.Policies[i] = row
+			continue
+		}
+		sel, err := SelectCooled(p, constraint, available, dates, c)
+		if err != nil {
+			row.Error = ClipReason(err.Error())
+			rep.Policies[i] = row
+			continue
+		}
+		if sel.Found {
+			v := sel.Version
+			row.Selected = &v
+		}
+		row.Unreadable = sel.Unreadable
+		rc := &RowCooldown{HeldBack: sel.HeldBack, Exempt: sel.Exempt, EligibleSince: sel.EligibleSince}
+		if rc.HeldBack == nil {
+			rc.HeldBack = []HeldBack{}
+		}
+		if sel.Without.Found {
+			v := sel.Without.Version
+			rc.Without = &v
+		}
+		row.Cooldown = rc
+		rep.Policies[i] = row
+	}
+	return rep
 }
 
 // NewSelectReport runs Select with every policy. A nil policy's row is

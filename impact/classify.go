@@ -69,6 +69,8 @@ type Cause string
 const (
 	CausePrereleaseRule Cause = "prerelease rule"
 	CauseReading        Cause = "reading"
+	// CauseCooldown: P and B agree without the minimum release age.
+	CauseCooldown Cause = "cooldown"
 )
 
 // Outcome is what one policy installs for a call: a version, nothing, or
@@ -238,3 +240,29 @@ func WithoutPrereleases(constraint string) string {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// AssessCooled is Assess with P under a cooldown (engine.SelectCooled)
+// and B without one: where P would select what B does without the
+// cooldown, the change's cause is the cooldown.
+func AssessCooled(p, b engine.Policy, constraint string, offered []string, dates engine.Dates, c engine.Cooldown) Assessment {
+	a := Assessment{Against: Select(b, constraint, offered)}
+	sel, err := engine.SelectCooled(p, constraint, offered, dates, c)
+	switch {
+	case err != nil:
+		a.Policy = Outcome{Refuses: err.Error()}
+	case sel.Found:
+		v := sel.Version
+		a.Policy = Outcome{Selects: &v}
+	}
+	a.Class = Classify(a.Against, a.Policy)
+	if !a.Class.Changed() {
+		return a
+	}
+	if Select(p, constraint, offered).Same(a.Against) {
+		a.Cause = CauseCooldown
+		return a
+	}
+	without := Assess(p, b, constraint, offered)
+	a.Cause = without.Cause
+	return a
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
@@ -79,7 +80,7 @@ func (d *Domain) add(dir string, rep *resolve.Report, rec *recorder) {
 		default:
 			c.History = key
 			if d.Histories[key] == nil {
-				d.Histories[key] = &History{Name: it.Address, From: l.From, Lines: l.Versions}
+				d.Histories[key] = &History{Name: it.Address, From: l.From, Lines: l.Versions, Published: published(l)}
 			}
 		}
 		d.Calls = append(d.Calls, c)
@@ -136,4 +137,19 @@ func (r *recorder) listing(key string) *registry.Listing {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.listings[key]
+}
+
+// published maps each version of a listing to its date, nil when it has
+// none.
+func published(l *registry.Listing) map[string]time.Time {
+	if !engine.Dates(l.Published).Any() {
+		return nil
+	}
+	out := map[string]time.Time{}
+	for i, v := range l.Versions {
+		if t, ok := engine.Dates(l.Published).At(i); ok {
+			out[v] = t
+		}
+	}
+	return out
 }

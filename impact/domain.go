@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/prerel/prerel/engine"
 )
@@ -67,6 +68,22 @@ type History struct {
 	// StripV strips one leading "v" from each line before it is offered,
 	// as the registry offers git tags.
 	StripV bool
+	// Published are the versions' publication dates by version as
+	// offered, where the source gives them (an index file's
+	// published_at); nil for none.
+	Published map[string]time.Time
+}
+
+// dates returns the dates of the offered versions (engine.Dates).
+func (h *History) dates(offered []string) engine.Dates {
+	if h.Published == nil {
+		return nil
+	}
+	out := make(engine.Dates, len(offered))
+	for i, v := range offered {
+		out[i] = h.Published[v]
+	}
+	return out
 }
 
 // Offered returns the versions h offers the policies, as Run offers them

@@ -88,6 +88,9 @@ func renderText(w io.Writer, r *Report, opts report.Options) error {
 	e.printf("\n")
 	e.line(0, "data: "+dataSentence(r))
 	e.line(0, "against: "+againstSentence(r))
+	if r.Cooldown != "" {
+		e.line(0, "cooldown: "+r.Policy+" under a minimum release age of "+r.Cooldown+" (the policy first), today's installers without one; cause cooldown: "+r.Policy+" would install what they do without it")
+	}
 	if s := r.Simulated; s != nil {
 		e.line(0, "simulated: "+simulatedSentence(r))
 	}

@@ -15,9 +15,12 @@ type Report struct {
 	// Policy is P, the policy whose adoption is asked about.
 	Policy string `json:"policy"`
 	// Against is B for each kind of call.
-	Against Against    `json:"against"`
-	Domain  DomainInfo `json:"domain"`
-	Data    Data       `json:"data"`
+	Against Against `json:"against"`
+	// Cooldown says, under Options.Cooldown, the minimum age P's
+	// selections are made under and when: "7d at 2026-03-01T12:00:00Z".
+	Cooldown string     `json:"cooldown,omitempty"`
+	Domain   DomainInfo `json:"domain"`
+	Data     Data       `json:"data"`
 	// Simulated is set when prereleases were simulated.
 	Simulated *Simulation `json:"simulated"`
 	// Changed counts every call that installs differently.
@@ -118,6 +121,9 @@ type Tally struct {
 type ByCause struct {
 	PrereleaseRule Tally `json:"prerelease_rule"`
 	Reading        Tally `json:"reading"`
+	// Cooldown counts the changes a minimum release age makes
+	// (Options.Cooldown): P would select what B does without it.
+	Cooldown *Tally `json:"cooldown,omitempty"`
 }
 
 // ClassReport is one class: its counts, its smallest example and its

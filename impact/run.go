@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/resolve"
@@ -30,6 +31,11 @@ type Options struct {
 	// each (package terraform/installer). Every release has the same
 	// prerelease rule, so they change no class.
 	Terraform, OpenTofu installer.Release
+	// Cooldown is a minimum release age on P's selections (engine.Cooldown,
+	// the policy first); B, today's init, has none. It needs histories
+	// with dates (History.Published): an undated version is held back
+	// unless Cooldown.AllowUndated.
+	Cooldown engine.Cooldown
 }
 
 // maxExamples is how many left-out history lines the report names.
@@ -109,12 +115,19 @@ func Run(d *Domain, opts Options) (*Report, error) {
 		k := assessKey{b.Name(), c.Constraint, c.History}
 		a, ok := assessed[k]
 		if !ok {
-			a = Assess(opts.Policy, b, c.Constraint, o.versions)
+			if opts.Cooldown.Active() {
+				a = AssessCooled(opts.Policy, b, c.Constraint, o.versions, h.dates(o.versions), opts.Cooldown)
+			} else {
+				a = Assess(opts.Policy, b, c.Constraint, o.versions)
+			}
 			assessed[k] = a
 		}
 		acc.add(c, a, o, h)
 	}
 	acc.fill(r, d, offers, opts.SimulatePrereleases)
+	if opts.Cooldown.Active() {
+		r.Cooldown = engine.FormatMinAge(opts.Cooldown.MinAge) + " at " + opts.Cooldown.Now.UTC().Format(time.RFC3339)
+	}
 	r.run = &runInputs{domain: d, policy: opts.Policy, against: against, simulate: opts.SimulatePrereleases}
 	return r, nil
 }
@@ -307,18 +320,25 @@ func distinctOf(ms []member) int {
 }
 
 func byCause(ms []member) *ByCause {
-	var rule, reading []member
+	var rule, reading, cooldown []member
 	for _, m := range ms {
-		if m.a.Cause == CausePrereleaseRule {
+		switch m.a.Cause {
+		case CausePrereleaseRule:
 			rule = append(rule, m)
-		} else {
+		case CauseCooldown:
+			cooldown = append(cooldown, m)
+		default:
 			reading = append(reading, m)
 		}
 	}
-	return &ByCause{
+	bc := &ByCause{
 		PrereleaseRule: Tally{Calls: len(rule), Distinct: distinctOf(rule)},
 		Reading:        Tally{Calls: len(reading), Distinct: distinctOf(reading)},
 	}
+	if len(cooldown) > 0 {
+		bc.Cooldown = &Tally{Calls: len(cooldown), Distinct: distinctOf(cooldown)}
+	}
+	return bc
 }
 
 // compareSmallest orders members as the package documentation says:

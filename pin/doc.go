@@ -73,6 +73,16 @@
 // prerel_override.tofu, which OpenTofu reads instead, blocks its
 // directory.
 //
+// # A minimum release age
+//
+// Terraform and OpenTofu have no cooldown. Under one (resolve's
+// Item.Cooldown), the chosen policy's selection is the newest eligible
+// version, and pin writes it as an exact pin where init would take a
+// younger one; the comment above the pin says since when it is eligible
+// (Pin.EligibleSince), so that the file changes, and Check reports it,
+// once a held-back version becomes eligible or the pinned one is no
+// longer listed.
+//
 // # The lock file
 //
 // The dependency lock file records the provider version init installed,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclwrite"
@@ -168,7 +169,16 @@ func comment(p Pin) string {
 	if p.WantedFrom != "" {
 		return commentLines(fmt.Sprintf("%s: %s wanted (%s) for %s; today %s.", what, p.Version, elide.Middle(p.WantedFrom, maxQuoted), constraint, today(p)))
 	}
-	return commentLines(fmt.Sprintf("%s: %s selects %s for %s; today %s.", what, p.Policy, p.Version, constraint, today(p)))
+	text := fmt.Sprintf("%s: %s selects %s for %s; today %s.", what, p.Policy, p.Version, constraint, today(p))
+	if p.MinAge != "" {
+		text += fmt.Sprintf(" Minimum age %s:", p.MinAge)
+		if p.EligibleSince != nil {
+			text += fmt.Sprintf(" %s eligible since %s.", p.Version, p.EligibleSince.UTC().Format(time.RFC3339))
+		} else {
+			text += fmt.Sprintf(" %s has no date (allow_undated).", p.Version)
+		}
+	}
+	return commentLines(text)
 }
 
 // maxQuoted bounds the constraint a pin's comment quotes, in bytes, so

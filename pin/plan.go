@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -171,6 +172,21 @@ type Pin struct {
 	// Range is the place of the constraint the pin overrides
 	// (resolve.Item.Range).
 	Range hcl.Range `json:"-"`
+	// MinAge is the minimum release age the selection is made under
+	// ("7d"), "" for none; EligibleSince when the pinned version became
+	// eligible under it, and HeldBack the newer versions it holds back,
+	// which init would install without the pin.
+	MinAge        string            `json:"min_age,omitempty"`
+	EligibleSince *time.Time        `json:"eligible_since,omitempty"`
+	HeldBack      []engine.HeldBack `json:"held_back,omitempty"`
+}
+
+// cooldownOf fills in p's cooldown from the item.
+func (p Pin) cooldownOf(it *resolve.Item) Pin {
+	if c := it.Cooldown; c != nil && c.Exempt == "" {
+		p.MinAge, p.EligibleSince, p.HeldBack = c.MinAge, c.EligibleSince, it.HeldBack
+	}
+	return p
 }
 
 // Unpinned is an item whose chosen policy selects another version than
@@ -599,7 +615,7 @@ func (pl *planner) module(it *resolve.Item) error {
 	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: it.Name, Module: module, Source: it.Source, Address: it.Address,
 		Constraint: it.Constraint, ConstraintFrom: it.ConstraintFrom, Version: written, Listed: listed, Policy: it.Policy, PolicyFrom: it.PolicyFrom,
 		WantedFrom: wantedFrom(it), Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
-		File: u.file.rel, Range: it.Range})
+		File: u.file.rel, Range: it.Range}.cooldownOf(it))
 	return nil
 }
 
@@ -804,7 +820,7 @@ func (pl *planner) provider(it *resolve.Item) error {
 	pl.plan.Pins = append(pl.plan.Pins, Pin{Kind: it.Kind, Name: name, Module: resolve.RootModule, Source: source, Address: it.Address,
 		Constraint: it.Constraint, Version: version, Policy: it.Policy, PolicyFrom: it.PolicyFrom, WantedFrom: wantedFrom(it),
 		Terraform: it.ByPolicy[it.TerraformPolicy], OpenTofu: it.ByPolicy[it.OpenTofuPolicy], Why: whyNone(it),
-		File: u.file.rel, Aliases: aliases, Range: it.Range})
+		File: u.file.rel, Aliases: aliases, Range: it.Range}.cooldownOf(it))
 	for _, l := range pl.report.Locks {
 		if l.Address == it.Address && !sameProviderVersion(l.Version, version) {
 			pl.plan.Lock = append(pl.plan.Lock, LockChange{Address: l.Address, Locked: l.Version, Pinned: version, Pos: l.Pos})

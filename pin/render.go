@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"time"
 
+	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/sarif"
@@ -277,6 +280,9 @@ func (r *renderer) plan(p *Plan, opts RenderOptions) {
 			if pin.Why != "" {
 				r.detail("why none today: " + r.plain(pin.Why))
 			}
+			if pin.MinAge != "" {
+				r.detail(r.plain(cooldownDetail(pin)))
+			}
 		}
 		r.blank()
 		i = j
@@ -413,7 +419,7 @@ func installersLine(names, froms []string) string {
 // from rep fail besides files that differ (RenderOptions.Failures):
 // versions that could not be listed, an item with no admissible version
 // under its chosen policy, a locked provider version the chosen policy
-// refuses.
+// refuses, a pin gone stale by a change of the registry or of time.
 func CheckFailures(rep *resolve.Report) []string {
 	var out []string
 	for _, it := range rep.Errors() {
@@ -425,5 +431,67 @@ func CheckFailures(rep *resolve.Report) []string {
 	for _, l := range rep.RefusedLocks() {
 		out = append(out, fmt.Sprintf("the lock file holds %s %s (%s), which %s does not admit for %q: %s", l.Address, l.Version, l.Pos, l.Policy, l.Constraint, l.Reason))
 	}
+	return append(out, pinDrift(rep)...)
+}
+
+// pinDrift says why a pin prerel pin wrote is stale, where the reason is
+// a change of the registry or of time rather than of the configuration:
+// the pinned version is no longer listed (yanked), or a version the
+// minimum age held back has become eligible.
+func pinDrift(rep *resolve.Report) []string {
+	var out []string
+	for i := range rep.Items {
+		it := &rep.Items[i]
+		p := it.Pinned
+		if p == nil || !p.Stale || it.Listed() == nil {
+			continue
+		}
+		where := fmt.Sprintf("%s %s (%s:%d)", it.Kind, it.Name, printable.String(p.File), p.Line)
+		switch {
+		case !slices.Contains(it.Listed(), p.Version):
+			out = append(out, fmt.Sprintf("%s is pinned at %s, which the registry no longer lists (yanked?): init would fail", where, printable.String(p.Version)))
+		case it.Cooldown != nil && it.Selected != nil && newer(*it.Selected, p.Version):
+			since := ""
+			if c := it.Cooldown.EligibleSince; c != nil {
+				since = " since " + c.UTC().Format(time.RFC3339)
+			}
+			out = append(out, fmt.Sprintf("%s is pinned at %s, but %s, held back by the minimum age %s when the pin was written, is eligible%s",
+				where, printable.String(p.Version), printable.String(*it.Selected), it.Cooldown.MinAge, since))
+		}
+	}
 	return out
+}
+
+// newer reports whether a is a newer version than b.
+func newer(a, b string) bool {
+	va, err := engine.ParseVersion(a)
+	if err != nil {
+		return false
+	}
+	vb, err := engine.ParseVersion(b)
+	return err == nil && va.Compare(vb) > 0
+}
+
+// cooldownDetail says what the minimum age holds back for a pin, and
+// since when the pinned version is eligible.
+func cooldownDetail(p Pin) string {
+	s := "minimum age " + p.MinAge + ": " + p.Version
+	if p.EligibleSince != nil {
+		s += " eligible since " + p.EligibleSince.UTC().Format(time.RFC3339)
+	} else {
+		s += " undated, let through"
+	}
+	for i, h := range p.HeldBack {
+		if i == 0 {
+			s += "; held back: "
+		} else {
+			s += ", "
+		}
+		if h.EligibleAt != nil {
+			s += h.Version + " until " + h.EligibleAt.UTC().Format(time.RFC3339)
+		} else {
+			s += h.Version + " (undated)"
+		}
+	}
+	return s
 }

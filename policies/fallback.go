@@ -35,6 +35,7 @@ var (
 	_ engine.Judge         = Fallback{}
 	_ engine.VersionReader = Fallback{}
 	_ engine.Selector      = Fallback{}
+	_ engine.Admitter      = Fallback{}
 	_ engine.Explainer     = Fallback{}
 )
 
@@ -138,4 +139,35 @@ var fallbackRule = &nativeRule{judge: Fallback{}, fast: fastFallback, parse: par
 // fastFallback is Judge on the compiled form.
 func fastFallback(m *compiled, v *fastVersion) engine.Result {
 	return fastTimeline(m, v, reasonFallbackAllow, reasonFallbackEmpty)
+}
+
+// Admitted reports which versions of available Fallback admits given the
+// whole list: the releases in range when there is one, else the
+// prereleases in range. A cooldown (engine.SelectCooled) holds versions
+// back from this set, so that holding a young release back never lets a
+// prerelease in.
+func (Fallback) Admitted(constraint string, available []string) ([]bool, error) {
+	c, err := engine.ParseConstraint(constraint)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(available))
+	release := false
+	for i, text := range available {
+		v, err := engine.ParseVersion(text)
+		if err != nil || !c.Holds(v) {
+			continue
+		}
+		out[i] = true
+		release = release || !v.IsPrerelease()
+	}
+	if release {
+		for i, text := range available {
+			if out[i] {
+				v, _ := engine.ParseVersion(text)
+				out[i] = !v.IsPrerelease()
+			}
+		}
+	}
+	return out, nil
 }

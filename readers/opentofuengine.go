@@ -198,3 +198,7 @@ func (OpenTofuEngine) Select(constraint string, available []string) (engine.Sele
 func (OpenTofuEngine) ReadVersions(versions []string) engine.VersionTable {
 	return newGoTable(versions, reasonEngineDropped, compileEngine)
 }
+
+// SelectsPairwise marks Select as the newest version Match admits: under a
+// cooldown (engine.SelectCooled) the order makes no difference.
+func (OpenTofuEngine) SelectsPairwise() {}

@@ -131,3 +131,7 @@ func (TerraformLS) Select(constraint string, available []string) (engine.Selecti
 func (TerraformLS) ReadVersions(versions []string) engine.VersionTable {
 	return newGoTable(versions, reasonTLSDropped, func(c string) (versionJudge, error) { return compileTerraformLS(c), nil })
 }
+
+// SelectsPairwise marks Select as the newest version Match admits: under a
+// cooldown (engine.SelectCooled) the order makes no difference.
+func (TerraformLS) SelectsPairwise() {}

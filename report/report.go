@@ -23,6 +23,8 @@
 //	compare (compare/render)       text, markdown, json,  render.Formats
 //	                               html
 //	compare with a baseline        the same, and sarif    render.DriftFormats
+//	compare's age dimension        text, json             age.Formats
+//	(compare/age: age.Render)
 //
 // SARIF is written only where the findings stand at a place in the user's
 // files. A renderer writes the report and returns the first write error.

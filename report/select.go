@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/notes"
@@ -95,6 +96,9 @@ func writeSelectText(w io.Writer, rep engine.SelectReport, opts Options) error {
 		fmt.Fprintf(tw, "%s\t%s\n", r.Policy, selectsText(r))
 	}
 	tw.Flush()
+	if rep.Cooldown != nil {
+		b.WriteString(cooldownNotes(rep))
+	}
 	lines, omitted := selectNotes(rep, opts.ShowAll)
 	if len(lines) > 0 {
 		b.WriteString("\n" + strings.Join(lines, "\n") + "\n")
@@ -198,4 +202,41 @@ func selectsText(r engine.SelectRow) string {
 		return "none"
 	}
 	return printable.String(*r.Selected)
+}
+
+// cooldownNotes are the lines under a select table under a cooldown:
+// when the ages are counted, and for each policy whose selection the
+// cooldown changes or that it exempts, what it holds back.
+func cooldownNotes(rep engine.SelectReport) string {
+	c := rep.Cooldown
+	var b strings.Builder
+	fmt.Fprintf(&b, "\ncooldown: minimum age %s at %s, the policy first\n", c.MinAge, c.Now.Format(time.RFC3339))
+	for _, r := range rep.Policies {
+		rc := r.Cooldown
+		if rc == nil {
+			continue
+		}
+		if rc.Exempt != "" {
+			fmt.Fprintf(&b, "  %s: %s\n", r.Policy, rc.Exempt)
+			continue
+		}
+		if len(rc.HeldBack) == 0 {
+			continue
+		}
+		held := make([]string, len(rc.HeldBack))
+		for i, h := range rc.HeldBack {
+			held[i] = printable.String(h.Version)
+			if h.EligibleAt != nil {
+				held[i] += " until " + h.EligibleAt.Format(time.RFC3339)
+			} else {
+				held[i] += " (undated)"
+			}
+		}
+		without := "none"
+		if rc.Without != nil {
+			without = printable.String(*rc.Without)
+		}
+		fmt.Fprintf(&b, "  %s: %s without it; held back: %s\n", r.Policy, without, strings.Join(held, ", "))
+	}
+	return b.String()
 }

@@ -211,9 +211,12 @@ func (it *Item) selectsCell(defaultPolicy string) string {
 	if it.Wanted != nil {
 		return it.selectedCell() + " (wanted)"
 	}
-	s := it.cell(it.Policy)
+	s := it.selectedCell()
 	if it.Policy != defaultPolicy {
 		s += " (" + it.Policy + ")"
+	}
+	if c := it.Cooldown; c != nil && c.Changed {
+		s += " (cooldown)"
 	}
 	return s
 }
@@ -231,7 +234,7 @@ func (it *Item) policyCell() string {
 // policy's, or the wanted version as listed ("none" when the registry
 // does not list it).
 func (it *Item) selectedCell() string {
-	if it.Wanted == nil || it.Status == StatusError {
+	if (it.Wanted == nil && (it.Cooldown == nil || !it.Cooldown.Changed)) || it.Status == StatusError {
 		return it.cell(it.Policy)
 	}
 	if it.Selected == nil {

@@ -29,6 +29,10 @@ type job struct {
 	today  today
 	// want is the exact version the configuration wants, "" for none.
 	want Wanted
+	// cool is the minimum release age of the chosen policy, coolFrom
+	// where it was set.
+	cool     engine.Cooldown
+	coolFrom string
 }
 
 // collector turns a module tree into jobs, skipped and unread entries,
@@ -130,6 +134,7 @@ func (c *collector) moduleCall(n *config.Node, call *config.ModuleCall) {
 		chosen: choice.Policy,
 		today:  today{c.inst.terraformModule, c.inst.opentofuModule},
 		want:   Wanted{Version: choice.Want, From: choice.WantOrigin.String()},
+		cool:   choice.Cooldown(c.opts.now()), coolFrom: choice.CooldownOrigin.String(),
 	})
 }
 
@@ -249,7 +254,8 @@ func (c *collector) providerJob(u *providerUse) {
 	}
 	c.jobs = append(c.jobs, &job{item: it, key: lookupKey{kind: KindProvider, provider: u.addr},
 		chosen: choice.Policy, today: today{c.inst.provider, c.inst.provider},
-		want: Wanted{Version: choice.Want, From: choice.WantOrigin.String()}})
+		want: Wanted{Version: choice.Want, From: choice.WantOrigin.String()},
+		cool: choice.Cooldown(c.opts.now()), coolFrom: choice.CooldownOrigin.String()})
 }
 
 // checkTargets reports policy settings for module calls and providers

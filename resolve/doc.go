@@ -105,6 +105,22 @@
 // and Markdown reports list it first after the table, items alike in one
 // entry; the JSON report holds it in each item's "no_match".
 //
+// # Cooldown
+//
+// A minimum release age (prerel.hcl's min_age, --min-age) holds back, for
+// the chosen policy, the versions younger than it at Options.Now
+// (engine.SelectCooled): Item.Selected is the selection under it,
+// Item.Cooldown says what it changed and where the dates came from, and
+// Item.HeldBack lists what it holds back with when each becomes
+// eligible. Today's Terraform and OpenTofu columns stay what init
+// installs. The dates come from the listing (an index file's
+// published_at) or, for a registry, from its dates APIs
+// (registry.Dated); a host that gives none is named once in
+// Report.Cooldown. The text and Markdown reports lead with the items
+// whose selection the cooldown changes. Under a cooldown, a Reader with
+// a ReaderCooldown reads the item as that tool applies the same minimum
+// age (Renovate, Dependabot, OpenTofu's RFC #4444).
+//
 // # Reading the reports
 //
 // The text report fits 80 columns: one line per module call and one per

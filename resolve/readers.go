@@ -19,6 +19,11 @@ type Reader struct {
 	// ModulesOnly is set for a reader of module calls alone
 	// (terraform-module-versions).
 	ModulesOnly bool
+	// Cooldown is how the reader applies a minimum release age, nil when
+	// it has none: under a report's cooldown, the item's minimum age is
+	// set in the tool too (Renovate's minimumReleaseAge, Dependabot's
+	// cooldown), and the reading is what the tool does with it.
+	Cooldown *ReaderCooldown
 }
 
 // Reading is what one reader assumes for one item.
@@ -72,6 +77,12 @@ func (r *Report) AddReaders(readers []Reader) error {
 			if rd.ModulesOnly && it.Kind != KindModule {
 				it.Readers[rd.Name] = Reading{Note: notProviders}
 				continue
+			}
+			if r.Cooldown != nil {
+				if cooled, ok := it.cooledReading(rd, r.Cooldown.Now); ok {
+					it.Readers[rd.Name] = cooled
+					continue
+				}
 			}
 			it.Readers[rd.Name] = it.reading(rd.Policy)
 		}

@@ -44,7 +44,11 @@ import (
 // and "did_you_mean" (each with "constraint", "module" for a provider's
 // requirement, "selects" and "note"); see NoMatch) and
 // "new_major_prerelease" (the policies that select a prerelease of a new
-// major). The characters < > & are written as they are; control
+// major); under a minimum release age, "cooldown" ("min_age",
+// "min_age_from", "allow_undated", "exempt", "without", "changed",
+// "eligible_since", "dates_from", "dates_note") and "held_back" (each
+// with "version", "published_at" and "eligible_at"), and the report's
+// "cooldown" ("now", "changed", "no_dates"). The characters < > & are written as they are; control
 // characters are escaped as JSON escapes them; URL credentials are
 // replaced as Run replaces them. A nil report is an error.
 func renderJSON(w io.Writer, r *Report) error {
@@ -582,6 +586,15 @@ func renderText(w io.Writer, r *Report, opt report.Options) error {
 		}
 	}
 	fmt.Fprintf(&b, "today:          %s\n\n", quote(r.installersLine()))
+	if r.Cooldown != nil {
+		fmt.Fprintf(&b, "%s:\n", r.cooldownTitle())
+		for _, l := range r.cooldownLines(quote, quote) {
+			for _, line := range wrapText(l, 2, 4) {
+				fmt.Fprintf(&b, "%s\n", line)
+			}
+		}
+		b.WriteString("\n")
+	}
 	if len(r.Items) == 0 {
 		b.WriteString("No module calls or providers to resolve.\n")
 	} else {
@@ -589,6 +602,9 @@ func renderText(w io.Writer, r *Report, opt report.Options) error {
 		var legend []string
 		if r.Marked() {
 			legend = append(legend, "* the chosen policy selects another version than Terraform or OpenTofu today")
+		}
+		if r.Cooldown != nil && len(r.Cooldown.Changed) > 0 {
+			legend = append(legend, "(cooldown): the minimum age holds a newer version back (listed above)")
 		}
 		if len(r.Extra) > 0 {
 			legend = append(legend, "Under a row: each extra policy that selects another version than today, with what it selects.")
@@ -836,6 +852,13 @@ func renderMarkdown(w io.Writer, r *Report, opt report.Options) error {
 	fmt.Fprintf(&b, "### prerel resolve %s\n\n", markdown.Code(r.Dir))
 	fmt.Fprintf(&b, "%s read. Versions from %s. Default policy %s (%s). Today is %s.\n\n", plural.Of(len(r.Modules), "module", "modules"),
 		markdown.Code(r.VersionsFrom), markdown.Code(r.DefaultPolicy), markdown.Escape(r.DefaultFrom), markdown.Escape(r.installersLine()))
+	if r.Cooldown != nil {
+		fmt.Fprintf(&b, "#### %s\n\n", markdown.Escape(r.cooldownTitle()))
+		for _, l := range r.cooldownLines(markdown.Code, markdown.Escape) {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+		b.WriteString("\n")
+	}
 	if len(r.Items) == 0 {
 		b.WriteString("No module calls or providers to resolve.\n")
 	} else {

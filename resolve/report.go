@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"slices"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -76,6 +77,9 @@ type Report struct {
 	// reading each item's Readers holds, in order: today's installers'
 	// releases first.
 	Readers []string `json:"readers,omitempty"`
+	// Cooldown is, when some item has a minimum release age, when the
+	// ages were counted and what the cooldown changed.
+	Cooldown *CooldownHeader `json:"cooldown,omitempty"`
 
 	// notes are Warnings with their places, one for one (Report.SARIF).
 	notes []note
@@ -190,10 +194,20 @@ type Item struct {
 	// prerelease of a higher major version than today's Terraform
 	// selects (see NewMajorPrerelease). Render's JSON format fills it.
 	NewMajor []string `json:"new_major_prerelease,omitempty"`
+	// Cooldown is what the chosen policy's minimum release age does to
+	// the item; nil without one. Selected is the selection under it.
+	Cooldown *Cooldown `json:"cooldown,omitempty"`
+	// HeldBack are the versions the chosen policy admits, newer than
+	// Selected, that the cooldown holds back, newest first, each with
+	// its "published_at" and "eligible_at" (null when undated).
+	HeldBack []engine.HeldBack `json:"held_back,omitempty"`
 
-	columns []string // policy names in column order
-	err     error    // the lookup's error, when Problem is one
-	listed  []string // the versions listed
+	dates   engine.Dates  // the listed versions' dates, under a cooldown
+	minAge  time.Duration // the chosen policy's minimum age
+	host    string        // the registry host of the address
+	columns []string      // policy names in column order
+	err     error         // the lookup's error, when Problem is one
+	listed  []string      // the versions listed
 }
 
 // Requirement is one module's constraint on a module call or provider.

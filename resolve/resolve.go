@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -70,6 +71,17 @@ type Options struct {
 	// ("terraform on PATH"), for the report's header; "" when it was
 	// named.
 	TerraformFrom, OpenTofuFrom string
+	// Now is the time a minimum release age (prerel.hcl's min_age) counts
+	// at; the zero time means when Run is called.
+	Now time.Time
+}
+
+// now is Options.Now, or the time of the call.
+func (o Options) now() time.Time {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	return o.Now.UTC()
 }
 
 // DefaultConcurrency is how many version lookups Run makes at once when
@@ -102,6 +114,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.Now = opts.now()
 	tf, tofu := opts.releases()
 	tree, diags := config.LoadTree(opts.Dir, config.TreeOptions{ModulesDir: opts.ModulesDir, SkipFile: opts.SkipFile, Terraform: !tofu.ReadsTofuFiles()})
 	tfTree := tree
@@ -141,11 +154,15 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	r.warn(coreWarnings(tofu, tree, c.rel)...)
 
 	listings := lookup(ctx, opts.Versions, c.jobs, opts.Concurrency)
+	var dates map[lookupKey]datesOf
+	if cooled(c.jobs) {
+		dates = lookupDates(ctx, opts.Versions, c.jobs, listings, opts.Concurrency)
+	}
 	registered := opts.Policies.All()
 	for _, j := range c.jobs {
 		l := listings[j.key]
-		it := j.resolve(l, opts.Extra)
-		if it.Status == StatusUnsatisfied {
+		it := j.resolve(l, opts.Extra, dates[j.key])
+		if it.Status == StatusUnsatisfied && (it.Cooldown == nil || !it.Cooldown.Changed) {
 			it.NoMatch = it.noMatch(j.chosen, registered)
 		}
 		r.Items = append(r.Items, it)
@@ -157,6 +174,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 				r.warn(note{text: fmt.Sprintf("%s %q (%s): the registry warns: %s", j.item.Kind, j.item.Name, j.item.Source, w), at: j.item.Range})
 			}
 		}
+	}
+	if dates != nil {
+		r.Cooldown = cooldownHeader(opts.Now, r.Items)
 	}
 	r.warn(unreadableByAll(r.Items)...)
 	r.applyPins(pins)

@@ -70,7 +70,7 @@ func (j *job) policies(extra []engine.Policy) []engine.Policy {
 }
 
 // resolve selects with every policy shown and fills in the item.
-func (j *job) resolve(l listing, extra []engine.Policy) Item {
+func (j *job) resolve(l listing, extra []engine.Policy, d datesOf) Item {
 	it := j.item
 	it.TerraformPolicy, it.OpenTofuPolicy = j.today.terraform.Name(), j.today.opentofu.Name()
 	ps := j.policies(extra)
@@ -98,6 +98,7 @@ func (j *job) resolve(l listing, extra []engine.Policy) Item {
 	if j.want.Version != "" {
 		it.applyWant(j.want, versions)
 	}
+	j.applyCooldown(&it, versions, d)
 	it.ChangesTerraform = !sameVersion(it.Selected, it.ByPolicy[it.TerraformPolicy])
 	it.ChangesOpenTofu = !sameVersion(it.Selected, it.ByPolicy[it.OpenTofuPolicy])
 	it.Status, it.Problem = it.status()
@@ -147,6 +148,10 @@ func (it *Item) status() (Status, string) {
 	}
 	if it.Selected != nil {
 		return StatusOK, ""
+	}
+	if c := it.Cooldown; c != nil && c.Changed {
+		return StatusUnsatisfied, fmt.Sprintf("the cooldown (min_age %s, %s) holds back every version policy %s admits for %s %s: %s",
+			c.MinAge, c.From, it.Policy, it.Kind, it.Source, heldList(it.HeldBack))
 	}
 	wanted := fmt.Sprintf("the constraint %q", it.Constraint)
 	if it.Kind == KindProvider {

@@ -259,3 +259,7 @@ func dependabotNewest(available []string, wantPre bool, match func(string) engin
 	}
 	return sel
 }
+
+// SelectsPairwise marks Select as the newest version Match admits: under a
+// cooldown (engine.SelectCooled) the order makes no difference.
+func (Dependabot) SelectsPairwise() {}

@@ -538,3 +538,7 @@ func RenovateCandidates(current string, available []string) []string {
 func npmStable(text string, v engine.Version) bool {
 	return !v.IsPrerelease() && strings.TrimFunc(text, isJSSpace) == text
 }
+
+// SelectsPairwise marks Select as the newest version Match admits: under a
+// cooldown (engine.SelectCooled) the order makes no difference.
+func (Renovate) SelectsPairwise() {}

@@ -58,6 +58,7 @@ func compareFlags(fs *flagSet) runFunc {
 	installers := addInstallerFlag(fs)
 	showAll := addShowAll(fs)
 	rank := fs.String("rank", string(compare.RankRelevance), "order of classes and case shapes: relevance (how common\nthe constraint shape is in real configurations, then count)\nor count")
+	minAge := addCompareMinAge(fs)
 	var shard shardFlag // --shard: a partial report for prerel merge (merge.go)
 	fs.Var(&shard, "shard", shardUsage)
 	return func(e *env, args []string) (output, error) {
@@ -73,6 +74,9 @@ func compareFlags(fs *flagSet) runFunc {
 		ps, err := comparePolicies(e, *names)
 		if err != nil {
 			return output{}, err
+		}
+		if df.kind == domainAges { // the age dimension (cooldown.go)
+			return compareAges(e, fs, ps, minAge, format.value, *showAll)
 		}
 		d, err := openDomain(df.kind, df.domain, df.scope, df.seed, df.count, df.pairing)
 		if err != nil {
@@ -167,7 +171,7 @@ type domainFlags struct {
 
 // add defines the flags on fs.
 func (f *domainFlags) add(fs *flagSet) {
-	fs.StringVar(&f.domain, "domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, or a file of CONSTRAINT<TAB>VERSION\nlines (a regular file or a pipe)")
+	fs.StringVar(&f.domain, "domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, ages (dated histories: the\nage dimension), or a file of CONSTRAINT<TAB>VERSION lines (a regular\nfile or a pipe)")
 	fs.IntVar(&f.scope, "scope", compare.DefaultScope, fmt.Sprintf("exhaustive domain: its size, %d to %d", compare.MinScope, compare.MaxScope))
 	fs.Int64Var(&f.seed, "seed", 1, "random domain: the seed")
 	fs.IntVar(&f.count, "count", 100000, fmt.Sprintf("random domain: the number of cases, 1 to %d", compare.MaxRandomCount))
@@ -199,16 +203,17 @@ const (
 	domainRandom     = "random"
 	domainCorpus     = "corpus"
 	domainFile       = "file"
+	domainAges       = "ages"
 )
 
 // domainsExpected lists what --domain takes, for messages.
-const domainsExpected = "expected exhaustive, random, corpus or a file of CONSTRAINT<TAB>VERSION lines"
+const domainsExpected = "expected exhaustive, random, corpus, ages or a file of CONSTRAINT<TAB>VERSION lines"
 
 // domainKind tells which kind of domain the --domain value names: one of
 // the built-in domains, spelled exactly, or else a file.
 func domainKind(name string) (string, error) {
 	switch name {
-	case domainExhaustive, domainRandom, domainCorpus:
+	case domainExhaustive, domainRandom, domainCorpus, domainAges:
 		return name, nil
 	case "":
 		return "", usagef("--domain is empty: %s", domainsExpected)
@@ -223,6 +228,7 @@ var domainFlagKinds = map[string]string{
 	"seed":    domainRandom,
 	"count":   domainRandom,
 	"pairing": domainCorpus,
+	"min-age": domainAges,
 }
 
 // checkDomainFlags refuses a flag given on the command line that does not

@@ -343,8 +343,8 @@ func TestCompareDomainNames(t *testing.T) {
 		domain string
 		want   []string
 	}{
-		{"", []string{"--domain is empty: expected exhaustive, random, corpus or a file of CONSTRAINT<TAB>VERSION lines"}},
-		{"Exhaustive", []string{"--domain Exhaustive: no such domain or file: expected exhaustive, random, corpus or a file", "(did you mean exhaustive?)"}},
+		{"", []string{"--domain is empty: expected exhaustive, random, corpus, ages or a file of CONSTRAINT<TAB>VERSION lines"}},
+		{"Exhaustive", []string{"--domain Exhaustive: no such domain or file: expected exhaustive, random, corpus, ages or a file", "(did you mean exhaustive?)"}},
 		{"rand", []string{"--domain rand: no such domain or file: expected exhaustive, random, corpus"}},
 		{"corpsu", []string{"--domain corpsu: no such domain or file", "(did you mean corpus?)"}},
 		{"missing/cases.tsv", []string{"missing/cases.tsv: no such file or directory"}},

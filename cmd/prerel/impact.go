@@ -131,6 +131,7 @@ func impactFlags(fs *flagSet) runFunc {
 	var vf resolveFlags
 	vf.addVersionSourceFlags(fs)
 	vf.installers = addInstallerFlag(fs)
+	cool := addCooldownFlags(fs)
 	return func(e *env, args []string) (output, error) {
 		if *policy == "" {
 			return output{}, usagef("impact needs --policy P, the policy whose adoption is asked about")
@@ -149,6 +150,9 @@ func impactFlags(fs *flagSet) runFunc {
 		}
 		d, err := impactDomain(e, fs, append(domains, args...), &vf)
 		if err != nil {
+			return output{}, err
+		}
+		if opts.Cooldown, err = impactCooldown(cool, d, *simulate); err != nil { // cooldown.go
 			return output{}, err
 		}
 		// Directories have detected today's releases (impactDomain).

@@ -183,19 +183,25 @@ func TestNoReportOfAFailedPolicyCommand(t *testing.T) {
 	versions := []string{">= 1.0", "1.0.0", "1.1.0", "1.2.0"}
 	tree := []string{"--index", resolveIndex, "--lock-file", "-", module}
 	commands := map[string][]string{
-		"check":         append([]string{"check", "--policies", "strict,fails"}, versions...),
-		"select":        append([]string{"select", "--policies", "strict,fails"}, versions...),
-		"explain":       {"explain", "--policy", "fails", ">= 1.0", "1.0.0"},
-		"compare":       {"compare", "--domain", smallDomain(t), "--policies", "strict,fails"},
-		"compare shard": {"compare", "--domain", smallDomain(t), "--policies", "strict,fails", "--shard", "1/2"},
-		"resolve":       append([]string{"resolve", "--policy", "fails"}, tree...),
-		"pin --check":   append([]string{"pin", "--check", "--policy", "fails"}, tree...),
-		"pin --dry-run": append([]string{"pin", "--dry-run", "--policy", "fails"}, tree...),
-		"impact":        {"impact", "--policy", "fails", "--index", resolveIndex, "--domain", module},
+		"check":   append([]string{"check", "--policies", "strict,fails"}, versions...),
+		"select":  append([]string{"select", "--policies", "strict,fails"}, versions...),
+		"explain": {"explain", "--policy", "fails", ">= 1.0", "1.0.0"},
+		"select --min-age": {"select", "--policies", "strict,fails", "--min-age", "1d", "--now", "2026-03-01T00:00:00Z",
+			">= 1.0", "1.0.0@2026-01-01T00:00:00Z", "1.1.0@2026-02-28T00:00:00Z"},
+		"compare --domain ages": {"compare", "--domain", "ages", "--policies", "strict,fails"},
+		"compare":               {"compare", "--domain", smallDomain(t), "--policies", "strict,fails"},
+		"compare shard":         {"compare", "--domain", smallDomain(t), "--policies", "strict,fails", "--shard", "1/2"},
+		"resolve":               append([]string{"resolve", "--policy", "fails"}, tree...),
+		"pin --check":           append([]string{"pin", "--check", "--policy", "fails"}, tree...),
+		"pin --dry-run":         append([]string{"pin", "--dry-run", "--policy", "fails"}, tree...),
+		"impact":                {"impact", "--policy", "fails", "--index", resolveIndex, "--domain", module},
 	}
 	scripts := map[string]string{"during the run": failsAtOnce, "when stopped": failsAtEnd}
 	for name, args := range commands {
 		for when, body := range scripts {
+			if name == "compare --domain ages" && when == "when stopped" {
+				continue // the shell would answer the whole domain first: seconds
+			}
 			t.Run(name+" "+when, func(t *testing.T) {
 				script := shellScript(t, dir, strings.ReplaceAll(when, " ", "-")+".sh", body)
 				code, stdout, stderr := runCLI(t, "", append(args, "--policy-cmd", "fails=/bin/sh "+script)...)

@@ -141,6 +141,7 @@ type resolveFlags struct {
 	timeout, deadline time.Duration
 	retries           int
 	installers        *installerFlag
+	cool              *cooldownFlags
 }
 
 // resolveCommand is prerel resolve.
@@ -201,7 +202,7 @@ func resolveCommandFlags(fs *flagSet) runFunc {
 			}
 		}
 		if *readers {
-			if err := rep.AddReaders(constraintReaders(e.registry)); err != nil {
+			if err := rep.AddReaders(withRFC4444(rep, e.registry, constraintReaders(e.registry))); err != nil {
 				return output{}, failure(err)
 			}
 		}
@@ -251,7 +252,7 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 	rep, err := resolve.Run(context.Background(), resolve.Options{
 		TerraformFrom: tfFrom, OpenTofuFrom: tofuFrom,
 		Dir: dir, ModulesDir: f.modulesDir, Config: cfg, Versions: versions, Policies: e.registry, Extra: extra, LockFile: f.lockFile,
-		SkipFile: skip, Terraform: tf, OpenTofu: tofu,
+		SkipFile: skip, Terraform: tf, OpenTofu: tofu, Now: f.cool.now.t,
 	})
 	var diags hcl.Diagnostics
 	if errors.As(err, &diags) {
@@ -281,6 +282,7 @@ func addTreeFlags(fs *flagSet) *resolveFlags {
 	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules, or modules in TF_DATA_DIR)")
 	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
 	f.installers = addInstallerFlag(fs)
+	f.cool = addCooldownFlags(fs)
 	return f
 }
 
@@ -330,6 +332,7 @@ func (f *resolveFlags) policyConfig(e *env, dir string) (*policyconfig.Config, e
 	if diags.HasErrors() {
 		return nil, usage(errors.New(diagnosticLines(diags)))
 	}
+	f.cool.apply(cfg)
 	return cfg, nil
 }
 
@@ -479,7 +482,7 @@ func constraintReaders(reg *engine.Registry) []resolve.Reader {
 	var out []resolve.Reader
 	for _, p := range reg.All() {
 		if g := catalogue.Group(p.Name()); g == catalogue.GroupUpdaters || g == catalogue.GroupReaders {
-			out = append(out, resolve.Reader{Name: p.Name(), Policy: p, ModulesOnly: modulesOnly[p.Name()]})
+			out = append(out, resolve.Reader{Name: p.Name(), Policy: p, ModulesOnly: modulesOnly[p.Name()], Cooldown: readerCooldowns[p.Name()]})
 		}
 	}
 	return out

@@ -20,16 +20,23 @@ var selectCommand = command{
 	help: `Show the version each policy would install from the available versions:
 the newest it admits, or none. The text report shows at most 10 notes, each
 naming 2 versions; --format json keeps every note, and html is a page with a
-timeline of the verdicts and selections.`,
+timeline of the verdicts and selections. With --min-age, a version may
+carry its publication date after "@" (1.1.0@2026-02-27T12:00:00Z): each
+policy decides on the whole list, then the versions younger than the
+minimum age are held back.`,
 	policySources: true,
 	flags: func(fs *flagSet) runFunc {
 		names := addPolicies(fs)
 		versionsFile := addVersionsFile(fs)
 		format := addFormat(fs, report.SelectFormats)
 		showAll := addShowAll(fs)
+		cool := addCooldownFlags(fs)
 		return func(e *env, args []string) (output, error) {
 			if len(args) < 1 {
 				return output{}, usagef("select needs a constraint")
+			}
+			if cool.minAge.set && cool.minAge.d > 0 { // a cooldown (cooldown.go)
+				return selectCooled(e, cool, *names, args[0], args[1:], *versionsFile, format.value, *showAll)
 			}
 			// Versions given as arguments must parse; a file's versions are
 			// judged as they are, and each policy reports the ones it

@@ -48,6 +48,17 @@
 // which prerel pin writes as a pin once the registry lists it. Flags set
 // it too (SetModuleWant, SetProviderWant), replacing the file's.
 //
+// # Cooldown
+//
+// min_age, at the top of the file or in a module or provider block, is a
+// minimum release age ("7d", "72h"; engine.ParseMinAge): the policy
+// decides on the whole list, then the versions younger than it are held
+// back (engine.Cooldown). allow_undated = true lets a version without a
+// publication date through, which is otherwise held back. A block's
+// setting wins over the top's, each of the two on its own; min_age = "0"
+// turns the cooldown off for one module or provider. SetCooldown (the
+// --min-age and --allow-undated flags) replaces the top's.
+//
 // # Validation
 //
 // Policy names are looked up in an engine.Registry, so that a program's
@@ -85,6 +96,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
@@ -142,7 +154,38 @@ type Choice struct {
 	// for none; WantOrigin is where it was set.
 	Want       string
 	WantOrigin Origin
+	// MinAge is the minimum release age, 0 for none, and AllowUndated
+	// whether a version without a date gets through it; CooldownOrigin is
+	// where MinAge was set.
+	MinAge         time.Duration
+	AllowUndated   bool
+	CooldownOrigin Origin
 }
+
+// Cooldown returns the choice's cooldown counted at now.
+func (ch Choice) Cooldown(now time.Time) engine.Cooldown {
+	return engine.Cooldown{MinAge: ch.MinAge, Now: now, AllowUndated: ch.AllowUndated}
+}
+
+// cooldown is a minimum age and the undated setting, each optional.
+type cooldown struct {
+	minAge       *time.Duration
+	allowUndated *bool
+	origin       Origin // where minAge was set
+}
+
+// over returns c with the settings of o that are set.
+func (c cooldown) over(o cooldown) cooldown {
+	if o.minAge != nil {
+		c.minAge, c.origin = o.minAge, o.origin
+	}
+	if o.allowUndated != nil {
+		c.allowUndated = o.allowUndated
+	}
+	return c
+}
+
+func (c cooldown) set() bool { return c.minAge != nil || c.allowUndated != nil }
 
 // setting is one module's or provider's policy and wanted version; a
 // setting with want alone has no policy and takes the default's.
@@ -153,6 +196,7 @@ type setting struct {
 	label      string // the call path or the source as written
 	want       string
 	wantOrigin Origin
+	cool       cooldown
 }
 
 // Config is a per-module policy configuration bound to a registry. Use
@@ -164,6 +208,7 @@ type Config struct {
 	reg       *engine.Registry
 	file      string
 	def       setting
+	cool      cooldown
 	modules   map[string]*setting
 	providers map[tfaddr.Provider]*setting
 	// warnings are the warnings of reading the file.
@@ -222,14 +267,14 @@ func LoadDir(reg *engine.Registry, dir string) (*Config, hcl.Diagnostics) {
 
 var (
 	fileSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "default_policy"}},
+		Attributes: []hcl.AttributeSchema{{Name: "default_policy"}, {Name: "min_age"}, {Name: "allow_undated"}},
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "module", LabelNames: []string{"name"}},
 			{Type: "provider", LabelNames: []string{"source"}},
 			hclpolicy.BlockHeader,
 		},
 	}
-	blockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "policy"}, {Name: "want"}}}
+	blockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "policy"}, {Name: "want"}, {Name: "min_age"}, {Name: "allow_undated"}}}
 )
 
 // Parse reads and validates a config file's contents; filename is used in
@@ -253,6 +298,9 @@ func Parse(reg *engine.Registry, src []byte, filename string) (*Config, hcl.Diag
 		if a, ok := content.Attributes["default_policy"]; ok {
 			diags = append(diags, c.readDefault(a)...)
 		}
+		cool, more := readCooldown(content.Attributes)
+		diags = append(diags, more...)
+		c.cool = cool
 		diags = append(diags, c.readBlocks(content.Blocks)...)
 	}
 	if diags.HasErrors() {
@@ -368,16 +416,85 @@ func (c *Config) readBlocks(blocks hcl.Blocks) hcl.Diagnostics {
 			}
 			s.want, s.wantOrigin = v, Origin{Range: a.Expr.Range()}
 		}
-		if s.policy == nil && s.want == "" {
-			if !more.HasErrors() {
+		cool, moreCool := readCooldown(bc.Attributes)
+		diags = append(diags, moreCool...)
+		s.cool = cool
+		if s.policy == nil && s.want == "" && !s.cool.set() {
+			if !more.HasErrors() && !moreCool.HasErrors() {
 				diags = append(diags, diag.ErrorAt(b.DefRange.Ptr(), "Empty "+b.Type+" block",
-					fmt.Sprintf("A %s block sets policy (the rule that selects a version), want (the exact version to install), or both.", b.Type)))
+					fmt.Sprintf("A %s block sets policy (the rule that selects a version), want (the exact version to install), min_age or allow_undated (a cooldown).", b.Type)))
 			}
 			continue
 		}
 		c.put(key, s)
 	}
 	return diags
+}
+
+// readCooldown reads min_age and allow_undated among attrs.
+func readCooldown(attrs hcl.Attributes) (cooldown, hcl.Diagnostics) {
+	var c cooldown
+	var diags hcl.Diagnostics
+	if a := attrs["min_age"]; a != nil {
+		v, d := a.Expr.Value(nil)
+		switch {
+		case d.HasErrors():
+			diags = append(diags, d...)
+		case v.IsNull() || !v.IsKnown() || v.Type() != cty.String:
+			diags = append(diags, diag.ErrorAt(a.Expr.Range().Ptr(), "Invalid min_age", `min_age is a minimum release age, a string such as "7d" or "72h".`))
+		default:
+			age, err := engine.ParseMinAge(v.AsString())
+			if err != nil {
+				diags = append(diags, diag.ErrorAt(a.Expr.Range().Ptr(), "Invalid min_age", err.Error()))
+				break
+			}
+			c.minAge, c.origin = &age, Origin{Range: a.Expr.Range()}
+		}
+	}
+	if a := attrs["allow_undated"]; a != nil {
+		v, d := a.Expr.Value(nil)
+		switch {
+		case d.HasErrors():
+			diags = append(diags, d...)
+		case v.IsNull() || !v.IsKnown() || v.Type() != cty.Bool:
+			diags = append(diags, diag.ErrorAt(a.Expr.Range().Ptr(), "Invalid allow_undated", "allow_undated is true or false."))
+		default:
+			b := v.True()
+			c.allowUndated = &b
+		}
+	}
+	return c, diags
+}
+
+// SetCooldown sets the top's minimum age, allow undated versions or
+// both (the --min-age and --allow-undated flags), replacing the file's;
+// a nil argument leaves its setting as it is.
+func (c *Config) SetCooldown(minAge *time.Duration, allowUndated *bool, origin Origin) {
+	if c == nil {
+		return
+	}
+	c.cool = c.cool.over(cooldown{minAge: minAge, allowUndated: allowUndated, origin: origin})
+}
+
+// Cooldowns reports whether some setting has a minimum age.
+func (c *Config) Cooldowns() bool {
+	if c == nil {
+		return false
+	}
+	if c.cool.minAge != nil && *c.cool.minAge > 0 {
+		return true
+	}
+	for _, s := range c.modules {
+		if s.cool.minAge != nil && *s.cool.minAge > 0 {
+			return true
+		}
+	}
+	for _, s := range c.providers {
+		if s.cool.minAge != nil && *s.cool.minAge > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // maxWant bounds a wanted version's length.
@@ -615,7 +732,18 @@ func (c *Config) Default() Choice {
 	if c == nil {
 		return Choice{}
 	}
-	return Choice{Policy: c.def.policy, Origin: c.def.origin}
+	return withCooldown(Choice{Policy: c.def.policy, Origin: c.def.origin}, c.cool)
+}
+
+// withCooldown fills in ch's cooldown from cool.
+func withCooldown(ch Choice, cool cooldown) Choice {
+	if cool.minAge != nil {
+		ch.MinAge, ch.CooldownOrigin = *cool.minAge, cool.origin
+	}
+	if cool.allowUndated != nil {
+		ch.AllowUndated = *cool.allowUndated
+	}
+	return ch
 }
 
 // Module returns the policy of the module call at callPath ("vpc",
@@ -639,7 +767,7 @@ func (c *Config) choice(s *setting) Choice {
 		d := c.Default()
 		ch.Policy, ch.Origin, ch.Override = d.Policy, d.Origin, false
 	}
-	return ch
+	return withCooldown(ch, c.cool.over(s.cool))
 }
 
 // Provider returns the policy of the provider addr: its own setting, or

@@ -127,7 +127,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown block", "modules \"vpc\" {}\n",
 			[]string{`prerel.hcl:1:1: Unsupported block type`}},
 		{"neither policy nor want", "module \"vpc\" {\n}\n",
-			[]string{`prerel.hcl:1:1: Empty module block; A module block sets policy (the rule that selects a version), want (the exact version to install), or both.`}},
+			[]string{`prerel.hcl:1:1: Empty module block; A module block sets policy (the rule that selects a version), want (the exact version to install), min_age or allow_undated (a cooldown).`}},
 		{"want not a string", "module \"vpc\" {\n  want = 2\n}\n",
 			[]string{`prerel.hcl:2:10: Invalid want; want is the exact version to install, a string such as "2.0.0-beta.1".`}},
 		{"want a constraint", "module \"vpc\" {\n  want = \">= 2.0\"\n}\n",

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"time"
 )
 
 // Listing is the versions a registry lists for one module or provider.
@@ -21,6 +22,11 @@ type Listing struct {
 	// From says where the listing came from: the URL requested, or the
 	// index file and key.
 	From string
+	// Published are the versions' publication dates, in Versions' order,
+	// the zero time for a version without one; nil when the source gives
+	// none (the registry protocol's versions endpoints do not: an index
+	// file's "published_at" does).
+	Published []time.Time
 }
 
 // moduleVersionsBody is the body of GET <modules.v1>NS/NAME/SYSTEM/versions.
@@ -45,7 +51,31 @@ type providerVersionsBody struct {
 }
 
 type versionItem struct {
-	Version *string `json:"version"`
+	Version     *string `json:"version"`
+	PublishedAt *string `json:"published_at"`
+}
+
+// publishedAt reads the published_at of the i-th version of an index
+// file: RFC 3339, or absent for a version without a date.
+func publishedAt(items []versionItem, dated bool) ([]time.Time, error) {
+	if !dated {
+		return nil, nil
+	}
+	var out []time.Time
+	for i, it := range items {
+		if it.PublishedAt == nil {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339, *it.PublishedAt)
+		if err != nil {
+			return nil, fmt.Errorf(`versions[%d]: "published_at" %q is not an RFC 3339 time such as "2026-03-01T12:00:00Z"`, i, clipQuoted(*it.PublishedAt))
+		}
+		if out == nil {
+			out = make([]time.Time, len(items))
+		}
+		out[i] = t.UTC()
+	}
+	return out, nil
 }
 
 // DecodeModuleVersions reads the body of a module versions response,
@@ -54,31 +84,38 @@ type versionItem struct {
 // body that is not JSON of that shape, has no module entry, or has an
 // entry without a version is an error.
 func DecodeModuleVersions(body []byte) ([]string, error) {
-	return decodeModuleVersionsAt(body, 0, int64(len(body)))
+	vs, _, err := decodeModuleVersionsAt(body, 0, int64(len(body)), false)
+	return vs, err
 }
 
-func decodeModuleVersionsAt(full []byte, start, end int64) ([]string, error) {
+// decodeModuleVersionsAt decodes a module versions body; dated reads each
+// version's "published_at", as an index file may give it.
+func decodeModuleVersionsAt(full []byte, start, end int64, dated bool) ([]string, []time.Time, error) {
 	var b moduleVersionsBody
 	if err := decodeJSONAt(full, start, end, &b); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	switch {
 	case b.Modules == nil:
-		return nil, errors.New(`no "modules" field in the response`)
+		return nil, nil, errors.New(`no "modules" field in the response`)
 	case len(*b.Modules) == 0:
-		return nil, errors.New(`the response lists no module ("modules" is empty)`)
+		return nil, nil, errors.New(`the response lists no module ("modules" is empty)`)
 	case (*b.Modules)[0].Versions == nil:
-		return nil, errors.New(`no "versions" field in the module entry`)
+		return nil, nil, errors.New(`no "versions" field in the module entry`)
 	}
 	items := *(*b.Modules)[0].Versions
 	out := make([]string, len(items))
 	for i, it := range items {
 		if it.Version == nil {
-			return nil, fmt.Errorf(`versions[%d] has no "version" field`, i)
+			return nil, nil, fmt.Errorf(`versions[%d] has no "version" field`, i)
 		}
 		out[i] = *it.Version
 	}
-	return out, nil
+	dates, err := publishedAt(items, dated)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, dates, nil
 }
 
 // DecodeProviderVersions reads the body of a provider versions response,
@@ -88,25 +125,33 @@ func decodeModuleVersionsAt(full []byte, start, end int64) ([]string, error) {
 // a version by them. A body that is not JSON of that shape, or has an
 // entry without a version, is an error.
 func DecodeProviderVersions(body []byte) (versions, warnings []string, err error) {
-	return decodeProviderVersionsAt(body, 0, int64(len(body)))
+	versions, warnings, _, err = decodeProviderVersionsAt(body, 0, int64(len(body)), false)
+	return versions, warnings, err
 }
 
-func decodeProviderVersionsAt(full []byte, start, end int64) (versions, warnings []string, err error) {
+// decodeProviderVersionsAt decodes a provider versions body; dated reads
+// each version's "published_at", as an index file may give it.
+func decodeProviderVersionsAt(full []byte, start, end int64, dated bool) (versions, warnings []string, dates []time.Time, err error) {
 	var b providerVersionsBody
 	if err := decodeJSONAt(full, start, end, &b); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if b.Versions == nil {
-		return nil, nil, errors.New(`no "versions" field in the response`)
+		return nil, nil, nil, errors.New(`no "versions" field in the response`)
 	}
 	out := make([]string, len(*b.Versions))
+	items := make([]versionItem, len(*b.Versions))
 	for i, it := range *b.Versions {
 		if it.Version == nil {
-			return nil, nil, fmt.Errorf(`versions[%d] has no "version" field`, i)
+			return nil, nil, nil, fmt.Errorf(`versions[%d] has no "version" field`, i)
 		}
-		out[i] = *it.Version
+		out[i], items[i] = *it.Version, it.versionItem
 	}
-	return out, b.Warnings, nil
+	dates, err = publishedAt(items, dated)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return out, b.Warnings, dates, nil
 }
 
 // decodeJSON decodes one JSON value from data into v; a syntax or type

@@ -133,6 +133,13 @@ type Client struct {
 	MaxBodyBytes int64
 	// UserAgent is sent with every request; "" means "prerel".
 	UserAgent string
+	// V2URL is registry.terraform.io's v2 API, where the dates of its
+	// modules and providers come from; "" means DefaultV2URL.
+	V2URL string
+	// OpenTofuDocsURL is the OpenTofu registry's documentation API, where
+	// the dates of registry.opentofu.org's modules and providers come
+	// from; "" means DefaultOpenTofuDocsURL.
+	OpenTofuDocsURL string
 
 	mu         sync.Mutex
 	discovery  map[string]*discovered

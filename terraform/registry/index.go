@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
@@ -30,6 +31,13 @@ import (
 //	  }
 //	}
 //
+// A version object may carry "published_at", the time the version was
+// published in RFC 3339 ("2026-03-01T12:00:00Z"), next to "version": a
+// minimum release age (engine.Cooldown) counts from it. The registry
+// protocol defines no such field; an index file is where a history's
+// dates can be written by hand or recorded from the registries' other
+// APIs (see Client.ModuleDates).
+//
 // Keys are source addresses as a configuration writes them; a key without
 // a host is on registry.terraform.io, and keys are compared as Terraform
 // compares addresses (package address reads them). Modules and providers are
@@ -47,6 +55,7 @@ type indexEntry struct {
 	line     int
 	versions []string
 	warnings []string
+	dates    []time.Time
 }
 
 var _ Source = (*Index)(nil)
@@ -143,7 +152,7 @@ func parseIndex(data []byte, name string, lines *lineCounter) (*Index, error) {
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: modules key: %s", name, line, clipQuoted(err.Error()))
 				}
-				e.versions, err = decodeModuleVersionsAt(data, start, end)
+				e.versions, e.dates, err = decodeModuleVersionsAt(data, start, end, true)
 				if err != nil {
 					return nil, fmt.Errorf("%s: modules[%q]: %s", name, clipQuoted(key), clipQuoted(err.Error()))
 				}
@@ -155,7 +164,7 @@ func parseIndex(data []byte, name string, lines *lineCounter) (*Index, error) {
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: providers key: %s", name, line, clipQuoted(err.Error()))
 				}
-				e.versions, e.warnings, err = decodeProviderVersionsAt(data, start, end)
+				e.versions, e.warnings, e.dates, err = decodeProviderVersionsAt(data, start, end, true)
 				if err != nil {
 					return nil, fmt.Errorf("%s: providers[%q]: %s", name, clipQuoted(key), clipQuoted(err.Error()))
 				}
@@ -255,7 +264,7 @@ func (x *Index) ModuleVersions(_ context.Context, pkg tfaddr.ModulePackage) (*Li
 	if !ok {
 		return nil, clean(fmt.Errorf("module %s: %w in %s", pkg.ForDisplay(), ErrNotFound, x.name))
 	}
-	return &Listing{Versions: e.versions, From: fmt.Sprintf("%s:%d", x.name, e.line)}, nil
+	return &Listing{Versions: e.versions, Published: e.dates, From: fmt.Sprintf("%s:%d", x.name, e.line)}, nil
 }
 
 // ProviderVersions returns the versions the index holds for addr. An
@@ -268,5 +277,5 @@ func (x *Index) ProviderVersions(_ context.Context, p tfaddr.Provider) (*Listing
 	if !ok {
 		return nil, clean(fmt.Errorf("provider %s: %w in %s", p.ForDisplay(), ErrNotFound, x.name))
 	}
-	return &Listing{Versions: e.versions, Warnings: e.warnings, From: fmt.Sprintf("%s:%d", x.name, e.line)}, nil
+	return &Listing{Versions: e.versions, Warnings: e.warnings, Published: e.dates, From: fmt.Sprintf("%s:%d", x.name, e.line)}, nil
 }

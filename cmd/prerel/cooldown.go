@@ -1,0 +1,248 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"time"
+
+	"github.com/prerel/prerel/compare/age"
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/impact"
+	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/report"
+	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/resolve/policyconfig"
+	"github.com/prerel/prerel/terraform/registry"
+	"github.com/prerel/prerel/updaters"
+)
+
+// cooldownFlags are --min-age, --now and --allow-undated: a minimum
+// release age stacked on every selection (engine.Cooldown).
+type cooldownFlags struct {
+	minAge       minAgeFlag
+	now          nowFlag
+	allowUndated bool
+}
+
+// addCooldownFlags defines the cooldown flags on fs.
+func addCooldownFlags(fs *flagSet) *cooldownFlags {
+	f := &cooldownFlags{}
+	fs.Var(&f.minAge, "min-age", "hold back versions younger than `AGE` (7d, 72h), after the policy has\ndecided on the whole list; an exact pin is exempt (overrides min_age)")
+	fs.Var(&f.now, "now", "count ages at `TIME` (RFC 3339, such as 2026-03-01T12:00:00Z) rather\nthan now, so that a run can be repeated")
+	fs.BoolVar(&f.allowUndated, "allow-undated", false, "let a version without a publication date through the minimum age,\nwhich holds it back otherwise (overrides allow_undated)")
+	return f
+}
+
+// apply sets the flags on cfg, over the file's top-level settings.
+func (f *cooldownFlags) apply(cfg *policyconfig.Config) {
+	var age *time.Duration
+	origin := policyconfig.FlagOrigin("--allow-undated")
+	if f.minAge.set {
+		age, origin = &f.minAge.d, policyconfig.FlagOrigin("--min-age "+f.minAge.text)
+	}
+	var undated *bool
+	if f.allowUndated {
+		undated = &f.allowUndated
+	}
+	if age != nil || undated != nil {
+		cfg.SetCooldown(age, undated, origin)
+	}
+}
+
+// cooldown returns the cooldown the flags give alone, counted at --now
+// or the time of the call.
+func (f *cooldownFlags) cooldown() engine.Cooldown {
+	now := f.now.t
+	if now.IsZero() {
+		now = time.Now().UTC()
+	}
+	return engine.Cooldown{MinAge: f.minAge.d, Now: now, AllowUndated: f.allowUndated}
+}
+
+// minAgeFlag is --min-age, read by engine.ParseMinAge.
+type minAgeFlag struct {
+	d    time.Duration
+	text string
+	set  bool
+}
+
+func (f *minAgeFlag) String() string {
+	if !f.set {
+		return ""
+	}
+	return f.text
+}
+
+func (f *minAgeFlag) Type() string { return "AGE" }
+
+func (f *minAgeFlag) Set(s string) error {
+	d, err := engine.ParseMinAge(s)
+	if err != nil {
+		return err
+	}
+	f.d, f.text, f.set = d, s, true
+	return nil
+}
+
+// nowFlag is --now, read by engine.ParseNow.
+type nowFlag struct{ t time.Time }
+
+func (f *nowFlag) String() string {
+	if f.t.IsZero() {
+		return ""
+	}
+	return f.t.Format(time.RFC3339)
+}
+
+func (f *nowFlag) Type() string { return "TIME" }
+
+func (f *nowFlag) Set(s string) error {
+	t, err := engine.ParseNow(s)
+	if err != nil {
+		return err
+	}
+	f.t = t.UTC()
+	return nil
+}
+
+// addCompareMinAge defines compare's --min-age, of --domain ages.
+func addCompareMinAge(fs *flagSet) *minAgeFlag {
+	f := &minAgeFlag{d: 7 * 24 * time.Hour, text: "7d", set: true}
+	fs.Var(f, "min-age", "ages domain: the minimum release `AGE` (7d, 72h) both orders hold\nyoung versions back by (default 7d)")
+	return f
+}
+
+// compareAges runs the age dimension: every policy under the minimum age
+// in both orders on the dated domain, the classes where the order
+// changes the selection with their smallest witness.
+func compareAges(e *env, fs *flagSet, ps []engine.Policy, minAge *minAgeFlag, format report.Format, all bool) (output, error) {
+	for _, name := range []string{"shard", "baseline", "write-baseline", "reference", "rank"} {
+		if f := fs.Lookup(name); f != nil && f.Changed {
+			return output{}, usagef("--%s does not apply to --domain ages", name)
+		}
+	}
+	if minAge.d <= 0 {
+		return output{}, usagef("--min-age must be positive for --domain ages")
+	}
+	if !age.Formats.Has(format) {
+		return output{}, usagef("--domain ages writes %s, not %s", age.Formats, format)
+	}
+	r, err := age.Run(age.Exhaustive(), ps, minAge.d)
+	if err != nil {
+		return output{}, failure(err)
+	}
+	return rendered(func(w io.Writer) error { return age.Render(w, format, r, renderOptions(all)) }, nil), nil
+}
+
+// readerCooldowns are how the bots apply a minimum release age, each as
+// docs/cooldown.md says where it is modelled from: the cooldown itself
+// (package updaters), the hosts each dates, what it does when every
+// candidate is held back.
+var readerCooldowns = map[string]*resolve.ReaderCooldown{
+	// Renovate 44's terraform datasources date registry.terraform.io (v2)
+	// and registry.opentofu.org (api.opentofu.org) alone; lock file
+	// maintenance runs init -upgrade, without the age.
+	"renovate": {Cooldown: updaters.RenovateCooldown, DatedHosts: []string{registry.PublicTerraformHost, registry.PublicOpenTofuHost},
+		ProvidersWithoutAge: true, Pending: "every candidate pending (minimumReleaseAge, internalChecksFilter strict): no update"},
+	// Dependabot asks registry.terraform.io's v2 API whatever the host.
+	"dependabot": {Cooldown: updaters.DependabotCooldown, PublicDates: true, Pending: "every candidate in cooldown: no update"},
+}
+
+// rfc4444 is the reading of OpenTofu's RFC #4444 (a module dependency
+// cooldown for tofu init): the age first, module calls alone, with
+// OpenTofu's module installer as the rule.
+const rfc4444 = "tofu-rfc4444"
+
+// withRFC4444 adds the RFC's reading to readers when the report has a
+// cooldown: without one it reads as today's tofu init.
+func withRFC4444(rep *resolve.Report, reg *engine.Registry, readers []resolve.Reader) []resolve.Reader {
+	p, ok := reg.Lookup(resolve.OpenTofuModulePolicy)
+	if rep.Cooldown == nil || !ok {
+		return readers
+	}
+	return append(readers, resolve.Reader{Name: rfc4444, Policy: p, ModulesOnly: true,
+		Cooldown: &resolve.ReaderCooldown{Cooldown: rfc4444Cooldown, ModulesOnly: true}})
+}
+
+// rfc4444Cooldown is the RFC's order: the versions younger than the
+// minimum age are left out before the installer selects; an exact pin
+// is exempt, as prerel's own default and Terraform PR #38372 do, and an
+// undated version held back.
+func rfc4444Cooldown(minAge time.Duration, now time.Time) engine.Cooldown {
+	return engine.Cooldown{MinAge: minAge, Now: now, AgeFirst: true}
+}
+
+// selectCooled is prerel select under a minimum age: the versions, as
+// arguments or in the versions file, may carry their date after "@".
+func selectCooled(e *env, cool *cooldownFlags, names policyList, constraint string, args []string, file string, format report.Format, showAll bool) (output, error) {
+	if format == report.HTML {
+		return output{}, usagef("--min-age writes text or json, not html")
+	}
+	versions, dates, err := datedVersions(args)
+	if err != nil {
+		return output{}, err
+	}
+	if file != "" {
+		lines, err := readVersionsFile(file)
+		if err != nil {
+			return output{}, err
+		}
+		more, moreDates, err := datedVersions(lines)
+		if err != nil {
+			return output{}, err
+		}
+		versions, dates = append(versions, more...), append(dates, moreDates...)
+	}
+	if err := checkArgs(constraint, versions[:len(args)]); err != nil {
+		return output{}, err
+	}
+	if len(versions) == 0 {
+		return output{}, usagef("select needs versions: as arguments or with --versions-file")
+	}
+	ps, err := e.resolve(names)
+	if err != nil {
+		return output{}, err
+	}
+	rep := engine.NewCooledSelectReport(ps, constraint, versions, dates, cool.cooldown())
+	return rendered(func(w io.Writer) error {
+		return report.Select(w, format, report.Selection{Report: rep}, renderOptions(showAll))
+	}, nil), nil
+}
+
+// datedVersions splits VERSION@DATE into the version and its date; a
+// version without "@" has none.
+func datedVersions(in []string) ([]string, engine.Dates, error) {
+	versions := make([]string, len(in))
+	dates := make(engine.Dates, len(in))
+	for i, s := range in {
+		v, d, ok := strings.Cut(s, "@")
+		versions[i] = v
+		if !ok {
+			continue
+		}
+		t, err := engine.ParseNow(d)
+		if err != nil {
+			return nil, nil, usagef("version %s: the date after @: %v", printable.String(s), err)
+		}
+		dates[i] = t
+	}
+	return versions, dates, nil
+}
+
+// impactCooldown is impact's --min-age: P's selections under it, where
+// the domain's histories have dates (a directory domain whose versions
+// come from an index file with published_at); the corpus has none.
+func impactCooldown(cool *cooldownFlags, d *impact.Domain, simulate bool) (engine.Cooldown, error) {
+	if !cool.minAge.set || cool.minAge.d <= 0 {
+		return engine.Cooldown{}, nil
+	}
+	if simulate {
+		return engine.Cooldown{}, usagef("--min-age cannot be used with --simulate-prereleases: a simulated version has no date")
+	}
+	for _, h := range d.Histories {
+		if h.Published != nil {
+			return cool.cooldown(), nil
+		}
+	}
+	return engine.Cooldown{}, usagef("--min-age: no history of the %s domain has dates (the corpus records none; an --index file with published_at does)", d.Name)
+}

@@ -100,13 +100,21 @@ func compareFlags(fs *flagSet) runFunc {
 		}
 		rep.PolicyErrors = policyErrors(ps)
 		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.names()}
-		if base != nil {
-			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, rep, opt.Relevance); err != nil {
-				return output{}, inputError(fmt.Errorf("%s: %w", *baseline, err))
-			}
-		}
-		return compareOutput(e, "compare", format.value, rep, ropt, *writeBaseline), nil
+		return reportOutput(e, "compare", d, base, rep, opt.Relevance, ropt, format.value, *writeBaseline)
 	}
+}
+
+// reportOutput is the output of compare and merge for the report rep of
+// the whole run on d (compareOutput), which begins, with a baseline
+// base, with the drift from it.
+func reportOutput(e *env, cmd string, d compare.Domain, base, rep *compare.Report, relevance *compare.RelevanceTable, ropt comparerender.Options, format report.Format, writeBaseline string) (output, error) {
+	if base != nil {
+		var err error
+		if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, rep, relevance); err != nil {
+			return output{}, inputError(fmt.Errorf("%s: %w", ropt.BaselinePath, err))
+		}
+	}
+	return compareOutput(e, cmd, format, rep, ropt, writeBaseline), nil
 }
 
 // compareOptions are the options of a compare run: --rank, --reference,

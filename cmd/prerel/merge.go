@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -106,12 +105,7 @@ func mergeFlags(fs *flagSet) runFunc {
 			return rendered(func(w io.Writer) error { return partialWriteError(merged.Partial.WriteJSON(w)) }, nil), nil
 		}
 		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.names()}
-		if base != nil {
-			if ropt.Drift, err = compare.ComputeDrift(context.Background(), merged.Domain, base, merged.Report, merged.Relevance); err != nil {
-				return output{}, inputError(fmt.Errorf("%s: %w", *baseline, err))
-			}
-		}
-		return compareOutput(e, "merge", format.value, merged.Report, ropt, *writeBaseline), nil
+		return reportOutput(e, "merge", merged.Domain, base, merged.Report, merged.Relevance, ropt, format.value, *writeBaseline)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/lines"
+	"github.com/prerel/prerel/report"
 )
 
 // StreamOptions are the choices of Stream.
@@ -264,12 +265,12 @@ func (out *writer) writeJSON(b *Batch, n int) error {
 	return nil
 }
 
-// JSONLine is one line of Stream's JSON output: the engine's EvalLine
+// JSONLine is one line of Stream's JSON output: report.EvalLine
 // and, for a constraint or version that is not valid UTF-8 (which JSON
 // strings cannot hold, so that its invalid bytes read as U+FFFD there),
 // its exact bytes in standard base64.
 type JSONLine struct {
-	engine.EvalLine
+	report.EvalLine
 	ConstraintBase64 string `json:"constraint_base64,omitempty"`
 	VersionBase64    string `json:"version_base64,omitempty"`
 }
@@ -277,7 +278,7 @@ type JSONLine struct {
 // NewJSONLine is the JSON line of a constraint and a version with
 // their results, one per policy of ps.
 func NewJSONLine(ps []engine.Policy, constraint, version string, results []engine.Result) JSONLine {
-	line := JSONLine{EvalLine: engine.NewEvalLine(ps, constraint, version, results)}
+	line := JSONLine{EvalLine: report.NewEvalLine(ps, constraint, version, results)}
 	if !utf8.ValidString(constraint) {
 		line.ConstraintBase64 = base64.StdEncoding.EncodeToString([]byte(constraint))
 	}

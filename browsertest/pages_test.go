@@ -13,8 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/impact"
+	"github.com/prerel/prerel/report"
 )
 
 // pageMark is one mark of a timeline.
@@ -76,11 +76,11 @@ func TestSelectPageMatchesJSON(t *testing.T) {
 	}, "\n"))
 	args := []string{"--versions-file", vf, "--", constraint}
 
-	var check engine.CheckReport
+	var check report.CheckReport
 	if err := json.Unmarshal(run(t, "", append([]string{"check", "--format", "json"}, args...)...), &check); err != nil {
 		t.Fatal(err)
 	}
-	var sel engine.SelectReport
+	var sel report.SelectReport
 	if err := json.Unmarshal(run(t, "", append([]string{"select", "--format", "json"}, args...)...), &sel); err != nil {
 		t.Fatal(err)
 	}

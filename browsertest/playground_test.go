@@ -19,8 +19,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/prerel/prerel/catalogue"
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/printable"
+	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/terraform/registry"
 	"github.com/prerel/prerel/web"
 )
@@ -263,12 +263,12 @@ func checkAgainstCLI(t *testing.T, view pageView, constraint, versionsFile strin
 	for _, f := range policyFiles {
 		extra = append(extra, "--policy-file", f)
 	}
-	var check engine.CheckReport
+	var check report.CheckReport
 	args := append(append([]string{"check", "--format", "json", "--versions-file", versionsFile}, extra...), "--", constraint)
 	if err := json.Unmarshal(run(t, "", args...), &check); err != nil {
 		t.Fatal(err)
 	}
-	var sel engine.SelectReport
+	var sel report.SelectReport
 	args = append(append([]string{"select", "--format", "json", "--versions-file", versionsFile}, extra...), "--", constraint)
 	if err := json.Unmarshal(run(t, "", args...), &sel); err != nil {
 		t.Fatal(err)

@@ -28,7 +28,7 @@
 // Run reads each list of versions once per policy (engine.ReadVersions),
 // compiles each group's constraint once per policy against it, judges the
 // whole list at once into vectors of verdicts, and aggregates as it goes
-// on runtime.GOMAXPROCS(0) workers: the agreement of a pair on a group is
+// on runtime.GOMAXPROCS(0) workers (see Scheduling): the agreement of a pair on a group is
 // a few word operations on the vectors, and only the cases where the
 // policies do not all agree are classed, once per case shape and verdict
 // vector of the group. Memory holds counts and one witness per class,
@@ -37,6 +37,54 @@
 // counts the cases of the others (Pair.CasesLeftOut,
 // Report.SplitCasesLeftOut). The Report it returns does not depend on the
 // number of workers or the order in which groups finish.
+//
+// # Scheduling
+//
+// A run has three phases, and the workers (Options.Workers goroutines,
+// runtime.GOMAXPROCS(0) by default) do all of them; the report does not
+// depend on their number or on the order in which they finish.
+//
+// Judging. One goroutine walks the domain in its order, gives each group
+// its offset (the number of cases before it) and skips the groups
+// RunGroups does not own. It hands the groups over in blocks: the groups
+// that hand over the same list of versions one after the other go
+// together, up to 64 groups and 4,096 cases (groupBatch), so that the
+// worker that takes a block reads the list once for all of them; a
+// channel holds up to four blocks per worker. A worker takes a group
+// through its steps, each in a file named for it: judge.go judges it
+// with every policy into vectors of verdicts and counts each pair's
+// divergences on their bit planes; localsplits.go files the versions
+// where the policies do not all agree under local splits (case shape and
+// verdict vector) with their smallest witnesses and the refusals that
+// sign their classes; selection.go works out what each policy installs
+// from a group with a history. None of this takes a lock. classes.go then
+// adds the group to the aggregate the workers share (stripes.go): under
+// the aggregate's lock, its cases, splits and selection, and numbers for
+// its case parts; then, stripe by stripe, under each stripe's lock, the
+// pairs' counts and the local splits, into the stripe's index of verdict
+// vectors. The pairs are cut into two stripes per worker; a worker starts
+// at a stripe of its own and leaves a stripe whose lock another holds
+// for last (TryLock), so that workers seldom wait.
+//
+// Budgets. Each worker keeps the lists of versions it read, the last 64
+// and 262,144 versions at most (listCache), and lets a list go once a
+// domain that hands each list over once is past it. The stripes' indexes
+// share about 16 MB (maxIndexed), a stripe's share and at least 4,096
+// units each (indexBudget); a stripe adds its index to its pairs'
+// classes and empties it when it takes more, and when the numbers of
+// case parts start again (past 131,072 of them, maxIDs). The classes and
+// splits kept are capped (MaxClasses, MaxSplits), the verdicts kept for a
+// baseline too (two bits per case and policy, up to 64 Mi verdicts), and
+// Options.Progress is called from one goroutine ten times a second.
+//
+// The report. Once the domain is done, the stripes' indexes are added to
+// the classes, the stripes spread over the workers; then the policies'
+// reasons on the witnesses that remain are fetched, pair by pair, and the
+// classes are made, sorted and given their causes, the pairs spread over
+// the workers again (parallel, groupParallel). Each pair, class and split
+// keeps the smallest key and witness whatever the order the groups came
+// in, which is why the report is the same for any number of workers and
+// for the shards of compare/shard merged.
 //
 // # Sharding
 //
@@ -51,10 +99,11 @@
 // aggregates of disjoint groups; since the caps keep the smallest keys
 // whatever the order, the aggregate of every group is the one Run keeps,
 // and Aggregate.Report builds the report from it as Run does: the same
-// report, byte for byte, baseline and drift included, once it has judged
-// every kept witness again with the policies given. AggregateJSON is the
-// JSON form of an Aggregate, the fields a partial report holds from
-// "limits" to "verdicts".
+// report, byte for byte, baseline and drift included. Aggregate.Tally is
+// what an aggregate holds in plain values, and NewAggregate checks a
+// Tally and makes the aggregate back: compare/shard writes the partial
+// reports' JSON form from it, and judges every kept witness again with
+// the policies given before it builds the report.
 //
 // # Report
 //
@@ -89,9 +138,9 @@
 // witness's constraint shape. Reports order them by relevance, then count (Options.Rank).
 //
 // The package never prints: the render package writes a report as text,
-// Markdown, JSON or HTML. Report.WriteJSON, Aggregate.WriteJSONFields
-// and WriteBaseline write as they encode, a class at a time, so that the
-// JSON text of a large report is never held whole in memory.
+// Markdown, JSON or HTML. Report.WriteJSON and WriteBaseline write as
+// they encode (compare/internal/jsonstream), a class at a time, so that
+// the JSON text of a large report is never held whole in memory.
 //
 // # Baselines
 //

@@ -6,7 +6,6 @@ var (
 	Diff         = diffReports
 	FileFS       = fileFS
 	SameCases    = sameCases
-	Signature    = signatureOf
 )
 
 const (

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/prerel/prerel/compare/internal/jsonstream"
 	"github.com/prerel/prerel/engine"
 )
 
@@ -79,7 +80,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if w == nil || r == nil {
 		return errors.New("compare: render needs a writer and a report")
 	}
-	return streamJSON(w, r, true)
+	return jsonstream.Write(w, r, true)
 }
 
 // PolicyError is a policy that failed on some cases, with its errors

@@ -34,7 +34,7 @@ type Options struct {
 	// RankRelevance.
 	Rank Rank
 
-	shard *shardRun // RunGroups' run of some groups (part.go)
+	shard *shardRun // RunGroups' run of some groups (rungroups.go)
 }
 
 // progressInterval is how often Progress is called.
@@ -120,7 +120,7 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 		domainErr = d.Groups(func(g Group) bool {
 			pg := placedGroup{Group: g, offset: offset}
 			offset += int64(len(g.Versions))
-			if !opt.shard.owns(pg.offset, len(g.Versions)) { // RunGroups judges some groups only (part.go)
+			if !opt.shard.owns(pg.offset, len(g.Versions)) { // RunGroups judges some groups only (rungroups.go)
 				return true
 			}
 			if same := batch.sameList(g); !same || batch.full(g) {
@@ -181,7 +181,7 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	}
 	shared.flush(pairs, n, opt.shard == nil) // RunGroups keeps every class in its capped map
 	agg := shared.agg
-	if opt.shard != nil { // RunGroups keeps the aggregate (part.go)
+	if opt.shard != nil { // RunGroups keeps the aggregate (rungroups.go)
 		if err := fillReasons(agg, policies, pairs, n); err != nil {
 			return nil, err
 		}

@@ -61,6 +61,13 @@ func (s *selectionAgg) merge(o *selectionAgg) {
 	}
 }
 
+// selecting is what the worker works out of a group with a history:
+// what each policy would install from it.
+type selecting struct {
+	picks    []string // per policy: what it installs, as pick shows it
+	admitted []string // the versions a Selector allows, for pick
+}
+
 // pickAll works out what each policy would install from the group's
 // versions, into w.picks. A policy that implements engine.Selector decides
 // itself (as engine.Select) among the versions it allows; for the others

@@ -434,6 +434,13 @@ func caseShapeOf(constraint, version string) string {
 	return g.shapeOf(&vi)
 }
 
+// Signature evaluates the case (constraint, version) with a and b, as
+// engine.Evaluate does, and returns the signature of its divergence class
+// in a report, or "" when the two agree or when a or b is nil.
+func Signature(a, b engine.Policy, constraint, version string) string {
+	return signatureOf(a, b, constraint, version)
+}
+
 // signatureOf evaluates the case (constraint, version) with a and b, as
 // engine.Evaluate does, and returns the signature of its divergence class
 // in a report, or "" when the two agree or when a or b is nil.

@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 
@@ -153,6 +154,30 @@ func decodeVerdicts(s string, cases int64) ([]byte, error) {
 		if x > byte(engine.Invalid) {
 			return nil, fmt.Errorf("verdict %d of case %d is not a verdict", x, i)
 		}
+	}
+	return out, nil
+}
+
+// unpackVerdicts reverses encodeVerdicts for a domain of cases cases,
+// with any 2-bit value: a partial report's verdicts may be verdictAbsent.
+// It reads no more than the cases need, so that a hostile file cannot make
+// it inflate without bound.
+func unpackVerdicts(s string, cases int64) ([]byte, error) {
+	raw, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, err
+	}
+	want := (cases + 3) / 4
+	packed, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), want+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(packed)) != want {
+		return nil, fmt.Errorf("%d bytes of verdicts for %d cases, want %d", len(packed), cases, want)
+	}
+	out := make([]byte, cases)
+	for i := range out {
+		out[i] = packed[i/4] >> (2 * (i % 4)) & 3
 	}
 	return out, nil
 }

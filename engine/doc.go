@@ -75,6 +75,10 @@
 // user's own policy appears in every command next to prerel's; there is no
 // global one, every user is handed a *Registry.
 //
+// The JSON forms of the reports of prerel's commands (check, select,
+// explain, eval) are package report's: they are the command line's
+// schemas, not the engine's.
+//
 // # Cooldown
 //
 // SelectCooled stacks a minimum release age (Cooldown) on any policy:
@@ -89,13 +93,6 @@
 // without a date is held back unless Cooldown.AllowUndated. Dates is a
 // slice beside the versions, nil for an undated history, so that the
 // selection without a cooldown costs nothing more.
-//
-// # Reports
-//
-// CheckReport, SelectReport and ExplainReport are the JSON forms of the
-// prerel commands check, select and explain, and EvalLine is one line of
-// eval's JSON output. Each report carries a Schema constant; a change of a
-// field's meaning, or a field that disappears, changes it.
 //
 // The package imports the standard library alone, so that a program can
 // embed the engine without the rest of prerel.

@@ -205,37 +205,6 @@ func TestNilAndZeroInputs(t *testing.T) {
 			}
 			return nil
 		}},
-		{"NewPolicyResult nil policy", func() error {
-			if pr := NewPolicyResult(nil, Allowed("x")); pr.Policy != "" || pr.Verdict != Allow {
-				return fmt.Errorf("got %+v", pr)
-			}
-			return nil
-		}},
-		{"NewCheckReport nil policy and nil matcher", func() error {
-			rep := NewCheckReport([]Policy{nil, nilCompiler{}}, ">= 1.0", []string{"1.0.0"})
-			if got := strings.Join(rep.Policies, ","); got != ",nil-compiler" {
-				return fmt.Errorf("policies %q", got)
-			}
-			rs := rep.Versions[0].Results
-			if err := wantInvalid(Result{rs[0].Verdict, rs[0].Reason}, ErrNilPolicy.Error()); err != nil {
-				return err
-			}
-			return wantInvalid(Result{rs[1].Verdict, rs[1].Reason}, nilMatcherReason)
-		}},
-		{"NewSelectReport nil policy", func() error {
-			rep := NewSelectReport([]Policy{nil}, ">= 1.0", available)
-			if row := rep.Policies[0]; row.Policy != "" || row.Selected != nil || row.Error != ErrNilPolicy.Error() {
-				return fmt.Errorf("row %+v", row)
-			}
-			return nil
-		}},
-		{"NewExplainReport nil policy", func() error {
-			rep := NewExplainReport(nil, ">= 1.0", "1.0.0")
-			if rep.Policy != "" || rep.Rule != "" || rep.Verdict != Invalid || rep.Reason != ErrNilPolicy.Error() {
-				return fmt.Errorf("report %+v", rep)
-			}
-			return nil
-		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

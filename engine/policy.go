@@ -116,6 +116,17 @@ func isNil(x any) bool {
 	return false
 }
 
+// IsNil reports whether x (a Policy, a Matcher or a Judge) is nil or
+// holds a nil pointer or a nil function, whose methods cannot be called
+// safely: the policies Evaluate, Select and Explain refuse with
+// ErrNilPolicy.
+func IsNil(x any) bool { return isNil(x) }
+
+// Compile is p.Compile as Evaluate calls it: a nil p gives ErrNilPolicy
+// and a nil Matcher with no error gives ErrNilMatcher under p's name, so
+// that a nil error always comes with a Matcher that can be called.
+func Compile(p Policy, constraint string) (Matcher, error) { return compile(p, constraint) }
+
 // compile is p.Compile that turns a nil p into ErrNilPolicy and a nil
 // Matcher with no error into ErrNilMatcher, so that a nil error always
 // comes with a Matcher that can be called.
@@ -136,14 +147,6 @@ func compile(p Policy, constraint string) (Matcher, error) {
 // nilMatcherError is ErrNilMatcher with p's name.
 func nilMatcherError(p Policy) error {
 	return fmt.Errorf("policy %q %w", p.Name(), ErrNilMatcher)
-}
-
-// nameOf is p's name, or "" for a nil p.
-func nameOf(p Policy) string {
-	if isNil(p) {
-		return ""
-	}
-	return p.Name()
 }
 
 // Policy is one prerelease-matching rule, native or a wrapped library.

@@ -69,7 +69,7 @@ func renderHTML(w io.Writer, rep *Report, ro report.Options) error {
 			continue
 		}
 		versions := h.Offered(run.simulate)
-		check := engine.NewCheckReport([]engine.Policy{b, run.policy}, c.Constraint, versions)
+		check := report.NewCheckReport([]engine.Policy{b, run.policy}, c.Constraint, versions)
 		svg, err := timeline.SVG(report.CheckTimeline(check, []string{htmlSelects(c.Against), htmlSelects(c.Policy)}))
 		if err != nil {
 			return err

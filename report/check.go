@@ -15,7 +15,7 @@ import (
 )
 
 // Check writes a check report in format f: Text, JSON or HTML.
-func Check(w io.Writer, f Format, rep engine.CheckReport, opts Options) error {
+func Check(w io.Writer, f Format, rep CheckReport, opts Options) error {
 	switch f {
 	case Text:
 		return writeCheckText(w, rep, opts)
@@ -30,7 +30,7 @@ func Check(w io.Writer, f Format, rep engine.CheckReport, opts Options) error {
 // writeCheckHTML writes a check report as an HTML page: the summary, the
 // versions grouped by the pattern of their verdicts (see checkGroups),
 // the timeline of every policy's verdicts, then the text report.
-func writeCheckHTML(w io.Writer, rep engine.CheckReport, opts Options) error {
+func writeCheckHTML(w io.Writer, rep CheckReport, opts Options) error {
 	var text strings.Builder
 	if err := writeCheckText(&text, rep, opts); err != nil {
 		return err
@@ -51,7 +51,7 @@ func writeCheckHTML(w io.Writer, rep engine.CheckReport, opts Options) error {
 }
 
 // checkAnswer is the conclusion of a check report in one sentence.
-func checkAnswer(rep engine.CheckReport) string {
+func checkAnswer(rep CheckReport) string {
 	n := 0
 	for _, row := range rep.Versions {
 		if disagreement(row) != allAgree {
@@ -92,7 +92,7 @@ const (
 )
 
 // disagreement is how much the policies of a row disagree.
-func disagreement(row engine.CheckRow) int {
+func disagreement(row CheckRow) int {
 	seen := map[engine.Verdict]bool{}
 	for _, r := range row.Results {
 		seen[r.Verdict] = true
@@ -124,7 +124,7 @@ type checkColumn struct {
 // columns that do, each repeating the versions. Unless opts.ShowAll the table
 // shows at most checkMaxRows versions (see checkRows) and says how many
 // it left out.
-func writeCheckText(w io.Writer, rep engine.CheckReport, opts Options) error {
+func writeCheckText(w io.Writer, rep CheckReport, opts Options) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "constraint: %s\n", printable.String(rep.Constraint))
 	levels := make([]int, len(rep.Versions))
@@ -236,9 +236,9 @@ func commaList(names []string) []string {
 // rejects, then the other versions some policy allows (those the policies
 // disagree on first), then the rest (likewise), each kind in the order
 // given.
-func checkRows(rep engine.CheckReport, levels []int, showAll bool) []int {
+func checkRows(rep CheckReport, levels []int, showAll bool) []int {
 	rank := func(i int) int {
-		allowed := slices.ContainsFunc(rep.Versions[i].Results, func(r engine.PolicyResult) bool { return r.Verdict == engine.Allow })
+		allowed := slices.ContainsFunc(rep.Versions[i].Results, func(r PolicyResult) bool { return r.Verdict == engine.Allow })
 		switch {
 		case levels[i] == allowVsReject:
 			return 0
@@ -274,7 +274,7 @@ func checkRows(rep engine.CheckReport, levels []int, showAll bool) []int {
 }
 
 // policyColumns is a column for each policy, headed by its name.
-func policyColumns(rep engine.CheckReport) []checkColumn {
+func policyColumns(rep CheckReport) []checkColumn {
 	cs := make([]checkColumn, len(rep.Policies))
 	for j, name := range rep.Policies {
 		cs[j] = checkColumn{head: name, policies: []int{j}}
@@ -285,7 +285,7 @@ func policyColumns(rep engine.CheckReport) []checkColumn {
 // answerColumns is a column for each distinct answer, the policies that
 // give the same verdict on every version sharing one, in the order of
 // their first policy; the columns are headed A, B, ..., Z, AA, AB, ...
-func answerColumns(rep engine.CheckReport) []checkColumn {
+func answerColumns(rep CheckReport) []checkColumn {
 	var cs []checkColumn
 	index := map[string]int{}
 	for j := range rep.Policies {
@@ -344,7 +344,7 @@ func columnBlocks(versionWidth int, cs []checkColumn) [][]checkColumn {
 
 // writeCheckBlock writes the given rows with the given columns, a column
 // showing the verdict of its first policy (all of its policies give it).
-func writeCheckBlock(b *strings.Builder, rep engine.CheckReport, rows []int, marked []bool, cs []checkColumn) {
+func writeCheckBlock(b *strings.Builder, rep CheckReport, rows []int, marked []bool, cs []checkColumn) {
 	tw := tabwriter.NewWriter(b, 0, 4, checkGap, ' ', 0)
 	// The mark is a prefix of the first cell, so that its column keeps
 	// its width when no row is marked.

@@ -28,7 +28,7 @@ const (
 )
 
 // Explain writes an explain report in format f: Text or JSON.
-func Explain(w io.Writer, f Format, rep engine.ExplainReport, opts Options) error {
+func Explain(w io.Writer, f Format, rep ExplainReport, opts Options) error {
 	switch f {
 	case Text:
 		return writeExplainText(w, rep, opts)
@@ -42,7 +42,7 @@ func Explain(w io.Writer, f Format, rep engine.ExplainReport, opts Options) erro
 // steps, the verdict. The text is written at once, and an error writing
 // it is returned; text from outside is escaped (printable.String). Lines
 // fit explainWidth.
-func writeExplainText(w io.Writer, rep engine.ExplainReport, opts Options) error {
+func writeExplainText(w io.Writer, rep ExplainReport, opts Options) error {
 	var b strings.Builder
 	field := func(label, value string) {
 		for i, line := range wrapText(printable.String(value), explainWidth-12, 0, opts.Hints.JSON) {

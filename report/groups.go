@@ -41,12 +41,12 @@ type VersionGroup struct {
 // verdicts, at most checkMaxGroups of them unless opts.ShowAll, and
 // returns the page's rows and a note saying what the groups are and what
 // was left out.
-func checkGroups(rep engine.CheckReport, opts Options) ([]VersionGroup, string) {
+func checkGroups(rep CheckReport, opts Options) ([]VersionGroup, string) {
 	var today func(string) bool
 	if opts.Today != nil {
 		today = func(p string) bool { return opts.Today(p) != "" }
 	}
-	gs := rowgroups.Of(rep, rowgroups.Options{Today: today})
+	gs := rep.Groups(rowgroups.Options{Today: today})
 	if len(gs) == 0 {
 		return nil, ""
 	}
@@ -86,4 +86,18 @@ func checkGroups(rep engine.CheckReport, opts Options) ([]VersionGroup, string) 
 		note += " " + opts.leftOut(what) + "."
 	}
 	return out, note
+}
+
+// Groups groups the versions of r by the pattern of their verdicts, as
+// package rowgroups does, for the tables that show many versions.
+func (r CheckReport) Groups(opt rowgroups.Options) []rowgroups.Group {
+	rows := make([]rowgroups.Row, len(r.Versions))
+	for i, row := range r.Versions {
+		vs := make([]engine.Verdict, len(row.Results))
+		for j, res := range row.Results {
+			vs[j] = res.Verdict
+		}
+		rows[i] = rowgroups.Row{Version: row.Version, Verdicts: vs}
+	}
+	return rowgroups.Of(r.Policies, rows, opt)
 }

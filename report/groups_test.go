@@ -31,14 +31,14 @@ func groupToday(p string) string {
 // checkReport builds a check report of groupPolicies from rows written
 // "VERSION a r i ...": one verdict a policy (a allow, r reject, i
 // invalid).
-func checkReport(rows ...string) engine.CheckReport {
-	rep := engine.CheckReport{Schema: engine.CheckSchema, Constraint: "~> 1.2", Policies: groupPolicies}
+func checkReport(rows ...string) report.CheckReport {
+	rep := report.CheckReport{Schema: report.CheckSchema, Constraint: "~> 1.2", Policies: groupPolicies}
 	for _, line := range rows {
 		f := strings.Fields(line)
-		row := engine.CheckRow{Version: f[0]}
+		row := report.CheckRow{Version: f[0]}
 		for j, c := range f[1:] {
 			v := map[string]engine.Verdict{"a": engine.Allow, "r": engine.Reject, "i": engine.Invalid}[c]
-			row.Results = append(row.Results, engine.PolicyResult{Policy: groupPolicies[j], Verdict: v, Reason: "because"})
+			row.Results = append(row.Results, report.PolicyResult{Policy: groupPolicies[j], Verdict: v, Reason: "because"})
 		}
 		rep.Versions = append(rep.Versions, row)
 	}
@@ -73,7 +73,7 @@ func groupsSection(t *testing.T, page string) string {
 	return page[i:j]
 }
 
-func checkHTML(t *testing.T, rep engine.CheckReport, opts report.Options) string {
+func checkHTML(t *testing.T, rep report.CheckReport, opts report.Options) string {
 	t.Helper()
 	var b strings.Builder
 	if err := report.Check(&b, report.HTML, rep, opts); err != nil {

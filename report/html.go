@@ -3,6 +3,7 @@ package report
 import (
 	"html/template"
 	"io"
+	"slices"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/timeline"
@@ -110,6 +111,26 @@ func WriteHTML(w io.Writer, p Page) error {
 // CheckTimeline is the timeline of a check report, versions in precedence
 // order, each policy's verdicts with their reasons; selected names the
 // version each policy selects, by policy index, "" for none.
-func CheckTimeline(rep engine.CheckReport, selected []string) timeline.Timeline {
-	return timeline.Sort(timeline.FromCheck(rep, selected))
+func CheckTimeline(rep CheckReport, selected []string) timeline.Timeline {
+	t := timeline.Timeline{Constraint: rep.Constraint, Versions: make([]string, len(rep.Versions))}
+	for i, row := range rep.Versions {
+		t.Versions[i] = row.Version
+	}
+	for j, name := range rep.Policies {
+		r := timeline.Row{
+			Policy:   name,
+			Verdicts: make([]engine.Verdict, len(rep.Versions)),
+			Reasons:  make([]string, len(rep.Versions)),
+			Selected: -1,
+		}
+		for i, row := range rep.Versions {
+			r.Verdicts[i] = row.Results[j].Verdict
+			r.Reasons[i] = row.Results[j].Reason
+		}
+		if j < len(selected) && selected[j] != "" {
+			r.Selected = slices.Index(t.Versions, selected[j])
+		}
+		t.Rows = append(t.Rows, r)
+	}
+	return timeline.Sort(t)
 }

@@ -1,8 +1,7 @@
-// Package report renders the reports of prerel's policies, check, select
-// and explain (engine.CheckReport, engine.SelectReport and
-// engine.ExplainReport), and defines the formats and options that every
-// renderer of prerel takes: each renders a report with a function of the
-// shape
+// Package report holds the reports of prerel's check, select and explain
+// and renders them, and the list of policies, and defines the formats and
+// options that every renderer of prerel takes: each renders a report with
+// a function of the shape
 //
 //	func Render(w io.Writer, f Format, r Report, opts Options) error
 //
@@ -30,6 +29,15 @@
 // files. A renderer writes the report and returns the first write error.
 // It names no command-line flag: what a reader does to see what a text
 // report cut is given in Options.Hints, as the program spells it.
+//
+// # Reports
+//
+// CheckReport, SelectReport and ExplainReport are the JSON forms of the
+// prerel commands check, select and explain (NewCheckReport,
+// NewSelectReport and NewExplainReport make them with the engine), and
+// EvalLine is one line of eval's JSON output. Each report carries a
+// Schema constant; a change of a field's meaning, or a field that
+// disappears, changes it.
 package report
 
 import (

@@ -24,7 +24,7 @@ func TestHints(t *testing.T) {
 	for i := 0; i < 25; i++ {
 		versions = append(versions, fmt.Sprintf("1.%d.0", i))
 	}
-	rep := engine.NewCheckReport(ps, ">= 1.0.0", versions)
+	rep := report.NewCheckReport(ps, ">= 1.0.0", versions)
 	for _, tt := range []struct {
 		hint, want string
 	}{
@@ -45,7 +45,7 @@ func TestHints(t *testing.T) {
 // an error.
 func TestUnsupportedFormat(t *testing.T) {
 	p, _ := catalogue.New().Lookup("strict")
-	err := report.Explain(&strings.Builder{}, report.HTML, engine.NewExplainReport(p, ">= 1", "1.0.0"), report.Options{})
+	err := report.Explain(&strings.Builder{}, report.HTML, report.NewExplainReport(p, ">= 1", "1.0.0"), report.Options{})
 	var ue *report.UnsupportedError
 	if !errors.As(err, &ue) || err.Error() != "the explain report has no html format" {
 		t.Errorf("explain as HTML: %v, want an UnsupportedError", err)
@@ -72,14 +72,14 @@ func TestDeclaredFormats(t *testing.T) {
 			return report.Policies(w, f, ps, report.Options{})
 		}},
 		{"check", report.CheckFormats, func(w io.Writer, f report.Format) error {
-			return report.Check(w, f, engine.NewCheckReport(ps, ">= 1", []string{"1.0.0"}), report.Options{})
+			return report.Check(w, f, report.NewCheckReport(ps, ">= 1", []string{"1.0.0"}), report.Options{})
 		}},
 		{"select", report.SelectFormats, func(w io.Writer, f report.Format) error {
-			s := report.Selection{Report: engine.NewSelectReport(ps, ">= 1", []string{"1.0.0"}), Verdicts: engine.NewCheckReport(ps, ">= 1", []string{"1.0.0"})}
+			s := report.Selection{Report: report.NewSelectReport(ps, ">= 1", []string{"1.0.0"}), Verdicts: report.NewCheckReport(ps, ">= 1", []string{"1.0.0"})}
 			return report.Select(w, f, s, report.Options{})
 		}},
 		{"explain", report.ExplainFormats, func(w io.Writer, f report.Format) error {
-			return report.Explain(w, f, engine.NewExplainReport(p, ">= 1", "1.0.0"), report.Options{})
+			return report.Explain(w, f, report.NewExplainReport(p, ">= 1", "1.0.0"), report.Options{})
 		}},
 	}
 	all := []report.Format{report.Text, report.Markdown, report.JSON, report.HTML, report.SARIF, report.TSV}

@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/notes"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
@@ -20,9 +19,9 @@ import (
 // versions.
 type Selection struct {
 	// Report is the select report; its JSON is the JSON format.
-	Report engine.SelectReport
+	Report SelectReport
 	// Verdicts are the check report of the same policies and versions.
-	Verdicts engine.CheckReport
+	Verdicts CheckReport
 }
 
 // Select writes a select report in format f: Text, JSON or HTML.
@@ -42,7 +41,7 @@ func Select(w io.Writer, f Format, s Selection, opts Options) error {
 // policies select, the timeline of their verdicts (check, of the same
 // policies and versions) with each selection outlined, then the text
 // report.
-func writeSelectHTML(w io.Writer, rep engine.SelectReport, check engine.CheckReport, opts Options) error {
+func writeSelectHTML(w io.Writer, rep SelectReport, check CheckReport, opts Options) error {
 	var text strings.Builder
 	if err := writeSelectText(&text, rep, opts); err != nil {
 		return err
@@ -66,7 +65,7 @@ func writeSelectHTML(w io.Writer, rep engine.SelectReport, check engine.CheckRep
 }
 
 // selectAnswer is the conclusion of a select report in one sentence.
-func selectAnswer(rep engine.SelectReport) string {
+func selectAnswer(rep SelectReport) string {
 	var distinct []string
 	for _, r := range rep.Policies {
 		if s := selectsText(r); !slices.Contains(distinct, s) {
@@ -87,7 +86,7 @@ func selectAnswer(rep engine.SelectReport) string {
 // writeSelectText writes a select report: the table of policies and the
 // version each selects first, then the notes, each refusal and each group
 // of unreadable versions (see selectNotes), then what was left out.
-func writeSelectText(w io.Writer, rep engine.SelectReport, opts Options) error {
+func writeSelectText(w io.Writer, rep SelectReport, opts Options) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "constraint: %s\navailable:  %s\n\n", printable.String(rep.Constraint), plural.Of(len(rep.Available), "version", "versions"))
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
@@ -122,7 +121,7 @@ func writeSelectText(w io.Writer, rep engine.SelectReport, opts Options) error {
 // `note: P cannot read "V": REASON`. At most notes.MaxLines lines are
 // shown, the largest groups first. With showAll every line is shown and
 // every group lists all its versions, in list order, below its line.
-func selectNotes(rep engine.SelectReport, showAll bool) ([]string, int) {
+func selectNotes(rep SelectReport, showAll bool) ([]string, int) {
 	type block struct {
 		lines []string
 		notes int // how many notes the block stands for
@@ -194,7 +193,7 @@ func printables(texts []string) []string {
 }
 
 // selectsText is the SELECTS cell of a row.
-func selectsText(r engine.SelectRow) string {
+func selectsText(r SelectRow) string {
 	switch {
 	case r.Error != "":
 		return "invalid constraint"
@@ -207,7 +206,7 @@ func selectsText(r engine.SelectRow) string {
 // cooldownNotes are the lines under a select table under a cooldown:
 // when the ages are counted, and for each policy whose selection the
 // cooldown changes or that it exempts, what it holds back.
-func cooldownNotes(rep engine.SelectReport) string {
+func cooldownNotes(rep SelectReport) string {
 	c := rep.Cooldown
 	var b strings.Builder
 	fmt.Fprintf(&b, "\ncooldown: minimum age %s at %s, the policy first\n", c.MinAge, c.Now.Format(time.RFC3339))

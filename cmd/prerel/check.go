@@ -94,7 +94,7 @@ with a timeline of the verdicts.`,
 			if err != nil {
 				return output{}, err
 			}
-			rep := engine.NewCheckReport(ps, constraint, versions)
+			rep := report.NewCheckReport(ps, constraint, versions)
 			return rendered(func(w io.Writer) error {
 				return report.Check(w, format.value, rep, renderOptions(*showAll))
 			}, nil), nil

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/report"
 )
 
 // checkTable is a check text report read back: each version's verdict by
@@ -75,13 +75,13 @@ func readCheck(t *testing.T, out string) checkTable {
 }
 
 // checkJSON runs check --format json with args.
-func checkJSON(t *testing.T, args ...string) engine.CheckReport {
+func checkJSON(t *testing.T, args ...string) report.CheckReport {
 	t.Helper()
 	code, out, stderr := runCLI(t, "", append([]string{"check", "--format", "json"}, args...)...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var rep engine.CheckReport
+	var rep report.CheckReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func checkJSON(t *testing.T, args ...string) engine.CheckReport {
 // sameAsJSON checks that the text table shows each shown version's
 // verdicts as the JSON has them, and marks exactly the versions whose
 // verdicts differ.
-func sameAsJSON(t *testing.T, ct checkTable, rep engine.CheckReport) {
+func sameAsJSON(t *testing.T, ct checkTable, rep report.CheckReport) {
 	t.Helper()
 	for _, row := range rep.Versions {
 		shown, ok := ct.verdicts[row.Version]

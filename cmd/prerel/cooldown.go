@@ -203,7 +203,7 @@ func selectCooled(e *env, cool *cooldownFlags, names policyList, constraint stri
 	if err != nil {
 		return output{}, err
 	}
-	rep := engine.NewCooledSelectReport(ps, constraint, versions, dates, cool.cooldown())
+	rep := report.NewCooledSelectReport(ps, constraint, versions, dates, cool.cooldown())
 	return rendered(func(w io.Writer) error {
 		return report.Select(w, format, report.Selection{Report: rep}, renderOptions(showAll))
 	}, nil), nil

@@ -5,11 +5,10 @@ import (
 	"io"
 	"runtime"
 
-	"github.com/prerel/prerel/report"
-
 	"github.com/prerel/prerel/batch"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/lines"
+	"github.com/prerel/prerel/report"
 )
 
 // maxLine bounds one input line of eval and of version files, not

@@ -20,6 +20,7 @@ import (
 	"github.com/prerel/prerel/internal/lines"
 	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/policies"
+	"github.com/prerel/prerel/report"
 )
 
 // TestEvalDropsOneCarriageReturn checks that exactly one "\r" is dropped
@@ -160,7 +161,7 @@ func TestReasonsClipLongInput(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %.500s", code, stderr)
 	}
-	var got engine.EvalLine
+	var got report.EvalLine
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}

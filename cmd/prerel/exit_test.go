@@ -305,7 +305,7 @@ func (f *failOnce) Write(p []byte) (int, error) {
 // write fails.
 func TestExplainTextReportsWriteErrors(t *testing.T) {
 	p, _ := catalogue.New().Lookup("strict")
-	rep := engine.NewExplainReport(p, ">= 1.0", "1.0.0")
+	rep := report.NewExplainReport(p, ">= 1.0", "1.0.0")
 	w := &failOnce{}
 	if err := report.Explain(w, report.Text, rep, report.Options{}); err == nil || !strings.Contains(err.Error(), "no space left on device") {
 		t.Errorf("report.Explain to a failing writer: %v, want the write error", err)

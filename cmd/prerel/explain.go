@@ -4,7 +4,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/report"
 )
@@ -39,7 +38,7 @@ verdict and reason.`,
 			if err != nil {
 				return output{}, err
 			}
-			rep := engine.NewExplainReport(ps[0], constraint, version)
+			rep := report.NewExplainReport(ps[0], constraint, version)
 			return rendered(func(w io.Writer) error {
 				return report.Explain(w, format.value, rep, renderOptions(false))
 			}, nil), nil

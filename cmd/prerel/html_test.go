@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/report"
 )
 
 // htmlMark is one timeline mark of a page.
@@ -208,7 +208,7 @@ func TestSelectHTML(t *testing.T) {
 	checkMarksAgainstEval(t, tls[0])
 	// The outlined marks are what select --format json answers.
 	_, js, _ := runCLI(t, "", append([]string{"select", "--format", "json", constraint}, versions...)...)
-	var rep engine.SelectReport
+	var rep report.SelectReport
 	if err := json.Unmarshal([]byte(js), &rep); err != nil {
 		t.Fatal(err)
 	}

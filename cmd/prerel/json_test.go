@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 )
 
@@ -55,9 +55,9 @@ func TestJSONSchemas(t *testing.T) {
 		args   []string
 		schema int
 	}{
-		{"check", []string{"check", "--format", "json", ">= 1", "1.0.0"}, engine.CheckSchema},
-		{"select", []string{"select", "--format", "json", ">= 1", "1.0.0"}, engine.SelectSchema},
-		{"explain", []string{"explain", "--format", "json", "--policy", "strict", ">= 1", "1.0.0"}, engine.ExplainSchema},
+		{"check", []string{"check", "--format", "json", ">= 1", "1.0.0"}, report.CheckSchema},
+		{"select", []string{"select", "--format", "json", ">= 1", "1.0.0"}, report.SelectSchema},
+		{"explain", []string{"explain", "--format", "json", "--policy", "strict", ">= 1", "1.0.0"}, report.ExplainSchema},
 		{"resolve", []string{"resolve", "--format", "json", "--index", resolveIndex, "--lock-file", "-", resolveExample}, resolve.SchemaVersion},
 	}
 	for _, tt := range tests {
@@ -80,7 +80,7 @@ func TestSelectJSONUnreadableKeys(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var got engine.SelectReport
+	var got report.SelectReport
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/report"
 )
@@ -52,9 +51,9 @@ minimum age are held back.`,
 			if err != nil {
 				return output{}, err
 			}
-			s := report.Selection{Report: engine.NewSelectReport(ps, constraint, versions)}
+			s := report.Selection{Report: report.NewSelectReport(ps, constraint, versions)}
 			if format.value == report.HTML {
-				s.Verdicts = engine.NewCheckReport(ps, constraint, versions)
+				s.Verdicts = report.NewCheckReport(ps, constraint, versions)
 			}
 			return rendered(func(w io.Writer) error {
 				return report.Select(w, format.value, s, renderOptions(*showAll))

@@ -16,6 +16,7 @@ import (
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/internal/safefile"
+	"github.com/prerel/prerel/report"
 )
 
 // writeVersions writes a versions file, one version a line.
@@ -165,7 +166,7 @@ func TestSelectJSONKeepsEveryNote(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var rep engine.SelectReport
+	var rep report.SelectReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -283,21 +284,21 @@ func TestVersionsFileKinds(t *testing.T) {
 	}
 }
 
-// The table path of select, measured against engine.NewSelectReport by
+// The table path of select, measured against report.NewSelectReport by
 // BenchmarkSelect and kept equal to it by TestSelectTableMatchesEngine.
 // select does not take it: reading the versions into a table costs more
 // than matching each once as text, and select judges them against one
 // constraint only.
 
-// selectWithTables is engine.NewSelectReport: what each policy of ps
+// selectWithTables is report.NewSelectReport: what each policy of ps
 // would install from available. A policy that reads versions its own way
 // (engine.VersionReader) and leaves the selection to the engine (it is no
 // engine.Selector) judges the versions through its table, which gives
 // their verdicts at once and the reasons of only those it cannot read:
 // selectTable. Every other policy goes through engine.Select.
-func selectWithTables(ps []engine.Policy, constraint string, available []string) engine.SelectReport {
-	rep := engine.NewSelectReport(nil, constraint, available)
-	rep.Policies = make([]engine.SelectRow, len(ps))
+func selectWithTables(ps []engine.Policy, constraint string, available []string) report.SelectReport {
+	rep := report.NewSelectReport(nil, constraint, available)
+	rep.Policies = make([]report.SelectRow, len(ps))
 	for i, p := range ps {
 		var sel engine.Selection
 		var err error
@@ -320,9 +321,9 @@ func selectsByTable(p engine.Policy) bool {
 }
 
 // selectRow is the row of p's selection, or of its refusal err, as
-// engine.NewSelectReport writes it.
-func selectRow(p engine.Policy, sel engine.Selection, err error) engine.SelectRow {
-	var row engine.SelectRow
+// report.NewSelectReport writes it.
+func selectRow(p engine.Policy, sel engine.Selection, err error) report.SelectRow {
+	var row report.SelectRow
 	if p != nil {
 		row.Policy = p.Name()
 	}
@@ -395,7 +396,7 @@ func selectVersions(tb testing.TB) []string {
 
 // TestSelectTableMatchesEngine checks that the report of selectWithTables,
 // which judges the versions of the policies that read them their own way
-// through their tables, is engine.NewSelectReport's, for every registered
+// through their tables, is report.NewSelectReport's, for every registered
 // policy,
 // for parsedReader versions of the native ones and for a policy that
 // compiles to no matcher, on the constraints of compare's exhaustive
@@ -422,26 +423,26 @@ func TestSelectTableMatchesEngine(t *testing.T) {
 	}
 	for _, c := range constraints {
 		got := selectWithTables(ps, c, versions)
-		want := engine.NewSelectReport(ps, c, versions)
+		want := report.NewSelectReport(ps, c, versions)
 		if reflect.DeepEqual(got, want) {
 			continue
 		}
 		rows := false
 		for i := range want.Policies {
 			if i < len(got.Policies) && !reflect.DeepEqual(got.Policies[i], want.Policies[i]) {
-				t.Errorf("constraint %q, %s:\n%+v\nwant (engine.NewSelectReport):\n%+v", c, want.Policies[i].Policy, got.Policies[i], want.Policies[i])
+				t.Errorf("constraint %q, %s:\n%+v\nwant (report.NewSelectReport):\n%+v", c, want.Policies[i].Policy, got.Policies[i], want.Policies[i])
 				rows = true
 			}
 		}
 		if !rows {
-			t.Errorf("constraint %q: report\n%+v\nwant (engine.NewSelectReport):\n%+v", c, got, want)
+			t.Errorf("constraint %q: report\n%+v\nwant (report.NewSelectReport):\n%+v", c, got, want)
 		}
 	}
 }
 
 // BenchmarkSelect times the table path of select's report on 20,000
 // versions (selectWithTables), and in the same run, untimed, the report
-// select makes, engine.NewSelectReport, which matches every version as
+// select makes, report.NewSelectReport, which matches every version as
 // text. It reports versions/s and x-text, how many times faster the table
 // path is (below 1: slower), for every registered policy and for those
 // that select through their tables.
@@ -471,7 +472,7 @@ func BenchmarkSelect(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				start := time.Now()
-				want := engine.NewSelectReport(bench.ps, constraint, versions)
+				want := report.NewSelectReport(bench.ps, constraint, versions)
 				text += time.Since(start)
 				b.StartTimer()
 				got := selectWithTables(bench.ps, constraint, versions)

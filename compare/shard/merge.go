@@ -274,6 +274,9 @@ func (p *Partial) Report(ctx context.Context, policies []engine.Policy) (*compar
 				names[i])
 		}
 	}
+	if err := checkWitnesses(ctx, p.name(), p.agg, policies); err != nil {
+		return nil, err
+	}
 	opt := compare.Options{Reference: p.reference, Rank: p.rank, Relevance: p.relevance}
 	return p.agg.Report(ctx, p.name(), p.info, policies, opt)
 }

@@ -40,7 +40,7 @@ const partialVersion = 1
 // the SHA-256 of its verdicts on a sample of the exhaustive domain of
 // compare.MinScope), "reference", "rank", "relevance", "shards"
 // ("of" and the shards it holds, "done"), then the fields of its
-// aggregate (compare.AggregateJSON): "limits", "cases", "pairs"
+// aggregate (its compare.Tally): "limits", "cases", "pairs"
 // (counts, kept classes and "turned_away_from", the smallest class key
 // the caps turned away), "split_cases", "splits",
 // "splits_turned_away_from", "selection" and "verdicts" (per policy,
@@ -133,7 +133,7 @@ func shardList(shards []Shard) string {
 type (
 	partialJSON struct {
 		partialHead
-		compare.AggregateJSON
+		aggregateJSON
 	}
 	partialHead struct {
 		Partial    int                `json:"partial"`
@@ -185,7 +185,7 @@ func (p *Partial) WriteJSON(w io.Writer) error {
 	if _, err := w.Write(append(open, ',')); err != nil {
 		return err
 	}
-	if err := p.agg.WriteJSONFields(w); err != nil {
+	if err := writeAggregateFields(w, p.agg); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, "}\n")
@@ -296,7 +296,7 @@ func decodePartial(data []byte, hints Hints) (*Partial, error) {
 // the structs it embeds, which encoding/json gives and the JSON form,
 // flat, does not have.
 func flatField(path string) string {
-	for _, embedded := range []string{"partialHead.", "AggregateJSON."} {
+	for _, embedded := range []string{"partialHead.", "aggregateJSON."} {
 		if rest, ok := strings.CutPrefix(path, embedded); ok {
 			return rest
 		}
@@ -403,7 +403,7 @@ func (j *partialJSON) partial() (*Partial, error) {
 		}
 		p.relevance = compare.NewRelevanceCounts(clip(r.Source), shapes)
 	}
-	a, err := j.AggregateJSON.Aggregate(j.Policies, j.Domain.Cases)
+	a, err := aggregateOf(&j.aggregateJSON, j.Policies, j.Domain.Cases)
 	if err != nil {
 		// It may quote the file's texts (pairs, shapes) at any length.
 		return nil, bad("%s", elide.Middle(printable.String(err.Error()), 4*engine.MaxReason))

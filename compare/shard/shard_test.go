@@ -410,15 +410,3 @@ func (d lyingDomain) Info() compare.DomainInfo {
 	i.Cases++
 	return i
 }
-
-// pairIndexes lists the pairs (i, j), i < j, of n policies in report
-// order.
-func pairIndexes(n int) [][2]int {
-	var out [][2]int
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			out = append(out, [2]int{i, j})
-		}
-	}
-	return out
-}

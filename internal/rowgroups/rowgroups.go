@@ -76,27 +76,35 @@ type Options struct {
 	Order []int
 }
 
-// Of groups the rows of rep by the pattern of their verdicts, in the
-// order the package documentation gives. A report without versions has
-// no group; a row with fewer results than rep has policies is grouped as
-// if the missing ones were Invalid.
-func Of(rep engine.CheckReport, opt Options) []Group {
-	n := len(rep.Policies)
+// Row is one row of a check report: a version and one verdict per
+// policy, in the report's order of policies.
+type Row struct {
+	Version  string
+	Verdicts []engine.Verdict
+}
+
+// Of groups rows, the rows of a check report of the policies named, by
+// the pattern of their verdicts, in the order the package documentation
+// gives. A report without rows has no group; a row with fewer verdicts
+// than there are policies is grouped as if the missing ones were
+// Invalid.
+func Of(policies []string, rows []Row, opt Options) []Group {
+	n := len(policies)
 	order := fullOrder(opt.Order, n)
 	today := make([]bool, n)
 	if opt.Today != nil {
-		for j, p := range rep.Policies {
+		for j, p := range policies {
 			today[j] = opt.Today(p)
 		}
 	}
 	var groups []Group
 	index := map[string]int{}
-	for i, row := range rep.Versions {
+	for i, row := range rows {
 		vs := make([]engine.Verdict, n)
 		for j := range vs {
 			vs[j] = engine.Invalid
-			if j < len(row.Results) {
-				vs[j] = row.Results[j].Verdict
+			if j < len(row.Verdicts) {
+				vs[j] = row.Verdicts[j]
 			}
 		}
 		key := verdictKey(vs)
@@ -123,7 +131,7 @@ func Of(rep engine.CheckReport, opt Options) []Group {
 			g.Kind = Disagree
 		}
 		g.Size = size(len(g.Rows), g.Prereleases)
-		g.Says = says(g.Verdicts, rep.Policies, today, order)
+		g.Says = says(g.Verdicts, policies, today, order)
 	}
 	slices.SortStableFunc(groups, func(a, b Group) int { return rank(a) - rank(b) })
 	return groups

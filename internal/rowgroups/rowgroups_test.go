@@ -10,22 +10,24 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/rowgroups"
+	"github.com/prerel/prerel/report"
 )
 
-// report builds a check report from rows written "VERSION a r i ...":
-// a version, then one verdict per policy (a allow, r reject, i invalid).
-func report(policies []string, rows ...string) engine.CheckReport {
-	rep := engine.CheckReport{Policies: policies}
-	for _, line := range rows {
+// rows builds the rows of a check report from lines written "VERSION a
+// r i ...": a version, then one verdict per policy (a allow, r reject, i
+// invalid).
+func rows(lines ...string) []rowgroups.Row {
+	var out []rowgroups.Row
+	for _, line := range lines {
 		f := strings.Fields(line)
-		row := engine.CheckRow{Version: f[0]}
-		for j, c := range f[1:] {
+		row := rowgroups.Row{Version: f[0]}
+		for _, c := range f[1:] {
 			v := map[string]engine.Verdict{"a": engine.Allow, "r": engine.Reject, "i": engine.Invalid}[c]
-			row.Results = append(row.Results, engine.PolicyResult{Policy: policies[j], Verdict: v})
+			row.Verdicts = append(row.Verdicts, v)
 		}
-		rep.Versions = append(rep.Versions, row)
+		out = append(out, row)
 	}
-	return rep
+	return out
 }
 
 // brief is a group as the tests write it: kind, rows, prereleases and
@@ -173,7 +175,7 @@ func TestOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := briefs(rowgroups.Of(report(tt.policies, tt.rows...), rowgroups.Options{Today: tt.today, Order: tt.order}))
+			got := briefs(rowgroups.Of(tt.policies, rows(tt.rows...), rowgroups.Options{Today: tt.today, Order: tt.order}))
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got\n%s\nwant\n%s", show(got), show(tt.want))
 			}
@@ -200,8 +202,8 @@ func TestOfCatalogue(t *testing.T) {
 		versions = append(versions, fmt.Sprintf("1.%d.0", m))
 	}
 	versions = append(versions, "1.40.0-rc.1", "2.0.0-beta.1", "2.0.0")
-	rep := engine.NewCheckReport(reg.All(), "~> 1.2", versions)
-	gs := rowgroups.Of(rep, rowgroups.Options{Today: func(p string) bool { return catalogue.Today(p) != "" }})
+	rep := report.NewCheckReport(reg.All(), "~> 1.2", versions)
+	gs := rep.Groups(rowgroups.Options{Today: func(p string) bool { return catalogue.Today(p) != "" }})
 	var first []string
 	for _, g := range gs[:2] {
 		if g.Kind != rowgroups.Prerelease || len(g.Rows) != 1 {

@@ -365,31 +365,3 @@ func SVG(t Timeline) (template.HTML, error) {
 	}
 	return template.HTML(b.String()), nil
 }
-
-// FromCheck is the timeline of a check report, versions in the report's
-// order (Sort puts them in precedence order), each policy's verdicts with
-// their reasons; selected names the version each policy selects, by
-// policy index, "" for none.
-func FromCheck(rep engine.CheckReport, selected []string) Timeline {
-	t := Timeline{Constraint: rep.Constraint, Versions: make([]string, len(rep.Versions))}
-	for i, row := range rep.Versions {
-		t.Versions[i] = row.Version
-	}
-	for j, name := range rep.Policies {
-		r := Row{
-			Policy:   name,
-			Verdicts: make([]engine.Verdict, len(rep.Versions)),
-			Reasons:  make([]string, len(rep.Versions)),
-			Selected: -1,
-		}
-		for i, row := range rep.Versions {
-			r.Verdicts[i] = row.Results[j].Verdict
-			r.Reasons[i] = row.Results[j].Reason
-		}
-		if j < len(selected) && selected[j] != "" {
-			r.Selected = slices.Index(t.Versions, selected[j])
-		}
-		t.Rows = append(t.Rows, r)
-	}
-	return t
-}

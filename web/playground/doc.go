@@ -13,13 +13,13 @@
 // order, then the pasted ones) and optional HCL policy text (policy blocks, as in a
 // --policy-file; command blocks are refused, since a page runs no
 // command). Evaluate answers with what 'prerel check' and 'prerel select'
-// would print for the same inputs (engine.NewCheckReport and
-// engine.NewSelectReport over the same policies), a one-sentence summary,
+// would print for the same inputs (report.NewCheckReport and
+// report.NewSelectReport over the same policies), a one-sentence summary,
 // the versions grouped by the pattern of their verdicts (package
 // internal/rowgroups, as prerel check's HTML page groups them: the
 // groups that hold a prerelease the policies disagree on first, each
 // said in words), and the timeline SVG of package internal/timeline with
-// each policy's selection outlined. Explain answers one cell: engine.NewExplainReport,
+// each policy's selection outlined. Explain answers one cell: report.NewExplainReport,
 // as 'prerel explain' does. Info lists the policies and the corpus
 // histories, and History returns one history's versions. Every policy
 // carries its group (catalogue.Group; catalogue.GroupOwn for a pasted

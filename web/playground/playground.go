@@ -23,6 +23,7 @@ import (
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/rowgroups"
 	"github.com/prerel/prerel/internal/timeline"
+	"github.com/prerel/prerel/report"
 )
 
 // Limits of a request.
@@ -163,9 +164,9 @@ type Answer struct {
 	// then the HCL text's.
 	Available []PolicyInfo `json:"available"`
 	// Check is what prerel check --format json prints for the request.
-	Check engine.CheckReport `json:"check"`
+	Check report.CheckReport `json:"check"`
 	// Select is what prerel select --format json prints for it.
-	Select engine.SelectReport `json:"select"`
+	Select report.SelectReport `json:"select"`
 	// Groups are the versions of Check grouped by the pattern of their
 	// verdicts (package internal/rowgroups), the groups that hold a
 	// prerelease the policies disagree on first, then the other groups
@@ -344,9 +345,9 @@ func (p *Playground) Evaluate(req Request) (Answer, error) {
 	a.Available = append(p.catalogueInfo(), hp.info...)
 	ps, infos, notes := p.choose(req.Policies, hp)
 	a.Policies, a.Notes = infos, notes
-	a.Check = engine.NewCheckReport(ps, req.Constraint, a.Versions)
-	a.Select = engine.NewSelectReport(ps, req.Constraint, a.Versions)
-	a.Groups = rowgroups.Of(a.Check, rowgroups.Options{Today: todayOf(a.Policies), Order: Columns(a.Policies)})
+	a.Check = report.NewCheckReport(ps, req.Constraint, a.Versions)
+	a.Select = report.NewSelectReport(ps, req.Constraint, a.Versions)
+	a.Groups = a.Check.Groups(rowgroups.Options{Today: todayOf(a.Policies), Order: Columns(a.Policies)})
 	if a.Groups == nil {
 		a.Groups = []rowgroups.Group{}
 	}
@@ -363,19 +364,19 @@ func (p *Playground) Evaluate(req Request) (Answer, error) {
 
 // Explain answers one cell: the policy's reasoning on the version, as
 // prerel explain --format json prints it.
-func (p *Playground) Explain(req ExplainRequest) (engine.ExplainReport, error) {
+func (p *Playground) Explain(req ExplainRequest) (report.ExplainReport, error) {
 	if err := req.check(); err != nil {
-		return engine.ExplainReport{}, err
+		return report.ExplainReport{}, err
 	}
 	if len(req.Version) > MaxConstraint {
-		return engine.ExplainReport{}, fmt.Errorf("the version is %d bytes long, more than the %d the playground takes", len(req.Version), MaxConstraint)
+		return report.ExplainReport{}, fmt.Errorf("the version is %d bytes long, more than the %d the playground takes", len(req.Version), MaxConstraint)
 	}
 	hp := p.hcl(req.HCL)
 	ps, _, _ := p.choose([]string{req.Policy}, hp)
 	if len(ps) != 1 {
-		return engine.ExplainReport{}, fmt.Errorf("no policy named %q", clip(req.Policy))
+		return report.ExplainReport{}, fmt.Errorf("no policy named %q", clip(req.Policy))
 	}
-	return engine.NewExplainReport(ps[0], req.Constraint, req.Version), nil
+	return report.NewExplainReport(ps[0], req.Constraint, req.Version), nil
 }
 
 // Columns returns the indexes of policies in the order of the page's
@@ -603,15 +604,14 @@ const svgNamespace = `<svg xmlns="http://www.w3.org/2000/svg" `
 
 // timelineSVG draws the verdicts of check, each policy's selection of
 // sel outlined, in precedence order.
-func timelineSVG(check engine.CheckReport, sel engine.SelectReport) (string, error) {
+func timelineSVG(check report.CheckReport, sel report.SelectReport) (string, error) {
 	selected := make([]string, len(sel.Policies))
 	for j, p := range sel.Policies {
 		if p.Selected != nil {
 			selected[j] = *p.Selected
 		}
 	}
-	t := timeline.FromCheck(check, selected)
-	svg, err := timeline.SVG(timeline.Sort(t))
+	svg, err := timeline.SVG(report.CheckTimeline(check, selected))
 	if err != nil {
 		return "", err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/hclpolicy"
+	"github.com/prerel/prerel/report"
 )
 
 func newPlayground(t *testing.T) *Playground {
@@ -264,7 +265,7 @@ func TestExplain(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if want := engine.NewExplainReport(pol, tc.constraint, v); !reflect.DeepEqual(got, want) {
+				if want := report.NewExplainReport(pol, tc.constraint, v); !reflect.DeepEqual(got, want) {
 					t.Errorf("%s %q %q: %+v, want %+v", pol.Name(), tc.constraint, v, got, want)
 				}
 			}

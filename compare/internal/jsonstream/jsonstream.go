@@ -1,4 +1,8 @@
-package compare
+// Package jsonstream writes a value as JSON as a json.Encoder would,
+// without holding the whole text in memory: compare's reports and
+// baselines, and compare/shard's partial reports, hold up to hundreds of
+// thousands of classes.
+package jsonstream
 
 import (
 	"bufio"
@@ -11,7 +15,7 @@ import (
 	"strings"
 )
 
-// streamJSON writes v to w exactly as a json.Encoder with HTML escaping
+// Write writes v to w exactly as a json.Encoder with HTML escaping
 // off (and, when indent is set, SetIndent("", "  ")) would, final newline
 // included, without holding the whole text in memory: a struct is written
 // field by field when it holds a slice, and a slice element by element,
@@ -22,7 +26,7 @@ import (
 // A struct whose fields encoding/json would read in ways this does not
 // follow (an embedded field, a tag option other than omitempty) is
 // encoded whole, as is anything with its own MarshalJSON or MarshalText.
-func streamJSON(w io.Writer, v any, indent bool) error {
+func Write(w io.Writer, v any, indent bool) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	s := &jsonStreamer{w: bw, indent: indent, plans: map[reflect.Type]bool{}}
 	s.enc = json.NewEncoder(&s.buf)
@@ -34,7 +38,7 @@ func streamJSON(w io.Writer, v any, indent bool) error {
 	return bw.Flush()
 }
 
-// jsonStreamer is the state of streamJSON: the output, and an encoder
+// jsonStreamer is the state of Write: the output, and an encoder
 // into buf for the values written whole.
 type jsonStreamer struct {
 	w      *bufio.Writer
@@ -137,17 +141,17 @@ func holdsSlice(t reflect.Type, levels int) bool {
 	return false
 }
 
-// streamFields writes the fields of struct v compact, as streamJSON
+// WriteFields writes the fields of struct v compact, as Write
 // would write them, without the braces of their object and without a
 // final newline: the fields of an object another writer opens and closes.
-func streamFields(w io.Writer, v any) error {
+func WriteFields(w io.Writer, v any) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	s := &jsonStreamer{w: bw, plans: map[reflect.Type]bool{}}
 	s.enc = json.NewEncoder(&s.buf)
 	s.enc.SetEscapeHTML(false)
 	rv := reflect.Indirect(reflect.ValueOf(v))
 	if rv.Kind() != reflect.Struct {
-		return fmt.Errorf("streamFields: %s is not a struct", rv.Type())
+		return fmt.Errorf("WriteFields: %s is not a struct", rv.Type())
 	}
 	if _, err := s.fields(rv, 0); err != nil {
 		return err

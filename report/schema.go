@@ -1,6 +1,10 @@
-package engine
+package report
 
-import "time"
+import (
+	"time"
+
+	"github.com/prerel/prerel/engine"
+)
 
 // The schema versions of the reports' JSON forms, numbered as the compare
 // report's: a version changes when a field changes meaning or disappears;
@@ -14,15 +18,15 @@ const (
 // PolicyResult is one policy's verdict on one (constraint, version) pair,
 // with the policy's reason.
 type PolicyResult struct {
-	Policy  string  `json:"policy"`
-	Verdict Verdict `json:"verdict"`
-	Reason  string  `json:"reason"`
+	Policy  string         `json:"policy"`
+	Verdict engine.Verdict `json:"verdict"`
+	Reason  string         `json:"reason"`
 }
 
-// NewPolicyResult is r under p's name; a nil p (see ErrNilPolicy) is named
+// NewPolicyResult is r under p's name; a nil p (see engine.ErrNilPolicy) is named
 // "".
-func NewPolicyResult(p Policy, r Result) PolicyResult {
-	return PolicyResult{Policy: nameOf(p), Verdict: r.Verdict, Reason: ClipReason(r.Reason)}
+func NewPolicyResult(p engine.Policy, r engine.Result) PolicyResult {
+	return PolicyResult{Policy: nameOf(p), Verdict: r.Verdict, Reason: engine.ClipReason(r.Reason)}
 }
 
 // CheckReport judges versions against one constraint with several
@@ -46,8 +50,8 @@ type CheckRow struct {
 // NewCheckReport compiles constraint once with each policy and judges
 // every version with it. A policy that refuses the constraint gives
 // Invalid for every version, with the refusal as the reason; so does a nil
-// policy, named "", with ErrNilPolicy, as Evaluate answers.
-func NewCheckReport(ps []Policy, constraint string, versions []string) CheckReport {
+// policy, named "", with engine.ErrNilPolicy, as engine.Evaluate answers.
+func NewCheckReport(ps []engine.Policy, constraint string, versions []string) CheckReport {
 	rep := CheckReport{
 		Schema:     CheckSchema,
 		Constraint: constraint,
@@ -58,7 +62,7 @@ func NewCheckReport(ps []Policy, constraint string, versions []string) CheckRepo
 		rep.Versions[i] = CheckRow{Version: v, Results: make([]PolicyResult, len(ps))}
 	}
 	for j, p := range ps {
-		m, err := compile(p, constraint)
+		m, err := engine.Compile(p, constraint)
 		for i, v := range versions {
 			rep.Versions[i].Results[j] = NewPolicyResult(p, matchCompiled(m, err, v))
 		}
@@ -68,9 +72,9 @@ func NewCheckReport(ps []Policy, constraint string, versions []string) CheckRepo
 
 // matchCompiled judges version with a compiled constraint, or gives the
 // refusal when compiling failed.
-func matchCompiled(m Matcher, refusal error, version string) Result {
+func matchCompiled(m engine.Matcher, refusal error, version string) engine.Result {
 	if refusal != nil {
-		return InvalidResult(refusal)
+		return engine.InvalidResult(refusal)
 	}
 	return m.Match(version)
 }
@@ -86,7 +90,7 @@ type EvalLine struct {
 }
 
 // NewEvalLine names results, one per policy of ps in the same order.
-func NewEvalLine(ps []Policy, constraint, version string, results []Result) EvalLine {
+func NewEvalLine(ps []engine.Policy, constraint, version string, results []engine.Result) EvalLine {
 	line := EvalLine{Constraint: constraint, Version: version, Results: make([]PolicyResult, len(ps))}
 	for i, p := range ps {
 		line.Results[i] = NewPolicyResult(p, results[i])
@@ -120,9 +124,9 @@ type SelectCooldown struct {
 // RowCooldown is what the cooldown does to one policy's selection.
 type RowCooldown struct {
 	// Without is what the policy selects without the cooldown.
-	Without  *string    `json:"without"`
-	HeldBack []HeldBack `json:"held_back"`
-	Exempt   string     `json:"exempt,omitempty"`
+	Without  *string           `json:"without"`
+	HeldBack []engine.HeldBack `json:"held_back"`
+	Exempt   string            `json:"exempt,omitempty"`
 	// EligibleSince is when the selected version became eligible.
 	EligibleSince *time.Time `json:"eligible_since,omitempty"`
 }
@@ -136,18 +140,18 @@ type SelectRow struct {
 	// Error is the policy's refusal of the constraint, if any.
 	Error string `json:"error,omitempty"`
 	// Unreadable lists the versions the policy could not read.
-	Unreadable []Unreadable `json:"unreadable,omitempty"`
+	Unreadable []engine.Unreadable `json:"unreadable,omitempty"`
 	// Cooldown is, under a cooldown, what it changes; nil otherwise.
 	Cooldown *RowCooldown `json:"cooldown,omitempty"`
 }
 
 // NewCooledSelectReport is NewSelectReport under a cooldown: each row is
-// SelectCooled's selection, with what it holds back. dates are the
-// versions' dates (see Dates).
-func NewCooledSelectReport(ps []Policy, constraint string, available []string, dates Dates, c Cooldown) SelectReport {
+// engine.SelectCooled's selection, with what it holds back. dates are the
+// versions' dates (see engine.Dates).
+func NewCooledSelectReport(ps []engine.Policy, constraint string, available []string, dates engine.Dates, c engine.Cooldown) SelectReport {
 	rep := NewSelectReport(nil, constraint, available)
 	rep.Policies = make([]SelectRow, len(ps))
-	rep.Cooldown = &SelectCooldown{MinAge: FormatMinAge(c.MinAge), Now: c.Now.UTC(), AllowUndated: c.AllowUndated, Published: make([]*time.Time, len(available))}
+	rep.Cooldown = &SelectCooldown{MinAge: engine.FormatMinAge(c.MinAge), Now: c.Now.UTC(), AllowUndated: c.AllowUndated, Published: make([]*time.Time, len(available))}
 	for i := range available {
 		if t, ok := dates.At(i); ok {
 			u := t.UTC()
@@ -156,14 +160,14 @@ func NewCooledSelectReport(ps []Policy, constraint string, available []string, d
 	}
 	for i, p := range ps {
 		row := SelectRow{Policy: nameOf(p)}
-		if isNil(p) {
-			row.Error = ErrNilPolicy.Error()
+		if engine.IsNil(p) {
+			row.Error = engine.ErrNilPolicy.Error()
 			rep.Policies[i] = row
 			continue
 		}
-		sel, err := SelectCooled(p, constraint, available, dates, c)
+		sel, err := engine.SelectCooled(p, constraint, available, dates, c)
 		if err != nil {
-			row.Error = ClipReason(err.Error())
+			row.Error = engine.ClipReason(err.Error())
 			rep.Policies[i] = row
 			continue
 		}
@@ -174,7 +178,7 @@ func NewCooledSelectReport(ps []Policy, constraint string, available []string, d
 		row.Unreadable = sel.Unreadable
 		rc := &RowCooldown{HeldBack: sel.HeldBack, Exempt: sel.Exempt, EligibleSince: sel.EligibleSince}
 		if rc.HeldBack == nil {
-			rc.HeldBack = []HeldBack{}
+			rc.HeldBack = []engine.HeldBack{}
 		}
 		if sel.Without.Found {
 			v := sel.Without.Version
@@ -186,9 +190,9 @@ func NewCooledSelectReport(ps []Policy, constraint string, available []string, d
 	return rep
 }
 
-// NewSelectReport runs Select with every policy. A nil policy's row is
-// named "" and has ErrNilPolicy as its error.
-func NewSelectReport(ps []Policy, constraint string, available []string) SelectReport {
+// NewSelectReport runs engine.Select with every policy. A nil policy's row is
+// named "" and has engine.ErrNilPolicy as its error.
+func NewSelectReport(ps []engine.Policy, constraint string, available []string) SelectReport {
 	rep := SelectReport{
 		Schema:     SelectSchema,
 		Constraint: constraint,
@@ -201,12 +205,12 @@ func NewSelectReport(ps []Policy, constraint string, available []string) SelectR
 	return rep
 }
 
-func newSelectRow(p Policy, constraint string, available []string) SelectRow {
+func newSelectRow(p engine.Policy, constraint string, available []string) SelectRow {
 	row := SelectRow{Policy: nameOf(p)}
-	sel, err := Select(p, constraint, available)
+	sel, err := engine.Select(p, constraint, available)
 	switch {
 	case err != nil:
-		row.Error = ClipReason(err.Error())
+		row.Error = engine.ClipReason(err.Error())
 	case sel.Found:
 		v := sel.Version
 		row.Selected = &v
@@ -225,17 +229,17 @@ type ExplainReport struct {
 	Constraint string `json:"constraint"`
 	Version    string `json:"version"`
 	// Steps are the explanation's steps, in order; never null.
-	Steps   []Step  `json:"steps"`
-	Verdict Verdict `json:"verdict"`
-	Reason  string  `json:"reason"`
+	Steps   []engine.Step  `json:"steps"`
+	Verdict engine.Verdict `json:"verdict"`
+	Reason  string         `json:"reason"`
 }
 
-// NewExplainReport runs Explain. For a nil p, Policy and Rule are "" and
-// the verdict is Invalid with ErrNilPolicy's text.
-func NewExplainReport(p Policy, constraint, version string) ExplainReport {
-	x := Explain(p, constraint, version)
+// NewExplainReport runs engine.Explain. For a nil p, Policy and Rule are "" and
+// the verdict is Invalid with engine.ErrNilPolicy's text.
+func NewExplainReport(p engine.Policy, constraint, version string) ExplainReport {
+	x := engine.Explain(p, constraint, version)
 	rule := ""
-	if !isNil(p) {
+	if !engine.IsNil(p) {
 		rule = p.Rule()
 	}
 	return ExplainReport{
@@ -244,13 +248,21 @@ func NewExplainReport(p Policy, constraint, version string) ExplainReport {
 		Rule:       rule,
 		Constraint: constraint,
 		Version:    version,
-		Steps:      append([]Step{}, x.Steps...),
+		Steps:      append([]engine.Step{}, x.Steps...),
 		Verdict:    x.Result.Verdict,
 		Reason:     x.Result.Reason,
 	}
 }
 
-func policyNames(ps []Policy) []string {
+// nameOf is p's name, or "" for a nil p.
+func nameOf(p engine.Policy) string {
+	if engine.IsNil(p) {
+		return ""
+	}
+	return p.Name()
+}
+
+func policyNames(ps []engine.Policy) []string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
 		names[i] = nameOf(p)

@@ -5,17 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"runtime"
-	"runtime/debug"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 
 	"github.com/prerel/prerel/compare/internal/caps"
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/internal/elide"
 	"github.com/prerel/prerel/internal/plural"
 )
 
@@ -31,8 +26,9 @@ const verdictAbsent = 3
 //
 // RunGroups makes one of some of the groups of a domain, Add combines
 // aggregates of disjoint groups, and Report builds from an aggregate of
-// every case the report Run makes. Its JSON form, AggregateJSON, is the
-// fields a partial report holds from "limits" to "verdicts".
+// every case the report Run makes. Tally is what it holds in plain values,
+// which NewAggregate takes back: compare/shard writes it in its partial
+// reports.
 type Aggregate struct {
 	policies   []string // in run order
 	classLimit int
@@ -230,11 +226,10 @@ func CheckPolicies(policies []engine.Policy) error { return checkPolicies(polici
 // Report builds the report of a run of the domain info with the policies
 // (the aggregate's, in the same order) and the options that shape a
 // report (Reference, Rank, Relevance), from an aggregate of every case of
-// the domain: the report Run makes, exactly. It first judges every
-// witness the aggregate keeps again, and fails when a policy gives
-// another verdict than the aggregate records: it is not the policy of the
-// run. It fails too when a verdict is missing; name is what its errors
-// call the aggregate.
+// the domain: the report Run makes, exactly, when the policies are those
+// of the run (compare/shard judges every kept witness again first). It
+// fails when a verdict is missing; name is what its errors call the
+// aggregate.
 func (a *Aggregate) Report(ctx context.Context, name string, info DomainInfo, policies []engine.Policy, opt Options) (*Report, error) {
 	if err := checkPolicies(policies); err != nil {
 		return nil, err
@@ -246,9 +241,6 @@ func (a *Aggregate) Report(ctx context.Context, name string, info DomainInfo, po
 	if !slices.Equal(names, a.policies) {
 		return nil, fmt.Errorf("compare: %s compares the policies %s, in this order; the policies given are %s",
 			name, strings.Join(a.policies, ", "), strings.Join(names, ", "))
-	}
-	if err := a.checkWitnesses(ctx, name, policies); err != nil {
-		return nil, err
 	}
 	opt = Options{Reference: opt.Reference, Rank: opt.Rank, Relevance: opt.Relevance}
 	r := buildReport(info, policies, pairIndexes(len(policies)), a.agg, runtime.GOMAXPROCS(0), opt)
@@ -263,158 +255,4 @@ func (a *Aggregate) Report(ctx context.Context, name string, info DomainInfo, po
 		r.verdicts = &runVerdicts{byName: vs}
 	}
 	return r, ctx.Err()
-}
-
-// checkWitnesses judges every witness the aggregate keeps (of classes
-// and splits) with the policies, and fails when one gives another verdict
-// than the aggregate records: it is not the policy of the run, and the
-// report would mix the two.
-func (a *Aggregate) checkWitnesses(ctx context.Context, name string, policies []engine.Policy) error {
-	// want[constraint][version] is the verdict of each policy, -1 where
-	// the aggregate records none.
-	want := map[string]map[string][]int8{}
-	expect := func(constraint, version string, policy int, v engine.Verdict) error {
-		byVersion := want[constraint]
-		if byVersion == nil {
-			byVersion = map[string][]int8{}
-			want[constraint] = byVersion
-		}
-		vs := byVersion[version]
-		if vs == nil {
-			vs = make([]int8, len(policies))
-			for i := range vs {
-				vs[i] = -1
-			}
-			byVersion[version] = vs
-		}
-		if vs[policy] >= 0 && vs[policy] != int8(v) {
-			return fmt.Errorf("compare: %s records two verdicts of %s on constraint %q, version %q",
-				name, policies[policy].Name(), elide.Head(constraint, 200), elide.Head(version, 200))
-		}
-		vs[policy] = int8(v)
-		return nil
-	}
-	for k, pr := range pairIndexes(len(policies)) {
-		var err error
-		a.agg.pairs[k].classes.each(func(ck classKey, c *classAgg) {
-			if err == nil {
-				err = expect(c.key.constraint, c.key.version, pr[0], ck.a)
-			}
-			if err == nil {
-				err = expect(c.key.constraint, c.key.version, pr[1], ck.b)
-			}
-		})
-		if err != nil {
-			return err
-		}
-	}
-	var err error
-	a.agg.splits.each(func(sk splitKey, s *splitAgg) {
-		for i := 0; i < len(sk.verdicts) && err == nil; i++ {
-			err = expect(s.key.constraint, s.key.version, i, engine.Verdict(sk.verdicts[i]))
-		}
-	})
-	if err != nil {
-		return err
-	}
-	constraints := slices.Collect(maps.Keys(want))
-	sort.Strings(constraints)
-	next := make(chan string)
-	var mu sync.Mutex
-	var firstErr error
-	fail := func(err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if firstErr == nil {
-			firstErr = err
-		}
-	}
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range next {
-				if err := checkConstraint(policies, c, want[c]); err != nil {
-					fail(err)
-				}
-			}
-		}()
-	}
-	for _, c := range constraints {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- c
-	}
-	close(next)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	// A class where a policy refuses the case has a shape that policy
-	// gives: its witness, judged again, must have its class's signature.
-	// (Decoding checked the other classes' shapes, which need no policy.)
-	for k, pr := range pairIndexes(len(policies)) {
-		var err error
-		a.agg.pairs[k].classes.each(func(ck classKey, c *classAgg) {
-			if err != nil || ck.a != engine.Invalid && ck.b != engine.Invalid {
-				return
-			}
-			want := joinSignature(ck.shape, ck.a, ck.b)
-			if got := signatureOf(policies[pr[0]], policies[pr[1]], c.key.constraint, c.key.version); got != want {
-				err = fmt.Errorf("compare: %s: %s vs %s: the witness of the class %q (constraint %q, version %q) has the signature %q: it is not a case of its class",
-					name, policies[pr[0]].Name(), policies[pr[1]].Name(), elide.Head(want, 200),
-					elide.Head(c.key.constraint, 200), elide.Head(c.key.version, 200), elide.Head(got, 200))
-			}
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkConstraint judges the recorded witnesses of one constraint with
-// every policy that has a recorded verdict on them. A policy that panics
-// is named with the case.
-func checkConstraint(policies []engine.Policy, constraint string, byVersion map[string][]int8) (err error) {
-	versions := slices.Collect(maps.Keys(byVersion))
-	sort.Strings(versions)
-	var policy engine.Policy
-	var version string
-	defer func() {
-		if r := recover(); r != nil {
-			err = &PanicError{Policy: policy.Name(), Constraint: constraint, Version: version, Value: r, Stack: debug.Stack()}
-		}
-	}()
-	for i, pol := range policies {
-		policy, version = pol, ""
-		var m engine.Matcher
-		var cerr error
-		compiled := false
-		for _, v := range versions {
-			w := byVersion[v][i]
-			if w < 0 {
-				continue
-			}
-			if !compiled {
-				m, cerr = pol.Compile(constraint)
-				compiled = true
-			}
-			version = v
-			got := engine.Invalid
-			if cerr == nil {
-				got = m.Match(v).Verdict
-			}
-			if got != engine.Verdict(w) {
-				return fmt.Errorf("compare: the policy %s judges constraint %q with version %q %s, where the shards recorded %s: it is not the policy the shards ran",
-					pol.Name(), elide.Head(constraint, 200), elide.Head(v, 200), got, engine.Verdict(w))
-			}
-		}
-	}
-	return nil
 }

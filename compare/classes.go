@@ -1,0 +1,216 @@
+package compare
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"slices"
+
+	"github.com/prerel/prerel/engine"
+)
+
+// numbering is what the worker works out of a group, holding the
+// aggregate's lock, to add its local splits to the stripes' indexes (the
+// numbers of its case parts and of the policies' refusals of its
+// constraint, and each local split's key in the indexes), and the
+// stripes it found locked on its way through them.
+type numbering struct {
+	// numbers of sharedAggregate.ids of generation gen: of each shape, of
+	// the refusal of its version, of each policy's refusal of the
+	// constraint (0 when it has none), and of the set of those refusals
+	shapeIDs, vrefIDs, refIDs []uint32
+	refusedID                 uint32
+	gen                       int
+	// the policies' refusals of the group's constraint, for the stripes'
+	// indexes; nil when no policy refused it
+	crefs *constraintRefusals
+	vkeys []byte         // the local splits' keys in the stripes' indexes
+	busy  []*classStripe // stripes whose lock another worker held
+}
+
+// aggregateStripes adds the group to the pairs of every stripe: first to
+// each stripe whose lock is free, starting from a stripe of its own, then
+// to the others, waiting for their locks.
+func (w *worker) aggregateStripes(n int) {
+	stripes := w.shared.stripes
+	w.busy = w.busy[:0]
+	for i := range stripes {
+		st := stripes[(2*w.id+i)%len(stripes)]
+		if !st.mu.TryLock() {
+			w.busy = append(w.busy, st)
+			continue
+		}
+		w.aggregateLocked(st, n)
+	}
+	for _, st := range w.busy {
+		st.mu.Lock()
+		w.aggregateLocked(st, n)
+	}
+}
+
+// aggregateLocked is aggregateClasses on stripe st, whose lock the caller
+// has taken; it lets the lock go, also when a policy panics.
+func (w *worker) aggregateLocked(st *classStripe, n int) {
+	defer st.mu.Unlock()
+	w.aggregateClasses(st, n)
+}
+
+// aggregateGroup adds the group's cases, local splits and selections to
+// the aggregate, and numbers the case parts of the group's classes for
+// the stripes' indexes.
+func (w *worker) aggregateGroup(ci *constraintInfo, g Group) {
+	s := w.shared
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.agg
+	a.cases += int64(len(g.Versions))
+	for j := range w.local {
+		ls := &w.local[j]
+		a.addSplit(w.shapes.shapes[ls.shape], ls.verdicts, ls.count, ls.key)
+	}
+	if g.History != "" {
+		w.aggregateSelection(ci, g)
+	}
+	if len(w.local) == 0 {
+		return
+	}
+	if s.ids == nil || len(s.ids) > maxIDs {
+		s.ids = map[string]uint32{}
+		s.gen++
+	}
+	w.gen = s.gen
+	shapes := len(w.shapes.shapes)
+	w.shapeIDs = resetSlice(w.shapeIDs, shapes, 0)
+	w.vrefIDs = resetSlice(w.vrefIDs, shapes, 0)
+	w.key = w.key[:0]
+	for p, err := range w.errs {
+		w.refIDs[p] = 0
+		if err != nil {
+			w.refIDs[p] = s.id(w.refusal(p, nil))
+			w.key = binary.AppendUvarint(w.key, uint64(p))
+			w.key = binary.AppendUvarint(w.key, uint64(w.refIDs[p]))
+		}
+	}
+	w.refusedID, w.crefs = 0, nil
+	if len(w.key) > 0 {
+		w.refusedID = s.id(string(w.key))
+		w.crefs = &constraintRefusals{text: slices.Clone(w.refused), ids: slices.Clone(w.refIDs)}
+	}
+	for j := range w.local {
+		ls := &w.local[j]
+		if w.shapeIDs[ls.shape] != 0 {
+			continue
+		}
+		w.shapeIDs[ls.shape] = s.id(w.shapes.shapes[ls.shape])
+		if r := w.vrefused[ls.shape]; r != "" {
+			w.vrefIDs[ls.shape] = s.id(r)
+		}
+	}
+}
+
+// indexKeys works out the key of each local split in the stripes'
+// indexes, and its hash: the number of its shape, the number of the set of
+// refusals of the constraint, and its verdicts.
+func (w *worker) indexKeys() {
+	w.vkeys = w.vkeys[:0]
+	for j := range w.local {
+		ls := &w.local[j]
+		from := len(w.vkeys)
+		w.vkeys = binary.LittleEndian.AppendUint32(w.vkeys, w.shapeIDs[ls.shape])
+		w.vkeys = binary.LittleEndian.AppendUint32(w.vkeys, w.refusedID)
+		w.vkeys = append(w.vkeys, ls.verdicts...)
+		ls.vkey = [2]int32{int32(from), int32(len(w.vkeys))}
+		ls.vhash = maphash.Bytes(w.shared.seed, w.vkeys[from:])
+	}
+}
+
+// aggregateClasses adds the group's counts and local splits to the pairs
+// of stripe st, the caller holding the stripe's lock: the local splits to
+// the stripe's index, which adds them to the classes of every pair that
+// diverges on them when it is emptied.
+func (w *worker) aggregateClasses(st *classStripe, n int) {
+	a := w.shared.agg
+	for k := st.from; k < st.to; k++ {
+		a.pairs[k].diverge += w.diverge[k]
+		a.pairs[k].agree += int64(n) - w.diverge[k]
+	}
+	if len(w.local) == 0 {
+		return
+	}
+	switch {
+	case w.gen < st.gen:
+		// The group's numbers are of a generation the index is past.
+		for j := range w.local {
+			w.addUnindexed(st, &w.local[j])
+		}
+		return
+	case w.gen > st.gen || st.vectors == nil || st.indexed > w.shared.indexBudget():
+		st.flush(a, w.pairs, false)
+		st.gen, st.indexed = w.gen, 0
+		st.vectors, st.spare = st.spare, nil
+		if st.vectors == nil {
+			st.vectors = map[uint64]*vectorEntry{}
+		}
+	}
+	for j := range w.local {
+		ls := &w.local[j]
+		key := w.vkeys[ls.vkey[0]:ls.vkey[1]]
+		v := st.vectors[ls.vhash]
+		for v != nil && v.key != string(key) {
+			v = v.next
+		}
+		if v != nil {
+			v.add(ls)
+			continue
+		}
+		v = st.newEntry()
+		*v = vectorEntry{key: string(key), next: st.vectors[ls.vhash], shape: w.shapes.shapes[ls.shape],
+			vref: w.vrefused[ls.shape], crefs: w.crefs, shapeID: w.shapeIDs[ls.shape], vrefID: w.vrefIDs[ls.shape],
+			count: ls.count, least: ls.key}
+		st.vectors[ls.vhash] = v
+		st.entries = append(st.entries, v)
+		st.verdicts = append(st.verdicts, ls.verdicts...)
+		st.indexed += indexedVector
+	}
+}
+
+// addUnindexed adds local split ls to the classes of the stripe's pairs
+// that diverge on it, finding each by its key.
+func (w *worker) addUnindexed(st *classStripe, ls *localSplit) {
+	a := w.shared.agg
+	for k := st.from; k < st.to; k++ {
+		pr := w.pairs[k]
+		va, vb := engine.Verdict(ls.verdicts[pr[0]]), engine.Verdict(ls.verdicts[pr[1]])
+		if va != vb {
+			addCases(a.pairs[k].classes.addItem(w.classKey(ls, pr, va, vb)), ls.count, ls.key)
+		}
+	}
+}
+
+// classKey is the key of pair pr's class of local split ls, on which the
+// pair's verdicts are va and vb.
+func (w *worker) classKey(ls *localSplit, pr [2]int, va, vb engine.Verdict) classKey {
+	switch {
+	case va == engine.Invalid:
+		return classKey{w.refusal(pr[0], ls), va, vb}
+	case vb == engine.Invalid:
+		return classKey{w.refusal(pr[1], ls), va, vb}
+	}
+	return classKey{w.shapes.shapes[ls.shape], va, vb}
+}
+
+// addCases adds n cases, the smallest of them least, to the class of item
+// it, unless the pair turned the class away (it is nil or gone).
+func addCases(it *cappedItem[classKey, classAgg], n int64, least caseKey) {
+	if it == nil || it.gone {
+		return
+	}
+	c := &it.val
+	if c.count == 0 {
+		*c = classAgg{count: n, key: least}
+		return
+	}
+	c.count += n
+	if least.less(c.key) {
+		c.key = least
+	}
+}

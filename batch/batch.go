@@ -14,6 +14,10 @@
 // Failer: once it has failed, the cases it did not judge are not verdicts,
 // and Batch.Judged says how many of a batch's first cases every policy
 // judged, so that a reader of the batch stops there.
+//
+// Stream is "prerel eval" whole: it reads CONSTRAINT<TAB>VERSION lines,
+// judges them in batches and writes one line, or one JSON object
+// (JSONLine), per line read, in order.
 package batch
 
 import (

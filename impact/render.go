@@ -25,13 +25,17 @@ const TextCases = 5
 // collapsed section.
 const MarkdownCases = 50
 
+// Formats are the formats of the report, the default first: those
+// Render writes.
+var Formats = report.Formats{report.Text, report.Markdown, report.JSON, report.HTML}
+
 // Render writes r in format f: report.Text for an 80-column terminal,
 // report.Markdown for a pull-request comment, report.JSON for programs,
 // report.HTML for a page with a timeline of each of the most relevant
 // changed cases (of a report Run made).
 // Unless opts.ShowAll, the text and Markdown reports list the first few
-// cases, sources and notes, and say that opts.ShowAllHint (and, in
-// Markdown, opts.WholeHint) lists the rest.
+// cases, sources and notes, and say that opts.Hints.ShowAll (and, in
+// Markdown, opts.Hints.JSON) lists the rest.
 func Render(w io.Writer, f report.Format, r *Report, opts report.Options) error {
 	switch f {
 	case report.Text:
@@ -46,13 +50,13 @@ func Render(w io.Writer, f report.Format, r *Report, opts report.Options) error 
 	return &report.UnsupportedError{Report: "impact", Format: f}
 }
 
-// listsThem is " (HINT lists them)" for opts.ShowAllHint, "" without
+// listsThem is " (HINT lists them)" for opts.Hints.ShowAll, "" without
 // one: the end of a line that says what a list left out.
 func listsThem(opts report.Options) string {
-	if opts.ShowAllHint == "" {
+	if opts.Hints.ShowAll == "" {
 		return ""
 	}
-	return " (" + opts.ShowAllHint + " lists them)"
+	return " (" + opts.Hints.ShowAll + " lists them)"
 }
 
 // errWriter keeps the first write error; later writes do nothing.
@@ -630,7 +634,7 @@ func writeMarkdownClass(e *errWriter, r *Report, c *ClassReport, opts report.Opt
 	}
 	if rest := len(c.Cases) - len(shown); rest > 0 {
 		var hints []string
-		for _, h := range []string{opts.ShowAllHint, opts.WholeHint} {
+		for _, h := range []string{opts.Hints.ShowAll, opts.Hints.JSON} {
 			if h != "" {
 				hints = append(hints, markdown.Code(h))
 			}

@@ -216,4 +216,4 @@ func TestRenderGolden(t *testing.T) {
 
 // cliOptions are the render options prerel impact passes without
 // --show-all: its reports name the flags, as the golden files do.
-var cliOptions = report.Options{ShowAllHint: "--show-all", WholeHint: "--format json"}
+var cliOptions = report.Options{Hints: report.Hints{ShowAll: "--show-all", JSON: "--format json"}}

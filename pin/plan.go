@@ -56,7 +56,8 @@ type Options struct {
 	// TerraformTree is the configuration as Terraform reads it (no .tofu
 	// file), when tree is OpenTofu's reading and some module has .tofu
 	// files: a call or provider the two read differently is not pinned,
-	// since one override file serves both.
+	// since one override file serves both. Nil, with a nil tree, is the
+	// report's (resolve.Report.TerraformTree).
 	TerraformTree *config.Tree
 }
 
@@ -244,12 +245,20 @@ const UpgradeCommand = "terraform init -upgrade"
 // report and tree must read the same configuration without the files
 // pin wrote: resolve.Run with Options.SkipFile set to Skip, and
 // config.LoadTree with TreeOptions.SkipFile set to Skip (and the
-// report's ModulesDir). Build reads the module directories to find the
+// report's ModulesDir). A nil tree is the tree the report was resolved
+// from (resolve.Report.Tree, with its TerraformTree), which reads the
+// configuration once. Build reads the module directories to find the
 // override files users wrote and the ones pin wrote before; it writes
 // nothing. It refuses a configuration with a module call name, or a
 // pinned provider's local name, that init refuses, and a command
 // (Options.Command) with a control character.
 func Build(report *resolve.Report, tree *config.Tree, opts Options) (*Plan, error) {
+	if report != nil && tree == nil {
+		tree = report.Tree()
+		if opts.TerraformTree == nil {
+			opts.TerraformTree = report.TerraformTree()
+		}
+	}
 	if report == nil || tree == nil || tree.Root == nil {
 		return nil, errors.New("pin: a report and its tree are required")
 	}

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/sarif"
@@ -26,6 +28,14 @@ const (
 	Markdown = report.Markdown
 	JSON     = report.JSON
 )
+
+// Formats are the formats of a plan's report, the default first.
+var Formats = report.Formats{Text, Markdown, JSON}
+
+// CheckFormats are the formats of the report of a check
+// (RenderOptions.Checked): Formats, and report.SARIF, the check's
+// findings for code scanning.
+var CheckFormats = report.Formats{Text, Markdown, JSON, report.SARIF}
 
 // Width is the width of the text and Markdown renderings: no line the
 // renderer writes is longer, save one word longer than a line.
@@ -49,6 +59,9 @@ type RenderOptions struct {
 	// Report is the report the check ran on, for a SARIF rendering of a
 	// plan Build did not make (the versions could not be listed).
 	Report *resolve.Report
+	// Unlocked says that Write removed the plan's lock file entries
+	// (WriteOptions.Unlock): the text and Markdown end with them.
+	Unlocked bool
 }
 
 // Render writes the plan in format (report.SARIF for a check only: the
@@ -95,6 +108,16 @@ func Render(w io.Writer, format Format, p *Plan, opts RenderOptions) error {
 		}
 		r := &renderer{md: format == Markdown}
 		r.plan(p, opts)
+		if opts.Unlocked && len(p.Lock) > 0 {
+			item := "  "
+			if r.md {
+				item = "- "
+			}
+			fmt.Fprintf(&r.b, "\nRemoved from %s:\n", r.text(p.LockFile))
+			for _, l := range p.Lock {
+				r.b.WriteString(item + r.text(l.Address) + "\n")
+			}
+		}
 		_, err := io.WriteString(w, r.b.String())
 		return err
 	}
@@ -390,6 +413,63 @@ func installersLine(names, froms []string) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, " and ")
+}
+
+// CheckFailures says, one line each, what makes a check of the plan built
+// from rep fail besides files that differ (RenderOptions.Failures):
+// versions that could not be listed, an item with no admissible version
+// under its chosen policy, a locked provider version the chosen policy
+// refuses, a pin gone stale by a change of the registry or of time.
+func CheckFailures(rep *resolve.Report) []string {
+	var out []string
+	for _, it := range rep.Errors() {
+		out = append(out, fmt.Sprintf("the versions of %s %s (%s) could not be listed: %s", it.Kind, it.Name, resolve.PosOrImplied(it.Pos), it.Problem))
+	}
+	for _, it := range rep.Unsatisfied() {
+		out = append(out, fmt.Sprintf("%s %s (%s) has no admissible version, so nothing is pinned for it: %s", it.Kind, it.Name, resolve.PosOrImplied(it.Pos), it.Problem))
+	}
+	for _, l := range rep.RefusedLocks() {
+		out = append(out, fmt.Sprintf("the lock file holds %s %s (%s), which %s does not admit for %q: %s", l.Address, l.Version, l.Pos, l.Policy, l.Constraint, l.Reason))
+	}
+	return append(out, pinDrift(rep)...)
+}
+
+// pinDrift says why a pin prerel pin wrote is stale, where the reason is
+// a change of the registry or of time rather than of the configuration:
+// the pinned version is no longer listed (yanked), or a version the
+// minimum age held back has become eligible.
+func pinDrift(rep *resolve.Report) []string {
+	var out []string
+	for i := range rep.Items {
+		it := &rep.Items[i]
+		p := it.Pinned
+		if p == nil || !p.Stale || it.Listed() == nil {
+			continue
+		}
+		where := fmt.Sprintf("%s %s (%s:%d)", it.Kind, it.Name, printable.String(p.File), p.Line)
+		switch {
+		case !slices.Contains(it.Listed(), p.Version):
+			out = append(out, fmt.Sprintf("%s is pinned at %s, which the registry no longer lists (yanked?): init would fail", where, printable.String(p.Version)))
+		case it.Cooldown != nil && it.Selected != nil && newer(*it.Selected, p.Version):
+			since := ""
+			if c := it.Cooldown.EligibleSince; c != nil {
+				since = " since " + c.UTC().Format(time.RFC3339)
+			}
+			out = append(out, fmt.Sprintf("%s is pinned at %s, but %s, held back by the minimum age %s when the pin was written, is eligible%s",
+				where, printable.String(p.Version), printable.String(*it.Selected), it.Cooldown.MinAge, since))
+		}
+	}
+	return out
+}
+
+// newer reports whether a is a newer version than b.
+func newer(a, b string) bool {
+	va, err := engine.ParseVersion(a)
+	if err != nil {
+		return false
+	}
+	vb, err := engine.ParseVersion(b)
+	return err == nil && va.Compare(vb) > 0
 }
 
 // cooldownDetail says what the minimum age holds back for a pin, and

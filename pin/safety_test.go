@@ -1,6 +1,7 @@
 package pin_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,7 +12,10 @@ import (
 
 	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/pin"
+	"github.com/prerel/prerel/resolve"
+	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/config"
+	"github.com/prerel/prerel/terraform/registry"
 )
 
 // TestOwnedNeedsTheWholeHeader recognises pin's files by the whole
@@ -284,6 +288,32 @@ func TestTofuReadings(t *testing.T) {
 		}
 		if !slices.ContainsFunc(p.Warnings, func(w string) bool { return strings.Contains(w, "read this configuration differently") }) {
 			t.Errorf("warnings %q, want resolve's warning that the readings differ", p.Warnings)
+		}
+	})
+	t.Run("on the trees the report read", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, files)
+		cfg, diags := policyconfig.Load(policies, filepath.Join(dir, "prerel.hcl"))
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		x, err := registry.LoadIndex(filepath.Join(dir, "index.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: policies, SkipFile: pin.Skip, LockFile: "-"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Tree() == nil || rep.TerraformTree() == nil {
+			t.Fatalf("the report holds the tree %v and Terraform's %v, want both", rep.Tree() != nil, rep.TerraformTree() != nil)
+		}
+		p, err := pin.Build(rep, nil, pin.Options{Policies: policies})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Pins) != 0 || len(p.Unpinned) != 1 || !strings.Contains(p.Unpinned[0].Reason, "read this call differently") {
+			t.Errorf("pins %+v, unpinned %+v", p.Pins, p.Unpinned)
 		}
 	})
 	t.Run("a user's prerel_override.tofu", func(t *testing.T) {

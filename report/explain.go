@@ -45,7 +45,7 @@ func Explain(w io.Writer, f Format, rep ExplainReport, opts Options) error {
 func writeExplainText(w io.Writer, rep ExplainReport, opts Options) error {
 	var b strings.Builder
 	field := func(label, value string) {
-		for i, line := range wrapText(printable.String(value), explainWidth-12, 0, opts.WholeHint) {
+		for i, line := range wrapText(printable.String(value), explainWidth-12, 0, opts.Hints.JSON) {
 			if i > 0 {
 				label = ""
 			}
@@ -57,7 +57,7 @@ func writeExplainText(w io.Writer, rep ExplainReport, opts Options) error {
 	field("constraint:", rep.Constraint)
 	field("version:", rep.Version)
 	b.WriteString("\n")
-	writeSteps(&b, rep.Steps, opts.WholeHint)
+	writeSteps(&b, rep.Steps, opts.Hints.JSON)
 	b.WriteString("\n")
 	field("verdict:", rep.Verdict.String())
 	field("reason:", rep.Reason)

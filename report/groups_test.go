@@ -85,7 +85,7 @@ func checkHTML(t *testing.T, rep report.CheckReport, opts report.Options) string
 // TestCheckHTMLGroupsGolden checks the groups of an HTML check page
 // against testdata/check-groups.html.
 func TestCheckHTMLGroupsGolden(t *testing.T) {
-	page := checkHTML(t, checkReport(groupsRows...), report.Options{Today: groupToday, ShowAllHint: "--show-all"})
+	page := checkHTML(t, checkReport(groupsRows...), report.Options{Today: groupToday, Hints: report.Hints{ShowAll: "--show-all"}})
 	golden.Check(t, filepath.Join("testdata", "check-groups.html"), []byte(groupsSection(t, page)))
 }
 
@@ -199,8 +199,8 @@ func TestCheckHTMLGroups(t *testing.T) {
 		rows int
 		note string
 	}{
-		{report.Options{ShowAllHint: "--show-all"}, 20, "5 groups of 5 versions (4 where the policies disagree) left out; --show-all lists them."},
-		{report.Options{ShowAll: true, ShowAllHint: "--show-all"}, 25, "25 versions in 25 groups: "},
+		{report.Options{Hints: report.Hints{ShowAll: "--show-all"}}, 20, "5 groups of 5 versions (4 where the policies disagree) left out; --show-all lists them."},
+		{report.Options{ShowAll: true, Hints: report.Hints{ShowAll: "--show-all"}}, 25, "25 versions in 25 groups: "},
 	} {
 		page := checkHTML(t, checkReport(many...), tt.opts)
 		if _, rows := parseGroups(t, page); len(rows) != tt.rows {

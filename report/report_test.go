@@ -3,10 +3,12 @@ package report_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/report"
 )
 
@@ -30,7 +32,7 @@ func TestHints(t *testing.T) {
 		{"", "\n5 versions (the policies agree on each) left out\n"},
 	} {
 		var b strings.Builder
-		if err := report.Check(&b, report.Text, rep, report.Options{ShowAllHint: tt.hint}); err != nil {
+		if err := report.Check(&b, report.Text, rep, report.Options{Hints: report.Hints{ShowAll: tt.hint}}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.HasSuffix(b.String(), tt.want) {
@@ -48,10 +50,49 @@ func TestUnsupportedFormat(t *testing.T) {
 	if !errors.As(err, &ue) || err.Error() != "the explain report has no html format" {
 		t.Errorf("explain as HTML: %v, want an UnsupportedError", err)
 	}
-	if f, err := report.ParseFormat("markdown"); f != report.Markdown || err != nil {
-		t.Errorf("ParseFormat(markdown) = %q, %v", f, err)
+	if f, err := report.CheckFormats.Parse("html"); f != report.HTML || err != nil {
+		t.Errorf("Parse(html) = %q, %v", f, err)
 	}
-	if _, err := report.ParseFormat("xml"); err == nil || !strings.Contains(err.Error(), `unknown format "xml"`) {
-		t.Errorf("ParseFormat(xml): %v", err)
+	if _, err := report.ExplainFormats.Parse("html"); err == nil || err.Error() != `unknown format "html" (expected text, json)` {
+		t.Errorf("explain: Parse(html): %v", err)
+	}
+}
+
+// TestDeclaredFormats checks that each renderer of the package writes
+// every format it declares, and refuses every other.
+func TestDeclaredFormats(t *testing.T) {
+	p, _ := catalogue.New().Lookup("strict")
+	ps := []engine.Policy{p}
+	renderers := []struct {
+		name    string
+		formats report.Formats
+		render  func(w io.Writer, f report.Format) error
+	}{
+		{"policies", report.PoliciesFormats, func(w io.Writer, f report.Format) error {
+			return report.Policies(w, f, ps, report.Options{})
+		}},
+		{"check", report.CheckFormats, func(w io.Writer, f report.Format) error {
+			return report.Check(w, f, report.NewCheckReport(ps, ">= 1", []string{"1.0.0"}), report.Options{})
+		}},
+		{"select", report.SelectFormats, func(w io.Writer, f report.Format) error {
+			s := report.Selection{Report: report.NewSelectReport(ps, ">= 1", []string{"1.0.0"}), Verdicts: report.NewCheckReport(ps, ">= 1", []string{"1.0.0"})}
+			return report.Select(w, f, s, report.Options{})
+		}},
+		{"explain", report.ExplainFormats, func(w io.Writer, f report.Format) error {
+			return report.Explain(w, f, report.NewExplainReport(p, ">= 1", "1.0.0"), report.Options{})
+		}},
+	}
+	all := []report.Format{report.Text, report.Markdown, report.JSON, report.HTML, report.SARIF, report.TSV}
+	for _, r := range renderers {
+		for _, f := range all {
+			err := r.render(io.Discard, f)
+			var ue *report.UnsupportedError
+			switch {
+			case r.formats.Has(f) && err != nil:
+				t.Errorf("%s as %s: %v", r.name, f, err)
+			case !r.formats.Has(f) && !errors.As(err, &ue):
+				t.Errorf("%s as %s: %v, want an UnsupportedError", r.name, f, err)
+			}
+		}
 	}
 }

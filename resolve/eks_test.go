@@ -58,7 +58,7 @@ func TestEKSGolden(t *testing.T) {
 		opt  report.Options
 	}{
 		{"eks.txt", report.Text, cliOptions},
-		{"eks-all.txt", report.Text, report.Options{ShowAll: true, ShowAllHint: "--show-all"}},
+		{"eks-all.txt", report.Text, report.Options{ShowAll: true, Hints: report.Hints{ShowAll: "--show-all"}}},
 		{"eks.md", report.Markdown, cliOptions},
 		{"eks.json", report.JSON, cliOptions},
 	} {

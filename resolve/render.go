@@ -97,6 +97,10 @@ func where(pos string) string {
 	return "(" + pos + ")"
 }
 
+// Formats are the formats of the report, the default first: those
+// Render writes.
+var Formats = report.Formats{report.Text, report.Markdown, report.JSON, report.SARIF}
+
 // Render writes r in format f: report.Text for a terminal,
 // report.Markdown for a pull request or a CI step summary, report.JSON
 // for programs, report.SARIF for code scanning (the findings alone, see
@@ -105,7 +109,7 @@ func where(pos string) string {
 // names 6 items, an item's unreadable versions 2 examples, the edits that
 // make the chosen policy select a version 2 and the policies that select
 // it 6 (each with a count of the rest), and the report ends with a count
-// of what it left out and opts.ShowAllHint. A nil report is an error.
+// of what it left out and opts.Hints.ShowAll. A nil report is an error.
 func Render(w io.Writer, f report.Format, r *Report, opts report.Options) error {
 	switch f {
 	case report.Text:
@@ -537,15 +541,15 @@ func (r *Report) sections(code, quote, text func(string) string, opt report.Opti
 func quoteConstraint(s string) string { return printable.String(strconv.Quote(s)) }
 
 // leftOut is the last line of a report that cut something, "" when it
-// cut nothing; code formats opt.ShowAllHint.
+// cut nothing; code formats opt.Hints.ShowAll.
 func leftOut(omitted *notes.Omitted, code func(string) string, opt report.Options) string {
 	if !omitted.Any() {
 		return ""
 	}
-	if opt.ShowAllHint == "" {
+	if opt.Hints.ShowAll == "" {
 		return fmt.Sprintf("%s left out", omitted)
 	}
-	return fmt.Sprintf("%s left out; %s lists them", omitted, code(opt.ShowAllHint))
+	return fmt.Sprintf("%s left out; %s lists them", omitted, code(opt.Hints.ShowAll))
 }
 
 // renderText writes r for a terminal, in textWidth columns unless
@@ -610,8 +614,8 @@ func renderText(w io.Writer, r *Report, opt report.Options) error {
 			if cut {
 				l = "Constraints cut with … to fit. " + l
 			}
-			if opt.ShowAllHint != "" {
-				l += "; " + opt.ShowAllHint + " lists every module's constraint"
+			if opt.Hints.ShowAll != "" {
+				l += "; " + opt.Hints.ShowAll + " lists every module's constraint"
 			}
 			legend = append(legend, l+".")
 		}

@@ -33,7 +33,7 @@ func renderBoth(t *testing.T, r *resolve.Report) (cut, all string) {
 	if err := resolve.Render(&a, report.Text, r, cliOptions); err != nil {
 		t.Fatal(err)
 	}
-	if err := resolve.Render(&b, report.Text, r, report.Options{ShowAll: true, ShowAllHint: "--show-all"}); err != nil {
+	if err := resolve.Render(&b, report.Text, r, report.Options{ShowAll: true, Hints: report.Hints{ShowAll: "--show-all"}}); err != nil {
 		t.Fatal(err)
 	}
 	return a.String(), b.String()
@@ -236,7 +236,7 @@ func TestRenderGroupsUnreadableVersions(t *testing.T) {
 
 // cliOptions are the render options prerel resolve passes without
 // --show-all: its reports name the flag, as the golden files do.
-var cliOptions = report.Options{ShowAllHint: "--show-all"}
+var cliOptions = report.Options{Hints: report.Hints{ShowAll: "--show-all"}}
 
 // TestRenderQuotesBlankVersions checks that an unreadable version that is
 // empty or starts or ends with a space is quoted, so that it can be seen.

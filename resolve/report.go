@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/terraform/config"
 	"github.com/prerel/prerel/terraform/registry"
 )
 
@@ -82,7 +83,22 @@ type Report struct {
 
 	// notes are Warnings with their places, one for one (Report.SARIF).
 	notes []note
+	// tree and tfTree are the configuration Run read (Tree,
+	// TerraformTree).
+	tree, tfTree *config.Tree
 }
+
+// Tree is the module tree Run resolved the report from, as OpenTofu
+// reads it (or as Terraform does, when OpenTofu is a release that reads
+// no .tofu file), without the files Options.SkipFile left out; nil for a
+// report Run did not make. Package pin builds its plan on it, so that the
+// configuration is read once.
+func (r *Report) Tree() *config.Tree { return r.tree }
+
+// TerraformTree is the module tree as Terraform reads it (no .tofu file)
+// when it differs from Tree: when some module has .tofu files that Tree's
+// reading includes. Nil otherwise.
+func (r *Report) TerraformTree() *config.Tree { return r.tfTree }
 
 // Item is one module call or one provider of the module tree and what
 // each policy selects for it.

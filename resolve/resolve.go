@@ -130,6 +130,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	r := newReport(opts, tree)
+	r.tree = tree
+	if tfTree != tree {
+		r.tfTree = tfTree
+	}
 	c := collector{opts: opts, inst: inst, rel: relativeTo(opts.Dir), report: r, diags: append(opts.Config.Warnings(), diags...)}
 	c.collect(tree)
 	pins, pinWarnings := readPins(tree, opts.SkipFile, c.rel)

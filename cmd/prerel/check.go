@@ -1,15 +1,9 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
-	"strings"
 
-	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/internal/printable"
-	"github.com/prerel/prerel/internal/textwrap"
 	"github.com/prerel/prerel/report"
 )
 
@@ -26,87 +20,18 @@ lists them in registration order, the order --policies defaults to and
 scripts rely on, one object per policy with its name, group, rule and
 whether it is today's rule.`,
 	policySources: true,
-	flags: func(fs *flagSet) func(*env, []string) error {
-		format := addFormat(fs, "text", "json")
-		return func(e *env, args []string) error {
+	flags: func(fs *flagSet) runFunc {
+		format := addFormat(fs, report.PoliciesFormats)
+		return func(e *env, args []string) (output, error) {
 			if len(args) != 0 {
-				return usagef("policies takes no arguments, got %q", args[0])
+				return output{}, usagef("policies takes no arguments, got %q", args[0])
 			}
-			if format.value == "json" {
-				return failure(writePoliciesJSON(e.stdout, e.registry.All()))
-			}
-			return failure(writePolicies(e.stdout, e.registry.All()))
+			ps := e.registry.All()
+			return rendered(func(w io.Writer) error {
+				return report.Policies(w, format.value, ps, renderOptions(false))
+			}, nil), nil
 		}
 	},
-}
-
-// writePolicies lists the policies by catalogue group, in the groups'
-// order and registration order within a group, each name on a line of
-// its own (today's rule marked) and its rule wrapped under it, both
-// escaped as every text from outside is (a policy file or a command may
-// give a rule any bytes).
-func writePolicies(w io.Writer, ps []engine.Policy) error {
-	var b strings.Builder
-	first := true
-	for _, g := range catalogue.Groups() {
-		var in []engine.Policy
-		for _, p := range ps {
-			if catalogue.Group(p.Name()) == g {
-				in = append(in, p)
-			}
-		}
-		if len(in) == 0 {
-			continue
-		}
-		if !first {
-			b.WriteString("\n")
-		}
-		first = false
-		fmt.Fprintf(&b, "%s:\n", g)
-		for _, p := range in {
-			name := printable.String(p.Name())
-			if what := catalogue.Today(p.Name()); what != "" {
-				name += "  (today's rule: " + what + ")"
-			}
-			fmt.Fprintf(&b, "  %s\n", name)
-			for _, l := range wrapWords(printable.String(p.Rule()), 6, 80) {
-				fmt.Fprintf(&b, "%s\n", l)
-			}
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// policyJSON is one policy of prerel policies --format json.
-type policyJSON struct {
-	Name  string `json:"name"`
-	Group string `json:"group"`
-	Rule  string `json:"rule"`
-	Today bool   `json:"today,omitempty"`
-}
-
-// writePoliciesJSON lists the policies in registration order as a JSON
-// array.
-func writePoliciesJSON(w io.Writer, ps []engine.Policy) error {
-	out := make([]policyJSON, len(ps))
-	for i, p := range ps {
-		out[i] = policyJSON{Name: p.Name(), Group: catalogue.Group(p.Name()), Rule: p.Rule(), Today: catalogue.Today(p.Name()) != ""}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-// wrapWords breaks s at spaces into lines of at most width columns, each
-// indented by indent; a word longer than a line stands alone.
-func wrapWords(s string, indent, width int) []string {
-	words := strings.Join(strings.Fields(s), " ")
-	if words == "" {
-		return nil
-	}
-	return textwrap.Lines(words, width, indent, indent)
 }
 
 // checkArgs validates a constraint and versions with the engine's parsers:
@@ -146,37 +71,33 @@ and every version, and html is a page that groups the versions every policy
 judges alike (those that hold a prerelease the policies disagree on first),
 with a timeline of the verdicts.`,
 	policySources: true,
-	flags: func(fs *flagSet) func(*env, []string) error {
+	flags: func(fs *flagSet) runFunc {
 		names := addPolicies(fs)
 		versionsFile := addVersionsFile(fs)
-		format := addFormat(fs, "text", "json", "html")
+		format := addFormat(fs, report.CheckFormats)
 		showAll := addShowAll(fs)
-		return func(e *env, args []string) error {
+		return func(e *env, args []string) (output, error) {
 			if len(args) < 1 {
-				return usagef("check needs a constraint and at least one version")
+				return output{}, usagef("check needs a constraint and at least one version")
 			}
-			constraint, versions := args[0], args[1:]
 			// Versions given as arguments must parse; a file's versions are
 			// judged as they are, and a policy that cannot read one says
 			// invalid.
-			versions, err := gatherVersions(constraint, versions, *versionsFile)
+			constraint, versions, err := gatherVersions(args, *versionsFile)
 			if err != nil {
-				return err
+				return output{}, err
 			}
 			if len(versions) == 0 {
-				return usagef("check needs a constraint and at least one version: as arguments or with --versions-file")
+				return output{}, usagef("check needs a constraint and at least one version: as arguments or with --versions-file")
 			}
 			ps, err := e.resolve(*names)
 			if err != nil {
-				return err
+				return output{}, err
 			}
 			rep := report.NewCheckReport(ps, constraint, versions)
-			if err := e.policyFailure(); err != nil {
-				return err
-			}
-			opts := renderOptions(*showAll)
-			opts.Today = catalogue.Today
-			return failure(report.Check(e.stdout, report.Format(format.value), rep, opts))
+			return rendered(func(w io.Writer) error {
+				return report.Check(w, format.value, rep, renderOptions(*showAll))
+			}, nil), nil
 		}
 	},
 }

@@ -5,16 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/prerel/prerel/report"
 
 	"github.com/spf13/pflag"
 
 	"github.com/prerel/prerel"
-	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
 	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
@@ -48,14 +48,11 @@ compares all the policies, the native ones and the adapters.`,
 }
 
 // compareFlags defines the flags of prerel compare and returns its run.
-func compareFlags(fs *flagSet) func(*env, []string) error {
+func compareFlags(fs *flagSet) runFunc {
 	names := addPolicies(fs)
-	domain := fs.String("domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, ages (dated histories: the\nage dimension), or a file of CONSTRAINT<TAB>VERSION lines (a regular\nfile or a pipe)")
-	scope := fs.Int("scope", compare.DefaultScope, fmt.Sprintf("exhaustive domain: its size, %d to %d", compare.MinScope, compare.MaxScope))
-	seed := fs.Int64("seed", 1, "random domain: the seed")
-	count := fs.Int("count", 100000, fmt.Sprintf("random domain: the number of cases, 1 to %d", compare.MaxRandomCount))
-	pairing := fs.String("pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets\n(context or all)")
-	format := addCompareFormat(fs, sarifFormat)
+	var df domainFlags
+	df.add(fs)
+	format := addFormat(fs, comparerender.DriftFormats)
 	baseline, writeBaseline := addBaseline(fs)
 	reference := fs.String("reference", "", "the `POLICY` the summary compares the others with (default:\n"+compare.DefaultReference+", today's Terraform and OpenTofu rule)")
 	installers := addInstallerFlag(fs)
@@ -64,86 +61,148 @@ func compareFlags(fs *flagSet) func(*env, []string) error {
 	minAge := addCompareMinAge(fs)
 	var shard shardFlag // --shard: a partial report for prerel merge (merge.go)
 	fs.Var(&shard, "shard", shardUsage)
-	return func(e *env, args []string) error {
+	return func(e *env, args []string) (output, error) {
 		if len(args) != 0 {
-			return usagef("compare takes no arguments, got %q (a file domain is given with --domain)", args[0])
+			return output{}, usagef("compare takes no arguments, got %q (a file domain is given with --domain)", args[0])
 		}
-		kind, err := domainKind(*domain)
-		if err != nil {
-			return err
+		if err := df.check(fs, &shard); err != nil {
+			return output{}, err
 		}
-		if err := checkDomainFlags(fs, kind); err != nil {
-			return err
-		}
-		if err := checkShardFlags(fs, &shard); err != nil {
-			return err
-		}
-		if format.value == sarifFormat && (*baseline == "" || shard.set) {
-			return usagef("--format sarif is the drift from a baseline: it needs --baseline, and no --shard")
+		if format.value == report.SARIF && (*baseline == "" || shard.set) {
+			return output{}, usagef("--format sarif is the drift from a baseline: it needs --baseline, and no --shard")
 		}
 		ps, err := comparePolicies(e, *names)
 		if err != nil {
-			return err
+			return output{}, err
 		}
-		if kind == domainAges { // the age dimension (cooldown.go)
+		if df.kind == domainAges { // the age dimension (cooldown.go)
 			return compareAges(e, fs, ps, minAge, format.value, *showAll)
 		}
-		d, err := openDomain(kind, *domain, *scope, *seed, *count, *pairing)
+		d, err := openDomain(df.kind, df.domain, df.scope, df.seed, df.count, df.pairing)
 		if err != nil {
-			return err
+			return output{}, err
 		}
-		var base *compare.Report
-		if *baseline != "" {
-			if base, err = compare.ReadBaseline(*baseline); err != nil {
-				return inputError(err)
-			}
-		}
-		if *writeBaseline != "" {
-			if _, err := compare.CheckBaselineTarget(*writeBaseline); err != nil {
-				return baselineWriteError(err)
-			}
-		}
-		rk, err := compare.ParseRank(*rank)
+		base, err := readBaseline(*baseline, *writeBaseline)
 		if err != nil {
-			return usage(err)
+			return output{}, err
 		}
-		if err := compare.CheckReference(*reference, ps); err != nil {
-			return usagef("--reference: %v; add it to --policies", err)
-		}
-		relevance, err := compare.CorpusRelevance(prerel.Corpus())
+		opt, err := compareOptions(e, *rank, *reference, ps)
 		if err != nil {
-			return failure(err)
-		}
-		opt := compare.Options{Reference: *reference, Rank: rk, Relevance: relevance}
-		if e.stderrIsTTY {
-			opt.Progress = progressPrinter(e, time.Now)
+			return output{}, err
 		}
 		if shard.set { // a shard writes its partial report (merge.go)
-			return writeShard(e, d, ps, opt, shard.shard, shardDomainArgs(kind, *domain, *scope, *seed, *count, *pairing))
+			return runShard(e, d, ps, opt, shard.shard, df.args())
 		}
 		// A policy command that fails ends the run at once.
-		report, err := compare.Run(e.context(), d, ps, opt)
-		var panicked *compare.PanicError
-		if errors.As(err, &panicked) {
-			// A bug in a policy: reported as every panic is, with its stack.
-			panic(&workerPanic{value: err, stack: panicked.Stack})
+		rep, err := compare.Run(e.context(), d, ps, opt)
+		if err := runError(err); err != nil {
+			return output{}, err
 		}
-		if ferr := e.policyFailure(); ferr != nil {
-			return ferr
-		}
-		if err != nil {
-			return failure(err)
-		}
-		report.PolicyErrors = policyErrors(ps)
-		ropt := groupedOptions(comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
-			Installers: installers.names()})
-		if base != nil {
-			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, relevance); err != nil {
-				return inputError(fmt.Errorf("%s: %w", *baseline, err))
-			}
-		}
-		return writeCompareOutputs(e, "compare", comparerender.Format(format.value), report, ropt, *writeBaseline)
+		rep.PolicyErrors = policyErrors(ps)
+		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.names()}
+		return reportOutput(e, "compare", d, base, rep, opt.Relevance, ropt, format.value, *writeBaseline)
 	}
+}
+
+// reportOutput is the output of compare and merge for the report rep of
+// the whole run on d (compareOutput), which begins, with a baseline
+// base, with the drift from it.
+func reportOutput(e *env, cmd string, d compare.Domain, base, rep *compare.Report, relevance *compare.RelevanceTable, ropt comparerender.Options, format report.Format, writeBaseline string) (output, error) {
+	if base != nil {
+		var err error
+		if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, rep, relevance); err != nil {
+			return output{}, inputError(fmt.Errorf("%s: %w", ropt.BaselinePath, err))
+		}
+	}
+	return compareOutput(e, cmd, format, rep, ropt, writeBaseline), nil
+}
+
+// compareOptions are the options of a compare run: --rank, --reference,
+// which must be among ps, the relevance of the corpus, and progress on
+// a terminal.
+func compareOptions(e *env, rank, reference string, ps []engine.Policy) (compare.Options, error) {
+	rk, err := compare.ParseRank(rank)
+	if err != nil {
+		return compare.Options{}, usage(err)
+	}
+	if err := compare.CheckReference(reference, ps); err != nil {
+		return compare.Options{}, usagef("--reference: %v; add it to --policies", err)
+	}
+	relevance, err := compare.CorpusRelevance(prerel.Corpus())
+	if err != nil {
+		return compare.Options{}, failure(err)
+	}
+	opt := compare.Options{Reference: reference, Rank: rk, Relevance: relevance}
+	if e.stderrIsTTY {
+		opt.Progress = progressPrinter(e, time.Now)
+	}
+	return opt, nil
+}
+
+// runError is the error of a run of the compare harness: a panic of a
+// policy, a bug, is raised again to be reported as every panic is, with
+// its stack; any other error is an outside failure.
+func runError(err error) error {
+	var panicked *compare.PanicError
+	if errors.As(err, &panicked) {
+		panic(&workerPanic{value: err, stack: panicked.Stack})
+	}
+	return failure(err)
+}
+
+// readBaseline reads the baseline of --baseline, nil without one, and
+// checks that --write-baseline names a file a baseline can be written
+// to, of compare and merge.
+func readBaseline(baseline, writeBaseline string) (*compare.Report, error) {
+	var base *compare.Report
+	if baseline != "" {
+		var err error
+		if base, err = compare.ReadBaseline(baseline); err != nil {
+			return nil, inputError(err)
+		}
+	}
+	if writeBaseline != "" {
+		if _, err := compare.CheckBaselineTarget(writeBaseline); err != nil {
+			return nil, baselineWriteError(err)
+		}
+	}
+	return base, nil
+}
+
+// domainFlags are the flags of compare that make its domain.
+type domainFlags struct {
+	domain, pairing string
+	scope, count    int
+	seed            int64
+	kind            string // of domain, once check has read it
+}
+
+// add defines the flags on fs.
+func (f *domainFlags) add(fs *flagSet) {
+	fs.StringVar(&f.domain, "domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, ages (dated histories: the\nage dimension), or a file of CONSTRAINT<TAB>VERSION lines (a regular\nfile or a pipe)")
+	fs.IntVar(&f.scope, "scope", compare.DefaultScope, fmt.Sprintf("exhaustive domain: its size, %d to %d", compare.MinScope, compare.MaxScope))
+	fs.Int64Var(&f.seed, "seed", 1, "random domain: the seed")
+	fs.IntVar(&f.count, "count", 100000, fmt.Sprintf("random domain: the number of cases, 1 to %d", compare.MaxRandomCount))
+	fs.StringVar(&f.pairing, "pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets\n(context or all)")
+}
+
+// check reads the kind of domain and refuses the flags of fs given that
+// do not go with it, or with the shard.
+func (f *domainFlags) check(fs *flagSet, shard *shardFlag) error {
+	kind, err := domainKind(f.domain)
+	if err != nil {
+		return err
+	}
+	f.kind = kind
+	if err := checkDomainFlags(fs, kind); err != nil {
+		return err
+	}
+	return checkShardFlags(fs, shard)
+}
+
+// args are the flags that make the domain again, for a partial report.
+func (f *domainFlags) args() []string {
+	return shardDomainArgs(f.kind, f.domain, f.scope, f.seed, f.count, f.pairing)
 }
 
 // The kinds of domain --domain names.
@@ -172,7 +231,7 @@ func domainKind(name string) (string, error) {
 
 // domainFlags names, for each flag that applies to one kind of domain
 // only, that kind.
-var domainFlags = map[string]string{
+var domainFlagKinds = map[string]string{
 	"scope":   domainExhaustive,
 	"seed":    domainRandom,
 	"count":   domainRandom,
@@ -185,7 +244,7 @@ var domainFlags = map[string]string{
 func checkDomainFlags(fs *flagSet, kind string) error {
 	var err error
 	fs.Visit(func(f *pflag.Flag) {
-		want, ok := domainFlags[f.Name]
+		want, ok := domainFlagKinds[f.Name]
 		if !ok || want == kind || err != nil {
 			return
 		}
@@ -237,51 +296,28 @@ func policyErrors(ps []engine.Policy) []compare.PolicyError {
 	return out
 }
 
-// groupedOptions returns opt with the policies grouped as package
-// catalogue groups them, today's rule marked, for the Markdown and HTML
-// reports of compare and merge.
-func groupedOptions(opt comparerender.Options) comparerender.Options {
-	opt.Group, opt.Groups, opt.Today = catalogue.Group, catalogue.Groups(), catalogue.Today
-	return opt
-}
-
-// compareHints are the hints the reports of compare and merge give, in
-// the words of their flags.
-var compareHints = comparerender.Hints{
-	ShowAll:       "--show-all",
-	JSON:          "--format json",
-	TextShowAll:   "--format text --show-all",
-	WriteBaseline: "--write-baseline",
-	Changes:       "on stderr",
-}
-
-// writeCompareOutputs writes the report to stdout, writes the baseline
-// when asked to, then appends the report to the GitHub step summary when
-// there is one, and last tells the drift from the baseline. A failed
-// output does not stop the others: each is reported, and the baseline is
-// checked all the same. The exit status is then that of the failure (3,
-// an outside failure; 2 for a baseline path that is not a regular file),
-// even when the run also differs from the baseline, whose drift stderr
-// still tells. cmd names the command (compare or merge) in stderr's
-// messages.
-//
-// A policy command that failed stops it all: no report, no file written,
-// the failure as the error. The files, and the drift, wait for the run's
-// success (afterSuccess), so that a policy command that fails when it is
-// stopped leaves them untouched too.
-func writeCompareOutputs(e *env, cmd string, format comparerender.Format, report *compare.Report, ropt comparerender.Options, baselinePath string) error {
-	if err := e.policyFailure(); err != nil {
-		return err
-	}
+// compareOutput is the output of compare and merge: the report, then,
+// once the run has succeeded, the baseline when asked to, the report
+// appended to the GitHub step summary when there is one, and last the
+// drift from the baseline told. A failed output does not stop the
+// others: each is reported, and the baseline is checked all the same.
+// The exit status is then that of the failure (3, an outside failure; 2
+// for a baseline path that is not a regular file), even when the run
+// also differs from the baseline, whose drift stderr still tells. cmd
+// names the command (compare or merge) in stderr's messages.
+func compareOutput(e *env, cmd string, format report.Format, rep *compare.Report, ropt comparerender.Options, baselinePath string) output {
 	var failed []error
-	if err := comparerender.Render(e.stdout, format, report, ropt); err != nil {
-		failed = append(failed, failure(fmt.Errorf("write the report: %w", err)))
+	render := func(w io.Writer) error {
+		if err := comparerender.Render(w, format, rep, ropt); err != nil {
+			failed = append(failed, failure(fmt.Errorf("write the report: %w", err)))
+		}
+		return nil
 	}
-	e.afterSuccess(func() error { return writeCompareFiles(e, cmd, report, ropt, baselinePath, failed) })
-	return nil
+	write := func() error { return writeCompareFiles(e, cmd, rep, ropt, baselinePath, failed) }
+	return output{report: render, writes: []func() error{write}}
 }
 
-// writeCompareFiles is the end of writeCompareOutputs: the baseline, the
+// writeCompareFiles is the end of compareOutput: the baseline, the
 // step summary and the drift, with failed, the outputs that failed
 // before.
 func writeCompareFiles(e *env, cmd string, report *compare.Report, ropt comparerender.Options, baselinePath string, failed []error) error {
@@ -396,37 +432,13 @@ func openDomain(kind, name string, scope int, seed int64, count int, pairing str
 // appendStepSummary appends the Markdown report to the GitHub Actions step
 // summary file, which must be a regular file or not exist yet.
 func appendStepSummary(path string, r *compare.Report, ropt comparerender.Options) error {
-	name := printable.String(path)
-	fail := func(err error) error {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return fmt.Errorf("cannot append the report to GITHUB_STEP_SUMMARY %s: %w", name, err)
-	}
 	var buf bytes.Buffer
-	if err := comparerender.Render(&buf, comparerender.FormatMarkdown, r, ropt); err != nil {
-		return fail(err)
+	err := comparerender.Render(&buf, comparerender.FormatMarkdown, r, ropt)
+	if err == nil {
+		err = safefile.Append(path, buf.Bytes())
 	}
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return fail(fmt.Errorf("it is %s, not a regular file", safefile.Kind(fi.Mode())))
-	}
-	// O_NONBLOCK: a FIFO swapped in after the check fails instead of
-	// waiting for a reader.
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY|syscall.O_NONBLOCK, 0o666)
 	if err != nil {
-		return fail(err)
-	}
-	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		f.Close()
-		return fail(fmt.Errorf("it is %s, not a regular file", safefile.Kind(fi.Mode())))
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		f.Close()
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		return fail(err)
+		return fmt.Errorf("cannot append the report to GITHUB_STEP_SUMMARY %s: %w", printable.String(path), err)
 	}
 	return nil
 }

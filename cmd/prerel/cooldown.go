@@ -1,8 +1,7 @@
 package main
 
 import (
-	"fmt"
-	"slices"
+	"io"
 	"strings"
 	"time"
 
@@ -106,44 +105,6 @@ func (f *nowFlag) Set(s string) error {
 	return nil
 }
 
-// pinDrift says why a pin prerel pin wrote is stale, where the reason is
-// a change of the registry or of time rather than of the configuration:
-// the pinned version is no longer listed (yanked), or a version the
-// minimum age held back has become eligible.
-func pinDrift(rep *resolve.Report) []string {
-	var out []string
-	for i := range rep.Items {
-		it := &rep.Items[i]
-		p := it.Pinned
-		if p == nil || !p.Stale || it.Listed() == nil {
-			continue
-		}
-		where := fmt.Sprintf("%s %s (%s:%d)", it.Kind, it.Name, printable.String(p.File), p.Line)
-		switch {
-		case !slices.Contains(it.Listed(), p.Version):
-			out = append(out, fmt.Sprintf("%s is pinned at %s, which the registry no longer lists (yanked?): init would fail", where, printable.String(p.Version)))
-		case it.Cooldown != nil && it.Selected != nil && newer(*it.Selected, p.Version):
-			since := ""
-			if c := it.Cooldown.EligibleSince; c != nil {
-				since = " since " + c.UTC().Format(time.RFC3339)
-			}
-			out = append(out, fmt.Sprintf("%s is pinned at %s, but %s, held back by the minimum age %s when the pin was written, is eligible%s",
-				where, printable.String(p.Version), printable.String(*it.Selected), it.Cooldown.MinAge, since))
-		}
-	}
-	return out
-}
-
-// newer reports whether a is a newer version than b.
-func newer(a, b string) bool {
-	va, err := engine.ParseVersion(a)
-	if err != nil {
-		return false
-	}
-	vb, err := engine.ParseVersion(b)
-	return err == nil && va.Compare(vb) > 0
-}
-
 // addCompareMinAge defines compare's --min-age, of --domain ages.
 func addCompareMinAge(fs *flagSet) *minAgeFlag {
 	f := &minAgeFlag{d: 7 * 24 * time.Hour, text: "7d", set: true}
@@ -154,29 +115,23 @@ func addCompareMinAge(fs *flagSet) *minAgeFlag {
 // compareAges runs the age dimension: every policy under the minimum age
 // in both orders on the dated domain, the classes where the order
 // changes the selection with their smallest witness.
-func compareAges(e *env, fs *flagSet, ps []engine.Policy, minAge *minAgeFlag, format string, all bool) error {
+func compareAges(e *env, fs *flagSet, ps []engine.Policy, minAge *minAgeFlag, format report.Format, all bool) (output, error) {
 	for _, name := range []string{"shard", "baseline", "write-baseline", "reference", "rank"} {
 		if f := fs.Lookup(name); f != nil && f.Changed {
-			return usagef("--%s does not apply to --domain ages", name)
+			return output{}, usagef("--%s does not apply to --domain ages", name)
 		}
 	}
 	if minAge.d <= 0 {
-		return usagef("--min-age must be positive for --domain ages")
+		return output{}, usagef("--min-age must be positive for --domain ages")
+	}
+	if !age.Formats.Has(format) {
+		return output{}, usagef("--domain ages writes %s, not %s", age.Formats, format)
 	}
 	r, err := age.Run(age.Exhaustive(), ps, minAge.d)
-	if ferr := e.policyFailure(); ferr != nil {
-		return ferr
-	}
 	if err != nil {
-		return failure(err)
+		return output{}, failure(err)
 	}
-	switch format {
-	case "json":
-		return failure(age.WriteJSON(e.stdout, r))
-	case "text":
-		return failure(age.WriteText(e.stdout, r, all))
-	}
-	return usagef("--domain ages writes text or json, not %s", format)
+	return rendered(func(w io.Writer) error { return age.Render(w, format, r, renderOptions(all)) }, nil), nil
 }
 
 // readerCooldowns are how the bots apply a minimum release age, each as
@@ -219,37 +174,39 @@ func rfc4444Cooldown(minAge time.Duration, now time.Time) engine.Cooldown {
 
 // selectCooled is prerel select under a minimum age: the versions, as
 // arguments or in the versions file, may carry their date after "@".
-func selectCooled(e *env, cool *cooldownFlags, names policyList, constraint string, args []string, file, format string, showAll bool) error {
-	if format == "html" {
-		return usagef("--min-age writes text or json, not html")
+func selectCooled(e *env, cool *cooldownFlags, names policyList, constraint string, args []string, file string, format report.Format, showAll bool) (output, error) {
+	if format == report.HTML {
+		return output{}, usagef("--min-age writes text or json, not html")
 	}
 	versions, dates, err := datedVersions(args)
 	if err != nil {
-		return err
+		return output{}, err
 	}
 	if file != "" {
 		lines, err := readVersionsFile(file)
 		if err != nil {
-			return err
+			return output{}, err
 		}
 		more, moreDates, err := datedVersions(lines)
 		if err != nil {
-			return err
+			return output{}, err
 		}
 		versions, dates = append(versions, more...), append(dates, moreDates...)
 	}
 	if err := checkArgs(constraint, versions[:len(args)]); err != nil {
-		return err
+		return output{}, err
 	}
 	if len(versions) == 0 {
-		return usagef("select needs versions: as arguments or with --versions-file")
+		return output{}, usagef("select needs versions: as arguments or with --versions-file")
 	}
 	ps, err := e.resolve(names)
 	if err != nil {
-		return err
+		return output{}, err
 	}
 	rep := report.NewCooledSelectReport(ps, constraint, versions, dates, cool.cooldown())
-	return failure(report.Select(e.stdout, report.Format(format), report.Selection{Report: rep}, renderOptions(showAll)))
+	return rendered(func(w io.Writer) error {
+		return report.Select(w, format, report.Selection{Report: rep}, renderOptions(showAll))
+	}, nil), nil
 }
 
 // datedVersions splits VERSION@DATE into the version and its date; a

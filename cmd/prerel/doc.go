@@ -73,6 +73,20 @@
 //
 // The policies are those of package catalogue, in its order.
 //
+// A policy that fails is treated alike by every command that judges
+// cases with policies. A policy command (--policy-cmd, or a command block
+// of a --policy-file) that fails, while it judges cases or when it is
+// stopped (it exits, hangs, answers out of turn, or exits with an error
+// once its input is closed), leaves verdicts that are not its answers:
+// the command prints no report and writes no file, whatever else the run
+// found; stderr names the failure, and the exit status is 2. (eval, which
+// answers line by line as it reads, keeps the lines answered before the
+// failure and writes no line after it.) A policy in HCL (of a
+// --policy-file or of prerel.hcl) whose expression fails on a case
+// judges that case invalid, and the report shows it so: the report is
+// printed, then the failures, grouped, on stderr; no file is written, and
+// the exit status is 2.
+//
 // Exit status:
 //
 //	0  success
@@ -118,11 +132,16 @@ package main
 //     it runs policies (--policy-file, --policy-cmd, --policy-cmd-env,
 //     --policy-timeout);
 //     its flags function defines the flags with the shared definitions
-//     of flags.go (addPolicies, addFormat, addShowAll, the version source
-//     flags of resolveFlags) and its own, then returns the run function,
-//     which checks the arguments, calls the library and renders the
-//     report with the renderer beside it (report.Render's shape, with
-//     renderOptions);
+//     of flags.go (addPolicies, addFormat with the formats the report's
+//     renderer declares, addShowAll, the version source flags of
+//     resolveFlags) and its own, then returns the run function (a
+//     runFunc), which checks the arguments, calls the library and
+//     returns its output: the report, rendered by the renderer beside it
+//     (report.Render's shape, with renderOptions), the files to write
+//     once the run has succeeded, and the finding it ends with. The
+//     runner (runWithPolicies) writes it the same way for every command,
+//     and decides what a policy failure leaves; a run function stays
+//     short, and what is not the command line's goes to the library;
 //   - add &pinCommand to commands in main.go, where the list's order is
 //     set;
 //   - run go generate ./cmd/prerel, and add a script of its use to

@@ -23,37 +23,6 @@ import (
 	"github.com/prerel/prerel/report"
 )
 
-// TestEvalBatchesBoundedByBytes checks that long lines are handed over in
-// batches of about batch.MaxBytes, not batch.MaxLines lines at a time.
-func TestEvalBatchesBoundedByBytes(t *testing.T) {
-	line := ">= 1.0.0\t" + strings.Repeat("1", maxLine-20) + "\n"
-	const n = 12
-	var in strings.Builder
-	for i := 0; i < n; i++ {
-		in.WriteString(line)
-	}
-	var batches []int
-	err := eachBatch(strings.NewReader(in.String()), func(b *batch.Batch) error {
-		size := 0
-		for i := range b.Len() {
-			c, v := b.Case(i)
-			size += len(c) + 1 + len(v)
-		}
-		if size > batch.MaxBytes+maxLine {
-			t.Errorf("a batch of %d lines and %d bytes, more than %d", b.Len(), size, batch.MaxBytes+maxLine)
-		}
-		batches = append(batches, b.Len())
-		return nil
-	})
-	total := 0
-	for _, b := range batches {
-		total += b
-	}
-	if err != nil || total != n || len(batches) < 2 {
-		t.Errorf("batches %v, error %v; want %d lines in at least 2 batches", batches, err, n)
-	}
-}
-
 // TestEvalDropsOneCarriageReturn checks that exactly one "\r" is dropped
 // at the end of a line, also at the end of the input, and that the rest
 // is echoed byte for byte.
@@ -382,13 +351,14 @@ func textEval(r io.Reader, w io.Writer, ps []engine.Policy, asJSON bool, workers
 		}
 	}
 	out := bufio.NewWriterSize(w, 64*1024)
-	enc := newJSONEncoder(out)
-	batch := make([]line, 0, batchLines)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	pending := make([]line, 0, batchLines)
 	judge := func() error {
-		chunk := (len(batch) + workers - 1) / workers
+		chunk := (len(pending) + workers - 1) / workers
 		var wg sync.WaitGroup
 		for i := range workers {
-			lo, hi := i*chunk, min((i+1)*chunk, len(batch))
+			lo, hi := i*chunk, min((i+1)*chunk, len(pending))
 			if lo >= hi {
 				break
 			}
@@ -401,12 +371,12 @@ func textEval(r io.Reader, w io.Writer, ps []engine.Policy, asJSON bool, workers
 						part[i].results[j] = c.judge(part[i].constraint, part[i].version)
 					}
 				}
-			}(caches[i], batch[lo:hi])
+			}(caches[i], pending[lo:hi])
 		}
 		wg.Wait()
-		for _, l := range batch {
+		for _, l := range pending {
 			if asJSON {
-				if err := enc.Encode(newEvalJSONLine(ps, l.constraint, l.version, l.results)); err != nil {
+				if err := enc.Encode(batch.NewJSONLine(ps, l.constraint, l.version, l.results)); err != nil {
 					return err
 				}
 				continue
@@ -420,7 +390,7 @@ func textEval(r io.Reader, w io.Writer, ps []engine.Policy, asJSON bool, workers
 			}
 			out.WriteByte('\n')
 		}
-		batch = batch[:0]
+		pending = pending[:0]
 		return nil
 	}
 	sc := bufio.NewScanner(r)
@@ -432,8 +402,8 @@ func textEval(r io.Reader, w io.Writer, ps []engine.Policy, asJSON bool, workers
 		if tab < 0 {
 			return fmt.Errorf("textEval: no tab in %q", text)
 		}
-		batch = append(batch, line{constraint: string(text[:tab]), version: string(text[tab+1:])})
-		if len(batch) == batchLines {
+		pending = append(pending, line{constraint: string(text[:tab]), version: string(text[tab+1:])})
+		if len(pending) == batchLines {
 			if err := judge(); err != nil {
 				return err
 			}

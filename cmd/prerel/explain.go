@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"strings"
 
 	"github.com/prerel/prerel/internal/plural"
@@ -19,26 +20,28 @@ and the verdict. For a wrapped library it shows what the library was asked
 and what it answered. A policy that does not explain itself still shows its
 verdict and reason.`,
 	policySources: true,
-	flags: func(fs *flagSet) func(*env, []string) error {
+	flags: func(fs *flagSet) runFunc {
 		name := fs.String("policy", "", "the `POLICY` to explain (see 'prerel policies')")
-		format := addFormat(fs, "text", "json")
-		return func(e *env, args []string) error {
+		format := addFormat(fs, report.ExplainFormats)
+		return func(e *env, args []string) (output, error) {
 			if *name == "" {
-				return usagef("explain needs --policy: one of %s", strings.Join(e.registry.Names(), ", "))
+				return output{}, usagef("explain needs --policy: one of %s", strings.Join(e.registry.Names(), ", "))
 			}
 			if len(args) != 2 {
-				return usagef("explain needs a constraint and one version, got %s", plural.Of(len(args), "argument", "arguments"))
+				return output{}, usagef("explain needs a constraint and one version, got %s", plural.Of(len(args), "argument", "arguments"))
 			}
 			constraint, version := args[0], args[1]
 			if err := checkArgs(constraint, []string{version}); err != nil {
-				return err
+				return output{}, err
 			}
 			ps, err := e.resolve(policyList{*name})
 			if err != nil {
-				return err
+				return output{}, err
 			}
 			rep := report.NewExplainReport(ps[0], constraint, version)
-			return failure(report.Explain(e.stdout, report.Format(format.value), rep, renderOptions(false)))
+			return rendered(func(w io.Writer) error {
+				return report.Explain(w, format.value, rep, renderOptions(false))
+			}, nil), nil
 		}
 	},
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/internal/elide"
+	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/terraform/registry"
 )
 
@@ -212,24 +212,23 @@ func durationVar(fs *flagSet, p *time.Duration, name string, value time.Duration
 	fs.Var(durationFlag{p}, name, usage)
 }
 
-// formatFlag is the --format flag: one of its choices.
+// formatFlag is the --format flag: one of the formats a report's
+// renderer declares, read by their Parse.
 type formatFlag struct {
-	value   string
-	choices []string
+	value   report.Format
+	formats report.Formats
 }
 
-func (f *formatFlag) String() string { return f.value }
+func (f *formatFlag) String() string { return string(f.value) }
 
 func (f *formatFlag) Type() string { return "FORMAT" }
 
 func (f *formatFlag) Set(s string) error {
-	for _, c := range f.choices {
-		if s == c {
-			f.value = s
-			return nil
-		}
+	v, err := f.formats.Parse(s)
+	if err == nil {
+		f.value = v
 	}
-	return fmt.Errorf("unknown format %q (expected %s)", s, strings.Join(f.choices, ", "))
+	return err
 }
 
 // The flags that several commands share are defined by the functions
@@ -242,30 +241,13 @@ func addPolicies(fs *flagSet) *policyList {
 	return &names
 }
 
-// addFormat defines --format, which takes one of formats; the first is
-// the default.
-func addFormat(fs *flagSet, formats ...string) *formatFlag {
+// addFormat defines --format, which takes one of formats, the formats
+// the renderer of the command's report declares; the first is the
+// default.
+func addFormat(fs *flagSet, formats report.Formats) *formatFlag {
 	f := &formatFlag{formats[0], formats}
-	fs.Var(f, "format", "output `FORMAT`: "+orList(formats))
+	fs.Var(f, "format", "output `FORMAT`: "+formats.String())
 	return f
-}
-
-// addCompareFormat defines --format for the reports of package compare:
-// one of comparerender.Formats, or of extra.
-func addCompareFormat(fs *flagSet, extra ...string) *formatFlag {
-	names := make([]string, len(comparerender.Formats))
-	for i, f := range comparerender.Formats {
-		names[i] = string(f)
-	}
-	return addFormat(fs, append(names, extra...)...)
-}
-
-// orList is names as "a, b or c".
-func orList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // showAllFlag is the flag that lists everything a text report would

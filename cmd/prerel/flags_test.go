@@ -122,3 +122,38 @@ func TestDurationFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatsOffered checks that each command's --format offers the
+// formats its report's renderer declares, SARIF only where the findings
+// stand in the user's files, and that its help names them.
+func TestFormatsOffered(t *testing.T) {
+	want := map[string]string{
+		"policies": "text or json",
+		"check":    "text, json or html",
+		"eval":     "tsv or json",
+		"select":   "text, json or html",
+		"explain":  "text or json",
+		"compare":  "text, markdown, json, html or sarif",
+		"merge":    "text, markdown, json or html",
+		"resolve":  "text, markdown, json or sarif",
+		"pin":      "text, markdown, json or sarif",
+		"impact":   "text, markdown, json or html",
+	}
+	for _, c := range commands {
+		fs := newFlags(c)
+		c.flags(fs)
+		f := fs.Lookup("format")
+		if f == nil {
+			if want[c.name] != "" {
+				t.Errorf("%s has no --format", c.name)
+			}
+			continue
+		}
+		if got := f.Value.(*formatFlag).formats.String(); got != want[c.name] {
+			t.Errorf("%s --format offers %s, want %s", c.name, got, want[c.name])
+		}
+		if !strings.HasSuffix(f.Usage, want[c.name]) {
+			t.Errorf("%s --format help %q does not name %s", c.name, f.Usage, want[c.name])
+		}
+	}
+}

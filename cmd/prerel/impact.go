@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -13,7 +14,6 @@ import (
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/impact"
 	"github.com/prerel/prerel/internal/plural"
-	"github.com/prerel/prerel/report"
 )
 
 // impactCommand is prerel impact.
@@ -118,7 +118,7 @@ func (l *domainList) Set(s string) error {
 }
 
 // impactFlags defines the flags of prerel impact and returns its run.
-func impactFlags(fs *flagSet) func(*env, []string) error {
+func impactFlags(fs *flagSet) runFunc {
 	policy := fs.String("policy", "", "the `POLICY` P whose adoption is asked about (required)")
 	against := fs.String("against", "", "the `POLICY` B to compare with, for every call (default: today's\ninstallers, terraform-module for modules, apparentlymart for providers)")
 	var domains domainList
@@ -127,47 +127,43 @@ func impactFlags(fs *flagSet) func(*env, []string) error {
 	fs.Var(&failOn, "fail-on", "exit 1 when a call falls in one of these comma-separated `CLASSES`\n("+failOnChanged+": every class but unchanged)")
 	simulate := fs.Bool("simulate-prereleases", false, "insert X.Y.Z-beta.1 and X.Y.Z-rc.1 before each release X.Y.Z of every\nhistory that publishes no prerelease (the output says which figures\nare simulated)")
 	showAll := addShowAll(fs)
-	format := addFormat(fs, "text", "markdown", "json", "html")
+	format := addFormat(fs, impact.Formats)
 	var vf resolveFlags
 	vf.addVersionSourceFlags(fs)
 	vf.installers = addInstallerFlag(fs)
 	cool := addCooldownFlags(fs)
-	return func(e *env, args []string) error {
+	return func(e *env, args []string) (output, error) {
 		if *policy == "" {
-			return usagef("impact needs --policy P, the policy whose adoption is asked about")
+			return output{}, usagef("impact needs --policy P, the policy whose adoption is asked about")
 		}
 		opts := impact.Options{Policies: e.registry, SimulatePrereleases: *simulate}
 		ps, err := e.resolve(policyList{*policy})
 		if err != nil {
-			return err
+			return output{}, err
 		}
 		opts.Policy = ps[0]
 		if *against != "" {
 			if ps, err = e.resolve(policyList{*against}); err != nil {
-				return err
+				return output{}, err
 			}
 			opts.Against = ps[0]
 		}
 		d, err := impactDomain(e, fs, append(domains, args...), &vf)
 		if err != nil {
-			return err
+			return output{}, err
 		}
 		if opts.Cooldown, err = impactCooldown(cool, d, *simulate); err != nil { // cooldown.go
-			return err
+			return output{}, err
 		}
 		// Directories have detected today's releases (impactDomain).
 		opts.Terraform, opts.OpenTofu = vf.installers.releases()
 		rep, err := impact.Run(d, opts)
 		if err != nil {
-			return failure(err)
+			return output{}, failure(err)
 		}
-		if err := impact.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)); err != nil {
-			return failure(err)
-		}
-		if err != nil {
-			return err
-		}
-		return impactOutcome(rep, failOn, *showAll)
+		return rendered(func(w io.Writer) error {
+			return impact.Render(w, format.value, rep, renderOptions(*showAll))
+		}, impactOutcome(rep, failOn, *showAll)), nil
 	}
 }
 

@@ -2,11 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/prerel/prerel/internal/longtest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // impactJSON is the part of impact's JSON output scripts rely on.

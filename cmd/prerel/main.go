@@ -9,9 +9,11 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/prerel/prerel/batch"
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/cmdpolicy"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/suggest"
 )
@@ -29,26 +31,9 @@ type env struct {
 	stderrIsTTY bool
 
 	// ctx is the run's context, done as soon as a policy command fails
-	// (see policySources.load); nil for a run without policy commands.
+	// while it judges cases (see policySources.load); nil for a run
+	// without policy commands.
 	ctx context.Context
-	// stopPolicies stops the policy commands of the run and returns the
-	// first failure of one; nil when the run has none (see
-	// policySources.load). It may be called more than once.
-	stopPolicies func() error
-	// writes are the command's writes to files, held by afterSuccess
-	// until the run has succeeded.
-	writes *[]func() error
-}
-
-// afterSuccess holds write, a command's writing to files (a baseline,
-// override files, the GitHub step summary), until the command's run has
-// succeeded: its run function returned nil and every policy command
-// stopped without a failure. runWithPolicies then calls each write in
-// turn, and the first error is the command's; when the run fails, nothing
-// is written. A write runs while no signal is being handled (see
-// stopOnSignal), so that a run stopped by a signal writes nothing either.
-func (e *env) afterSuccess(write func() error) {
-	*e.writes = append(*e.writes, write)
 }
 
 // context is e.ctx, or a context never done when e has none.
@@ -59,16 +44,41 @@ func (e *env) context() context.Context {
 	return e.ctx
 }
 
-// policyFailure stops the policy commands and returns the first failure of
-// one, as the bad input it is (exit status 2), nil when none failed. A
-// command calls it before it prints a report, so that a policy command
-// that failed gives no report, only its error.
-func (e *env) policyFailure() error {
-	if e.stopPolicies == nil {
-		return nil
-	}
-	return usage(e.stopPolicies())
+// An output is what a command's run gives the runner (runWithPolicies),
+// which writes it the same way for every command, once the policy
+// commands are stopped: first the report, then, when the run has
+// succeeded, the writes; the run then ends with outcome.
+type output struct {
+	// report writes the report to w (stdout); nil for a command that
+	// writes none.
+	report func(w io.Writer) error
+	// writes are the command's writes to files (a baseline, override
+	// files, the GitHub step summary), made in order once the run has
+	// succeeded: no policy failed and the report was written. The first
+	// error is the command's.
+	writes []func() error
+	// outcome is how the run ends once its outputs are written: nil, a
+	// finding (exit status 1) or an outside failure the report shows
+	// (exit status 3).
+	outcome error
 }
+
+// rendered is the output of a run that writes its report, rendered by
+// render, and ends with outcome.
+func rendered(render func(w io.Writer) error, outcome error) output {
+	return output{report: render, outcome: outcome}
+}
+
+// streamed is the runFunc of a command that writes as it goes (eval,
+// serve, version): its output is what run wrote.
+func streamed(run func(e *env, args []string) error) runFunc {
+	return func(e *env, args []string) (output, error) { return output{}, run(e, args) }
+}
+
+// A runFunc runs a command with its arguments, once its flags are parsed,
+// and returns its output; an error means no output: the command's error,
+// with its exit status (see exit.go).
+type runFunc func(e *env, args []string) (output, error)
 
 // A command is one prerel command, defined once: its usage line, the help
 // of 'prerel NAME -h' (and 'prerel help NAME'), its line in the command
@@ -94,7 +104,7 @@ type command struct {
 	// flags defines the command's flags on fs and returns the function
 	// that runs the command once they are parsed, with the arguments
 	// that are not flags. The function may read fs (fs.Changed).
-	flags func(fs *flagSet) func(e *env, args []string) error
+	flags func(fs *flagSet) runFunc
 }
 
 // commands are prerel's commands, in the order of the command lists.
@@ -197,6 +207,8 @@ func runCommand(e *env, c *command, args []string) (code int) {
 			stack := debug.Stack()
 			if wp, ok := p.(*workerPanic); ok {
 				p, stack = wp.value, wp.stack
+			} else if bp, ok := p.(*batch.PanicError); ok {
+				p, stack = bp.Value, bp.Stack
 			}
 			fmt.Fprintf(e.stderr, "prerel %s: %s\n%s", c.name, outsideText(internalError(p).Error()), stack)
 			code = exitInternal
@@ -235,39 +247,87 @@ func runCommand(e *env, c *command, args []string) (code int) {
 }
 
 // runWithPolicies registers the policies that sources name, when there
-// are any, runs run with args and stops the policy commands; the error
-// is run's, or the failure of a policy command when run went well (see
-// policySources.load). When neither fails, it makes the writes that run
-// held with afterSuccess, in order, and returns the first error. A
-// command that takes policies runs, writes included, under stopOnSignal.
-func runWithPolicies(e *env, sources *policySources, args []string, run func(*env, []string) error) error {
+// are any, runs run with args, stops the policy commands and writes the
+// run's output. It is the one place that decides, for every command:
+//
+//   - a policy command that failed while it judged cases is the error,
+//     whatever the run returned (it made the run's verdicts wrong), unless
+//     the run's error tells it; one that fails when it is stopped is the
+//     error unless the run failed; then no report is written and no
+//     file;
+//   - otherwise a run's error is the error, with no report and no file;
+//   - otherwise the report is written; the errors of the policies of
+//     policy files and of prerel.hcl whose expressions failed on some
+//     cases follow it (those cases are invalid in the report), as bad
+//     input, and no file is written;
+//   - otherwise the writes are made, in order, and the run ends with the
+//     first error among the report's and the writes', or its outcome.
+//
+// A command that takes policies runs, writes included, under
+// stopOnSignal.
+func runWithPolicies(e *env, sources *policySources, args []string, run runFunc) error {
 	if sources != nil {
 		defer stopOnSignal(e.stderr)()
 	}
-	var writes []func() error
-	e.writes = &writes
-	if err := runStopPolicies(e, sources, args, run); err != nil {
+	out, err := runStopPolicies(e, sources, args, run)
+	if err != nil {
 		return err
 	}
-	for _, write := range writes {
+	var reportErr error
+	if out.report != nil {
+		reportErr = failure(out.report(e.stdout))
+	}
+	if err := hclFailures(e.registry); err != nil {
+		return err
+	}
+	for _, write := range out.writes {
 		if err := lockedWrite(write); err != nil {
 			return err
 		}
 	}
-	return nil
+	if reportErr != nil {
+		return reportErr
+	}
+	return out.outcome
 }
 
-// runStopPolicies is runWithPolicies without the writes.
-func runStopPolicies(e *env, sources *policySources, args []string, run func(*env, []string) error) (err error) {
+// runStopPolicies loads the policies of sources, runs run and stops the
+// policy commands: the error is that of a policy command that failed
+// (see runWithPolicies), or else run's.
+func runStopPolicies(e *env, sources *policySources, args []string, run runFunc) (output, error) {
+	stop := func() error { return nil }
 	if sources != nil {
-		var finish func(error) error
-		finish, err = sources.load(e)
-		defer func() { err = finish(err) }()
+		var err error
+		stop, err = sources.load(e)
 		if err != nil {
-			return err
+			stop()
+			return output{}, err
 		}
 	}
-	return run(e, args)
+	out, err := run(e, args)
+	during := e.ctx != nil && e.ctx.Err() != nil
+	if failed := stop(); failed != nil && !errors.Is(err, failed) && (during || exitStatus(err) < exitUsage) {
+		return output{}, usage(failed)
+	}
+	return out, err
+}
+
+// hclFailures returns the errors that evaluating the expressions of the
+// policies in HCL of reg (of policy files and of prerel.hcl) gave,
+// grouped, as bad input (exit status 2), or nil.
+func hclFailures(reg *engine.Registry) error {
+	var msgs []string
+	for _, p := range reg.All() {
+		if hp, ok := p.(*hclpolicy.Policy); ok {
+			if err := hp.Err(); err != nil {
+				msgs = append(msgs, err.Error())
+			}
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return usage(errors.New(strings.Join(msgs, "\n")))
 }
 
 // workerPanic is a panic recovered in a goroutine a command started, to
@@ -276,29 +336,6 @@ func runStopPolicies(e *env, sources *policySources, args []string, run func(*en
 type workerPanic struct {
 	value any
 	stack []byte
-}
-
-// recoverWorker is deferred by a goroutine that a command starts: it
-// stores a panic of the goroutine in *p, with its stack, for
-// raiseWorkerPanics.
-func recoverWorker(p **workerPanic) {
-	if v := recover(); v != nil {
-		if wp, ok := v.(*workerPanic); ok {
-			*p = wp
-			return
-		}
-		*p = &workerPanic{value: v, stack: debug.Stack()}
-	}
-}
-
-// raiseWorkerPanics panics again with the first panic that recoverWorker
-// stored, if any.
-func raiseWorkerPanics(ps []*workerPanic) {
-	for _, p := range ps {
-		if p != nil {
-			panic(p)
-		}
-	}
 }
 
 // internalError is the error of a recovered panic p.
@@ -411,14 +448,16 @@ var versionCommand = command{
 	summary: "prerel's version (also: prerel --version)",
 	help: "Print prerel's version: the module version it was built as, or\n" +
 		"(devel) for a build from a source tree.",
-	flags: func(fs *flagSet) func(*env, []string) error {
-		return func(e *env, args []string) error {
+	flags: func(fs *flagSet) runFunc {
+		return func(e *env, args []string) (output, error) {
 			if len(args) != 0 {
-				return usagef("version takes no arguments, got %q", args[0])
+				return output{}, usagef("version takes no arguments, got %q", args[0])
 			}
 			info, _ := debug.ReadBuildInfo()
-			_, err := fmt.Fprintf(e.stdout, "prerel %s\n", moduleVersion(info))
-			return failure(err)
+			return rendered(func(w io.Writer) error {
+				_, err := fmt.Fprintf(w, "prerel %s\n", moduleVersion(info))
+				return err
+			}, nil), nil
 		}
 	},
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -70,165 +69,99 @@ var mergeCommand = command{
 }
 
 // mergeFlags defines the flags of prerel merge and returns its run.
-func mergeFlags(fs *flagSet) func(*env, []string) error {
-	format := addCompareFormat(fs)
+func mergeFlags(fs *flagSet) runFunc {
+	format := addFormat(fs, comparerender.Formats)
 	baseline, writeBaseline := addBaseline(fs)
 	showAll := addShowAll(fs)
 	installers := addInstallerFlag(fs)
 	ownDomain := fs.String("domain", "", "the `FILE` of the file domain the shards ran, to check the witnesses\nwith (merge opens no file a partial report names)")
 	partial := fs.Bool("partial", false, "write the merged partial report (JSON) instead of the report; the\nparts may then be any of the shards")
-	return func(e *env, args []string) error {
-		if len(args) == 0 {
-			return usagef("merge needs the partial reports to merge, written by prerel compare --shard K/N --format json")
+	return func(e *env, args []string) (output, error) {
+		if err := checkMergeFlags(fs, args, *partial, *ownDomain); err != nil {
+			return output{}, err
+		}
+		base, err := readBaseline(*baseline, *writeBaseline)
+		if err != nil {
+			return output{}, err
+		}
+		merged, err := compareshard.Merge(e.context(), args, compareshard.MergeOptions{
+			Hints: partialHints, Partial: *partial,
+			Domain: func(args []string, info compare.DomainInfo) (compare.Domain, error) {
+				return partialDomain(args, info, *ownDomain)
+			},
+			Policies: func(names []string) ([]engine.Policy, error) {
+				ps, err := e.resolve(names)
+				if err != nil {
+					return nil, usagef("the partial reports compare %s: %s; give merge the --policy-file and --policy-cmd the shards had",
+						quote(strings.Join(names, ", ")), quote(err.Error()))
+				}
+				return ps, nil
+			},
+		})
+		if err != nil {
+			return output{}, mergeError(err)
 		}
 		if *partial {
-			var given error
-			fs.Visit(func(f *pflag.Flag) {
-				switch f.Name {
-				case "format", "baseline", "write-baseline", "show-all", "domain":
-					if given == nil {
-						given = usagef("--%s applies to the report, and --partial writes a partial report", f.Name)
-					}
-				}
-			})
-			if given != nil {
-				return given
-			}
+			return rendered(func(w io.Writer) error { return partialWriteError(merged.Partial.WriteJSON(w)) }, nil), nil
 		}
-		if *ownDomain != "" {
-			if kind, err := domainKind(*ownDomain); err != nil {
-				return err
-			} else if kind != domainFile {
-				return usagef("--domain takes the file of a file domain; merge makes the %s domain again from the partial reports", kind)
-			}
-		}
-		var base *compare.Report
-		if *baseline != "" {
-			var err error
-			if base, err = compare.ReadBaseline(*baseline); err != nil {
-				return inputError(err)
-			}
-		}
-		if *writeBaseline != "" {
-			if _, err := compare.CheckBaselineTarget(*writeBaseline); err != nil {
-				return baselineWriteError(err)
-			}
-		}
-		// The parts are read and merged one at a time: the memory of two
-		// partial reports, however many shards. Unless it writes a
-		// partial report, merge makes the domain again from the first
-		// and checks that every witness is one of its cases.
-		var merger compareshard.Merger
-		var witnesses compareshard.WitnessCheck
-		var firstArgs []string // how the domain of the first part was made, and what it is
-		var firstInfo compare.DomainInfo
-		var d compare.Domain
-		var ps []engine.Policy
-		var names []string // of the policies of the partial reports
-		resolve := func() error {
-			if ps != nil {
-				return nil
-			}
-			var err error
-			if ps, err = e.resolve(names); err != nil {
-				return usagef("the partial reports compare %s: %s; give merge the --policy-file and --policy-cmd the shards had",
-					quote(strings.Join(names, ", ")), quote(err.Error()))
-			}
-			return nil
-		}
-		checkWitnesses := func() error {
-			if d == nil {
-				var err error
-				if d, err = partialDomain(firstArgs, firstInfo, *ownDomain); err != nil {
-					return usagef("the witnesses of the partial reports cannot be checked: %v", err)
-				}
-			}
-			// The witness of each class and split must be the case its
-			// shard keeps, which the policies judge.
-			if err := resolve(); err != nil {
-				return err
-			}
-			err := witnesses.Check(e.context(), d, ps)
-			var panicked *compare.PanicError
-			if errors.As(err, &panicked) {
-				panic(&workerPanic{value: err, stack: panicked.Stack})
-			}
-			if err != nil {
-				// A policy command that failed judged what it judged
-				// wrongly: its failure is the error.
-				if ferr := e.policyFailure(); ferr != nil {
-					return ferr
-				}
-				if errors.Is(err, compareshard.ErrNotInDomain) || errors.Is(err, compareshard.ErrNotKept) ||
-					errors.Is(err, compareshard.ErrOtherPolicy) {
-					return usage(trimCompare(err))
-				}
-				return failure(trimCompare(err))
-			}
-			return nil
-		}
-		for _, path := range args {
-			part, err := compareshard.ReadPartial(path, partialHints)
-			if err != nil {
-				return inputError(err)
-			}
-			if err := merger.Add(part); err != nil {
-				return usage(trimCompare(err))
-			}
-			if *partial {
-				continue
-			}
-			if firstInfo == (compare.DomainInfo{}) {
-				firstArgs, firstInfo = part.DomainArgs, part.Info()
-				names = policyList(part.Policies())
-			}
-			witnesses.Add(part)
-			if witnesses.Full() {
-				if err := checkWitnesses(); err != nil {
-					return err
-				}
-			}
-		}
-		merged, err := merger.Partial()
-		if err != nil {
-			return usage(trimCompare(err))
-		}
-		if *partial {
-			if err := merged.WriteJSON(e.stdout); err != nil {
-				return failure(fmt.Errorf("write the partial report: %w", err))
-			}
-			return nil
-		}
-		if !merged.Complete() {
-			_, err := merged.Report(context.Background(), nil) // names the missing shards
-			return usage(trimCompare(err))
-		}
-		if err := checkWitnesses(); err != nil {
-			return err
-		}
-		if err := resolve(); err != nil {
-			return err
-		}
-		report, err := merged.Report(e.context(), ps)
-		var panicked *compare.PanicError
-		if errors.As(err, &panicked) {
-			panic(&workerPanic{value: err, stack: panicked.Stack})
-		}
-		if ferr := e.policyFailure(); ferr != nil {
-			return ferr
-		}
-		if err != nil {
-			return usage(trimCompare(err))
-		}
-		ropt := groupedOptions(comparerender.Options{All: *showAll, BaselinePath: *baseline, Hints: compareHints,
-			Installers: installers.names()})
-		if base != nil {
-			if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, report, merged.Relevance()); err != nil {
-				return inputError(fmt.Errorf("%s: %w", *baseline, err))
-			}
-		}
-		return writeCompareOutputs(e, "merge", comparerender.Format(format.value), report, ropt, *writeBaseline)
+		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.names()}
+		return reportOutput(e, "merge", merged.Domain, base, merged.Report, merged.Relevance, ropt, format.value, *writeBaseline)
 	}
+}
+
+// checkMergeFlags refuses merge without partial reports, the flags of
+// the report with --partial, and a --domain that is not a file.
+func checkMergeFlags(fs *flagSet, args []string, partial bool, ownDomain string) error {
+	if len(args) == 0 {
+		return usagef("merge needs the partial reports to merge, written by prerel compare --shard K/N --format json")
+	}
+	var given error
+	fs.Visit(func(f *pflag.Flag) {
+		switch f.Name {
+		case "format", "baseline", "write-baseline", "show-all", "domain":
+			if partial && given == nil {
+				given = usagef("--%s applies to the report, and --partial writes a partial report", f.Name)
+			}
+		}
+	})
+	if given != nil || ownDomain == "" {
+		return given
+	}
+	if kind, err := domainKind(ownDomain); err != nil {
+		return err
+	} else if kind != domainFile {
+		return usagef("--domain takes the file of a file domain; merge makes the %s domain again from the partial reports", kind)
+	}
+	return nil
+}
+
+// mergeError is the error of merge for an error of compareshard.Merge:
+// a file that cannot be read is the user's input (inputError), parts
+// that do not merge bad input, a failure to walk the domain an outside
+// failure. A panic of a policy is raised again.
+func mergeError(err error) error {
+	var panicked *compare.PanicError
+	var read *compareshard.ReadError
+	var ee *exitError
+	switch {
+	case errors.As(err, &panicked):
+		panic(&workerPanic{value: err, stack: panicked.Stack})
+	case errors.As(err, &read):
+		return inputError(read.Err)
+	case errors.Is(err, compareshard.ErrBadParts):
+		return usage(trimCompare(err))
+	case errors.As(err, &ee):
+		return err
+	}
+	return failure(trimCompare(err))
+}
+
+// partialWriteError is the error of writing a partial report to stdout.
+func partialWriteError(err error) error {
+	if err != nil {
+		return fmt.Errorf("write the partial report: %w", err)
+	}
+	return nil
 }
 
 // trimCompare drops the package's "compare: " from an error of package
@@ -299,25 +232,15 @@ func checkShardFlags(fs *flagSet, shard *shardFlag) error {
 	return err
 }
 
-// writeShard runs one shard and writes its partial report to stdout,
-// with the flags that make its domain again (for merge --baseline).
-func writeShard(e *env, d compare.Domain, ps []engine.Policy, opt compare.Options, sh compareshard.Shard, domainArgs []string) error {
+// runShard runs one shard, whose partial report is the output, with the
+// flags that make its domain again (for merge --baseline).
+func runShard(e *env, d compare.Domain, ps []engine.Policy, opt compare.Options, sh compareshard.Shard, domainArgs []string) (output, error) {
 	p, err := compareshard.RunPartial(e.context(), d, ps, opt, sh)
-	var panicked *compare.PanicError
-	if errors.As(err, &panicked) {
-		panic(&workerPanic{value: err, stack: panicked.Stack})
-	}
-	if ferr := e.policyFailure(); ferr != nil {
-		return ferr
-	}
-	if err != nil {
-		return failure(err)
+	if err := runError(err); err != nil {
+		return output{}, err
 	}
 	p.DomainArgs = domainArgs
-	if err := p.WriteJSON(e.stdout); err != nil {
-		return failure(fmt.Errorf("write the partial report: %w", err))
-	}
-	return nil
+	return rendered(func(w io.Writer) error { return partialWriteError(p.WriteJSON(w)) }, nil), nil
 }
 
 // shardDomainArgs are the compare flags that make the domain of kind, for

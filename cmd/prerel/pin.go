@@ -9,9 +9,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/prerel/prerel/report"
+
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/pin"
@@ -52,35 +53,17 @@ versions could not be listed, and then nothing is written.`,
 }
 
 // pinCommandFlags defines the flags of prerel pin and returns its run.
-func pinCommandFlags(fs *flagSet) func(*env, []string) error {
+func pinCommandFlags(fs *flagSet) runFunc {
 	f := addTreeFlags(fs)
 	check := fs.Bool("check", false, "write nothing; exit 1, showing the difference, when the override files\non disk are not what pin would write (for CI)")
 	remove := fs.Bool("remove", false, "remove the override files prerel wrote, and only those")
 	dryRun := fs.Bool("dry-run", false, "write nothing; print the files pin would write")
 	updateLock := fs.Bool("update-lock", false, "also remove from the lock file exactly the provider entries that\nmust change for init to install the pins")
 	allowOutside := fs.Bool("allow-outside", false, "write and remove override files in module directories outside the Git\nrepository that holds DIR (outside DIR when it is in none)")
-	format := addFormat(fs, "text", "markdown", "json", sarifFormat)
-	return func(e *env, args []string) error {
-		if format.value == sarifFormat && !*check {
-			return usagef("--format sarif is for --check only: the findings of a check, for code scanning")
-		}
-		if len(args) != 1 {
-			return usagef("pin needs exactly one root module directory, got %d arguments", len(args))
-		}
-		var modes []string
-		for _, m := range []struct {
-			on   bool
-			name string
-		}{{*check, "--check"}, {*remove, "--remove"}, {*dryRun, "--dry-run"}} {
-			if m.on {
-				modes = append(modes, m.name)
-			}
-		}
-		if len(modes) > 1 {
-			return usagef("%s cannot be used together", strings.Join(modes, " and "))
-		}
-		if *updateLock && *check {
-			return usagef("--update-lock cannot be used with --check")
+	format := addFormat(fs, pin.CheckFormats)
+	return func(e *env, args []string) (output, error) {
+		if err := checkPinModes(format.value, *check, *remove, *dryRun, *updateLock, args); err != nil {
+			return output{}, err
 		}
 		dir := args[0]
 		if *remove {
@@ -88,119 +71,85 @@ func pinCommandFlags(fs *flagSet) func(*env, []string) error {
 		}
 		rep, err := f.resolve(e, dir, pin.Skip)
 		if err != nil {
-			return err
-		}
-		// A policy of prerel.hcl that failed on a case decided nothing
-		// there: nothing is written.
-		if err := configPolicyFailures(e.registry, f.loaded); err != nil {
-			return err
+			return output{}, err
 		}
 		// An outside failure (versions not listed) is reported before
 		// anything is written: a plan without those items would remove
-		// their pins.
+		// their pins. What pin would write is not known: a check fails,
+		// and says why first.
 		outcome := resolveOutcome(rep, false)
-		if exitStatus(outcome) == exitFailure {
-			if *check {
-				// What pin would write is not known: the check fails,
-				// and says why first.
-				if err := pin.Render(e.stdout, pin.Format(format.value), &pin.Plan{Dir: dir}, pin.RenderOptions{Checked: true, Failures: checkFailures(rep), Only: true, Report: rep}); err != nil {
-					return failure(err)
-				}
-			}
-			return outcome
+		if exitStatus(outcome) == exitFailure && !*check {
+			return output{}, outcome
+		} else if exitStatus(outcome) == exitFailure {
+			only := pin.RenderOptions{Checked: true, Failures: pin.CheckFailures(rep), Only: true, Report: rep}
+			return rendered(func(w io.Writer) error { return pin.Render(w, format.value, &pin.Plan{Dir: dir}, only) }, outcome), nil
 		}
-		_, tofu := f.installers.releases()
-		tree, diags := config.LoadTree(dir, config.TreeOptions{ModulesDir: f.modulesDir, SkipFile: pin.Skip, Terraform: !tofu.ReadsTofuFiles()})
-		if diags.HasErrors() {
-			return diagnosticsError(diags)
-		}
-		opts := pin.Options{Policies: e.registry, AllowOutside: *allowOutside}
-		if slices.ContainsFunc(tree.Nodes, func(n *config.Node) bool { return n.Module != nil && n.Module.ReadsTofuFiles() }) {
-			// One override file serves both installers: where they read
-			// the configuration differently, nothing is pinned.
-			opts.TerraformTree, _ = config.LoadTree(dir, config.TreeOptions{ModulesDir: f.modulesDir, SkipFile: pin.Skip, Terraform: true})
-		}
-		plan, err := pin.Build(rep, tree, opts)
+		// The plan is built on the tree the report was resolved from.
+		plan, err := pin.Build(rep, nil, pin.Options{Policies: e.registry, AllowOutside: *allowOutside})
 		if err != nil {
-			return failure(err)
-		}
-		// A policy command that failed made the plan of invalid
-		// verdicts: no report, no file written.
-		if err := e.policyFailure(); err != nil {
-			return err
+			return output{}, failure(err)
 		}
 		ropts := pin.RenderOptions{Contents: *dryRun}
 		switch {
 		case *check:
-			diffs, err := pin.Check(plan)
-			if err != nil {
-				return failure(err)
-			}
-			ropts.Checked, ropts.Differences, ropts.Failures = true, diffs, checkFailures(rep)
-			if err := pin.Render(e.stdout, pin.Format(format.value), plan, ropts); err != nil {
-				return failure(err)
-			}
-			if len(diffs) > 0 {
-				drift := finding(fmt.Errorf("%s not what prerel pin would write: run prerel pin %s",
-					plural.Of(len(diffs), "override file is", "override files are"), printable.String(dir)))
-				return errors.Join(drift, outcome)
-			}
-			return outcome
+			return pinCheck(plan, rep, format.value, outcome)
 		case *dryRun:
-			return pinReport(e, format.value, plan, ropts, false, outcome)
+			return rendered(func(w io.Writer) error { return pin.Render(w, format.value, plan, ropts) }, outcome), nil
 		}
 		// The files are written, and the report of what was written
 		// printed, once the run has succeeded.
-		e.afterSuccess(func() error {
+		write := func() error {
 			if err := pin.Write(plan, pin.WriteOptions{Unlock: *updateLock, AllowOutside: *allowOutside}); err != nil {
 				return failure(err)
 			}
-			return pinReport(e, format.value, plan, ropts, *updateLock, outcome)
-		})
-		return nil
+			ropts.Unlocked = *updateLock
+			return failure(pin.Render(e.stdout, format.value, plan, ropts))
+		}
+		return output{writes: []func() error{write}, outcome: outcome}, nil
 	}
 }
 
-// checkFailures says, one line each, what makes pin --check fail besides
-// files that differ: versions that could not be listed, an item with no
-// admissible version under its chosen policy, a locked provider version
-// the chosen policy refuses.
-func checkFailures(rep *resolve.Report) []string {
-	var out []string
-	for _, it := range rep.Errors() {
-		out = append(out, fmt.Sprintf("the versions of %s %s (%s) could not be listed: %s", it.Kind, it.Name, posOrImplied(it.Pos), it.Problem))
+// checkPinModes refuses the flags of pin that do not go together, and
+// arguments other than one directory.
+func checkPinModes(format report.Format, check, remove, dryRun, updateLock bool, args []string) error {
+	if !check && !pin.Formats.Has(format) {
+		return usagef("--format %s is for --check only: the findings of a check, for code scanning", format)
 	}
-	for _, it := range rep.Unsatisfied() {
-		out = append(out, fmt.Sprintf("%s %s (%s) has no admissible version, so nothing is pinned for it: %s", it.Kind, it.Name, posOrImplied(it.Pos), it.Problem))
+	if len(args) != 1 {
+		return usagef("pin needs exactly one root module directory, got %d arguments", len(args))
 	}
-	for _, l := range rep.RefusedLocks() {
-		out = append(out, fmt.Sprintf("the lock file holds %s %s (%s), which %s does not admit for %q: %s", l.Address, l.Version, l.Pos, l.Policy, l.Constraint, l.Reason))
+	var modes []string
+	for _, m := range []struct {
+		on   bool
+		name string
+	}{{check, "--check"}, {remove, "--remove"}, {dryRun, "--dry-run"}} {
+		if m.on {
+			modes = append(modes, m.name)
+		}
 	}
-	return append(out, pinDrift(rep)...)
+	if len(modes) > 1 {
+		return usagef("%s cannot be used together", strings.Join(modes, " and "))
+	}
+	if updateLock && check {
+		return usagef("--update-lock cannot be used with --check")
+	}
+	return nil
 }
 
-// pinReport writes the report of plan and, when unlocked, the provider
-// entries removed from the lock file, and returns outcome, the outcome of
-// the resolution.
-func pinReport(e *env, format string, plan *pin.Plan, opts pin.RenderOptions, unlocked bool, outcome error) error {
-	if err := pin.Render(e.stdout, pin.Format(format), plan, opts); err != nil {
-		return failure(err)
+// pinCheck is pin --check: the report of plan against the files on disk,
+// and a finding when they differ, with outcome, that of the resolution.
+func pinCheck(plan *pin.Plan, rep *resolve.Report, format report.Format, outcome error) (output, error) {
+	diffs, err := pin.Check(plan)
+	if err != nil {
+		return output{}, failure(err)
 	}
-	if unlocked && len(plan.Lock) > 0 && format != "json" {
-		code, item := printable.String, "  "
-		if format == "markdown" {
-			code, item = markdown.Code, "- "
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "\nRemoved from %s:\n", code(plan.LockFile))
-		for _, l := range plan.Lock {
-			b.WriteString(item + code(l.Address) + "\n")
-		}
-		if _, err := io.WriteString(e.stdout, b.String()); err != nil {
-			return failure(err)
-		}
+	if len(diffs) > 0 {
+		drift := finding(fmt.Errorf("%s not what prerel pin would write: run prerel pin %s",
+			plural.Of(len(diffs), "override file is", "override files are"), printable.String(plan.Dir)))
+		outcome = errors.Join(drift, outcome)
 	}
-	return outcome
+	ropts := pin.RenderOptions{Checked: true, Differences: diffs, Failures: pin.CheckFailures(rep)}
+	return rendered(func(w io.Writer) error { return pin.Render(w, format, plan, ropts) }, outcome), nil
 }
 
 // pinRemove removes the override files prerel wrote in the local module
@@ -208,13 +157,13 @@ func pinReport(e *env, format string, plan *pin.Plan, opts pin.RenderOptions, un
 // keeps installed until -upgrade. It reads the tree only: no versions
 // are listed. With unlock, the lock file blocks of the providers the
 // files pinned go too.
-func pinRemove(e *env, f *resolveFlags, dir, format string, allowOutside, unlock bool) error {
+func pinRemove(e *env, f *resolveFlags, dir string, format report.Format, allowOutside, unlock bool) (output, error) {
 	if err := f.check(dir); err != nil {
-		return err
+		return output{}, err
 	}
 	tree, diags := config.LoadTree(dir, config.TreeOptions{ModulesDir: f.modulesDir, SkipFile: pin.Skip})
 	if diags.HasErrors() {
-		return diagnosticsError(diags)
+		return output{}, diagnosticsError(diags)
 	}
 	p := &pin.Plan{Dir: dir}
 	for _, n := range tree.Nodes {
@@ -231,74 +180,24 @@ func pinRemove(e *env, f *resolveFlags, dir, format string, allowOutside, unlock
 		if _, err := os.Lstat(lock); err == nil {
 			abs, err := filepath.Abs(lock)
 			if err != nil {
-				return inputError(err)
+				return output{}, inputError(err)
 			}
 			p.LockFile = abs
 			var diags hcl.Diagnostics
 			if locks, diags = config.LoadLockFile(lock); diags.HasErrors() {
-				return diagnosticsError(diags)
+				return output{}, diagnosticsError(diags)
 			}
 		}
 	}
 	// The files are removed once the run has succeeded, as they are
 	// written.
-	e.afterSuccess(func() error {
+	remove := func() error {
 		removal, err := pin.Remove(p, pin.WriteOptions{AllowOutside: allowOutside, Unlock: unlock})
 		if err != nil {
 			return failure(err)
 		}
 		check, _ := e.registry.Lookup(pin.KeepPolicy)
-		return failure(renderRemoved(e.stdout, format, removal, pin.Kept(tree, locks, removal, check)))
-	})
-	return nil
-}
-
-// renderRemoved writes the files pin --remove removed, the lock entries
-// it removed, what init keeps installed until -upgrade, and the files it
-// would not touch.
-func renderRemoved(w io.Writer, format string, r *pin.Removal, kept []string) error {
-	if format == "json" {
-		enc := newJSONEncoder(w)
-		enc.SetIndent("", "  ")
-		if kept == nil {
-			kept = []string{}
-		}
-		return enc.Encode(struct {
-			*pin.Removal
-			Kept []string `json:"kept_until_upgrade"`
-		}{r, kept})
+		return failure(pin.RenderRemoval(e.stdout, format, removal, pin.Kept(tree, locks, removal, check)))
 	}
-	code, plain, item := printable.String, printable.String, "  "
-	if format == "markdown" {
-		code, plain, item = markdown.Code, markdown.Escape, "- "
-	}
-	var b strings.Builder
-	if len(r.Removed) == 0 {
-		b.WriteString("No override file written by prerel to remove.\n")
-	} else {
-		b.WriteString("Removed:\n")
-		for _, f := range r.Removed {
-			b.WriteString(item + code(f) + "\n")
-		}
-	}
-	if len(r.Unlocked) > 0 {
-		b.WriteString("\nRemoved from the lock file:\n")
-		for _, a := range r.Unlocked {
-			b.WriteString(item + code(a) + "\n")
-		}
-	}
-	if len(kept) > 0 {
-		b.WriteString("\ninit keeps what it installed while the configuration admits it: run `" + pin.UpgradeCommand + "`\n(or `tofu init -upgrade`) to install today's selection again:\n")
-		for _, k := range kept {
-			b.WriteString(item + plain(k) + "\n")
-		}
-	}
-	if len(r.Refused) > 0 {
-		b.WriteString("\nNot removed:\n")
-		for _, f := range r.Refused {
-			b.WriteString(item + code(f.File) + ": " + plain(f.Reason) + "\n")
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return output{writes: []func() error{remove}}, nil
 }

@@ -3,12 +3,13 @@
 package main
 
 import (
-	"github.com/prerel/prerel/catalogue"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/prerel/prerel/catalogue"
 )
 
 // shellScript writes an executable shell script with body into dir and
@@ -109,6 +110,11 @@ while IFS= read -r line; do
 	echo allow
 done
 `
+	// failsAtOnce reads one case and exits with status 3.
+	failsAtOnce = `read -r line
+echo "fails: at once" >&2
+exit 3
+`
 	// failsAtEnd allows every case, then exits with status 5.
 	failsAtEnd = `while IFS= read -r line; do echo allow; done
 echo "fails at the end" >&2
@@ -160,25 +166,51 @@ func TestEvalStopsAtAFailedPolicyCommand(t *testing.T) {
 	}
 }
 
-// TestCheckPrintsNoTableOfAFailedPolicyCommand checks that check prints
-// its error, and no table of invalid verdicts, when a policy command
-// fails, during the run or when it is stopped.
-func TestCheckPrintsNoTableOfAFailedPolicyCommand(t *testing.T) {
+// TestNoReportOfAFailedPolicyCommand checks that every command that
+// judges cases with policies prints its error, and no report, when a
+// policy command fails, during the run or when it is stopped, and exits
+// 2 (doc.go, "A policy that fails"). eval, which writes as it goes, keeps
+// the lines answered before (TestEvalStopsAtAFailedPolicyCommand); merge
+// is TestMergeWritesNothingAfterAFailedPolicyCommand; policies runs no
+// policy.
+func TestNoReportOfAFailedPolicyCommand(t *testing.T) {
 	dir := t.TempDir()
-	for name, body := range map[string]string{"during the run": failsAfterTwo, "when stopped": failsAtEnd} {
-		t.Run(name, func(t *testing.T) {
-			script := shellScript(t, dir, strings.ReplaceAll(name, " ", "-")+".sh", body)
-			code, stdout, stderr := runCLI(t, "", "check", "--policy-cmd", "fails=/bin/sh "+script, "--policies", "strict,fails", ">= 1.0", "1.0.0", "1.1.0", "1.2.0")
-			if code != exitUsage {
-				t.Errorf("exit %d, want %d", code, exitUsage)
+	module := writeModule(t, map[string]string{"main.tf": `module "consul" {
+  source  = "hashicorp/consul-k8s/kubernetes"
+  version = ">= 1.0.0-beta1, < 2.0.0"
+}
+`})
+	versions := []string{">= 1.0", "1.0.0", "1.1.0", "1.2.0"}
+	tree := []string{"--index", resolveIndex, "--lock-file", "-", module}
+	commands := map[string][]string{
+		"check":   append([]string{"check", "--policies", "strict,fails"}, versions...),
+		"select":  append([]string{"select", "--policies", "strict,fails"}, versions...),
+		"explain": {"explain", "--policy", "fails", ">= 1.0", "1.0.0"},
+		"select --min-age": {"select", "--policies", "strict,fails", "--min-age", "1d", "--now", "2026-03-01T00:00:00Z",
+			">= 1.0", "1.0.0@2026-01-01T00:00:00Z", "1.1.0@2026-02-28T00:00:00Z"},
+		"compare --domain ages": {"compare", "--domain", "ages", "--policies", "strict,fails"},
+		"compare":               {"compare", "--domain", smallDomain(t), "--policies", "strict,fails"},
+		"compare shard":         {"compare", "--domain", smallDomain(t), "--policies", "strict,fails", "--shard", "1/2"},
+		"resolve":               append([]string{"resolve", "--policy", "fails"}, tree...),
+		"pin --check":           append([]string{"pin", "--check", "--policy", "fails"}, tree...),
+		"pin --dry-run":         append([]string{"pin", "--dry-run", "--policy", "fails"}, tree...),
+		"impact":                {"impact", "--policy", "fails", "--index", resolveIndex, "--domain", module},
+	}
+	scripts := map[string]string{"during the run": failsAtOnce, "when stopped": failsAtEnd}
+	for name, args := range commands {
+		for when, body := range scripts {
+			if name == "compare --domain ages" && when == "when stopped" {
+				continue // the shell would answer the whole domain first: seconds
 			}
-			if stdout != "" {
-				t.Errorf("stdout:\n%s", stdout)
-			}
-			if !strings.Contains(stderr, `prerel check: policy "fails": command /bin/sh `) {
-				t.Errorf("stderr:\n%s", stderr)
-			}
-		})
+			t.Run(name+" "+when, func(t *testing.T) {
+				script := shellScript(t, dir, strings.ReplaceAll(when, " ", "-")+".sh", body)
+				code, stdout, stderr := runCLI(t, "", append(args, "--policy-cmd", "fails=/bin/sh "+script)...)
+				cmd := strings.Fields(name)[0]
+				if code != exitUsage || stdout != "" || !strings.Contains(stderr, "\nprerel "+cmd+`: policy "fails": command /bin/sh `) {
+					t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitUsage, stdout, stderr)
+				}
+			})
+		}
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,22 +44,17 @@ func addPolicySources(fs *flagSet) *policySources {
 }
 
 // load registers the policies the flags name on a copy of e.registry,
-// which it makes e's registry, and sets e.stopPolicies and e.ctx, which
-// is done as soon as a policy command fails. The returned finish must be
-// called when the command's work is done, with the command's error: it
-// stops every policy command and returns the error the command ends
-// with, the first failure of a policy command when the work itself went
-// well (a policy command that exits, hangs or answers out of turn is bad
-// input: exit 2), or else the errors that evaluating the expressions of
-// the policy files' policies gave, grouped (a policy that fails on a case
-// is bad input too, though the case is only invalid).
-func (s *policySources) load(e *env) (finish func(error) error, err error) {
+// which it makes e's registry, and sets e.ctx, which is done as soon as a
+// policy command fails while it judges cases. The returned stop must be
+// called when the command's work is done, also when load fails: it stops
+// every policy command and returns the first failure of one (a policy
+// command that exits, hangs or answers out of turn), nil when none failed.
+func (s *policySources) load(e *env) (stop func() error, err error) {
 	var cmds []*cmdpolicy.Policy
-	var hcls []*hclpolicy.Policy
 	ctx, cancel := context.WithCancel(context.Background())
 	e.ctx = ctx
 	s.failed = func(error) { cancel() }
-	stop := func() error {
+	stop = func() error {
 		defer cancel()
 		var failed error
 		for _, c := range cmds {
@@ -70,44 +64,22 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 		}
 		return failed
 	}
-	e.stopPolicies = stop
-	finish = func(err error) error {
-		failed := stop()
-		if failed == nil {
-			// A policy file's policy that failed on some cases judged
-			// them invalid and the run went on: its report stands, and
-			// the errors follow it.
-			var msgs []string
-			for _, p := range hcls {
-				if perr := p.Err(); perr != nil {
-					msgs = append(msgs, perr.Error())
-				}
-			}
-			if len(msgs) > 0 {
-				failed = errors.New(strings.Join(msgs, "\n"))
-			}
-		}
-		if failed != nil && exitStatus(err) < exitUsage {
-			return usage(failed)
-		}
-		return err
-	}
 	if err := s.checkEnv(); err != nil {
-		return finish, err
+		return stop, err
 	}
 	if len(s.files) == 0 && len(s.cmds.pairs) == 0 {
-		return finish, nil
+		return stop, nil
 	}
 	reg := engine.NewRegistry()
 	for _, p := range e.registry.All() {
 		if err := reg.Register(p); err != nil {
-			return finish, err
+			return stop, err
 		}
 	}
 	for i, file := range s.files {
 		for _, earlier := range s.files[:i] {
 			if sameFile(file, earlier) {
-				return finish, usagef("--policy-file %s: the file %s is already given", file, earlier)
+				return stop, usagef("--policy-file %s: the file %s is already given", file, earlier)
 			}
 		}
 		ps, diags := hclpolicy.Load(file, hclpolicy.Options{Command: s.command(e, filepath.Dir(file), &cmds)})
@@ -115,30 +87,29 @@ func (s *policySources) load(e *env) (finish func(error) error, err error) {
 			diags = append(diags, hclpolicy.CheckNames(ps, reg)...)
 		}
 		if diags.HasErrors() {
-			return finish, diagnosticsError(diags)
+			return stop, diagnosticsError(diags)
 		}
-		hcls = append(hcls, ps...)
 		for _, p := range ps {
 			if err := reg.Register(p); err != nil {
-				return finish, usage(fmt.Errorf("%s: %w", file, err))
+				return stop, usage(fmt.Errorf("%s: %w", file, err))
 			}
 		}
 	}
 	for _, c := range s.cmds.pairs {
 		p, err := cmdpolicy.New(c.name, c.argv, cmdpolicy.Options{Timeout: s.timeout, Stderr: e.stderr, Env: s.env, OnFailure: s.failed})
 		if err != nil {
-			return finish, usage(fmt.Errorf("--policy-cmd %s: %w", c.name, err))
+			return stop, usage(fmt.Errorf("--policy-cmd %s: %w", c.name, err))
 		}
 		cmds = append(cmds, p)
 		if _, taken := reg.Lookup(c.name); taken {
-			return finish, usagef("--policy-cmd %s: a policy named %q is already registered", c.name, c.name)
+			return stop, usagef("--policy-cmd %s: a policy named %q is already registered", c.name, c.name)
 		}
 		if err := reg.Register(p); err != nil {
-			return finish, usage(fmt.Errorf("--policy-cmd %s: %w", c.name, err))
+			return stop, usage(fmt.Errorf("--policy-cmd %s: %w", c.name, err))
 		}
 	}
 	e.registry = reg
-	return finish, nil
+	return stop, nil
 }
 
 // command returns the hclpolicy.Options.Command of a policy file in dir:
@@ -257,25 +228,4 @@ func (l *commandList) Set(s string) error {
 	}
 	l.pairs = append(l.pairs, namedCommand{name, text, argv})
 	return nil
-}
-
-// configPolicyFailures returns the errors that evaluating the expressions
-// of the policies declared in the policy configuration file gave, grouped,
-// as bad input (exit 2), or nil. file is the file's name, "" for none.
-func configPolicyFailures(reg *engine.Registry, file string) error {
-	if file == "" {
-		return nil
-	}
-	var msgs []string
-	for _, p := range reg.All() {
-		if hp, ok := p.(*hclpolicy.Policy); ok && hp.DefRange().Filename == file {
-			if err := hp.Err(); err != nil {
-				msgs = append(msgs, err.Error())
-			}
-		}
-	}
-	if len(msgs) == 0 {
-		return nil
-	}
-	return usage(errors.New(strings.Join(msgs, "\n")))
 }

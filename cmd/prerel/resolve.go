@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,13 +15,11 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/diag"
-	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/pin"
 	"github.com/prerel/prerel/terraform/credentials"
 	"github.com/prerel/prerel/terraform/registry"
 
-	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/updaters"
@@ -175,61 +173,52 @@ when some versions could not be listed. Every problem is named on stderr.`,
 
 // resolveCommandFlags defines the flags of prerel resolve and returns its
 // run.
-func resolveCommandFlags(fs *flagSet) func(*env, []string) error {
+func resolveCommandFlags(fs *flagSet) runFunc {
 	f := addTreeFlags(fs)
 	// resolve's --policies adds columns: not addPolicies, whose policies
 	// are those a command runs, all by default.
 	fs.Var(&f.extra, "policies", "comma-separated `POLICIES` to show as extra columns (default: none)")
 	updater := fs.String("updater", "", "also show what the updater `NAME` (renovate, dependabot or\nterraform-module-versions) selects and proposes next to what init\ninstalls, and where they disagree")
 	readers := fs.Bool("readers", false, "also show what every program that reads a constraint assumes: today's\ninit, the bots (Renovate, Dependabot, terraform-module-versions) and the\nother readers of the catalogue, differences first")
-	format := addFormat(fs, "text", "markdown", "json", sarifFormat)
+	format := addFormat(fs, resolve.Formats)
 	showAll := addShowAll(fs)
-	return func(e *env, args []string) error {
+	return func(e *env, args []string) (output, error) {
 		if len(args) != 1 {
-			return usagef("resolve needs exactly one root module directory, got %d arguments", len(args))
+			return output{}, usagef("resolve needs exactly one root module directory, got %d arguments", len(args))
 		}
 		up, err := updaterPolicy(*updater)
 		if err != nil {
-			return err
+			return output{}, err
 		}
 		// The files prerel pin wrote are read apart: the report judges
 		// the configuration's own constraints and shows each pin.
 		rep, err := f.resolve(e, args[0], pin.Skip)
 		if err != nil {
-			return err
+			return output{}, err
 		}
 		if up != nil {
 			if err := rep.AddUpdater(up, e.registry); err != nil {
-				return failure(err)
+				return output{}, failure(err)
 			}
 		}
 		if *readers {
 			if err := rep.AddReaders(withRFC4444(rep, e.registry, constraintReaders(e.registry))); err != nil {
-				return failure(err)
+				return output{}, failure(err)
 			}
 		}
-		if err := resolve.Render(e.stdout, report.Format(format.value), rep, renderOptions(*showAll)); err != nil {
-			return failure(err)
-		}
-		if err := configPolicyFailures(e.registry, f.loaded); err != nil {
-			return err
-		}
-		return errors.Join(resolveOutcome(rep, *showAll), stalePins(rep))
+		return rendered(func(w io.Writer) error {
+			return resolve.Render(w, format.value, rep, renderOptions(*showAll))
+		}, errors.Join(resolveOutcome(rep, *showAll), stalePins(rep))), nil
 	}
 }
 
 // stalePins is a finding for every pin prerel pin wrote that is not what
 // the chosen policy selects now, as a stale lock entry is.
 func stalePins(rep *resolve.Report) error {
-	var lines []string
-	for _, it := range rep.StalePins() {
-		lines = append(lines, fmt.Sprintf("%s %q is pinned at %s (%s:%d), but %s now selects %s: run prerel pin",
-			it.Kind, it.Name, printable.String(it.Pinned.Version), printable.String(it.Pinned.File), it.Pinned.Line, it.Policy, printable.String(selectedOrNone(it.Selected))))
+	if lines := rep.StalePinLines(); len(lines) > 0 {
+		return finding(errors.New(strings.Join(lines, "\n")))
 	}
-	if len(lines) == 0 {
-		return nil
-	}
-	return finding(errors.New(strings.Join(lines, "\n")))
+	return nil
 }
 
 // resolve reads the configuration rooted at dir as the flags say and
@@ -412,69 +401,19 @@ func (f *resolveFlags) versionsIn(e *env, cmd, workDir string) (registry.Source,
 }
 
 // resolveOutcome is the exit status of a resolved report, with every
-// problem named on stderr: the items whose versions could not be listed
-// (an outside failure), the items with no admissible version and the
-// locked provider versions the chosen policy does not admit (findings).
-// When several kinds occur, each is listed and the status is the most
-// severe one's: the failure's. Items that could not be listed for the
-// same reason share a line that names them, at most 6 unless showAll.
-// Every text from outside is escaped by printable.String.
+// problem named on stderr (resolve.Report.Outcome): an outside failure
+// when some versions could not be listed, whatever else it found, a
+// finding when an item has no admissible version or a locked provider
+// version is not admitted.
 func resolveOutcome(rep *resolve.Report, showAll bool) error {
-	var parts []string
-	status := exitOK
-	if bad := rep.Errors(); len(bad) > 0 {
-		var lines []string
-		for _, g := range rep.ProblemGroups(resolve.StatusError) {
-			if len(g.Items) == 1 {
-				it := g.Items[0]
-				lines = append(lines, fmt.Sprintf("%s %q: %s", it.Kind, it.Name, printable.String(it.Problem)))
-				continue
-			}
-			max := 6
-			if showAll {
-				max = 0
-			}
-			names, _ := g.Names(max, strconv.Quote)
-			lines = append(lines, fmt.Sprintf("%s (%d items): %s", names, len(g.Items), printable.String(g.Problem)))
-		}
-		parts = append(parts, fmt.Sprintf("the versions of %d of %d items could not be listed:\n  %s", len(bad), len(rep.Items), strings.Join(lines, "\n  ")))
-		status = exitFailure
+	text, unlisted := rep.Outcome(showAll)
+	switch {
+	case unlisted:
+		return failure(errors.New(text))
+	case text != "":
+		return finding(errors.New(text))
 	}
-	var unsatisfied, refused []string
-	for _, it := range rep.Unsatisfied() {
-		unsatisfied = append(unsatisfied, fmt.Sprintf("%s %q (%s): %s", it.Kind, it.Name, printable.String(posOrImplied(it.Pos)), printable.String(it.Problem)))
-	}
-	for _, l := range rep.RefusedLocks() {
-		refused = append(refused, fmt.Sprintf("locked provider %s %s (%s): not admitted by %s for %q: %s: %s",
-			printable.String(l.Address), printable.String(l.Version), printable.String(l.Pos), l.Policy, l.Constraint, l.Verdict, printable.String(l.Reason)))
-	}
-	if len(unsatisfied)+len(refused) > 0 && status == exitOK {
-		status = exitFinding
-	}
-	if len(parts) == 0 && len(unsatisfied)+len(refused) == 1 {
-		// One finding alone is its own message.
-		parts = append(parts, slices.Concat(unsatisfied, refused)[0])
-	} else {
-		if n := len(unsatisfied); n > 0 {
-			parts = append(parts, fmt.Sprintf("%s no admissible version under the chosen policy:\n  %s",
-				plural.Of(n, "item has", "items have"), strings.Join(unsatisfied, "\n  ")))
-		}
-		if n := len(refused); n > 0 {
-			parts = append(parts, fmt.Sprintf("%s not admitted by the chosen policy:\n  %s",
-				plural.Of(n, "locked provider version is", "locked provider versions are"), strings.Join(refused, "\n  ")))
-		}
-	}
-	if len(parts) == 0 {
-		return nil
-	}
-	return withStatus(status, errors.New(strings.Join(parts, "\n")))
-}
-
-func posOrImplied(pos string) string {
-	if pos == "" {
-		return "implied"
-	}
-	return pos
+	return nil
 }
 
 // diagnosticLines formats the errors among diags one a line, each escaped
@@ -527,14 +466,6 @@ func updaterPolicy(name string) (engine.Policy, error) {
 		names = append(names, p.Name())
 	}
 	return nil, usagef("--updater %q: not an updater; expected one of %s", name, strings.Join(names, ", "))
-}
-
-// selectedOrNone is a selection, or "none".
-func selectedOrNone(s *string) string {
-	if s == nil {
-		return "none"
-	}
-	return *s
 }
 
 // modulesOnly are the readers of module calls alone:

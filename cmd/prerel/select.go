@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -23,39 +24,40 @@ carry its publication date after "@" (1.1.0@2026-02-27T12:00:00Z): each
 policy decides on the whole list, then the versions younger than the
 minimum age are held back.`,
 	policySources: true,
-	flags: func(fs *flagSet) func(*env, []string) error {
+	flags: func(fs *flagSet) runFunc {
 		names := addPolicies(fs)
 		versionsFile := addVersionsFile(fs)
-		format := addFormat(fs, "text", "json", "html")
+		format := addFormat(fs, report.SelectFormats)
 		showAll := addShowAll(fs)
 		cool := addCooldownFlags(fs)
-		return func(e *env, args []string) error {
+		return func(e *env, args []string) (output, error) {
 			if len(args) < 1 {
-				return usagef("select needs a constraint")
+				return output{}, usagef("select needs a constraint")
 			}
-			constraint, versions := args[0], args[1:]
 			if cool.minAge.set && cool.minAge.d > 0 { // a cooldown (cooldown.go)
-				return selectCooled(e, cool, *names, constraint, versions, *versionsFile, format.value, *showAll)
+				return selectCooled(e, cool, *names, args[0], args[1:], *versionsFile, format.value, *showAll)
 			}
 			// Versions given as arguments must parse; a file's versions are
 			// judged as they are, and each policy reports the ones it
 			// cannot read.
-			versions, err := gatherVersions(constraint, versions, *versionsFile)
+			constraint, versions, err := gatherVersions(args, *versionsFile)
 			if err != nil {
-				return err
+				return output{}, err
 			}
 			if len(versions) == 0 {
-				return usagef("select needs versions: as arguments or with --versions-file")
+				return output{}, usagef("select needs versions: as arguments or with --versions-file")
 			}
 			ps, err := e.resolve(*names)
 			if err != nil {
-				return err
+				return output{}, err
 			}
 			s := report.Selection{Report: report.NewSelectReport(ps, constraint, versions)}
-			if format.value == "html" {
+			if format.value == report.HTML {
 				s.Verdicts = report.NewCheckReport(ps, constraint, versions)
 			}
-			return failure(report.Select(e.stdout, report.Format(format.value), s, renderOptions(*showAll)))
+			return rendered(func(w io.Writer) error {
+				return report.Select(w, format.value, s, renderOptions(*showAll))
+			}, nil), nil
 		}
 	},
 }
@@ -65,25 +67,26 @@ func addVersionsFile(fs *flagSet) *string {
 	return fs.String("versions-file", "", "also read versions from `FILE`, one a line (blank lines and lines\nstarting with # are skipped; they are judged as they are)")
 }
 
-// gatherVersions returns the versions given as arguments, which must
-// parse (checkArgs, with the constraint), then those of file when one is
-// named, which are judged as they are. A file that lists no versions is
-// an error.
-func gatherVersions(constraint string, args []string, file string) ([]string, error) {
-	if err := checkArgs(constraint, args); err != nil {
-		return nil, err
+// gatherVersions returns the constraint, args[0], and the versions: those
+// given as arguments after it, which must parse (checkArgs, with the
+// constraint), then those of file when one is named, which are judged as
+// they are. A file that lists no versions is an error.
+func gatherVersions(args []string, file string) (constraint string, versions []string, err error) {
+	constraint, versions = args[0], args[1:]
+	if err := checkArgs(constraint, versions); err != nil {
+		return "", nil, err
 	}
 	if file == "" {
-		return args, nil
+		return constraint, versions, nil
 	}
 	more, err := readVersionsFile(file)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	if len(more) == 0 {
-		return nil, usagef("the versions file %s lists no versions", file)
+		return "", nil, usagef("the versions file %s lists no versions", file)
 	}
-	return append(args, more...), nil
+	return constraint, append(versions, more...), nil
 }
 
 // readVersionsFile reads one version a line; blank lines and # comments are

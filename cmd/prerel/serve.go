@@ -14,10 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	svchost "github.com/hashicorp/terraform-svchost"
-
 	"github.com/prerel/prerel/internal/printable"
-	"github.com/prerel/prerel/terraform/registry"
 	"github.com/prerel/prerel/web"
 )
 
@@ -69,13 +66,13 @@ var serveStarted func(addr string)
 
 // serveFlags defines the flags of prerel serve and returns its run,
 // which serves until SIGINT or SIGTERM.
-func serveFlags(fs *flagSet) func(*env, []string) error {
+func serveFlags(fs *flagSet) runFunc {
 	run := serveRun(fs)
-	return func(e *env, args []string) error {
+	return streamed(func(e *env, args []string) error {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		return run(ctx, e, args)
-	}
+	})
 }
 
 // serveRun defines the flags of prerel serve and returns the function
@@ -105,51 +102,59 @@ func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) erro
 		if err != nil {
 			return err
 		}
-
-		ln, err := net.Listen("tcp", *addr)
-		if err != nil {
-			return failure(fmt.Errorf("listen on %s: %w", printable.String(*addr), err))
-		}
-		port := ln.Addr().(*net.TCPAddr).Port
-		everywhere := isUnspecified(host)
-		switch {
-		case everywhere:
-			fmt.Fprintf(e.stderr, "prerel serve: warning: --addr %s listens on all interfaces: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(*addr))
-		case !isLoopback(host):
-			fmt.Fprintf(e.stderr, "prerel serve: warning: %s is not a loopback address: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(host))
-		}
-		lookups.AllowHost = serveHosts(host, port)
-		lookups.Log = e.stderr
-		lookups.Precompress = true
-		srv := &http.Server{
-			Handler:           web.Handler(site, lookups),
-			ReadHeaderTimeout: serveReadHeaderTimeout,
-			WriteTimeout:      vf.deadline + web.DefaultQueueWait + time.Minute,
-			IdleTimeout:       serveIdleTimeout,
-			MaxHeaderBytes:    serveMaxHeaderBytes,
-		}
-		served := make(chan error, 1)
-		go func() { served <- srv.Serve(ln) }()
-		if _, err := fmt.Fprintln(e.stdout, serveMessage(*addr, host, ln.Addr(), port)); err != nil {
-			srv.Close()
-			return failure(err)
-		}
-		if serveStarted != nil {
-			serveStarted(ln.Addr().String())
-		}
-		select {
-		case err := <-served:
-			return failure(fmt.Errorf("serve on %s: %w", ln.Addr(), err))
-		case <-ctx.Done():
-		}
-		sctx, cancel := context.WithTimeout(context.Background(), serveShutdownTimeout)
-		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			srv.Close()
-		}
-		fmt.Fprintln(e.stderr, "prerel serve: stopped")
-		return nil
+		return serveOn(ctx, e, *addr, host, site, lookups, vf.deadline)
 	}
+}
+
+// serveOn serves site on addr, whose host is host, until ctx is done,
+// then shuts the server down, letting the requests under way finish for
+// a few seconds. It warns when other machines can reach it, and says on
+// stdout where it serves. lookups are the handler's options, whose
+// AllowHost it sets; deadline bounds a lookup's registry requests.
+func serveOn(ctx context.Context, e *env, addr, host string, site fs.FS, lookups web.Options, deadline time.Duration) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return failure(fmt.Errorf("listen on %s: %w", printable.String(addr), err))
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	everywhere := web.Everywhere(host)
+	switch {
+	case everywhere:
+		fmt.Fprintf(e.stderr, "prerel serve: warning: --addr %s listens on all interfaces: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(addr))
+	case !web.Loopback(host):
+		fmt.Fprintf(e.stderr, "prerel serve: warning: %s is not a loopback address: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(host))
+	}
+	lookups.AllowHost = web.ServerHosts(host, port)
+	lookups.Log = e.stderr
+	lookups.Precompress = true
+	srv := &http.Server{
+		Handler:           web.Handler(site, lookups),
+		ReadHeaderTimeout: serveReadHeaderTimeout,
+		WriteTimeout:      deadline + web.DefaultQueueWait + time.Minute,
+		IdleTimeout:       serveIdleTimeout,
+		MaxHeaderBytes:    serveMaxHeaderBytes,
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	if _, err := fmt.Fprintln(e.stdout, serveMessage(addr, host, ln.Addr(), port)); err != nil {
+		srv.Close()
+		return failure(err)
+	}
+	if serveStarted != nil {
+		serveStarted(ln.Addr().String())
+	}
+	select {
+	case err := <-served:
+		return failure(fmt.Errorf("serve on %s: %w", ln.Addr(), err))
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), serveShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close()
+	}
+	fmt.Fprintln(e.stderr, "prerel serve: stopped")
+	return nil
 }
 
 // hostList is the repeatable --allow-registry flag.
@@ -165,10 +170,8 @@ func (l *hostList) Set(s string) error {
 }
 
 // serveVersions returns what the flags say of the lookups: their source,
-// the index, read once, or a registry client made for each lookup (a
-// Client's deadline counts from its first request), with the
-// credentials read once, whose requests go only to public addresses or
-// the hosts of --registry-url; and the registry hosts a lookup may ask.
+// the index or a registry, and the registry hosts a lookup may ask
+// (web.Lookups).
 func serveVersions(e *env, vf *resolveFlags, allow []string) (web.Options, error) {
 	if vf.index != "" && (vf.urls.all != "" || len(vf.urls.hosts) > 0) {
 		return web.Options{}, usagef("--index and --registry-url cannot be used together")
@@ -179,77 +182,17 @@ func serveVersions(e *env, vf *resolveFlags, allow []string) (web.Options, error
 	if vf.timeout <= 0 {
 		return web.Options{}, usagef("--timeout must be positive")
 	}
-	hosts := map[string]bool{"registry.terraform.io": true, "registry.opentofu.org": true}
 	for _, h := range allow {
-		name, err := svchost.ForComparison(strings.TrimSpace(h))
-		if err != nil || strings.ContainsAny(h, "/") {
-			return web.Options{}, usagef("--allow-registry %s: expected a registry host name, such as registry.example.com", printable.String(h))
+		if _, err := web.RegistryHost(h); err != nil {
+			return web.Options{}, usagef("--allow-registry %s: %v", printable.String(h), err)
 		}
-		hosts[strings.ToLower(name.String())] = true
 	}
 	src, err := vf.versions(e)
 	if err != nil {
 		return web.Options{}, err
 	}
-	c, ok := src.(*registry.Client)
-	if !ok {
-		return web.Options{Versions: func() (registry.Source, error) { return src, nil }}, nil
-	}
-	var trusted []string
-	for h, u := range vf.urls.hosts {
-		hosts[h] = true
-		trusted = append(trusted, web.TrustedHost(u))
-	}
-	allowRegistry := func(host string) bool { return hosts[host] }
-	if c.BaseURL != "" {
-		// Every address is looked up at this URL.
-		trusted = append(trusted, web.TrustedHost(c.BaseURL))
-		allowRegistry = nil
-	}
-	client := web.GuardedClient(trusted)
-	return web.Options{
-		AllowRegistry: allowRegistry,
-		Versions: func() (registry.Source, error) {
-			return &registry.Client{
-				HTTPClient:  client,
-				BaseURL:     c.BaseURL,
-				HostURLs:    c.HostURLs,
-				Credentials: c.Credentials,
-				Timeout:     c.Timeout,
-				Deadline:    c.Deadline,
-				Retries:     c.Retries,
-			}, nil
-		},
-	}, nil
-}
-
-// serveHosts returns the check of a request's Host header: the port the
-// server listens on, with a loopback name (localhost, 127.0.0.1, [::1])
-// or host, the name --addr gives; listening on all interfaces, any IP
-// address too (a name rebound to this address is a name, never an
-// address).
-func serveHosts(host string, port int) func(string) bool {
-	asked := strings.ToLower(strings.TrimSuffix(host, "."))
-	everywhere := isUnspecified(host)
-	return func(hostHeader string) bool {
-		name, p, err := net.SplitHostPort(hostHeader)
-		if err != nil {
-			name, p = hostHeader, "80"
-		}
-		if p != strconv.Itoa(port) {
-			return false
-		}
-		name = strings.ToLower(strings.TrimSuffix(strings.Trim(name, "[]"), "."))
-		switch {
-		case name == "localhost" || name == "127.0.0.1" || name == "::1":
-			return true
-		case name == asked && !everywhere:
-			return true
-		case everywhere:
-			return net.ParseIP(name) != nil
-		}
-		return false
-	}
+	lookups, err := web.Lookups(src, allow)
+	return lookups, usage(err)
 }
 
 // serveMessage says where the playground is served: the URL to open and,
@@ -257,7 +200,7 @@ func serveHosts(host string, port int) func(string) bool {
 func serveMessage(addr, host string, bound net.Addr, port int) string {
 	p := strconv.Itoa(port)
 	switch {
-	case isUnspecified(host):
+	case web.Everywhere(host):
 		where := "all interfaces, port " + p
 		if host != "" {
 			where = net.JoinHostPort(host, p) + " (all interfaces)"
@@ -313,24 +256,4 @@ func serveSite(ctx context.Context, e *env, dir string) (site fs.FS, cleanup fun
 	}
 	fmt.Fprintf(e.stderr, "prerel serve: built in %v\n", time.Since(start).Round(100*time.Millisecond))
 	return os.DirFS(tmp), cleanup, nil
-}
-
-// isUnspecified reports whether host, from --addr, listens on all
-// interfaces: "", 0.0.0.0 or [::].
-func isUnspecified(host string) bool {
-	if host == "" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsUnspecified()
-}
-
-// isLoopback reports whether host, from --addr, is a loopback address
-// or localhost; "" (every interface) is not.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

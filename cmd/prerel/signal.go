@@ -11,10 +11,10 @@ import (
 	"github.com/prerel/prerel/cmdpolicy"
 )
 
-// writing is held by every write that afterSuccess held back, while it
-// writes, and by the handler of a signal from the moment the signal
-// arrives: no write starts once prerel is stopping, and prerel does not
-// exit in the middle of one.
+// writing is held by every write of a command's output (output.writes)
+// while it writes, and by the handler of a signal from the moment the
+// signal arrives: no write starts once prerel is stopping, and prerel
+// does not exit in the middle of one.
 var writing sync.Mutex
 
 // lockedWrite runs write while it holds writing.

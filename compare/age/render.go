@@ -7,7 +7,24 @@ import (
 	"strings"
 
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/report"
 )
+
+// Formats are the formats of the report, the default first: those
+// Render writes.
+var Formats = report.Formats{report.Text, report.JSON}
+
+// Render writes r in format f (Formats): WriteText, listing every class
+// with opts.ShowAll, or WriteJSON.
+func Render(w io.Writer, f report.Format, r *Report, opts report.Options) error {
+	switch f {
+	case report.Text:
+		return WriteText(w, r, opts.ShowAll)
+	case report.JSON:
+		return WriteJSON(w, r)
+	}
+	return &report.UnsupportedError{Report: "age", Format: f}
+}
 
 // maxClassesShown is how many classes the text report shows unless
 // asked for all; the fallback traps are always shown.

@@ -5,7 +5,9 @@
 //
 //	render.Render(w, render.FormatText, report, render.Options{})
 //
-// It writes one of four formats, one for each place a report is read:
+// It writes one of four formats (Formats), one for each place a report
+// is read, and with a drift from a baseline a fifth, sarif, the drift
+// alone for code scanning (DriftFormats):
 //
 //   - text: a terminal, 80 columns, the answer first (the case people
 //     argue about, a prerelease of the next major under "~>", in words;
@@ -23,7 +25,8 @@
 //     link to their pair's classes, each pair's classes and the long
 //     tables folded under <details>, and each note said once.
 //
-// Options.All lists everything the text and Markdown reports cut, and
+// Options holds the options of every renderer of prerel (report.Options):
+// ShowAll lists everything the text and Markdown reports cut, and
 // Options.Drift begins the report with the drift from a baseline.
 // Options.Group groups the policies of the Markdown and HTML reports
 // (the policy list, a group column in the summary, the agreement matrix

@@ -10,13 +10,14 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/internal/golden"
+	"github.com/prerel/prerel/report"
 )
 
 // groupedOptions group the golden report's policies over three of the
 // catalogue's groups, "same-base" standing for today's rule.
 func groupedOptions() render.Options {
 	groups := map[string]string{"same-base": catalogue.GroupInstallers, "tilde": catalogue.GroupUpdaters, "linear": catalogue.GroupProposals}
-	return render.Options{Hints: cliHints, Groups: catalogue.Groups(), Today: func(p string) string {
+	return render.Options{Options: report.Options{Hints: cliHints, Groups: catalogue.Groups(), Today: func(p string) string {
 		if p == "same-base" {
 			return "today's installer"
 		}
@@ -27,7 +28,7 @@ func groupedOptions() render.Options {
 				return g
 			}
 			return catalogue.GroupOwn
-		}}
+		}}}
 }
 
 // TestRenderGroupedGolden renders the golden report with its policies
@@ -44,7 +45,7 @@ func TestRenderGroupedGolden(t *testing.T) {
 		})
 	}
 	var plain, grouped bytes.Buffer
-	if err := render.Render(&plain, render.FormatText, r, render.Options{Hints: cliHints}); err != nil {
+	if err := render.Render(&plain, render.FormatText, r, render.Options{Options: report.Options{Hints: cliHints}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := render.Render(&grouped, render.FormatText, r, groupedOptions()); err != nil {

@@ -45,7 +45,7 @@ const htmlCell = 30
 // the reference, the case shapes that split the policies (the first
 // htmlSplitsOpen open, the rest folded), the agreement matrix as a
 // heatmap whose cells link to their pair, the classes of each pair with
-// the reference (with opt.All, of every pair), each pair folded under
+// the reference (with opt.ShowAll, of every pair), each pair folded under
 // its heading, the other pairs in one folded table, the selection
 // comparison of domains of real histories, folded, and before all of
 // them the drift from a baseline when opt.Drift is set and the policies
@@ -137,7 +137,7 @@ func newHTMLHints(h Hints) htmlHints {
 		JSONListsThem: template.HTML(hint("", h.JSON, " lists them", htmlCode)),
 		JSONListsAll:  template.HTML(hint("", h.JSON, " lists them all", htmlCode)),
 		SeeJSON:       template.HTML(hint("see ", h.JSON, "", htmlCode)),
-		ShowAllOrJSON: template.HTML(h.showAllOrJSON(htmlCode)),
+		ShowAllOrJSON: template.HTML(showAllOrJSON(h, htmlCode)),
 	}
 }
 
@@ -263,7 +263,7 @@ func buildHTMLView(r *compare.Report, opt Options) htmlView {
 		}
 	}
 	v.Matrix = buildHTMLMatrix(r, clusterOrder(r, ref), ref, opt)
-	listed := func(p compare.Pair) bool { return p.Diverge > 0 && (opt.All || p.A == ref || p.B == ref) }
+	listed := func(p compare.Pair) bool { return p.Diverge > 0 && (opt.ShowAll || p.A == ref || p.B == ref) }
 	perPair := htmlClassesPerPair
 	if n := countFunc(r.Pairs, listed); n > 0 {
 		perPair = max(textClassesPerPair, min(perPair, htmlClasses/n))

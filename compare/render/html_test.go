@@ -16,6 +16,7 @@ import (
 	"github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/longtest"
+	"github.com/prerel/prerel/report"
 )
 
 // htmlPage is what the HTML tests read from a page.
@@ -84,7 +85,7 @@ func renderHTML(t *testing.T, r *compare.Report, opt render.Options) string {
 // two policies with the pair's counts, and links only to its own ids.
 func TestHTMLReport(t *testing.T) {
 	r := goldenReport(t)
-	page := renderHTML(t, r, render.Options{All: true})
+	page := renderHTML(t, r, render.Options{Options: report.Options{ShowAll: true}})
 	if !strings.HasPrefix(page, "<!DOCTYPE html>") {
 		t.Errorf("the page does not start with a doctype: %.40q", page)
 	}
@@ -187,7 +188,7 @@ func TestHTMLEscapesInput(t *testing.T) {
 // lists says how many it leaves out.
 func TestHTMLCapsClasses(t *testing.T) {
 	r := htmlReportOf(">= 1.0.0", render.HTMLClassesPerPair+7)
-	p := parseHTMLPage(t, renderHTML(t, r, render.Options{All: true, Hints: cliHints}))
+	p := parseHTMLPage(t, renderHTML(t, r, render.Options{Options: report.Options{ShowAll: true, Hints: cliHints}}))
 	if !strings.Contains(p.text, "7 more classes with 7 cases are left out.") ||
 		!strings.Contains(p.text, fmt.Sprintf("Each pair lists at most its first %d classes", render.HTMLClassesPerPair)) ||
 		!strings.Contains(p.text, "the rest are counted; see --format json") {
@@ -232,7 +233,7 @@ func TestHTMLStructure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := renderHTML(t, r, render.Options{Hints: cliHints})
+	page := renderHTML(t, r, render.Options{Options: report.Options{Hints: cliHints}})
 	p := parseHTMLPage(t, page)
 	for _, h := range p.hrefs {
 		if !strings.HasPrefix(h, "#") || !p.ids[h[1:]] {
@@ -275,7 +276,7 @@ func TestHTMLStructure(t *testing.T) {
 	// Grouped as the catalogue groups them, the page keeps its layout,
 	// lists every policy once under its group, the groups in order, and
 	// marks today's rule and the reference.
-	grouped := renderHTML(t, r, render.Options{Hints: cliHints, Group: catalogue.Group, Groups: catalogue.Groups(), Today: catalogue.Today})
+	grouped := renderHTML(t, r, render.Options{Options: report.Options{Hints: cliHints, Group: catalogue.Group, Groups: catalogue.Groups(), Today: catalogue.Today}})
 	gp := parseHTMLPage(t, grouped)
 	for _, h := range gp.hrefs {
 		if !strings.HasPrefix(h, "#") || !gp.ids[h[1:]] {

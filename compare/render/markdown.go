@@ -140,7 +140,7 @@ func renderMarkdown(w io.Writer, r *compare.Report, opt Options) error {
 			continue
 		}
 		var sec strings.Builder
-		writeMarkdownPair(&sec, p, classes, opt.All)
+		writeMarkdownPair(&sec, p, classes, opt.ShowAll)
 		if sec.Len() > budget {
 			left = append(left, markdown.Code(p.A)+" vs "+markdown.Code(p.B))
 			budget = 0
@@ -239,7 +239,7 @@ func writeMarkdownSplits(e *errWriter, r *compare.Report, opt Options) {
 		return
 	}
 	shown := r.Splits
-	if !opt.All {
+	if !opt.ShowAll {
 		shown = shown[:min(len(shown), markdownSplits)]
 	}
 	e.printf("### Case shapes that split the policies\n\n")

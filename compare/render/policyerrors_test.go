@@ -10,6 +10,7 @@ import (
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/internal/golden"
+	"github.com/prerel/prerel/report"
 )
 
 // withPolicyErrors is the golden report with two policies that failed
@@ -35,7 +36,7 @@ func TestRenderPolicyErrorsGolden(t *testing.T) {
 	for f, ext := range map[render.Format]string{render.FormatText: "txt", render.FormatMarkdown: "md", render.FormatHTML: "html"} {
 		t.Run(string(f), func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := render.Render(&buf, f, r, render.Options{Hints: cliHints}); err != nil {
+			if err := render.Render(&buf, f, r, render.Options{Options: report.Options{Hints: cliHints}}); err != nil {
 				t.Fatal(err)
 			}
 			out := buf.String()
@@ -71,7 +72,7 @@ func TestRenderPolicyErrorsGolden(t *testing.T) {
 		})
 	}
 	var plain bytes.Buffer
-	if err := render.Render(&plain, render.FormatText, goldenReport(t), render.Options{Hints: cliHints}); err != nil {
+	if err := render.Render(&plain, render.FormatText, goldenReport(t), render.Options{Options: report.Options{Hints: cliHints}}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(plain.String(), "failed on") {

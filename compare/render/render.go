@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,29 +25,13 @@ const (
 	FormatHTML     = report.HTML     // a browser: one self-contained page with a heatmap
 )
 
-// Formats lists every format, in the order help text names them:
-// report.Formats. ParseFormat accepts exactly these, and the prerel CLI's
-// --format flag of compare is read with ParseFormat.
-var Formats = report.Formats
+// Formats are the formats of the report: what Render writes for a run
+// without a baseline, the default first.
+var Formats = report.Formats{FormatText, FormatMarkdown, FormatJSON, FormatHTML}
 
-// ParseFormat reads a format name: one of Formats, spelled exactly.
-func ParseFormat(s string) (Format, error) {
-	for _, f := range Formats {
-		if s == string(f) {
-			return f, nil
-		}
-	}
-	return "", fmt.Errorf("unknown format %q (expected %s)", s, formatNames())
-}
-
-// formatNames is Formats as "text, markdown, json, html".
-func formatNames() string {
-	names := make([]string, len(Formats))
-	for i, f := range Formats {
-		names[i] = string(f)
-	}
-	return strings.Join(names, ", ")
-}
+// DriftFormats are the formats of a report with a drift from a baseline
+// (Options.Drift): Formats, and FormatSARIF, the drift alone.
+var DriftFormats = append(slices.Clip(Formats), FormatSARIF)
 
 // Render writes r to w in format f; opts tunes the text, Markdown and HTML
 // reports. FormatSARIF writes the drift of opts alone, and fails without

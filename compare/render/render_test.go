@@ -12,6 +12,7 @@ import (
 	"github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/golden"
+	"github.com/prerel/prerel/report"
 )
 
 // cliHints are the hints prerel's CLI gives, which the golden reports
@@ -43,7 +44,7 @@ func TestRenderGolden(t *testing.T) {
 		}
 		t.Run(string(f), func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := render.Render(&buf, f, r, render.Options{Hints: cliHints}); err != nil {
+			if err := render.Render(&buf, f, r, render.Options{Options: report.Options{Hints: cliHints}}); err != nil {
 				t.Fatal(err)
 			}
 			ext := map[render.Format]string{render.FormatText: "txt", render.FormatMarkdown: "md", render.FormatJSON: "json", render.FormatHTML: "html"}[f]
@@ -67,17 +68,6 @@ func TestNoHintsNoFlags(t *testing.T) {
 				t.Errorf("the %s report names %q", f, flag)
 			}
 		}
-	}
-}
-
-func TestParseFormat(t *testing.T) {
-	for in, want := range map[string]render.Format{"text": render.FormatText, "markdown": render.FormatMarkdown, "json": render.FormatJSON} {
-		if got, err := render.ParseFormat(in); err != nil || got != want {
-			t.Errorf("ParseFormat(%q) = %q, %v", in, got, err)
-		}
-	}
-	if _, err := render.ParseFormat("yaml"); err == nil {
-		t.Error("ParseFormat(yaml): no error")
 	}
 }
 

@@ -233,7 +233,7 @@ func writeTextSplits(e *errWriter, r *compare.Report, opt Options) {
 		return
 	}
 	shown := r.Splits
-	if !opt.All {
+	if !opt.ShowAll {
 		shown = shown[:min(len(shown), textSplits)]
 	}
 	e.printf("%s\n\n", wrap(fmt.Sprintf("Case shapes that split the policies, most relevant first (%d of %s):",
@@ -244,7 +244,7 @@ func writeTextSplits(e *errWriter, r *compare.Report, opt Options) {
 		e.printf("%s\n", wrapIndent(sidesText(s, len(r.Policies)), 8, 10))
 	}
 	if left := len(r.Splits) - len(shown); left > 0 {
-		e.printf("  ... %s more%s\n", thousands(int64(left)), opt.Hints.showAllOrJSON(plain))
+		e.printf("  ... %s more%s\n", thousands(int64(left)), showAllOrJSON(opt.Hints, plain))
 	}
 	if r.SplitCasesLeftOut > 0 {
 		e.printf("%s\n", wrapIndent(fmt.Sprintf("... and %s of further shapes, past the %s a report keeps",
@@ -327,7 +327,7 @@ func writeTextClasses(e *errWriter, r *compare.Report, ref string, opt Options) 
 		if len(classes) == 0 {
 			continue
 		}
-		if !opt.All && p.A != ref && p.B != ref {
+		if !opt.ShowAll && p.A != ref && p.B != ref {
 			left++
 			continue
 		}
@@ -335,7 +335,7 @@ func writeTextClasses(e *errWriter, r *compare.Report, ref string, opt Options) 
 			plural.Of(len(classes), "class", "classes"))))
 		e.printf("%s\n", wrapIndent("causes: "+causeSummary(classes), 2, 4))
 		shown := classes
-		if !opt.All {
+		if !opt.ShowAll {
 			shown = classes[:min(len(classes), textClassesPerPair)]
 		}
 		for _, c := range shown {
@@ -359,7 +359,7 @@ func writeTextClasses(e *errWriter, r *compare.Report, ref string, opt Options) 
 	}
 	if left > 0 {
 		e.printf("\n%s\n", wrap(fmt.Sprintf("The classes of the %s without %s are left out%s.",
-			plural.Of(left, "diverging pair", "diverging pairs"), ref, opt.Hints.showAllOrJSON(plain))))
+			plural.Of(left, "diverging pair", "diverging pairs"), ref, showAllOrJSON(opt.Hints, plain))))
 	}
 }
 

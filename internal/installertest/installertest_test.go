@@ -1,0 +1,26 @@
+package installertest_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/prerel/prerel/internal/installertest"
+	"github.com/prerel/prerel/terraform/installer"
+)
+
+// TestReleases: the fixtures' releases are releases prerel knows, one of
+// each product, and Env names both as PREREL_INSTALLER takes them.
+func TestReleases(t *testing.T) {
+	tf, tofu := installertest.Releases()
+	if tf.Product != installer.Terraform || tofu.Product != installer.OpenTofu {
+		t.Errorf("Releases() = %s, %s; want a Terraform release, then an OpenTofu one", tf, tofu)
+	}
+	for _, s := range strings.Split(installertest.Env, ",") {
+		if _, err := installer.Parse(s); err != nil {
+			t.Errorf("Env %q: %v", installertest.Env, err)
+		}
+	}
+	if installertest.Env != tf.String()+","+tofu.String() {
+		t.Errorf("Env = %q, want %s,%s", installertest.Env, tf, tofu)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/prerel/prerel/internal/golden"
+	"github.com/prerel/prerel/internal/installertest"
 	"github.com/prerel/prerel/internal/longtest"
 )
 
@@ -218,10 +219,11 @@ func startDocShell(t *testing.T, work, bin string) *docShell {
 			env = append(env, kv)
 		}
 	}
-	// The samples show the newest releases prerel knows as today's,
-	// whatever terraform or tofu this machine has (docs/installers.md
-	// says so).
-	cmd.Env = append(env, "TMPDIR="+tmp, "PRERELTEST_BIN="+bin, "PREREL_INSTALLER=newest")
+	// The samples show the fixtures' releases as today's
+	// (installertest), whatever terraform or tofu this machine has and
+	// whichever releases are the newest prerel knows, so that a release
+	// added to the table changes no sample (docs/installers.md says so).
+	cmd.Env = append(env, "TMPDIR="+tmp, "PRERELTEST_BIN="+bin, "PREREL_INSTALLER="+installertest.Env)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

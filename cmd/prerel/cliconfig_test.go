@@ -136,7 +136,7 @@ provider_installation {
 			e := &env{
 				stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
 				registry: catalogue.New(),
-				getenv:   func(string) string { return "" },
+				getenv:   testEnv(nil),
 				environ:  func() []string { return tt.environ },
 			}
 			args := append(append([]string{"resolve", "--retries", "0"}, tt.args...), root)
@@ -202,7 +202,7 @@ func TestCLIConfigAgreesWithTerraform(t *testing.T) {
 
 	var stdout, stderr bytes.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, registry: catalogue.New(),
-		getenv: func(string) string { return "" }, environ: func() []string { return environ }}
+		getenv: testEnv(nil), environ: func() []string { return environ }}
 	code := run(e, []string{"resolve", "--format", "json", dir})
 	var rep struct {
 		Items []struct {

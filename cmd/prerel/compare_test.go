@@ -26,7 +26,7 @@ func runWith(t *testing.T, r *engine.Registry, vars map[string]string, args ...s
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, registry: r,
-		getenv: func(k string) string { return vars[k] }}
+		getenv: testEnv(vars)}
 	code := run(e, args)
 	return code, stdout.String(), stderr.String()
 }

@@ -112,7 +112,7 @@ terraform {
 			e := &env{
 				stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
 				registry: catalogue.New(),
-				getenv:   func(string) string { return "" },
+				getenv:   testEnv(nil),
 				environ:  func() []string { return tt.environ },
 			}
 			code := run(e, []string{"resolve", "--retries", "0", "--registry-url", "reg.example=" + reg.URL + "/r", root})

@@ -44,7 +44,7 @@ func runExitCases(t *testing.T, tests []exitCase) {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			e := &env{stdin: tt.stdin, stdout: tt.stdout, stderr: &stderr, registry: catalogue.New(),
-				getenv: func(k string) string { return tt.vars[k] }}
+				getenv: testEnv(tt.vars)}
 			if e.stdin == nil {
 				e.stdin = strings.NewReader("")
 			}
@@ -272,7 +272,7 @@ func TestInternalErrorExitsFour(t *testing.T) {
 			}
 			var stdout, stderr bytes.Buffer
 			e := &env{stdin: strings.NewReader(tt.stdin), stdout: &stdout, stderr: &stderr, registry: reg,
-				getenv: func(string) string { return "" }}
+				getenv: testEnv(nil)}
 			code := run(e, tt.args)
 			if code != exitInternal || !strings.HasPrefix(stderr.String(), tt.stderr) {
 				t.Errorf("exit %d, stderr %.300q; want exit %d and %q first", code, stderr.String(), exitInternal, tt.stderr)

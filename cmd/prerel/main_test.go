@@ -12,6 +12,7 @@ import (
 
 	"github.com/prerel/prerel/batch"
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/internal/installertest"
 )
 
 // runCLI runs prerel in-process with the given stdin and returns the exit
@@ -24,10 +25,23 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 		stdout:   &stdout,
 		stderr:   &stderr,
 		registry: catalogue.New(),
-		getenv:   func(string) string { return "" },
+		getenv:   testEnv(nil),
 	}
 	code := run(e, args)
 	return code, stdout.String(), stderr.String()
+}
+
+// testEnv is the environment of a test's run of prerel: vars, and
+// PREREL_INSTALLER the fixtures' releases (installertest) unless vars
+// sets it, so that no test depends on the newest release prerel knows or
+// on the terraform and tofu this machine runs.
+func testEnv(vars map[string]string) func(string) string {
+	return func(k string) string {
+		if v, ok := vars[k]; ok || k != installerEnv {
+			return v
+		}
+		return installertest.Env
+	}
 }
 
 // TestPoliciesListsEveryRegisteredPolicy checks both forms of prerel

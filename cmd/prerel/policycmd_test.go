@@ -131,7 +131,7 @@ func runCLIEnv(t *testing.T, stdin string, environ map[string]string, args ...st
 		stdout:   &stdout,
 		stderr:   &stderr,
 		registry: catalogue.New(),
-		getenv:   func(k string) string { return environ[k] },
+		getenv:   testEnv(environ),
 	}
 	code := run(e, args)
 	return code, stdout.String(), stderr.String()

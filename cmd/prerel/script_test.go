@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/prerel/prerel/internal/installertest"
 	"github.com/prerel/prerel/internal/longtest"
+	"github.com/prerel/prerel/terraform/installer"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -36,10 +38,15 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("TESTDATA", testdata)
-			// Today's releases are the newest prerel knows, whatever
-			// terraform or tofu is on this machine's PATH; the script
-			// detect.txtar clears it.
-			env.Setenv("PREREL_INSTALLER", "newest")
+			// Today's releases are the fixtures' (installertest), whatever
+			// terraform or tofu is on this machine's PATH and whichever
+			// releases are the newest prerel knows: a release added to
+			// the table changes no script. The script detect.txtar clears
+			// it; $NEWEST_TERRAFORM and $NEWEST_TOFU are the newest
+			// versions, for the scripts that follow the newest.
+			env.Setenv("PREREL_INSTALLER", installertest.Env)
+			env.Setenv("NEWEST_TERRAFORM", installer.Newest(installer.Terraform).Version)
+			env.Setenv("NEWEST_TOFU", installer.Newest(installer.OpenTofu).Version)
 			// The directory of the prerel command alone, for a script
 			// that sets its own PATH.
 			for _, dir := range filepath.SplitList(env.Getenv("PATH")) {

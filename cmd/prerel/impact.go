@@ -155,7 +155,11 @@ func impactFlags(fs *flagSet) runFunc {
 		if opts.Cooldown, err = impactCooldown(cool, d, *simulate); err != nil { // cooldown.go
 			return output{}, err
 		}
-		// Directories have detected today's releases (impactDomain).
+		// Directories have detected today's releases (impactDomain); the
+		// corpus takes PREREL_INSTALLER's.
+		if _, err := vf.installers.fromEnv(e); err != nil {
+			return output{}, err
+		}
 		opts.Terraform, opts.OpenTofu = vf.installers.releases()
 		rep, err := impact.Run(d, opts)
 		if err != nil {

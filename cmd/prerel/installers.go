@@ -13,10 +13,10 @@ import (
 )
 
 // installerFlag is the repeatable --installer flag of resolve, pin,
-// impact and compare: the Terraform and OpenTofu releases whose init is
-// today's, at most one of each; the newest of each by default, or, for
-// the commands that read a configuration, the ones the user runs
-// (detect).
+// impact, compare and merge: the Terraform and OpenTofu releases whose
+// init is today's, at most one of each; those PREREL_INSTALLER names
+// (fromEnv), else the newest of each, or, for the commands that read a
+// configuration, the ones the user runs (detect).
 type installerFlag struct {
 	terraform, tofu installer.Release
 	// tfFrom and tofuFrom say where a detected release came from.
@@ -29,6 +29,30 @@ type installerFlag struct {
 // Flags win over it.
 const installerEnv = "PREREL_INSTALLER"
 
+// fromEnv fills the releases --installer did not name from
+// PREREL_INSTALLER; set reports whether the variable is set, in which
+// case nothing is detected. compare, merge and impact on the corpus,
+// which detect nothing, take it too.
+func (f *installerFlag) fromEnv(e *env) (set bool, err error) {
+	v := strings.TrimSpace(e.getenv(installerEnv))
+	if v == "" || v == "newest" {
+		return v != "", nil
+	}
+	var named installerFlag
+	for _, s := range strings.Split(v, ",") {
+		if err := named.Set(s); err != nil {
+			return true, usagef("%s: %v", installerEnv, err)
+		}
+	}
+	if f.terraform.IsZero() {
+		f.terraform = named.terraform
+	}
+	if f.tofu.IsZero() {
+		f.tofu = named.tofu
+	}
+	return true, nil
+}
+
 // detect fills the releases --installer did not name: from
 // PREREL_INSTALLER, else those the user runs (installer.Detect: the
 // programs on e's PATH, then the tfenv and tofuenv version files in dir
@@ -37,23 +61,8 @@ func (f *installerFlag) detect(e *env, dir string) error {
 	if !f.terraform.IsZero() && !f.tofu.IsZero() {
 		return nil
 	}
-	if v := strings.TrimSpace(e.getenv(installerEnv)); v != "" {
-		if v == "newest" {
-			return nil
-		}
-		var named installerFlag
-		for _, s := range strings.Split(v, ",") {
-			if err := named.Set(s); err != nil {
-				return usagef("%s: %v", installerEnv, err)
-			}
-		}
-		if f.terraform.IsZero() {
-			f.terraform = named.terraform
-		}
-		if f.tofu.IsZero() {
-			f.tofu = named.tofu
-		}
-		return nil
+	if set, err := f.fromEnv(e); set || err != nil {
+		return err
 	}
 	tf, tofu, notes := installer.Detect(e.context(), dir, installer.DetectOptions{LookPath: lookPathIn(e.getenv("PATH"))})
 	for _, n := range notes {

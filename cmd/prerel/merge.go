@@ -84,6 +84,9 @@ func mergeFlags(fs *flagSet) runFunc {
 		if err != nil {
 			return output{}, err
 		}
+		if _, err := installers.fromEnv(e); err != nil {
+			return output{}, err
+		}
 		merged, err := compareshard.Merge(e.context(), args, compareshard.MergeOptions{
 			Hints: partialHints, Partial: *partial,
 			Domain: func(args []string, info compare.DomainInfo) (compare.Domain, error) {

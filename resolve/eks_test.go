@@ -36,7 +36,7 @@ func eksReport(t *testing.T) *resolve.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := resolve.Run(context.Background(), resolve.Options{
+	r, err := runResolve(context.Background(), resolve.Options{
 		Dir: filepath.Join(eksDir, "tests", "eks-managed-node-group"), ModulesDir: filepath.Join(eksDir, "installed"),
 		Config: cfg, Versions: x, Policies: testRegistry, Extra: mustPolicies(t, "linear", "masterminds-pre"),
 	})
@@ -94,7 +94,7 @@ func TestEKSGolden(t *testing.T) {
 // text report's "Why Terraform selects no version today" list says, and
 // the policies that select a prerelease of a new major.
 func TestJSONSaysWhyNoneToday(t *testing.T) {
-	r, err := resolve.Run(context.Background(), resolve.Options{
+	r, err := runResolve(context.Background(), resolve.Options{
 		Dir: exampleDir, Config: exampleConfig(t), Versions: exampleIndex(t), Policies: testRegistry,
 		Extra: mustPolicies(t, "masterminds-pre"),
 	})

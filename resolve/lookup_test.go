@@ -66,7 +66,7 @@ func TestLookupOncePerAddressBounded(t *testing.T) {
 	for _, n := range []int{0, 1, 3} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			src := &countingSource{calls: map[string]int{}}
-			r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: src,
+			r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: src,
 				Policies: testRegistry, Concurrency: n})
 			if err != nil {
 				t.Fatal(err)

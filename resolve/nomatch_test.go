@@ -218,7 +218,7 @@ terraform {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+			r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -302,7 +302,7 @@ func TestNoMatchGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: nomatchDir, Config: loadConfig(t, nomatchDir), Versions: x, Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: nomatchDir, Config: loadConfig(t, nomatchDir), Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +368,7 @@ func TestNoMatchOutsideText(t *testing.T) {
 	if diags := cfg.SetDefault("cargo", policyconfig.FlagOrigin("--policy cargo")); diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: src, Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: src, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -203,7 +203,7 @@ func checkOutside(t *testing.T, out map[string]string) {
 // escapes it), and no format shows the password.
 func TestOutsideTextIsEscaped(t *testing.T) {
 	dir := outsideDir(t)
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: outsideSource(), Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: outsideSource(), Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestOutsideTextFromARegistry(t *testing.T) {
 	base := strings.Replace(srv.URL, "http://", "http://user:"+secret+"@", 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	r, err := resolve.Run(ctx, resolve.Options{
+	r, err := runResolve(ctx, resolve.Options{
 		Dir: outsideDir(t), Config: loadConfig(t, t.TempDir()), Policies: testRegistry,
 		Versions: &registry.Client{HostURLs: map[string]string{"reg.example": base}, Timeout: 5 * time.Second, Retries: -1},
 	})
@@ -263,7 +263,7 @@ func TestOutsideTextFromARegistry(t *testing.T) {
 // URL from the version source or the configuration shows it without its
 // password.
 func TestReportRedactsURLCredentials(t *testing.T) {
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: outsideDir(t), Config: loadConfig(t, t.TempDir()), Versions: outsideSource(), Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: outsideDir(t), Config: loadConfig(t, t.TempDir()), Versions: outsideSource(), Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestLegendOnlyWhenARowIsMarked(t *testing.T) {
 			src := &fakeSource{name: "fake", listings: map[string]*registry.Listing{
 				"registry.terraform.io/corp/app/aws": {Versions: []string{"1.0.0", "2.0.0-beta"}},
 			}}
-			r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: src, Policies: testRegistry})
+			r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: src, Policies: testRegistry})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -363,7 +363,7 @@ func TestNilArguments(t *testing.T) {
 		{"typed nil source", resolve.Options{Dir: exampleDir, Config: cfg, Versions: (*fakeSource)(nil), Policies: testRegistry}, "Options.Versions"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := resolve.Run(context.Background(), tt.opts)
+			_, err := runResolve(context.Background(), tt.opts)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error = %v, want %q", err, tt.want)
 			}
@@ -414,7 +414,7 @@ provider "reg.example/ns/gone" {
 		"reg.example/ns/thing": {Versions: []string{"1.0.0", "2.0.0-beta"}},
 		"reg.example/ns/other": {Versions: []string{"1.0.0"}},
 	}}
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: src, Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: src, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}

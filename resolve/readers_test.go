@@ -140,7 +140,7 @@ func runDir(t *testing.T, dir string) *resolve.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}

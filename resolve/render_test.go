@@ -144,7 +144,7 @@ func TestRenderGroupsProblems(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeDir(t, tt.files)
-			r, err := resolve.Run(context.Background(), resolve.Options{
+			r, err := runResolve(context.Background(), resolve.Options{
 				Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: tt.versions(dir), Policies: testRegistry,
 			})
 			if err != nil {
@@ -207,7 +207,7 @@ func TestRenderGroupsUnreadableVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := resolve.Run(context.Background(), resolve.Options{
+	r, err := runResolve(context.Background(), resolve.Options{
 		Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: x, Policies: testRegistry, Extra: mustPolicies(t, "apparentlymart-exact"),
 	})
 	if err != nil {
@@ -256,7 +256,7 @@ func TestRenderQuotesBlankVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := resolve.Run(context.Background(), resolve.Options{
+	r, err := runResolve(context.Background(), resolve.Options{
 		Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: x, Policies: testRegistry,
 	})
 	if err != nil {
@@ -285,7 +285,7 @@ func TestRenderSumsUpAFailingHost(t *testing.T) {
 	host := strings.TrimPrefix(srv.URL, "http://")
 	names := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}
 	dir := writeDir(t, map[string]string{"main.tf": modulesConfig("1.0.0", names...)})
-	r, err := resolve.Run(context.Background(), resolve.Options{
+	r, err := runResolve(context.Background(), resolve.Options{
 		Dir: dir, Config: loadConfig(t, t.TempDir()), Policies: testRegistry,
 		Versions: &registry.Client{BaseURL: srv.URL, Timeout: 5 * time.Second, Retries: 3,
 			RetryWait: time.Millisecond, MaxRetryWait: time.Millisecond, HostErrorLimit: 4},

@@ -89,7 +89,7 @@ func TestGolden(t *testing.T) {
 					t.Fatal(diags)
 				}
 			}
-			r, err := resolve.Run(context.Background(), resolve.Options{
+			r, err := runResolve(context.Background(), resolve.Options{
 				Dir: exampleDir, Config: cfg, Versions: exampleIndex(t), Policies: testRegistry, Extra: mustPolicies(t, tt.extra...),
 			})
 			if err != nil {
@@ -157,12 +157,12 @@ func TestRegistryOverHTTPMatchesIndex(t *testing.T) {
 	srv := serveIndex(t, filepath.Join(exampleDir, "index.json"))
 	opts := resolve.Options{Dir: exampleDir, Config: exampleConfig(t), Policies: testRegistry, Extra: mustPolicies(t, "lexical", "hashicorp")}
 	opts.Versions = exampleIndex(t)
-	fromIndex, err := resolve.Run(context.Background(), opts)
+	fromIndex, err := runResolve(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts.Versions = &registry.Client{BaseURL: srv.URL, Timeout: 5 * time.Second}
-	fromRegistry, err := resolve.Run(context.Background(), opts)
+	fromRegistry, err := runResolve(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ provider "hashicorp/random" { policy = "lexical" }`,
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
+			r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -352,7 +352,7 @@ func TestUnsatisfiedNamesTheNewestVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +384,7 @@ module "gone" {
 	})
 	cfg := loadConfig(t, t.TempDir())
 	x, _ := registry.LoadIndex(filepath.Join(dir, "index.json"))
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +466,7 @@ func TestConfigErrors(t *testing.T) {
 				}
 			}
 			x, _ := registry.ParseIndex([]byte(`{}`), "index.json")
-			_, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
+			_, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
 			var diags hcl.Diagnostics
 			if !errors.As(err, &diags) {
 				t.Fatalf("error %T %v, want hcl.Diagnostics", err, err)
@@ -509,14 +509,14 @@ func TestRunNeedsTodaysSelectors(t *testing.T) {
 	}
 	cfg, _ := policyconfig.New(reg)
 	x, _ := registry.ParseIndex([]byte(`{}`), "index.json")
-	_, err := resolve.Run(context.Background(), resolve.Options{Dir: exampleDir, Config: cfg, Versions: x, Policies: reg})
+	_, err := runResolve(context.Background(), resolve.Options{Dir: exampleDir, Config: cfg, Versions: x, Policies: reg})
 	if err == nil || !strings.Contains(err.Error(), `"terraform-module"`) {
 		t.Errorf("error = %v", err)
 	}
-	if _, err := resolve.Run(context.Background(), resolve.Options{Dir: exampleDir}); err == nil {
+	if _, err := runResolve(context.Background(), resolve.Options{Dir: exampleDir}); err == nil {
 		t.Error("no Config or Versions: no error")
 	}
-	if _, err := resolve.Run(context.Background(), resolve.Options{Dir: exampleDir, Config: cfg, Versions: x}); err == nil || !strings.Contains(err.Error(), "Policies") {
+	if _, err := runResolve(context.Background(), resolve.Options{Dir: exampleDir, Config: cfg, Versions: x}); err == nil || !strings.Contains(err.Error(), "Policies") {
 		t.Errorf("no Policies: error = %v", err)
 	}
 }
@@ -552,7 +552,7 @@ variable "w" {
 	})
 	cfg := loadConfig(t, t.TempDir())
 	x, _ := registry.ParseIndex([]byte(`{}`), "index.json")
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -583,7 +583,7 @@ module "gh" {
   source = "github.com/corp/app"
 }`})
 	x, _ := registry.ParseIndex([]byte(`{}`), "index.json")
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -670,7 +670,7 @@ module "app" {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -723,7 +723,7 @@ module "eks" {
 }`,
 	})
 	x, _ := registry.ParseIndex([]byte(treeIndex), "index.json")
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -748,13 +748,13 @@ module "vpc" {
 }`,
 	})
 	x, _ := registry.ParseIndex([]byte(treeIndex), "index.json")
-	_, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+	_, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
 	var diags hcl.Diagnostics
 	if !errors.As(err, &diags) || len(diags) != 1 || !strings.Contains(diag.Format(diags[0]), `prerel.hcl:4:8: No module call "vpc" in the configuration; Its module calls: eks.`) {
 		t.Fatalf("error: %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "prerel.hcl"), []byte("module \"eks.node_group\" {\n  policy = \"cargo\"\n}\n"), 0o644)
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, dir), Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -775,7 +775,7 @@ func TestRealLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := "../terraform/config/testdata/tree/eks-hybrid-nodes"
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: x, Policies: testRegistry, LockFile: "-"})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: x, Policies: testRegistry, LockFile: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -830,7 +830,7 @@ module "web" {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: x, Policies: testRegistry})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: loadConfig(t, t.TempDir()), Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}

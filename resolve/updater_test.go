@@ -19,7 +19,7 @@ import (
 // its selection within a constraint that names a prerelease is one that
 // init refuses, and the report says so in every format.
 func TestAddUpdater(t *testing.T) {
-	rep, err := resolve.Run(context.Background(), resolve.Options{Dir: exampleDir, Config: exampleConfig(t), Versions: exampleIndex(t), Policies: testRegistry})
+	rep, err := runResolve(context.Background(), resolve.Options{Dir: exampleDir, Config: exampleConfig(t), Versions: exampleIndex(t), Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestAddUpdaterLockEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
+	rep, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}

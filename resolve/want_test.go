@@ -45,7 +45,7 @@ func TestWant(t *testing.T) {
 			if diags := cfg.SetModuleWant("db", tt.want, policyconfig.FlagOrigin("--want db="+tt.want)); diags.HasErrors() {
 				t.Fatal(diags)
 			}
-			r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
+			r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -23,13 +23,7 @@ import (
 // to the table changes none of them. TestNewestReleases runs with the
 // newest.
 func runResolve(ctx context.Context, opts resolve.Options) (*resolve.Report, error) {
-	tf, tofu := installertest.Releases()
-	if opts.Terraform.IsZero() {
-		opts.Terraform = tf
-	}
-	if opts.OpenTofu.IsZero() {
-		opts.OpenTofu = tofu
-	}
+	installertest.Fill(&opts.Terraform, &opts.OpenTofu)
 	return resolve.Run(ctx, opts)
 }
 

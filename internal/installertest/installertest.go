@@ -31,3 +31,16 @@ const Env = Terraform + "," + OpenTofu
 func Releases() (tf, tofu installer.Release) {
 	return installer.MustParse(Terraform), installer.MustParse(OpenTofu)
 }
+
+// Fill sets *tf and *tofu, when zero, to the Terraform and the OpenTofu
+// release: for options whose zero Release means the newest, such as
+// resolve.Options and impact.Options.
+func Fill(tf, tofu *installer.Release) {
+	t, o := Releases()
+	if tf.IsZero() {
+		*tf = t
+	}
+	if tofu.IsZero() {
+		*tofu = o
+	}
+}

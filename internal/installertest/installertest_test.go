@@ -24,3 +24,18 @@ func TestReleases(t *testing.T) {
 		t.Errorf("Env = %q, want %s,%s", installertest.Env, tf, tofu)
 	}
 }
+
+// TestFill sets the zero releases only.
+func TestFill(t *testing.T) {
+	tf, tofu := installertest.Releases()
+	var a, b installer.Release
+	installertest.Fill(&a, &b)
+	if a.String() != tf.String() || b.String() != tofu.String() {
+		t.Errorf("Fill of zero releases: %s, %s; want %s, %s", a, b, tf, tofu)
+	}
+	a, b = installer.MustParse("terraform@1.12.2"), installer.Release{}
+	installertest.Fill(&a, &b)
+	if a.String() != "terraform@1.12.2" || b.String() != tofu.String() {
+		t.Errorf("Fill of terraform@1.12.2 and a zero release: %s, %s; want terraform@1.12.2, %s", a, b, tofu)
+	}
+}

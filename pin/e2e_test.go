@@ -263,7 +263,7 @@ func (e *e2e) locked() string {
 // plans the pins.
 func (e *e2e) plan() *pin.Plan {
 	e.t.Helper()
-	rep, err := resolve.Run(context.Background(), resolve.Options{Dir: e.root, ModulesDir: filepath.Join(e.data, "modules"),
+	rep, err := runResolve(context.Background(), resolve.Options{Dir: e.root, ModulesDir: filepath.Join(e.data, "modules"),
 		Config: e.cfg, Versions: e.reg, Policies: policies, SkipFile: pin.Skip})
 	if err != nil {
 		e.t.Fatal(err)
@@ -478,7 +478,7 @@ func (e *e2e) tryToday(r installer.Release, kind resolve.Kind, name string) (*re
 	} else {
 		opts.Terraform = r
 	}
-	rep, err := resolve.Run(context.Background(), opts)
+	rep, err := runResolve(context.Background(), opts)
 	if err != nil {
 		return nil, "", err
 	}
@@ -704,7 +704,7 @@ func TestEndToEndWalk(t *testing.T) {
 // read apart.
 func (e *e2e) resolve() *resolve.Report {
 	e.t.Helper()
-	rep, err := resolve.Run(context.Background(), resolve.Options{Dir: e.root, ModulesDir: filepath.Join(e.data, "modules"),
+	rep, err := runResolve(context.Background(), resolve.Options{Dir: e.root, ModulesDir: filepath.Join(e.data, "modules"),
 		Config: e.cfg, Versions: e.reg, Policies: policies, SkipFile: pin.Skip})
 	if err != nil {
 		e.t.Fatal(err)

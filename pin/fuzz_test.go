@@ -131,7 +131,7 @@ func FuzzOverrideFile(f *testing.F) {
 			write = fuzzJSONConfig
 		}
 		dir := write(t, modName, modSource, constraint, provName, provSource, alias)
-		rep, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: fuzzListing(versions),
+		rep, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: fuzzListing(versions),
 			Policies: policies, SkipFile: pin.Skip, Concurrency: 1})
 		if err != nil {
 			t.Logf("resolve refuses: %v", err)

@@ -131,7 +131,7 @@ func planLarge(tb testing.TB, dir string, reg *slowRegistry) *pin.Plan {
 		tb.Fatal(diags)
 	}
 	client := &registry.Client{BaseURL: reg.srv.URL}
-	rep, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: client, Policies: policies, SkipFile: pin.Skip})
+	rep, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: client, Policies: policies, SkipFile: pin.Skip})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -98,7 +98,7 @@ func planAt(t *testing.T, dir, lock string, index string, opts pin.Options) *pin
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: policies, SkipFile: pin.Skip, LockFile: lock})
+	rep, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: policies, SkipFile: pin.Skip, LockFile: lock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func report(t *testing.T, dir string) (*resolve.Report, *config.Tree) {
 
 func runWith(t *testing.T, dir string, cfg *policyconfig.Config, src registry.Source) (*resolve.Report, *config.Tree) {
 	t.Helper()
-	rep, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: src, Policies: policies, SkipFile: pin.Skip})
+	rep, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: src, Policies: policies, SkipFile: pin.Skip})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ func TestCorpusIndependentCount(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			p, _ := reg.Lookup(name)
 			want, without := independentCount(reg, p, rows, histories)
-			r, err := impact.Run(d, impact.Options{Policy: p, Policies: reg})
+			r, err := runImpact(d, impact.Options{Policy: p, Policies: reg})
 			if err != nil {
 				t.Fatal(err)
 			}

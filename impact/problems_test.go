@@ -89,11 +89,11 @@ func problemsOf(t *testing.T, client *registry.Client, dirs [][]string) (r *impa
 		}
 		paths = append(paths, dir)
 	}
-	d, err := impact.LoadDirs(context.Background(), paths, client, catalogue.New())
+	d, err := loadDirs(context.Background(), paths, client, catalogue.New())
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err = impact.Run(d, impact.Options{Policy: mustPolicy(t, "linear"), Policies: catalogue.New()})
+	r, err = runImpact(d, impact.Options{Policy: mustPolicy(t, "linear"), Policies: catalogue.New()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func mustPolicy(t *testing.T, name string) engine.Policy {
 
 func runSmall(t *testing.T, policy string, simulate bool) *impact.Report {
 	t.Helper()
-	r, err := impact.Run(smallDomain(), impact.Options{Policy: mustPolicy(t, policy), Policies: catalogue.New(), SimulatePrereleases: simulate})
+	r, err := runImpact(smallDomain(), impact.Options{Policy: mustPolicy(t, policy), Policies: catalogue.New(), SimulatePrereleases: simulate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestNearby(t *testing.T) {
 			"2.0.0-beta.1", "0.1.0", "0.2.0", "0.3.0", "1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "2.0.0", "2.1.0", "2.2.0", "2.3.0",
 		}}},
 	}
-	r, err := impact.Run(d, impact.Options{Policy: mustPolicy(t, "linear"), Policies: catalogue.New()})
+	r, err := runImpact(d, impact.Options{Policy: mustPolicy(t, "linear"), Policies: catalogue.New()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,13 +172,13 @@ func TestNearby(t *testing.T) {
 }
 
 func TestRunOptions(t *testing.T) {
-	if _, err := impact.Run(smallDomain(), impact.Options{}); err == nil {
+	if _, err := runImpact(smallDomain(), impact.Options{}); err == nil {
 		t.Error("no policy: no error")
 	}
-	if _, err := impact.Run(smallDomain(), impact.Options{Policy: mustPolicy(t, "cargo")}); err == nil {
+	if _, err := runImpact(smallDomain(), impact.Options{Policy: mustPolicy(t, "cargo")}); err == nil {
 		t.Error("no registry for today's installers: no error")
 	}
-	r, err := impact.Run(smallDomain(), impact.Options{Policy: mustPolicy(t, "cargo"), Against: mustPolicy(t, "linear")})
+	r, err := runImpact(smallDomain(), impact.Options{Policy: mustPolicy(t, "cargo"), Against: mustPolicy(t, "linear")})
 	if err != nil {
 		t.Fatal(err)
 	}

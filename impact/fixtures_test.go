@@ -17,11 +17,10 @@ import (
 	"github.com/prerel/prerel/terraform/registry"
 )
 
-// runImpact is impact.Run with the fixtures' releases (installertest)
-// for a product opts does not name, and loadDirs impact.LoadDirs with
-// them, so that no test or golden file follows the newest release prerel
-// knows: a release added to the table changes none of them.
-// TestNewestReleases runs with the newest.
+// runImpact is impact.Run with the fixtures' releases for a product opts
+// does not name (installertest.Fill), and loadDirs impact.LoadDirs with
+// them: no golden file follows the newest release. TestNewestReleases
+// runs with the newest.
 func runImpact(d *impact.Domain, opts impact.Options) (*impact.Report, error) {
 	installertest.Fill(&opts.Terraform, &opts.OpenTofu)
 	return impact.Run(d, opts)

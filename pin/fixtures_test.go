@@ -18,11 +18,9 @@ import (
 	"github.com/prerel/prerel/terraform/registry"
 )
 
-// runResolve is resolve.Run with the fixtures' releases
-// (installertest) for a product opts does not name, so that no test or
-// golden file follows the newest release prerel knows: a release added
-// to the table changes none of them. TestNewestReleases runs with the
-// newest.
+// runResolve is resolve.Run with the fixtures' releases for a product
+// opts does not name (installertest.Fill): no golden file follows the
+// newest release. TestNewestReleases runs with the newest.
 func runResolve(ctx context.Context, opts resolve.Options) (*resolve.Report, error) {
 	installertest.Fill(&opts.Terraform, &opts.OpenTofu)
 	return resolve.Run(ctx, opts)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,9 +11,7 @@ import (
 	"github.com/prerel/prerel/internal/installertest"
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
-	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/installer"
-	"github.com/prerel/prerel/terraform/registry"
 )
 
 // runResolve is resolve.Run with the fixtures' releases
@@ -34,16 +31,7 @@ func runResolve(ctx context.Context, opts resolve.Options) (*resolve.Report, err
 // go-versions cannot read fails the query of exactly the newest that do
 // not skip it.
 func TestNewestReleases(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "installers")
-	cfg, diags := policyconfig.LoadDir(testRegistry, dir)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	x, err := registry.LoadIndex(filepath.Join(dir, "index.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry, Extra: mustPolicies(t, "hashicorp")}
+	opts := installersOptions(t)
 	r, err := resolve.Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)

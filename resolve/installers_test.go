@@ -25,7 +25,6 @@ import (
 // 1.12.2 (fails the provider query; takes a literal module version only)
 // with OpenTofu 1.7.0 (no .tofu files).
 func TestInstallersGolden(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "installers")
 	for _, c := range []struct {
 		name, terraform, tofu string
 	}{
@@ -34,15 +33,7 @@ func TestInstallersGolden(t *testing.T) {
 		{"installers-1.12.2-1.7.0", "terraform@1.12.2", "tofu@1.7.0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cfg, diags := policyconfig.LoadDir(testRegistry, dir)
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			x, err := registry.LoadIndex(filepath.Join(dir, "index.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			opts := resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry, Extra: mustPolicies(t, "hashicorp")}
+			opts := installersOptions(t)
 			opts.Terraform, opts.OpenTofu = installer.MustParse(c.terraform), installer.MustParse(c.tofu)
 			r, err := runResolve(context.Background(), opts)
 			if err != nil {
@@ -62,6 +53,22 @@ func TestInstallersGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// installersOptions resolves testdata/installers, hashicorp the extra
+// policy, with no release named.
+func installersOptions(t *testing.T) resolve.Options {
+	t.Helper()
+	dir := filepath.Join("..", "testdata", "installers")
+	cfg, diags := policyconfig.LoadDir(testRegistry, dir)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	x, err := registry.LoadIndex(filepath.Join(dir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry, Extra: mustPolicies(t, "hashicorp")}
 }
 
 // TestInstallersWrongProduct: a release of the other product is refused.

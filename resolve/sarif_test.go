@@ -35,7 +35,7 @@ func sarifExample(t *testing.T) *resolve.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry, SkipFile: pin.Skip})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: testRegistry, SkipFile: pin.Skip})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func endToEndCooldown(t *testing.T, bin string) {
 	}
 	plan := func(at time.Time) *pin.Plan {
 		t.Helper()
-		rep, err := resolve.Run(context.Background(), resolve.Options{Dir: e.root, ModulesDir: filepath.Join(e.data, "modules"),
+		rep, err := runResolve(context.Background(), resolve.Options{Dir: e.root, ModulesDir: filepath.Join(e.data, "modules"),
 			Config: cfg, Versions: src, Policies: policies, SkipFile: pin.Skip, Now: at})
 		if err != nil {
 			t.Fatal(err)

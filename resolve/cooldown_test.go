@@ -43,7 +43,7 @@ func cooldownRun(t *testing.T, now time.Time, undated bool, src registry.Source)
 		}
 		src = x
 	}
-	r, err := resolve.Run(context.Background(), resolve.Options{Dir: cooldownDir, Config: cfg, Versions: src, Policies: testRegistry, Now: now})
+	r, err := runResolve(context.Background(), resolve.Options{Dir: cooldownDir, Config: cfg, Versions: src, Policies: testRegistry, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -301,7 +301,7 @@ func TestTofuReadings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := resolve.Run(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: policies, SkipFile: pin.Skip, LockFile: "-"})
+		rep, err := runResolve(context.Background(), resolve.Options{Dir: dir, Config: cfg, Versions: x, Policies: policies, SkipFile: pin.Skip, LockFile: "-"})
 		if err != nil {
 			t.Fatal(err)
 		}

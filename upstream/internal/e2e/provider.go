@@ -1,7 +1,7 @@
-package opentofu_test
+package e2e
 
-// This file is pin/e2e_provider_test.go's signed provider registry, copied:
-// test files cannot be imported across packages.
+// The signed provider registry of pin/e2e_provider_test.go, which test
+// files cannot import.
 
 import (
 	"archive/zip"

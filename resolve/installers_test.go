@@ -15,10 +15,10 @@ import (
 )
 
 // TestInstallersGolden resolves one configuration as three pairs of
-// releases read it: the newest (Terraform 1.15.9 skips the four-part
+// releases read it: the newest (Terraform 1.16.4 skips the four-part
 // provider version, OpenTofu 1.12.6 fails the query on it and reads
 // app.tofu, versions.tofu and its language block; versions.tf's
-// "~> 1.15.9.0" refuses Terraform 1.15.9), Terraform 1.15.0 (its locked
+// "~> 1.16.4.0" refuses Terraform 1.16.4), Terraform 1.15.0 (its locked
 // prerelease bug) with OpenTofu 1.11.0 (required_version from every
 // file, no language block), and Terraform 1.12.2 (fails the provider
 // query; takes a literal module version only) with OpenTofu 1.7.0 (no

@@ -37,7 +37,7 @@ func TestReadersEKS(t *testing.T) {
 	if err := r.AddReaders(bots(t)); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"terraform@1.15.9", "tofu@1.12.6", "renovate", "dependabot", "terraform-module-versions"}; strings.Join(r.Readers, ",") != strings.Join(want, ",") {
+	if want := []string{"terraform@1.16.4", "tofu@1.12.6", "renovate", "dependabot", "terraform-module-versions"}; strings.Join(r.Readers, ",") != strings.Join(want, ",") {
 		t.Errorf("readers %q, want %q", r.Readers, want)
 	}
 	differ := 0
@@ -86,7 +86,7 @@ func TestReadersEKS(t *testing.T) {
 	if err := resolve.Render(&b, report.JSON, r, cliOptions); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), `"readers": {`) || !strings.Contains(b.String(), `"terraform@1.15.9": {`) {
+	if !strings.Contains(b.String(), `"readers": {`) || !strings.Contains(b.String(), `"terraform@1.16.4": {`) {
 		t.Errorf("the JSON has no readers per item")
 	}
 }
@@ -127,7 +127,7 @@ func TestReaderSkips(t *testing.T) {
 	if err := resolve.Render(&b, report.Text, r, cliOptions); err != nil {
 		t.Fatal(err)
 	}
-	if want := "(1 of 1 items differ):\n  module app (!= 1.1.0, < 2.0.0): 1.5.0: terraform@1.15.9, tofu@1.12.6; skipped:\n    != is unsupported: refuser"; !strings.Contains(b.String(), want) {
+	if want := "(1 of 1 items differ):\n  module app (!= 1.1.0, < 2.0.0): 1.5.0: terraform@1.16.4, tofu@1.12.6; skipped:\n    != is unsupported: refuser"; !strings.Contains(b.String(), want) {
 		t.Errorf("the text report does not say %q:\n%s", want, b.String())
 	}
 }

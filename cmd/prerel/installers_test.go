@@ -16,12 +16,12 @@ func TestInstallerFlagErrors(t *testing.T) {
 		arg, want string
 	}{
 		{"terraform@1.99999999999999999999.0", `prerel resolve: invalid argument "terraform@1.99999999999999999999.0" for "--installer" flag: ` +
-			"the minor number of the version is too large: prerel knows Terraform releases 1.0.0 to 1.15.9\n"},
+			"the minor number of the version is too large: prerel knows Terraform releases 1.0.0 to 1.16.4\n"},
 		{"tofu@1.2", `prerel resolve: invalid argument "tofu@1.2" for "--installer" flag: the version is not a release version MAJOR.MINOR.PATCH` + "\n"},
 		{"terraform@1.15.\x1b[2J", `prerel resolve: invalid argument "terraform@1.15.\x1b[2J" for "--installer" flag: ` +
 			"the version is not a release version MAJOR.MINOR.PATCH\n"},
 		{long, `prerel resolve: invalid argument "` + elide.Middle(long, 200) + `" for "--installer" flag: ` +
-			"the minor number of the version is too large: prerel knows Terraform releases 1.0.0 to 1.15.9\n"},
+			"the minor number of the version is too large: prerel knows Terraform releases 1.0.0 to 1.16.4\n"},
 	} {
 		code, stdout, stderr := runCLI(t, "", "resolve", "--installer", tt.arg, ".")
 		first, _, _ := strings.Cut(stderr, "Run 'prerel resolve -h' for usage.")

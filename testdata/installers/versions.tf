@@ -1,3 +1,3 @@
 terraform {
-  required_version = "~> 1.15.9.0"
+  required_version = "~> 1.16.4.0"
 }

@@ -34,6 +34,7 @@ import (
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/internal/longtest"
+	"github.com/prerel/prerel/internal/providerreg"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/config"
@@ -118,8 +119,8 @@ func NewRegistry(t *testing.T) *Registry {
 	mux.HandleFunc("GET /.well-known/terraform.json", func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprint(w, `{"modules.v1": "/v1/modules/", "providers.v1": "/v1/providers/"}`)
 	})
-	packages := newProviderPackages(t)
-	packages.handle(mux, func() []string { r.mu.Lock(); defer r.mu.Unlock(); return slices.Clone(r.providers) }, func() string { return r.srv.URL })
+	packages := providerreg.New(t)
+	packages.Handle(mux, func() []string { r.mu.Lock(); defer r.mu.Unlock(); return slices.Clone(r.providers) }, func() string { return r.srv.URL })
 	mux.HandleFunc("GET /v1/modules/corp/{name}/aws/versions", func(w http.ResponseWriter, req *http.Request) {
 		vs, ok := r.versions(req.PathValue("name"))
 		if !ok {

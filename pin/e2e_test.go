@@ -23,6 +23,7 @@ import (
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/prerel/prerel/internal/longtest"
+	"github.com/prerel/prerel/internal/providerreg"
 	"github.com/prerel/prerel/pin"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
@@ -56,9 +57,9 @@ func newModuleRegistry(t *testing.T, versions ...string) *moduleRegistry {
 	mux.HandleFunc("GET /.well-known/terraform.json", func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprint(w, `{"modules.v1": "/v1/modules/", "providers.v1": "/v1/providers/"}`)
 	})
-	packages := newProviderPackages(t)
-	r.keyID = packages.signer.PrimaryKey.KeyIdString()
-	packages.handle(mux, r.providerList, func() string { return r.srv.URL })
+	packages := providerreg.New(t)
+	r.keyID = packages.KeyID()
+	packages.Handle(mux, r.providerList, func() string { return r.srv.URL })
 	mux.HandleFunc("GET /v1/modules/corp/net/aws/versions", func(w http.ResponseWriter, _ *http.Request) {
 		var vs []map[string]string
 		for _, v := range r.list() {

@@ -55,6 +55,13 @@
 //     1.8.0 any variable's default (internal/configs/module_call.go,
 //     ModuleCall.decodeStaticVersion); earlier releases take a literal
 //     string only (AllowsModuleVersionExpressions).
+//   - Terraform 1.16.0 to 1.16.4 change nothing prerel emulates: the
+//     module and provider installers gain hooks that may refuse a
+//     version once chosen (ModuleInstallHook.ModuleSourceResolved in
+//     internal/initwd/module_install.go, InstallerHook.
+//     ProviderVersionSelected in internal/providercache/installer.go) but
+//     choose none; the selection loops, the prerelease check and the
+//     re-checks read as in 1.15.9.
 //   - Terraform 1.15.0 installs the providers recorded in the state
 //     without the configuration's constraints, so a locked prerelease
 //     provider that the state uses is refused; 1.15.1 fixed it

@@ -43,7 +43,7 @@ type Release struct {
 // last of each product is the default (Newest). A version between two
 // of them is accepted too: the table below says what changed and when.
 var Releases = []string{
-	"terraform@1.0.0", "terraform@1.12.2", "terraform@1.13.0", "terraform@1.14.0", "terraform@1.15.0", "terraform@1.15.1", "terraform@1.15.9",
+	"terraform@1.0.0", "terraform@1.12.2", "terraform@1.13.0", "terraform@1.14.0", "terraform@1.15.0", "terraform@1.15.1", "terraform@1.15.9", "terraform@1.16.4",
 	"tofu@1.6.0", "tofu@1.7.0", "tofu@1.8.0", "tofu@1.11.0", "tofu@1.12.0", "tofu@1.12.6",
 }
 

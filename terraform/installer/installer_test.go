@@ -113,6 +113,7 @@ func TestAppliesTo(t *testing.T) {
 		tf, tofu, lang bool
 	}{
 		{"terraform@1.15.9", true, false, false},
+		{"terraform@1.16.4", true, false, false},
 		{"terraform@1.0.0", true, false, false},
 		{"tofu@1.7.0", true, false, false},
 		{"tofu@1.8.0", true, true, false},
@@ -138,6 +139,7 @@ func TestFeatures(t *testing.T) {
 		{"terraform@1.15.0", true, true, false, true},
 		{"terraform@1.15.1", true, true, false, false},
 		{"terraform@1.15.9", true, true, false, false},
+		{"terraform@1.16.4", true, true, false, false},
 		{"tofu@1.7.0", false, false, false, false},
 		{"tofu@1.8.0", false, true, true, false},
 		{"tofu@1.12.6", false, true, true, false},
@@ -153,6 +155,7 @@ func TestFeatures(t *testing.T) {
 func TestParse(t *testing.T) {
 	for s, want := range map[string]string{
 		"terraform@1.15.9":  "terraform@1.15.9",
+		"terraform@1.16.4":  "terraform@1.16.4",
 		"tofu@1.12.6":       "tofu@1.12.6",
 		"opentofu@1.10.2":   "tofu@1.10.2",
 		"terraform@v1.14.3": "terraform@1.14.3",
@@ -164,14 +167,14 @@ func TestParse(t *testing.T) {
 	}
 	long := "terraform@1." + strings.Repeat("9", 100<<10) + ".0"
 	for _, tt := range []struct{ in, want string }{
-		{"terraform", `installer "terraform": expected terraform@VERSION or tofu@VERSION, such as terraform@1.15.9`},
+		{"terraform", `installer "terraform": expected terraform@VERSION or tofu@VERSION, such as terraform@1.16.4`},
 		{"pulumi@1.0.0", `installer "pulumi@1.0.0": unknown product: expected terraform or tofu`},
 		{"terraform@1.15", `installer "terraform@1.15": the version is not a release version MAJOR.MINOR.PATCH`},
 		{"terraform@1.15.9.0", "the version is not a release version MAJOR.MINOR.PATCH"},
 		{"terraform@1.16.0-beta1", "the version is not a release version MAJOR.MINOR.PATCH"},
-		{"terraform@1.99.0", `installer "terraform@1.99.0": prerel knows Terraform releases 1.0.0 to 1.15.9`},
+		{"terraform@1.99.0", `installer "terraform@1.99.0": prerel knows Terraform releases 1.0.0 to 1.16.4`},
 		{"tofu@1.5.0", "prerel knows OpenTofu releases 1.6.0 to 1.12.6"},
-		{"terraform@1.99999999999999999999.0", `installer "terraform@1.99999999999999999999.0": the minor number of the version is too large: prerel knows Terraform releases 1.0.0 to 1.15.9`},
+		{"terraform@1.99999999999999999999.0", `installer "terraform@1.99999999999999999999.0": the minor number of the version is too large: prerel knows Terraform releases 1.0.0 to 1.16.4`},
 		{"tofu@99999999999999999999.0.0", "the major number of the version is too large: prerel knows OpenTofu releases 1.6.0 to 1.12.6"},
 		{"terraform@1.15.99999999999999999999", "the patch number of the version is too large"},
 		{"terraform@1.15.\x1b[2J", `installer "terraform@1.15.\x1b[2J": the version is not a release version`},
@@ -188,7 +191,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%.80q): a message of %d bytes", in, n)
 		}
 	}
-	if Newest(Terraform).String() != "terraform@1.15.9" || Newest(OpenTofu).String() != "tofu@1.12.6" {
+	if Newest(Terraform).String() != "terraform@1.16.4" || Newest(OpenTofu).String() != "tofu@1.12.6" {
 		t.Errorf("Newest: %s, %s", Newest(Terraform), Newest(OpenTofu))
 	}
 }

@@ -10,9 +10,10 @@
 # prerel.hcl the patched tofu runs exactly the release's dependencies.
 #
 # The binary is cached under ${XDG_CACHE_HOME:-~/.cache}/prerel by the
-# hash of everything it is built from: the release, this script, the
-# patch, the Go version, prerel's go.mod and go.sum and the source files
-# of the packages the gate compiles in. A second run with nothing changed
+# hash of everything it is built from (prerel_hash in ../buildlib.sh):
+# the release, this script, the patch, the Go version, prerel's go.mod
+# and go.sum and the source files of the packages the gate compiles in.
+# A second run with nothing changed, from any clone of the same commit,
 # copies the cached binary.
 set -euo pipefail
 
@@ -22,16 +23,8 @@ repo=$(cd "$here/../.." && pwd)
 version=v1.12.6
 cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/prerel
 
-# The files of prerel the gate compiles in.
-gate_files=$(cd "$repo" && go list -deps -f '{{if .Module}}{{if eq .Module.Path "github.com/prerel/prerel"}}{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}
-{{end}}{{range .EmbedFiles}}{{$d}}/{{.}}
-{{end}}{{end}}{{end}}' ./gate | sort)
-hash=$( {
-  echo "$version"
-  go version
-  cat "$here/build.sh" "$here/opentofu.patch" "$repo/go.mod" "$repo/go.sum"
-  for f in $gate_files; do echo "$f"; cat "$f"; done
-} | sha256sum | cut -c1-16)
+. "$repo/upstream/buildlib.sh"
+hash=$(prerel_hash "$version" upstream/opentofu/build.sh upstream/opentofu/opentofu.patch)
 cached=$cache_root/tofu-prerel-$version-$hash/tofu
 
 if [ ! -x "$cached" ]; then
@@ -45,44 +38,14 @@ if [ ! -x "$cached" ]; then
   cp -R "$src" "$work/opentofu"
   chmod -R u+w "$work/opentofu"
   cd "$work/opentofu"
-  # OpenTofu's build list before prerel joins it, and the modules the
-  # release links into tofu.
-  GOFLAGS=-mod=mod go list -m -f '{{.Path}} {{.Version}}' all >"$work/before"
-  GOFLAGS=-mod=mod go list -deps -f '{{with .Module}}{{.Path}}{{end}}' ./cmd/tofu | sort -u >"$work/linked"
+  # One module is let rise, because prerel's adapter of it needs the
+  # newer API: Masterminds/semver (v3.4.0 → v3.5.0).
+  prerel_join "$work" ./cmd/tofu OpenTofu " github.com/Masterminds/semver/v3 "
   patch -p1 --quiet --no-backup-if-mismatch <"$here/opentofu.patch"
-
-  go mod edit -require=github.com/prerel/prerel@v0.0.0 -replace="github.com/prerel/prerel=$repo"
-  GOFLAGS=-mod=mod go list -m -f '{{.Path}} {{.Version}}' all >"$work/after"
-  # Hold every module tofu links that prerel raises at OpenTofu's
-  # version, through OpenTofu's own replace of that version when it has
-  # one (hcl/v2 is its fork). One is let rise, because prerel's adapter
-  # of it needs the newer API: Masterminds/semver (v3.4.0 → v3.5.0).
-  rise=" github.com/Masterminds/semver/v3 "
-  while read -r path v; do
-    was=$(awk -v p="$path" '$1 == p { print $2 }' "$work/before")
-    [ -n "$was" ] && [ "$was" != "$v" ] || continue
-    grep -qxF "$path" "$work/linked" || continue
-    if [[ $rise == *" $path "* ]]; then
-      echo "build.sh: $path rises from OpenTofu's $was to prerel's $v"
-      continue
-    fi
-    target=$(awk -v p="$path" -v v="$was" '{ sub(/^replace[ \t]+/, "") }
-      $1 == p && $2 == v && $3 == "=>" { print $4 "@" $5; exit }' go.mod)
-    if [ -n "$target" ]; then
-      go mod edit -dropreplace="$path@$was" -replace="$path=$target"
-    else
-      go mod edit -replace="$path=$path@$was"
-    fi
-    echo "build.sh: holding $path at OpenTofu's $was${target:+ ($target)} (prerel requires $v)"
-  done <"$work/after"
   mkdir -p "$(dirname "$cached")"
   GOFLAGS=-mod=mod go build -o "$cached.tmp" ./cmd/tofu
   mv "$cached.tmp" "$cached"
-  # One build is kept: the cache does not grow with every change of the
-  # gate's sources.
-  for old in "$cache_root"/tofu-prerel-"$version"-*; do
-    [ "$old" = "$(dirname "$cached")" ] || rm -rf "$old"
-  done
+  prerel_keep_one "$cache_root" "tofu-prerel-$version-" "$(dirname "$cached")"
 fi
 mkdir -p "$out"
 cp "$cached" "$out/tofu"

@@ -1,4 +1,4 @@
-package opentofu_test
+package e2e
 
 import (
 	"fmt"
@@ -21,11 +21,11 @@ var pool = []string{
 	"2.0.0-alpha.1", "2.0.0-beta.1", "2.0.0-beta.2", "2.0.0-rc.1", "2.0.0", "2.1.0-beta.1", "2.1.0", "3.0.0-beta.1",
 }
 
-// diffCase is one module call: its constraint and the registry module's
+// Case is one module call: its constraint and the registry module's
 // history.
-type diffCase struct {
-	name, constraint string
-	history          []string
+type Case struct {
+	Name, Constraint string
+	History          []string
 }
 
 // comparator draws one comparator naming a version near the pool.
@@ -38,12 +38,12 @@ func comparator(r *rand.Rand) string {
 	return ops[r.IntN(len(ops))] + v
 }
 
-// cases generates n constraint × history cases that both the engine and
+// Cases generates n constraint × history cases that both the engine and
 // go-version read (init refuses a configuration go-version cannot read
 // before choosing anything).
-func cases(seed uint64, n int) []diffCase {
+func Cases(seed uint64, n int) []Case {
 	r := rand.New(rand.NewPCG(seed, 1))
-	var out []diffCase
+	var out []Case
 	for len(out) < n {
 		c := comparator(r)
 		if r.IntN(2) == 0 {
@@ -64,7 +64,7 @@ func cases(seed uint64, n int) []diffCase {
 		if len(h) == 0 {
 			continue
 		}
-		out = append(out, diffCase{name: fmt.Sprintf("m%d", len(out)), constraint: c, history: h})
+		out = append(out, Case{Name: fmt.Sprintf("m%d", len(out)), Constraint: c, History: h})
 	}
 	return out
 }
@@ -73,21 +73,21 @@ func cases(seed uint64, n int) []diffCase {
 // ("Unresolvable module version constraint"), or none is left once
 // today's prerelease check skipped every listed version ("Module has no
 // versions").
-var unresolvable = regexp.MustCompile(`(no\s+available\s+version\s+of\s+module\s+|Module\s+)"` + regexp.QuoteMeta(host) + `/corp/(m\d+)/aws"(\s+\(main\.tf:\d+\)\s+has\s+no\s+versions)?`)
+var unresolvable = regexp.MustCompile(`(no\s+available\s+version\s+of\s+module\s+|Module\s+)"` + regexp.QuoteMeta(Host) + `/corp/(m\d+)/aws"(\s+\(main\.tf:\d+\)\s+has\s+no\s+versions)?`)
 
-// installBatch writes one root module calling every case's module, runs
+// InstallBatch writes one root module calling every case's module, runs
 // init with bin and returns what it installed by case name, "none" for a
 // case init found no version for, and the init's output.
-func installBatch(t *testing.T, e *env, bin, data string, batch []diffCase) (map[string]string, string) {
+func InstallBatch(t *testing.T, e *Env, bin, data string, batch []Case) (map[string]string, string) {
 	t.Helper()
 	var main strings.Builder
 	for _, c := range batch {
-		e.reg.module(c.name, c.history...)
-		fmt.Fprintf(&main, "module %q {\n  source  = %q\n  version = %q\n}\n\n", c.name, host+"/corp/"+c.name+"/aws", c.constraint)
+		e.Reg.Module(c.Name, c.History...)
+		fmt.Fprintf(&main, "module %q {\n  source  = %q\n  version = %q\n}\n\n", c.Name, Host+"/corp/"+c.Name+"/aws", c.Constraint)
 	}
-	e.write(filepath.Join(e.root, "main.tf"), main.String())
-	out, err := e.init(bin, data)
-	got := installed(t, data)
+	e.Write(filepath.Join(e.Root, "main.tf"), main.String())
+	out, err := e.Init(bin, data)
+	got := Installed(t, data)
 	if got == nil {
 		got = map[string]string{}
 	}
@@ -105,50 +105,53 @@ func installBatch(t *testing.T, e *env, bin, data string, batch []diffCase) (map
 	return got, out
 }
 
-// TestDifferential pushes generated constraint × history cases through
+// Differential pushes generated constraint × history cases through
 // the patched init, each a module call of its own against the local
 // registry, under cargo, linear and ga-bound in turn, and compares what
 // it installs with engine.Select. Cases the policy selects no version
 // for run in a batch of their own (init stops installing at the first
 // failure of a batch, so the others would be left unknown). Without
 // prerel.hcl, the same cases install as with the release.
-func TestDifferential(t *testing.T) {
-	bin := patchedTofu(t)
+func Differential(t *testing.T, inst Installer) {
+	bin := inst.Patched(t)
 	pols := catalogue.New()
 	const perPolicy = 100
 	total, differ := 0, 0
 	for i, name := range []string{"cargo", "linear", "ga-bound"} {
 		p, _ := pols.Lookup(name)
-		today, _ := pols.Lookup("opentofu-module")
-		all := cases(uint64(i+1), perPolicy)
-		var found, none []diffCase
+		today, ok := pols.Lookup(inst.TodayModule)
+		if !ok {
+			t.Fatalf("no policy %q", inst.TodayModule)
+		}
+		all := Cases(uint64(i+1), perPolicy)
+		var found, none []Case
 		want := map[string]string{}
 		for _, c := range all {
-			sel, err := engine.Select(p, c.constraint, c.history)
+			sel, err := engine.Select(p, c.Constraint, c.History)
 			if err != nil || !sel.Found {
 				none = append(none, c)
-				want[c.name] = "none"
+				want[c.Name] = "none"
 				continue
 			}
 			found = append(found, c)
-			want[c.name] = sel.Version
-			if tsel, _ := engine.Select(today, c.constraint, c.history); tsel.Version != sel.Version {
+			want[c.Name] = sel.Version
+			if tsel, _ := engine.Select(today, c.Constraint, c.History); tsel.Version != sel.Version {
 				differ++
 			}
 		}
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t)
-			e.write(filepath.Join(e.root, "prerel.hcl"), fmt.Sprintf("default_policy = %q\n", name))
-			for j, batch := range [][]diffCase{found, none} {
+			e := NewEnv(t)
+			e.Write(filepath.Join(e.Root, "prerel.hcl"), fmt.Sprintf("default_policy = %q\n", name))
+			for j, batch := range [][]Case{found, none} {
 				if len(batch) == 0 {
 					continue
 				}
-				got, out := installBatch(t, e, bin, filepath.Join(e.tmp, fmt.Sprint("data", j)), batch)
+				got, out := InstallBatch(t, e, bin, filepath.Join(e.Tmp, fmt.Sprint("data", j)), batch)
 				for _, c := range batch {
 					total++
-					if got[c.name] != want[c.name] {
+					if got[c.Name] != want[c.Name] {
 						t.Errorf("%s: constraint %q, history %v: the patched init installed %q, engine.Select(%s) selects %q",
-							c.name, c.constraint, c.history, got[c.name], name, want[c.name])
+							c.Name, c.Constraint, c.History, got[c.Name], name, want[c.Name])
 					}
 				}
 				if t.Failed() {
@@ -163,26 +166,26 @@ func TestDifferential(t *testing.T) {
 	}
 
 	// Without prerel.hcl: the patched init and the release, case by case.
-	rel := releaseTofu()
+	rel := inst.ReleaseBinary()
 	if rel == "" {
-		t.Log("no release tofu: the comparison without prerel.hcl is skipped")
+		t.Logf("no release %s: the comparison without prerel.hcl is skipped", inst.Release)
 		return
 	}
-	e := newEnv(t)
-	all := cases(99, perPolicy)
-	results := map[string]map[string]string{}
-	for _, b := range []string{bin, rel} {
+	e := NewEnv(t)
+	all := Cases(99, perPolicy)
+	var results [2]map[string]string
+	for i, b := range []string{bin, rel} {
 		res := map[string]string{}
 		remaining := slices.Clone(all)
 		// init stops at a module without a version: run again without
 		// the ones it named until the rest installs.
 		for round := 0; len(remaining) > 0 && round < 50; round++ {
-			got, _ := installBatch(t, e, b, filepath.Join(e.tmp, fmt.Sprintf("data-%d-%d", len(results), round)), remaining)
-			var next []diffCase
+			got, _ := InstallBatch(t, e, b, filepath.Join(e.Tmp, fmt.Sprintf("data-%d-%d", i, round)), remaining)
+			var next []Case
 			for _, c := range remaining {
-				switch v, ok := got[c.name]; {
+				switch v, ok := got[c.Name]; {
 				case ok:
-					res[c.name] = v
+					res[c.Name] = v
 				default:
 					next = append(next, c)
 				}
@@ -192,14 +195,12 @@ func TestDifferential(t *testing.T) {
 			}
 			remaining = next
 		}
-		results[b] = res
+		results[i] = res
 	}
-	n := 0
 	for _, c := range all {
-		if results[bin][c.name] != results[rel][c.name] {
-			t.Errorf("without prerel.hcl, %s (%q, %v): patched %q, release %q", c.name, c.constraint, c.history, results[bin][c.name], results[rel][c.name])
+		if results[0][c.Name] != results[1][c.Name] {
+			t.Errorf("without prerel.hcl, %s (%q, %v): patched %q, release %q", c.Name, c.Constraint, c.History, results[0][c.Name], results[1][c.Name])
 		}
-		n++
 	}
-	t.Logf("%d cases without prerel.hcl: the patched init installs as the release", n)
+	t.Logf("%d cases without prerel.hcl: the patched init installs as the release", len(all))
 }

@@ -1,4 +1,7 @@
-package pin_test
+// Package providerreg serves a signed provider, corp/thing, over the
+// provider registry protocol for the end-to-end tests that run the real
+// terraform and tofu init (package pin's, upstream/internal/e2e's).
+package providerreg
 
 import (
 	"archive/zip"
@@ -19,14 +22,14 @@ import (
 	"github.com/ProtonMail/go-crypto/openpgp/packet"
 )
 
-// providerPackages serves e2eProvider over the provider registry
+// Packages serves the provider corp/thing over the provider registry
 // protocol (providers.v1): its versions, and for each one a zip package,
 // a SHA256SUMS document and its detached OpenPGP signature by a key made
 // for the test, which the download answer carries as the registry's
 // signing key. init checks the package's checksum against the document
 // and the document's signature against the key, as it does for any
 // registry that is not HashiCorp's own.
-type providerPackages struct {
+type Packages struct {
 	t        *testing.T
 	signer   *openpgp.Entity
 	armored  string
@@ -42,7 +45,8 @@ type providerPackage struct {
 	sha256            string
 }
 
-func newProviderPackages(t *testing.T) *providerPackages {
+// New makes the signing key of a registry that t uses.
+func New(t *testing.T) *Packages {
 	cfg := &packet.Config{DefaultHash: crypto.SHA256, RSABits: 2048}
 	signer, err := openpgp.NewEntity("prerel test registry", "", "registry@prerel.test", cfg)
 	if err != nil {
@@ -57,11 +61,15 @@ func newProviderPackages(t *testing.T) *providerPackages {
 		t.Fatal(err)
 	}
 	w.Close()
-	return &providerPackages{t: t, signer: signer, armored: b.String(), packages: map[string]*providerPackage{}}
+	return &Packages{t: t, signer: signer, armored: b.String(), packages: map[string]*providerPackage{}}
 }
 
+// KeyID is the ID of the key that signs the packages, as the lock
+// file's signing notes name it.
+func (p *Packages) KeyID() string { return p.signer.PrimaryKey.KeyIdString() }
+
 // get builds the package of version v for this platform once.
-func (p *providerPackages) get(v string) *providerPackage {
+func (p *Packages) get(v string) *providerPackage {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if pkg, ok := p.packages[v]; ok {
@@ -94,9 +102,9 @@ func (p *providerPackages) get(v string) *providerPackage {
 	return pkg
 }
 
-// handle adds the providers.v1 endpoints of corp/thing to mux; versions
+// Handle adds the providers.v1 endpoints of corp/thing to mux; versions
 // lists what the registry publishes and base is the server's URL.
-func (p *providerPackages) handle(mux *http.ServeMux, versions func() []string, base func() string) {
+func (p *Packages) Handle(mux *http.ServeMux, versions func() []string, base func() string) {
 	mux.HandleFunc("GET /v1/providers/corp/thing/versions", func(w http.ResponseWriter, _ *http.Request) {
 		var vs []any
 		for _, v := range versions() {

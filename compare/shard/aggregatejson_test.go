@@ -21,7 +21,16 @@ func TestAggregateJSONAsEncoder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Every day seven policies of every kind (natives, a selection-level
+	// one, adapters, an updater), whose pairs and classes hold every field;
+	// every policy in the long run.
 	policies := catalogue.New().All()
+	if !longtest.Enabled() {
+		policies, err = catalogue.New().Resolve([]string{"strict", "lexical", "cargo", "fallback", "apparentlymart", "masterminds", "renovate"})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	a, err := compare.RunGroups(context.Background(), d, policies, compare.Options{}, func(int64) bool { return true })
 	if err != nil {
 		t.Fatal(err)

@@ -114,10 +114,13 @@ func TestDatesPrivateRegistryWithout(t *testing.T) {
 // give: each is a note naming what was wrong, never a date made up, and
 // the lookups stay bounded.
 func TestDatesHostile(t *testing.T) {
+	// slow never answers: it waits until the client gives up, which the
+	// client's own timeout (the one case run with a short one) makes it
+	// do; the other cases run with a timeout far above what they take.
 	slow := func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
-		case <-time.After(5 * time.Second):
+		case <-time.After(5 * time.Minute):
 		}
 	}
 	for _, tt := range []struct {
@@ -146,7 +149,12 @@ func TestDatesHostile(t *testing.T) {
 				"/.well-known/terraform.json": body(discoveryRelative),
 			})
 			c := datesClient(f)
-			c.MaxBodyBytes, c.Timeout, c.Retries = 64<<10, 200*time.Millisecond, -1
+			// A timeout far above what an answer takes, but for the
+			// handler that never answers, which the timeout is the test of.
+			c.MaxBodyBytes, c.Timeout, c.Retries = 64<<10, 30*time.Second, -1
+			if tt.name == "slow" {
+				c.Timeout = time.Second
+			}
 			d, err := c.ProviderDates(context.Background(), tfAWS, []string{"1.0.0"})
 			if err != nil {
 				t.Fatal(err)

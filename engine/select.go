@@ -1,6 +1,9 @@
 package engine
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Selection is what a policy would install from a list of available
 // versions: the newest one it admits.
@@ -137,4 +140,27 @@ func selectNewest(m Matcher, available []string, releasesFirst bool) Selection {
 		sel.Found, sel.Version = true, prereleaseText
 	}
 	return sel
+}
+
+// FindListed finds version among listed, as a wanted exact version is
+// found in a registry's list: the same text, else the same version read
+// without a leading "v" on either side, build metadata included. It
+// returns the listed text.
+func FindListed(version string, listed []string) (string, bool) {
+	for _, s := range listed {
+		if s == version {
+			return s, true
+		}
+	}
+	want, err := ParseVersion(strings.TrimPrefix(version, "v"))
+	if err != nil {
+		return "", false
+	}
+	for _, s := range listed {
+		v, err := ParseVersion(strings.TrimPrefix(s, "v"))
+		if err == nil && v.Equal(want) && v.Build() == want.Build() {
+			return s, true
+		}
+	}
+	return "", false
 }

@@ -297,3 +297,24 @@ func TestComparePrerelease(t *testing.T) {
 		_ = ComparePrerelease(junk[0], junk[1]) // must not panic
 	}
 }
+
+func TestFindListed(t *testing.T) {
+	listed := []string{"v1.0.0", "1.1.0+b1", "2.0.0-beta.1"}
+	for _, tt := range []struct {
+		version, want string
+		ok            bool
+	}{
+		{"2.0.0-beta.1", "2.0.0-beta.1", true},
+		{"1.0.0", "v1.0.0", true},
+		{"v2.0.0-beta.1", "2.0.0-beta.1", true},
+		{"1.1.0+b1", "1.1.0+b1", true},
+		{"1.1.0", "", false},
+		{"2.0.0-beta.2", "", false},
+		{"not a version", "", false},
+	} {
+		got, ok := FindListed(tt.version, listed)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("FindListed(%q) = %q, %v; want %q, %v", tt.version, got, ok, tt.want, tt.ok)
+		}
+	}
+}

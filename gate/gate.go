@@ -219,7 +219,7 @@ func (r *Rule) String() string {
 // version is wanted, whether it is that version.
 func (r *Rule) Admits(constraint, version string) bool {
 	if r.want != "" {
-		_, ok := listedAs(r.want, []string{version})
+		_, ok := engine.FindListed(r.want, []string{version})
 		return ok
 	}
 	return engine.Evaluate(r.policy, constraint, version).Verdict == engine.Allow
@@ -230,7 +230,7 @@ func (r *Rule) Admits(constraint, version string) bool {
 // wanted version when one is wanted and listed; false when none is.
 func (r *Rule) Select(constraint string, available []string) (string, bool) {
 	if r.want != "" {
-		return listedAs(r.want, available)
+		return engine.FindListed(r.want, available)
 	}
 	sel, err := engine.Select(r.policy, constraint, available)
 	if err != nil || !sel.Found {
@@ -251,24 +251,3 @@ func (r *Rule) Why(constraint string, available []string) string {
 	return fmt.Sprintf("policy %q admits none of the %d listed versions for %q", r.policy.Name(), len(available), constraint)
 }
 
-// listedAs finds version among listed as package resolve does for want:
-// the same text, else the same version read without a leading "v" on
-// either side, build metadata included.
-func listedAs(version string, listed []string) (string, bool) {
-	for _, s := range listed {
-		if s == version {
-			return s, true
-		}
-	}
-	want, err := engine.ParseVersion(strings.TrimPrefix(version, "v"))
-	if err != nil {
-		return "", false
-	}
-	for _, s := range listed {
-		v, err := engine.ParseVersion(strings.TrimPrefix(s, "v"))
-		if err == nil && v.Equal(want) && v.Build() == want.Build() {
-			return s, true
-		}
-	}
-	return "", false
-}

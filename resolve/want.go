@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/suggest"
@@ -24,30 +23,9 @@ type Wanted struct {
 func (it *Item) applyWant(w Wanted, versions []string) {
 	it.Wanted = &w
 	it.Selected = nil
-	if v, ok := listedAs(w.Version, versions); ok {
+	if v, ok := engine.FindListed(w.Version, versions); ok {
 		it.Selected = &v
 	}
-}
-
-// listedAs finds version among listed: the same text, else the same
-// version read without a leading "v" on either side.
-func listedAs(version string, listed []string) (string, bool) {
-	for _, s := range listed {
-		if s == version {
-			return s, true
-		}
-	}
-	want, err := engine.ParseVersion(strings.TrimPrefix(version, "v"))
-	if err != nil {
-		return "", false
-	}
-	for _, s := range listed {
-		v, err := engine.ParseVersion(strings.TrimPrefix(s, "v"))
-		if err == nil && v.Equal(want) && v.Build() == want.Build() {
-			return s, true
-		}
-	}
-	return "", false
 }
 
 // didYouMean returns "; did you mean X?" naming the listed version

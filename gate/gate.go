@@ -250,4 +250,3 @@ func (r *Rule) Why(constraint string, available []string) string {
 	}
 	return fmt.Sprintf("policy %q admits none of the %d listed versions for %q", r.policy.Name(), len(available), constraint)
 }
-

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/prerel/prerel/internal/golden"
-	"github.com/prerel/prerel/internal/installertest"
 	"github.com/prerel/prerel/internal/longtest"
+	"github.com/prerel/prerel/terraform/installer/installertest"
 )
 
 // docCommand is one command of a page's sh blocks and the sample output

@@ -11,9 +11,9 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/impact"
-	"github.com/prerel/prerel/internal/installertest"
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/terraform/installer"
+	"github.com/prerel/prerel/terraform/installer/installertest"
 	"github.com/prerel/prerel/terraform/registry"
 )
 

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prerel/prerel/internal/installertest"
 	"github.com/prerel/prerel/pin"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/config"
 	"github.com/prerel/prerel/terraform/installer"
+	"github.com/prerel/prerel/terraform/installer/installertest"
 	"github.com/prerel/prerel/terraform/registry"
 )
 

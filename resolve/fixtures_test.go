@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prerel/prerel/internal/installertest"
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/terraform/installer"
+	"github.com/prerel/prerel/terraform/installer/installertest"
 )
 
 // runResolve is resolve.Run with the fixtures' releases

@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/internal/golden"
-	"github.com/prerel/prerel/internal/installertest"
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/installer"
+	"github.com/prerel/prerel/terraform/installer/installertest"
 	"github.com/prerel/prerel/terraform/registry"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/prerel/prerel/batch"
 	"github.com/prerel/prerel/catalogue"
-	"github.com/prerel/prerel/internal/installertest"
+	"github.com/prerel/prerel/terraform/installer/installertest"
 )
 
 // runCLI runs prerel in-process with the given stdin and returns the exit

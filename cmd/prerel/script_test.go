@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/prerel/prerel/internal/installertest"
 	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/terraform/installer"
+	"github.com/prerel/prerel/terraform/installer/installertest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 

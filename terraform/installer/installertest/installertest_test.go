@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prerel/prerel/internal/installertest"
 	"github.com/prerel/prerel/terraform/installer"
+	"github.com/prerel/prerel/terraform/installer/installertest"
 )
 
 // TestReleases: the fixtures' releases are releases prerel knows, one of

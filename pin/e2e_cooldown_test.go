@@ -9,6 +9,7 @@ import (
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
+	"github.com/prerel/prerel/internal/testregistry"
 	"github.com/prerel/prerel/pin"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
@@ -19,7 +20,7 @@ import (
 // datedRegistry is the test registry with the dates of its module
 // versions, as the registries' dates APIs give them.
 type datedRegistry struct {
-	*moduleRegistry
+	*testregistry.Registry
 	published map[string]time.Time
 }
 
@@ -47,7 +48,7 @@ func endToEndCooldown(t *testing.T, bin string) {
 	src := datedRegistry{e.reg, map[string]time.Time{
 		"1.0.0": now.Add(-30 * 24 * time.Hour), "1.1.0": now.Add(-2 * 24 * time.Hour), "2.0.0-beta.1": now.Add(-20 * 24 * time.Hour),
 	}}
-	e.write(filepath.Join(e.root, "main.tf"), "module \"net\" {\n  source  = \""+e2eHost+"/corp/net/aws\"\n  version = \"~> 1.0\"\n}\n")
+	e.write(filepath.Join(e.root, "main.tf"), "module \"net\" {\n  source  = \""+netSource+"\"\n  version = \"~> 1.0\"\n}\n")
 	e.write(filepath.Join(e.root, policyconfig.DefaultFile), "default_policy = \"cargo\"\nmin_age = \"7d\"\n")
 	cfg, diags := policyconfig.LoadDir(policies, e.root)
 	if diags.HasErrors() {

@@ -1,143 +1,34 @@
 package pin_test
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	goversions "github.com/apparentlymart/go-versions/versions"
-	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/prerel/prerel/internal/longtest"
-	"github.com/prerel/prerel/internal/providerreg"
+	"github.com/prerel/prerel/internal/testregistry"
 	"github.com/prerel/prerel/pin"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/config"
 	"github.com/prerel/prerel/terraform/installer"
-	"github.com/prerel/prerel/terraform/registry"
 )
-
-// e2eHost is the registry host of the end-to-end test: a host block of
-// the CLI configuration points it at the local server, so that no name
-// is looked up.
-const e2eHost = "registry.prerel.test"
-
-// moduleRegistry is a module registry over HTTPS on 127.0.0.1 that
-// serves corp/net/aws, and the same versions as a registry.Source for
-// the planner.
-type moduleRegistry struct {
-	srv      *httptest.Server
-	mu       sync.Mutex
-	versions []string
-	// providers are the versions of e2eProvider, served with signed
-	// packages over providers.v1.
-	providers []string
-	// keyID is the ID of the key that signs the provider's packages.
-	keyID string
-}
-
-func newModuleRegistry(t *testing.T, versions ...string) *moduleRegistry {
-	r := &moduleRegistry{versions: versions}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /.well-known/terraform.json", func(w http.ResponseWriter, _ *http.Request) {
-		fmt.Fprint(w, `{"modules.v1": "/v1/modules/", "providers.v1": "/v1/providers/"}`)
-	})
-	packages := providerreg.New(t)
-	r.keyID = packages.KeyID()
-	packages.Handle(mux, r.providerList, func() string { return r.srv.URL })
-	mux.HandleFunc("GET /v1/modules/corp/net/aws/versions", func(w http.ResponseWriter, _ *http.Request) {
-		var vs []map[string]string
-		for _, v := range r.list() {
-			vs = append(vs, map[string]string{"version": v})
-		}
-		json.NewEncoder(w).Encode(map[string]any{"modules": []any{map[string]any{"versions": vs}}})
-	})
-	mux.HandleFunc("GET /v1/modules/corp/net/aws/{version}/download", func(w http.ResponseWriter, req *http.Request) {
-		v := req.PathValue("version")
-		if !slices.Contains(r.list(), v) {
-			http.NotFound(w, req)
-			return
-		}
-		w.Header().Set("X-Terraform-Get", r.srv.URL+"/archives/net-"+v+".tar.gz")
-		w.WriteHeader(http.StatusNoContent)
-	})
-	mux.HandleFunc("GET /archives/{name}", func(w http.ResponseWriter, req *http.Request) {
-		v := strings.TrimSuffix(strings.TrimPrefix(req.PathValue("name"), "net-"), ".tar.gz")
-		w.Write(moduleArchive(t, fmt.Sprintf("output \"version\" {\n  value = %q\n}\n", v)))
-	})
-	r.srv = httptest.NewTLSServer(mux)
-	t.Cleanup(r.srv.Close)
-	return r
-}
-
-func (r *moduleRegistry) providerList() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.providers)
-}
-
-func (r *moduleRegistry) list() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.versions)
-}
-
-// publish adds a version.
-func (r *moduleRegistry) publish(v string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.versions = append(r.versions, v)
-}
-
-func (r *moduleRegistry) ModuleVersions(_ context.Context, pkg tfaddr.ModulePackage) (*registry.Listing, error) {
-	if pkg.String() != e2eHost+"/corp/net/aws" {
-		return nil, fmt.Errorf("%s: %w", pkg, registry.ErrNotFound)
-	}
-	return &registry.Listing{Versions: r.list(), From: r.srv.URL}, nil
-}
-
-func (r *moduleRegistry) ProviderVersions(_ context.Context, p tfaddr.Provider) (*registry.Listing, error) {
-	vs := r.providerList()
-	if p.String() != e2eProvider || len(vs) == 0 {
-		return nil, fmt.Errorf("%s: %w", p, registry.ErrNotFound)
-	}
-	return &registry.Listing{Versions: vs, From: r.srv.URL}, nil
-}
 
 // e2eProvider is the provider the end-to-end test installs from the
 // test registry.
-const e2eProvider = e2eHost + "/corp/thing"
+const e2eProvider = testregistry.Provider
 
-func (r *moduleRegistry) String() string { return "the test registry" }
-
-// moduleArchive returns a .tar.gz holding main.tf.
-func moduleArchive(t *testing.T, mainTF string) []byte {
-	var b bytes.Buffer
-	gz := gzip.NewWriter(&b)
-	tw := tar.NewWriter(gz)
-	if err := tw.WriteHeader(&tar.Header{Name: "main.tf", Mode: 0o644, Size: int64(len(mainTF)), ModTime: time.Unix(0, 0)}); err != nil {
-		t.Error(err)
-	}
-	tw.Write([]byte(mainTF))
-	tw.Close()
-	gz.Close()
-	return b.Bytes()
-}
+// netSource is the source of the module the end-to-end tests call,
+// corp/net/aws of the test registry.
+var netSource = testregistry.ModuleSource("net")
 
 // installers finds terraform and tofu on PATH: the end-to-end tests run
 // with each one found. With none, the test says so and skips; .ci/run
@@ -159,26 +50,23 @@ func installers(t *testing.T) []string {
 // e2e is a root module in a temporary directory, with the CLI
 // configuration and data directory of its own.
 type e2e struct {
-	t               *testing.T
-	bin             string
-	reg             *moduleRegistry
-	tmp, root, data string
-	cliConfig, ca   string
-	cfg             *policyconfig.Config
+	t          *testing.T
+	bin        string
+	env        *testregistry.Env
+	reg        *testregistry.Registry
+	root, data string
+	cfg        *policyconfig.Config
 }
 
-// newE2E starts the registry (publishing the provider versions given),
-// writes the CLI configuration (a host block for the registry) and
-// chooses the "linear" policy for everything.
+// newE2E starts the registry (corp/net/aws at 1.0.0, 1.1.0 and
+// 2.0.0-beta.1, and the provider versions given), writes the CLI
+// configuration (a host block for the registry) and chooses the
+// "linear" policy for everything.
 func newE2E(t *testing.T, bin string, providers ...string) *e2e {
-	e := &e2e{t: t, bin: bin, reg: newModuleRegistry(t, "1.0.0", "1.1.0", "2.0.0-beta.1"), tmp: t.TempDir()}
-	e.reg.providers = providers
-	e.root, e.data = filepath.Join(e.tmp, "root"), filepath.Join(e.tmp, "data")
-	e.ca = filepath.Join(e.tmp, "ca.pem")
-	e.write(e.ca, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: e.reg.srv.Certificate().Raw})))
-	e.cliConfig = filepath.Join(e.tmp, "cli.tfrc")
-	e.write(e.cliConfig, fmt.Sprintf("host %q {\n  services = {\n    \"modules.v1\"   = %q\n    \"providers.v1\" = %q\n  }\n}\n",
-		e2eHost, e.reg.srv.URL+"/v1/modules/", e.reg.srv.URL+"/v1/providers/"))
+	env := testregistry.NewEnv(t)
+	env.Reg.Module("net", "1.0.0", "1.1.0", "2.0.0-beta.1")
+	env.Reg.Providers(providers...)
+	e := &e2e{t: t, bin: bin, env: env, reg: env.Reg, root: env.Root, data: filepath.Join(env.Tmp, "data")}
 	cfg, err := policyconfig.New(policies)
 	if err != nil {
 		t.Fatal(err)
@@ -190,75 +78,30 @@ func newE2E(t *testing.T, bin string, providers ...string) *e2e {
 	return e
 }
 
-func (e *e2e) write(path, content string) {
-	e.t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		e.t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		e.t.Fatal(err)
-	}
-}
+func (e *e2e) write(path, content string) { e.t.Helper(); e.env.Write(path, content) }
 
 // tryInit runs init in the root module, with no network beyond the
 // local registry.
-func (e *e2e) tryInit(args ...string) (string, error) {
-	cmd := exec.Command(e.bin, append([]string{"init", "-backend=false", "-input=false", "-no-color"}, args...)...)
-	cmd.Dir = e.root
-	cmd.Env = e.env()
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
-
-// env is the environment the installer runs with.
-func (e *e2e) env() []string {
-	return []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + e.tmp,
-		"TF_CLI_CONFIG_FILE=" + e.cliConfig, "SSL_CERT_FILE=" + e.ca, "TF_DATA_DIR=" + e.data,
-		"CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "NO_PROXY=*",
-	}
-}
+func (e *e2e) tryInit(args ...string) (string, error) { return e.env.Init(e.bin, e.data, args...) }
 
 func (e *e2e) init(args ...string) string {
 	e.t.Helper()
-	out, err := e.tryInit(args...)
-	if err != nil {
-		e.t.Fatalf("%s init: %v\n%s", e.bin, err, out)
-	}
-	return out
+	return e.env.MustInit(e.bin, e.data, args...)
 }
 
 // installed returns the registry module versions of the module manifest.
 func (e *e2e) installed() map[string]string {
 	e.t.Helper()
-	m, diags := config.LoadManifest(filepath.Join(e.data, "modules", config.ManifestFileName))
-	if diags.HasErrors() {
-		e.t.Fatal(diags)
-	}
-	out := map[string]string{}
-	for k, r := range m {
-		if r.Version != "" {
-			out[k] = r.Version
-		}
+	out := testregistry.Installed(e.t, e.data)
+	if out == nil {
+		e.t.Fatal("init wrote no module manifest")
 	}
 	e.t.Logf("installed: %v", out)
 	return out
 }
 
 // locked returns the version the lock file holds for e2eProvider.
-func (e *e2e) locked() string {
-	e.t.Helper()
-	locks, diags := config.LoadLockFile(filepath.Join(e.root, config.LockFileName))
-	if diags.HasErrors() {
-		e.t.Fatal(diags)
-	}
-	for _, l := range locks {
-		if l.Address == e2eProvider {
-			return l.Version
-		}
-	}
-	return ""
-}
+func (e *e2e) locked() string { e.t.Helper(); return e.env.Locked() }
 
 // plan resolves the root module, the files pin wrote left out, and
 // plans the pins.
@@ -296,7 +139,7 @@ func TestEndToEnd(t *testing.T) {
 func endToEnd(t *testing.T, bin string) {
 	e := newE2E(t, bin)
 	e.write(filepath.Join(e.root, "main.tf"), "module \"app\" {\n  source = \"./app\"\n}\n")
-	e.write(filepath.Join(e.root, "app", "main.tf"), fmt.Sprintf("module \"net\" {\n  source  = %q\n  version = \"~> 1.0\"\n}\n", e2eHost+"/corp/net/aws"))
+	e.write(filepath.Join(e.root, "app", "main.tf"), fmt.Sprintf("module \"net\" {\n  source  = %q\n  version = \"~> 1.0\"\n}\n", netSource))
 
 	// Today's selection, without pins.
 	e.init()
@@ -321,7 +164,7 @@ func endToEnd(t *testing.T, bin string) {
 	}
 
 	// A newer prerelease: the files on disk are out of date.
-	e.reg.publish("2.0.0-beta.2")
+	e.reg.Publish("net", "2.0.0-beta.2")
 	p2 := e.plan()
 	diffs, err := pin.Check(p2)
 	if err != nil {
@@ -387,8 +230,8 @@ func providerPin(t *testing.T, e *e2e) {
 		t.Fatal(err)
 	}
 	// init installs the package after checking its signature.
-	if out := e.init(); !strings.Contains(out, "v2.0.0-beta1") || !strings.Contains(strings.ToLower(out), strings.ToLower(e.reg.keyID)) {
-		t.Errorf("init did not report installing v2.0.0-beta1 signed by key %s:\n%s", e.reg.keyID, out)
+	if out := e.init(); !strings.Contains(out, "v2.0.0-beta1") || !strings.Contains(strings.ToLower(out), strings.ToLower(e.reg.KeyID())) {
+		t.Errorf("init did not report installing v2.0.0-beta1 signed by key %s:\n%s", e.reg.KeyID(), out)
 	}
 	if v := e.locked(); v != "2.0.0-beta1" {
 		t.Errorf("with the pin init locked %q, want 2.0.0-beta1", v)
@@ -429,8 +272,8 @@ func equalMaps(a, b map[string]string) bool {
 func (e *e2e) release() installer.Release {
 	t, bin := e.t, e.bin
 	t.Helper()
-	cmd := exec.Command(bin, "version", "-json")
-	cmd.Dir, cmd.Env = e.tmp, e.env()
+	cmd := e.env.Command(context.Background(), bin, e.data, "version", "-json")
+	cmd.Dir = e.env.Tmp
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%s version -json: %v", bin, err)
@@ -511,10 +354,8 @@ func TestEndToEndFourPartModule(t *testing.T) {
 			t.Run(filepath.Base(bin)+", "+constraint, func(t *testing.T) {
 				e := newE2E(t, bin)
 				r := e.release()
-				e.reg.mu.Lock()
-				e.reg.versions = []string{"1.0.0", "1.1.0", "1.2.3.4"}
-				e.reg.mu.Unlock()
-				e.write(filepath.Join(e.root, "main.tf"), fmt.Sprintf("module \"net\" {\n  source  = %q\n  version = %q\n}\n", e2eHost+"/corp/net/aws", constraint))
+				e.reg.Module("net", "1.0.0", "1.1.0", "1.2.3.4")
+				e.write(filepath.Join(e.root, "main.tf"), fmt.Sprintf("module \"net\" {\n  source  = %q\n  version = %q\n}\n", netSource, constraint))
 				it, policy, rerr := e.tryToday(r, resolve.KindModule, "net")
 				out, err := e.tryInit()
 				t.Logf("%s init: %v\n%s", bin, err, out)
@@ -613,7 +454,7 @@ func TestEndToEndWant(t *testing.T) {
 	for _, bin := range installers(t) {
 		t.Run(filepath.Base(bin), func(t *testing.T) {
 			e := newE2E(t, bin)
-			e.write(filepath.Join(e.root, "main.tf"), fmt.Sprintf("module \"db\" {\n  source  = %q\n  version = \"~> 2.0\"\n}\n", e2eHost+"/corp/net/aws"))
+			e.write(filepath.Join(e.root, "main.tf"), fmt.Sprintf("module \"db\" {\n  source  = %q\n  version = \"~> 2.0\"\n}\n", netSource))
 			if diags := e.cfg.SetModule("db", "cargo", policyconfig.FlagOrigin("--module-policy db=cargo")); diags.HasErrors() {
 				t.Fatal(diags)
 			}
@@ -648,7 +489,7 @@ func TestEndToEndWalk(t *testing.T) {
 	for _, bin := range installers(t) {
 		t.Run(filepath.Base(bin), func(t *testing.T) {
 			e := newE2E(t, bin)
-			e.write(filepath.Join(e.root, "main.tf"), fmt.Sprintf("module \"db\" {\n  source  = %q\n  version = \">= 2.0.0-beta.1\"\n}\n", e2eHost+"/corp/net/aws"))
+			e.write(filepath.Join(e.root, "main.tf"), fmt.Sprintf("module \"db\" {\n  source  = %q\n  version = \">= 2.0.0-beta.1\"\n}\n", netSource))
 			if diags := e.cfg.SetDefault("cargo", policyconfig.FlagOrigin("--policy cargo")); diags.HasErrors() {
 				t.Fatal(diags)
 			}
@@ -667,7 +508,7 @@ func TestEndToEndWalk(t *testing.T) {
 				t.Fatalf("with the pin init installed %v", got)
 			}
 
-			e.reg.publish("2.0.0-beta.2")
+			e.reg.Publish("net", "2.0.0-beta.2")
 			rep = e.resolve()
 			if p := rep.Items[0].Pinned; p == nil || p.Version != "2.0.0-beta.1" || !p.Stale || p.File != pin.FileName {
 				t.Errorf("resolve after 2.0.0-beta.2: pinned %+v, want 2.0.0-beta.1 in %s, stale", p, pin.FileName)

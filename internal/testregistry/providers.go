@@ -1,7 +1,4 @@
-// Package providerreg serves a signed provider, corp/thing, over the
-// provider registry protocol for the end-to-end tests that run the real
-// terraform and tofu init (package pin's, upstream/internal/e2e's).
-package providerreg
+package testregistry
 
 import (
 	"archive/zip"
@@ -45,8 +42,8 @@ type providerPackage struct {
 	sha256            string
 }
 
-// New makes the signing key of a registry that t uses.
-func New(t *testing.T) *Packages {
+// newPackages makes the signing key of a registry that t uses.
+func newPackages(t *testing.T) *Packages {
 	cfg := &packet.Config{DefaultHash: crypto.SHA256, RSABits: 2048}
 	signer, err := openpgp.NewEntity("prerel test registry", "", "registry@prerel.test", cfg)
 	if err != nil {

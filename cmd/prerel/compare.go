@@ -102,7 +102,7 @@ func compareFlags(fs *flagSet) runFunc {
 			return output{}, err
 		}
 		rep.PolicyErrors = policyErrors(ps)
-		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.names()}
+		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.Names()}
 		return reportOutput(e, "compare", d, base, rep, opt.Relevance, ropt, format.value, *writeBaseline)
 	}
 }

@@ -160,7 +160,7 @@ func impactFlags(fs *flagSet) runFunc {
 		if _, err := vf.installers.fromEnv(e); err != nil {
 			return output{}, err
 		}
-		opts.Terraform, opts.OpenTofu = vf.installers.releases()
+		opts.Terraform, opts.OpenTofu = vf.installers.Releases()
 		rep, err := impact.Run(d, opts)
 		if err != nil {
 			return output{}, failure(err)
@@ -206,7 +206,7 @@ func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*imp
 	if err != nil {
 		return nil, err
 	}
-	tf, tofu := vf.installers.releases()
+	tf, tofu := vf.installers.Releases()
 	d, err := impact.LoadDirsAs(context.Background(), domains, src, e.registry, tf, tofu)
 	var diags hcl.Diagnostics
 	if errors.As(err, &diags) {

@@ -107,7 +107,7 @@ func mergeFlags(fs *flagSet) runFunc {
 		if *partial {
 			return rendered(func(w io.Writer) error { return partialWriteError(merged.Partial.WriteJSON(w)) }, nil), nil
 		}
-		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.names()}
+		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.Names()}
 		return reportOutput(e, "merge", merged.Domain, base, merged.Report, merged.Relevance, ropt, format.value, *writeBaseline)
 	}
 }

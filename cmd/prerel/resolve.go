@@ -247,10 +247,9 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 	if err := f.installers.detect(e, dir); err != nil {
 		return nil, err
 	}
-	tf, tofu := f.installers.releases()
-	tfFrom, tofuFrom := f.installers.froms()
+	tf, tofu := f.installers.Releases()
 	rep, err := resolve.Run(context.Background(), resolve.Options{
-		TerraformFrom: tfFrom, OpenTofuFrom: tofuFrom,
+		TerraformFrom: f.installers.TerraformFrom, OpenTofuFrom: f.installers.OpenTofuFrom,
 		Dir: dir, ModulesDir: f.modulesDir, Config: cfg, Versions: versions, Policies: e.registry, Extra: extra, LockFile: f.lockFile,
 		SkipFile: skip, Terraform: tf, OpenTofu: tofu, Now: f.cool.now.t,
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/internal/longtest"
+	"github.com/prerel/prerel/terraform/installer/installertest"
 )
 
 // TflintEnv names the tflint the end-to-end test runs; without it, the
@@ -135,5 +137,70 @@ module "net" {
 
 	if issues, status := runTflint(t, tflint, dir, pluginDir); status != 0 || len(issues) != 0 {
 		t.Errorf("tflint after --fix: exit %d with issues %+v, want none", status, issues)
+	}
+}
+
+// update rewrites the sample of docs/tflint.md with tflint's output.
+var update = flag.Bool("update", false, "rewrite the sample output of docs/tflint.md")
+
+// docsPage is the page whose sample TestDocsSample checks.
+const docsPage = "../docs/tflint.md"
+
+// sampleCommand is the command the sample shows; its output is the
+// first ```text block after it.
+const sampleCommand = "$ cd tflint-ruleset-prerel/testdata/example && tflint\n"
+
+// TestDocsSample runs the real tflint with the plugin, as the page says,
+// on testdata/example with the releases the docs' samples take as today's
+// (PREREL_INSTALLER), and checks the page shows its output; -update
+// rewrites the sample.
+func TestDocsSample(t *testing.T) {
+	longtest.Skip(t)
+	tflint := findTflint(t)
+	pluginDir := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(pluginDir, "tflint-ruleset-prerel"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(tflint)
+	cmd.Dir = filepath.Join("testdata", "example")
+	cmd.Env = append(os.Environ(), "TFLINT_PLUGIN_DIR="+pluginDir, "TFLINT_DISABLE_VERSION_CHECK=1", "PREREL_INSTALLER="+installertest.Env)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("tflint: %v, want exit status 2 (issues found)\nstderr: %s", err, stderr.String())
+	}
+
+	page, err := os.ReadFile(docsPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := bytes.Index(page, []byte(sampleCommand))
+	if at < 0 {
+		t.Fatalf("%s shows no %q", docsPage, sampleCommand)
+	}
+	const open, end = "```text\n", "\n```\n"
+	from := bytes.Index(page[at:], []byte(open))
+	if from < 0 {
+		t.Fatalf("%s: no ```text block after %q", docsPage, sampleCommand)
+	}
+	from += at + len(open)
+	to := bytes.Index(page[from:], []byte(end))
+	if to < 0 {
+		t.Fatalf("%s: the sample after %q does not end", docsPage, sampleCommand)
+	}
+	to += from
+	got := strings.TrimRight(stdout.String(), "\n")
+	if want := string(page[from:to]); got != want {
+		if *update {
+			page = append(append(append([]byte(nil), page[:from]...), got...), page[to:]...)
+			if err := os.WriteFile(docsPage, page, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Errorf("%s shows another output than tflint's (go test -run TestDocsSample -update rewrites it):\n--- page\n%s\n--- tflint\n%s", docsPage, want, got)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/terraform-linters/tflint-plugin-sdk/helper"
 
-	"github.com/prerel/prerel/terraform/installer"
+	"github.com/prerel/prerel/terraform/installer/installertest"
 )
 
 func TestPolicySelection(t *testing.T) {
@@ -47,7 +47,7 @@ func TestPolicySelection(t *testing.T) {
 			files: map[string]string{"main.tf": aws, "index.json": awsIndex},
 			want: func(r *PolicySelection) helper.Issues {
 				return helper.Issues{{Rule: r, Range: at("main.tf", 3, 1),
-					Message: `provider aws: init stops on the registry's answer: ` + installer.Newest(installer.OpenTofu).String() + `: could not query provider registry for registry.opentofu.org/hashicorp/aws: registry response includes invalid version string "1.2.3.4": too many numbered portions; only three are allowed (major, minor, patch)`}}
+					Message: `provider aws: init stops on the registry's answer: ` + installertest.OpenTofu + `: could not query provider registry for registry.opentofu.org/hashicorp/aws: registry response includes invalid version string "1.2.3.4": too many numbered portions; only three are allowed (major, minor, patch)`}}
 			},
 		},
 	}

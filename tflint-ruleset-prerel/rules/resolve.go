@@ -64,9 +64,12 @@ func (c sourceConfig) source(rt *root) (registry.Source, error) {
 // resolveRoot resolves the root module's tree as prerel resolve does,
 // with the policies of its prerel.hcl, versions from src, and prerel
 // pin's own files left out (each item shows its pin, Item.Pinned), as
-// pin does. Today's installers are the newest Terraform and OpenTofu
-// prerel knows.
+// pin does. Today's installers are those root.installers finds.
 func resolveRoot(rt *root, src registry.Source, skip func(string) bool) (*resolve.Report, *policyconfig.Config, error) {
+	tf, tofu, err := rt.installers()
+	if err != nil {
+		return nil, nil, err
+	}
 	cfg, diags := policyconfig.LoadDir(catalogue.New(), rt.dir)
 	if diags.HasErrors() {
 		return nil, nil, rt.diagError(diags)
@@ -75,6 +78,7 @@ func resolveRoot(rt *root, src registry.Source, skip func(string) bool) (*resolv
 	defer cancel()
 	rep, err := resolve.Run(ctx, resolve.Options{
 		Dir: rt.dir, Config: cfg, Versions: src, Policies: cfg.Registry(), SkipFile: skip,
+		Terraform: tf, OpenTofu: tofu,
 	})
 	var ds hcl.Diagnostics
 	if errors.As(err, &ds) {

@@ -21,6 +21,8 @@ type root struct {
 	// dir is the root module's directory, absolute; rel is it relative
 	// to wd ("." or "envs/prod" under --chdir or --recursive).
 	dir, rel string
+	// today is the releases taken as today's (installers).
+	today todayReleases
 }
 
 // rootOf returns the root module of the runner, and false when the runner

@@ -63,10 +63,13 @@ func (r *TerraformOpenTofuDifference) Check(runner tflint.Runner) error {
 	return nil
 }
 
-// readingDifferences returns what Terraform and OpenTofu (the newest
-// releases prerel knows) read differently in the root module's tree.
+// readingDifferences returns what Terraform and OpenTofu (today's
+// releases: root.installers) read differently in the root module's tree.
 func readingDifferences(rt *root) ([]finding, error) {
-	tf, tofu := installer.Newest(installer.Terraform), installer.Newest(installer.OpenTofu)
+	tf, tofu, err := rt.installers()
+	if err != nil {
+		return nil, err
+	}
 	tofuTree, err := rt.loadTree(!tofu.ReadsTofuFiles(), nil)
 	if err != nil {
 		return nil, err

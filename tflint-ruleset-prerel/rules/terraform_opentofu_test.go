@@ -6,15 +6,16 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/terraform-linters/tflint-plugin-sdk/helper"
 
-	"github.com/prerel/prerel/terraform/installer"
+	"github.com/prerel/prerel/terraform/installer/installertest"
 )
 
 func TestTerraformOpenTofuDifference(t *testing.T) {
 	call := func(version string) string {
 		return "module \"db\" {\n  source  = \"example/db/aws\"\n  version = \"" + version + "\"\n}\n"
 	}
-	// The rule reads as the newest releases prerel knows, whichever they are.
-	today := installer.Newest(installer.Terraform).Display() + " and " + installer.Newest(installer.OpenTofu).Display()
+	// The rule reads as today's releases, which TestMain names.
+	tf, tofu := installertest.Releases()
+	today := tf.Display() + " and " + tofu.Display()
 	at := func(file string, line, from, to int) hcl.Range {
 		return hcl.Range{Filename: file, Start: hcl.Pos{Line: line, Column: from}, End: hcl.Pos{Line: line, Column: to}}
 	}

@@ -198,10 +198,8 @@ func impactCooldown(cool *cooldownFlags, d *impact.Domain, simulate bool) (engin
 	if simulate {
 		return engine.Cooldown{}, usagef("--min-age cannot be used with --simulate-prereleases: a simulated version has no date")
 	}
-	for _, h := range d.Histories {
-		if h.Published != nil {
-			return cool.cooldown(), nil
-		}
+	if d.Dated() {
+		return cool.cooldown(), nil
 	}
 	return engine.Cooldown{}, usagef("--min-age: no history of the %s domain has dates (the corpus records none; an --index file with published_at does)", d.Name)
 }

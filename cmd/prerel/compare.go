@@ -18,7 +18,6 @@ import (
 	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/hclpolicy"
-	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
 )
@@ -344,20 +343,7 @@ func checkBaseline(e *env, cmd, path string, d *compare.Drift) error {
 		fmt.Fprintf(e.stderr, "prerel %s: the run matches the baseline %s\n", cmd, printable.String(path))
 		return nil
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "the run differs from the baseline %s in %s:\n", printable.String(path), plural.Of(d.ChangeCount(), "way", "ways"))
-	for _, pd := range d.Policies {
-		fmt.Fprintf(&b, "  %s: %s\n", pd.Policy, pd.MovesText())
-	}
-	shown := d.Changes[:min(len(d.Changes), stderrChanges)]
-	for _, c := range shown {
-		fmt.Fprintf(&b, "  - %s\n", printable.String(c.Text))
-	}
-	if left := d.ChangeCount() - len(shown); left > 0 {
-		fmt.Fprintf(&b, "  ... and %s (the report lists the changed verdicts per policy)\n", plural.Of(left, "more change", "more changes"))
-	}
-	fmt.Fprintf(&b, "If the change is intended, rewrite the baseline with --write-baseline %s.", printable.String(path))
-	return finding(errors.New(b.String()))
+	return finding(errors.New(d.Told(path, stderrChanges)))
 }
 
 // appendStepSummary appends the Markdown report to the GitHub Actions step

@@ -157,4 +157,8 @@
 // ("cargo: 93 cases reject → allow"), and the most relevant changed case
 // shapes with a witness each; it lists the first thousand changes and
 // counts the rest.
+//
+// A DomainSpec names a domain as compare's flags do (--domain, --scope,
+// --seed, --count, --pairing): Open makes it, Args gives the flags a
+// partial report records to make it again (package compare/shard).
 package compare

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/printable"
 )
 
 // driftClassesPerPolicy is how many changed classes a PolicyDrift keeps.
@@ -293,4 +295,28 @@ func (pd PolicyDrift) MovesText() string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// Told is the drift told in short, for stderr, from the baseline read
+// from path: the changed verdicts per policy, then the first max changes
+// in words, a count of the rest, and how to rewrite the baseline. It is
+// "" when the run matches the baseline.
+func (d *Drift) Told(path string, max int) string {
+	if d.Matches {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "the run differs from the baseline %s in %s:\n", printable.String(path), plural.Of(d.ChangeCount(), "way", "ways"))
+	for _, pd := range d.Policies {
+		fmt.Fprintf(&b, "  %s: %s\n", pd.Policy, pd.MovesText())
+	}
+	shown := d.Changes[:min(len(d.Changes), max)]
+	for _, c := range shown {
+		fmt.Fprintf(&b, "  - %s\n", printable.String(c.Text))
+	}
+	if left := d.ChangeCount() - len(shown); left > 0 {
+		fmt.Fprintf(&b, "  ... and %s (the report lists the changed verdicts per policy)\n", plural.Of(left, "more change", "more changes"))
+	}
+	fmt.Fprintf(&b, "If the change is intended, rewrite the baseline with --write-baseline %s.", printable.String(path))
+	return b.String()
 }

@@ -125,6 +125,12 @@
 //     Retry-After. A lookup whose address cannot be read is answered
 //     without waiting.
 //
+// Serve is prerel serve's server: Handler on an address, with the host
+// policy of that address (ServerHosts), a warning when other machines can
+// reach it, bounded connections, and a shutdown that lets the requests
+// under way finish; BuildTemp builds the site it serves when none is
+// given.
+//
 // Every file but index.html goes gzip-compressed to a client that
 // accepts it (Vary: Accept-Encoding), compressed once and again only when
 // the file changes: prerel.wasm, 14.8 MB, is then 3.3 MB. Compressing

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 	"time"
 
@@ -19,10 +18,8 @@ import (
 	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/hclpolicy"
-	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/safefile"
-	"github.com/prerel/prerel/internal/suggest"
 )
 
 // compareCommand is prerel compare.
@@ -78,10 +75,10 @@ func compareFlags(fs *flagSet) runFunc {
 		if err != nil {
 			return output{}, err
 		}
-		if df.kind == domainAges { // the age dimension (cooldown.go)
+		if df.kind == compare.DomainAges { // the age dimension (cooldown.go)
 			return compareAges(e, fs, ps, minAge, format.value, *showAll)
 		}
-		d, err := openDomain(df.kind, df.domain, df.scope, df.seed, df.count, df.pairing)
+		d, err := openDomain(df.DomainSpec)
 		if err != nil {
 			return output{}, err
 		}
@@ -94,7 +91,7 @@ func compareFlags(fs *flagSet) runFunc {
 			return output{}, err
 		}
 		if shard.set { // a shard writes its partial report (merge.go)
-			return runShard(e, d, ps, opt, shard.shard, df.args())
+			return runShard(e, d, ps, opt, shard.shard, df.Args())
 		}
 		// A policy command that fails ends the run at once.
 		rep, err := compare.Run(e.context(), d, ps, opt)
@@ -174,90 +171,54 @@ func readBaseline(baseline, writeBaseline string) (*compare.Report, error) {
 
 // domainFlags are the flags of compare that make its domain.
 type domainFlags struct {
-	domain, pairing string
-	scope, count    int
-	seed            int64
-	kind            string // of domain, once check has read it
+	compare.DomainSpec
+	kind string // of Name, once check has read it
 }
 
 // add defines the flags on fs.
 func (f *domainFlags) add(fs *flagSet) {
-	fs.StringVar(&f.domain, "domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, ages (dated histories: the\nage dimension), or a file of CONSTRAINT<TAB>VERSION lines (a regular\nfile or a pipe)")
-	fs.IntVar(&f.scope, "scope", compare.DefaultScope, fmt.Sprintf("exhaustive domain: its size, %d to %d", compare.MinScope, compare.MaxScope))
-	fs.Int64Var(&f.seed, "seed", 1, "random domain: the seed")
-	fs.IntVar(&f.count, "count", 100000, fmt.Sprintf("random domain: the number of cases, 1 to %d", compare.MaxRandomCount))
-	fs.StringVar(&f.pairing, "pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets\n(context or all)")
+	fs.StringVar(&f.Name, "domain", "exhaustive", "`DOMAIN`: exhaustive, random, corpus, ages (dated histories: the\nage dimension), or a file of CONSTRAINT<TAB>VERSION lines (a regular\nfile or a pipe)")
+	fs.IntVar(&f.Scope, "scope", compare.DefaultScope, fmt.Sprintf("exhaustive domain: its size, %d to %d", compare.MinScope, compare.MaxScope))
+	fs.Int64Var(&f.Seed, "seed", 1, "random domain: the seed")
+	fs.IntVar(&f.Count, "count", 100000, fmt.Sprintf("random domain: the number of cases, 1 to %d", compare.MaxRandomCount))
+	fs.StringVar(&f.Pairing, "pairing", string(compare.PairByContext), "corpus domain: which histories each real constraint meets\n(context or all)")
 }
 
 // check reads the kind of domain and refuses the flags of fs given that
-// do not go with it, or with the shard.
+// do not go with it (compare.DomainFlagKinds), so that none is ignored
+// in silence, or with the shard.
 func (f *domainFlags) check(fs *flagSet, shard *shardFlag) error {
-	kind, err := domainKind(f.domain)
+	kind, err := compare.DomainKind(f.Name)
 	if err != nil {
-		return err
+		return usage(err)
 	}
 	f.kind = kind
-	if err := checkDomainFlags(fs, kind); err != nil {
+	fs.Visit(func(fl *pflag.Flag) {
+		want, ok := compare.DomainFlagKinds[fl.Name]
+		if !ok || want == kind || err != nil {
+			return
+		}
+		what := "--domain " + kind
+		if kind == compare.DomainFile {
+			what = "a file domain"
+		}
+		err = usagef("--%s applies only to --domain %s, and this run has %s", fl.Name, want, what)
+	})
+	if err != nil {
 		return err
 	}
 	return checkShardFlags(fs, shard)
 }
 
-// args are the flags that make the domain again, for a partial report.
-func (f *domainFlags) args() []string {
-	return shardDomainArgs(f.kind, f.domain, f.scope, f.seed, f.count, f.pairing)
-}
-
-// The kinds of domain --domain names.
-const (
-	domainExhaustive = "exhaustive"
-	domainRandom     = "random"
-	domainCorpus     = "corpus"
-	domainFile       = "file"
-	domainAges       = "ages"
-)
-
-// domainsExpected lists what --domain takes, for messages.
-const domainsExpected = "expected exhaustive, random, corpus, ages or a file of CONSTRAINT<TAB>VERSION lines"
-
-// domainKind tells which kind of domain the --domain value names: one of
-// the built-in domains, spelled exactly, or else a file.
-func domainKind(name string) (string, error) {
-	switch name {
-	case domainExhaustive, domainRandom, domainCorpus, domainAges:
-		return name, nil
-	case "":
-		return "", usagef("--domain is empty: %s", domainsExpected)
+// openDomain makes the domain spec names (compare.DomainSpec.Open): the
+// built-in corpus failing is an outside failure, a file domain a file
+// the user named (inputError), anything else bad usage.
+func openDomain(spec compare.DomainSpec) (compare.Domain, error) {
+	d, err := spec.Open(prerel.Corpus())
+	if ce := (*compare.CorpusError)(nil); errors.As(err, &ce) {
+		return nil, failure(err)
 	}
-	return domainFile, nil
-}
-
-// domainFlags names, for each flag that applies to one kind of domain
-// only, that kind.
-var domainFlagKinds = map[string]string{
-	"scope":   domainExhaustive,
-	"seed":    domainRandom,
-	"count":   domainRandom,
-	"pairing": domainCorpus,
-	"min-age": domainAges,
-}
-
-// checkDomainFlags refuses a flag given on the command line that does not
-// apply to the domain of kind, so that it is not ignored in silence.
-func checkDomainFlags(fs *flagSet, kind string) error {
-	var err error
-	fs.Visit(func(f *pflag.Flag) {
-		want, ok := domainFlagKinds[f.Name]
-		if !ok || want == kind || err != nil {
-			return
-		}
-		what := "--domain " + kind
-		if kind == domainFile {
-			what = "a file domain"
-		}
-		err = usagef("--%s applies only to --domain %s, and this run has %s", f.Name, want, what)
-	})
-	return err
+	return d, inputError(err)
 }
 
 // comparePolicies resolves --policies for compare: at least two (e.resolve
@@ -382,54 +343,7 @@ func checkBaseline(e *env, cmd, path string, d *compare.Drift) error {
 		fmt.Fprintf(e.stderr, "prerel %s: the run matches the baseline %s\n", cmd, printable.String(path))
 		return nil
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "the run differs from the baseline %s in %s:\n", printable.String(path), plural.Of(d.ChangeCount(), "way", "ways"))
-	for _, pd := range d.Policies {
-		fmt.Fprintf(&b, "  %s: %s\n", pd.Policy, pd.MovesText())
-	}
-	shown := d.Changes[:min(len(d.Changes), stderrChanges)]
-	for _, c := range shown {
-		fmt.Fprintf(&b, "  - %s\n", printable.String(c.Text))
-	}
-	if left := d.ChangeCount() - len(shown); left > 0 {
-		fmt.Fprintf(&b, "  ... and %s (the report lists the changed verdicts per policy)\n", plural.Of(left, "more change", "more changes"))
-	}
-	fmt.Fprintf(&b, "If the change is intended, rewrite the baseline with --write-baseline %s.", printable.String(path))
-	return finding(errors.New(b.String()))
-}
-
-// openDomain returns the domain of kind that --domain names. A domain
-// that cannot be made from the flags is a usage error; a file domain is a
-// file the user named (inputError), and a name that is neither a domain
-// nor a file gets the list of domains.
-func openDomain(kind, name string, scope int, seed int64, count int, pairing string) (compare.Domain, error) {
-	switch kind {
-	case domainExhaustive:
-		d, err := compare.Exhaustive(scope)
-		return d, usage(err)
-	case domainRandom:
-		if count < 1 || count > compare.MaxRandomCount {
-			return nil, usagef("--count must be from 1 to %d, got %d", compare.MaxRandomCount, count)
-		}
-		d, err := compare.Random(seed, count)
-		return d, usage(err)
-	case domainCorpus:
-		p, err := compare.ParsePairing(pairing)
-		if err != nil {
-			return nil, usage(err)
-		}
-		d, err := compare.Corpus(prerel.Corpus(), p)
-		return d, failure(err)
-	}
-	d, err := compare.File(name)
-	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `/\.`) {
-		hint := ""
-		if k := suggest.Closest(name, []string{domainExhaustive, domainRandom, domainCorpus}); k != "" {
-			hint = fmt.Sprintf(" (did you mean %s?)", k)
-		}
-		return nil, usagef("--domain %s: no such domain or file: %s%s", printable.String(name), domainsExpected, hint)
-	}
-	return d, inputError(err)
+	return finding(errors.New(d.Told(path, stderrChanges)))
 }
 
 // appendStepSummary appends the Markdown report to the GitHub Actions step

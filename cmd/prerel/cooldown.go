@@ -10,10 +10,7 @@ import (
 	"github.com/prerel/prerel/impact"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/report"
-	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
-	"github.com/prerel/prerel/terraform/registry"
-	"github.com/prerel/prerel/updaters"
 )
 
 // cooldownFlags are --min-age, --now and --allow-undated: a minimum
@@ -134,44 +131,6 @@ func compareAges(e *env, fs *flagSet, ps []engine.Policy, minAge *minAgeFlag, fo
 	return rendered(func(w io.Writer) error { return age.Render(w, format, r, renderOptions(all)) }, nil), nil
 }
 
-// readerCooldowns are how the bots apply a minimum release age, each as
-// docs/cooldown.md says where it is modelled from: the cooldown itself
-// (package updaters), the hosts each dates, what it does when every
-// candidate is held back.
-var readerCooldowns = map[string]*resolve.ReaderCooldown{
-	// Renovate 44's terraform datasources date registry.terraform.io (v2)
-	// and registry.opentofu.org (api.opentofu.org) alone; lock file
-	// maintenance runs init -upgrade, without the age.
-	"renovate": {Cooldown: updaters.RenovateCooldown, DatedHosts: []string{registry.PublicTerraformHost, registry.PublicOpenTofuHost},
-		ProvidersWithoutAge: true, Pending: "every candidate pending (minimumReleaseAge, internalChecksFilter strict): no update"},
-	// Dependabot asks registry.terraform.io's v2 API whatever the host.
-	"dependabot": {Cooldown: updaters.DependabotCooldown, PublicDates: true, Pending: "every candidate in cooldown: no update"},
-}
-
-// rfc4444 is the reading of OpenTofu's RFC #4444 (a module dependency
-// cooldown for tofu init): the age first, module calls alone, with
-// OpenTofu's module installer as the rule.
-const rfc4444 = "tofu-rfc4444"
-
-// withRFC4444 adds the RFC's reading to readers when the report has a
-// cooldown: without one it reads as today's tofu init.
-func withRFC4444(rep *resolve.Report, reg *engine.Registry, readers []resolve.Reader) []resolve.Reader {
-	p, ok := reg.Lookup(resolve.OpenTofuModulePolicy)
-	if rep.Cooldown == nil || !ok {
-		return readers
-	}
-	return append(readers, resolve.Reader{Name: rfc4444, Policy: p, ModulesOnly: true,
-		Cooldown: &resolve.ReaderCooldown{Cooldown: rfc4444Cooldown, ModulesOnly: true}})
-}
-
-// rfc4444Cooldown is the RFC's order: the versions younger than the
-// minimum age are left out before the installer selects; an exact pin
-// is exempt, as prerel's own default and Terraform PR #38372 do, and an
-// undated version held back.
-func rfc4444Cooldown(minAge time.Duration, now time.Time) engine.Cooldown {
-	return engine.Cooldown{MinAge: minAge, Now: now, AgeFirst: true}
-}
-
 // selectCooled is prerel select under a minimum age: the versions, as
 // arguments or in the versions file, may carry their date after "@".
 func selectCooled(e *env, cool *cooldownFlags, names policyList, constraint string, args []string, file string, format report.Format, showAll bool) (output, error) {
@@ -239,10 +198,8 @@ func impactCooldown(cool *cooldownFlags, d *impact.Domain, simulate bool) (engin
 	if simulate {
 		return engine.Cooldown{}, usagef("--min-age cannot be used with --simulate-prereleases: a simulated version has no date")
 	}
-	for _, h := range d.Histories {
-		if h.Published != nil {
-			return cool.cooldown(), nil
-		}
+	if d.Dated() {
+		return cool.cooldown(), nil
 	}
 	return engine.Cooldown{}, usagef("--min-age: no history of the %s domain has dates (the corpus records none; an --index file with published_at does)", d.Name)
 }

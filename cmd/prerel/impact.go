@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/impact"
-	"github.com/prerel/prerel/internal/plural"
 )
 
 // impactCommand is prerel impact.
@@ -60,50 +57,11 @@ page with a timeline of each of the most relevant changed calls. Exit status
 1 when a call falls in a --fail-on class.`
 
 // classList is the --fail-on flag: class names, or "changed" for every
-// change. The flag may be repeated, adding to the list; a name given
-// twice is an error, as with --policies.
-type classList struct {
-	classes []impact.Class
-	names   []string
-}
-
-// failOnChanged is the --fail-on name of every changed class.
-const failOnChanged = "changed"
+// change (impact.ClassList). The flag may be repeated, adding to the
+// list; a name given twice is an error, as with --policies.
+type classList struct{ impact.ClassList }
 
 func (l *classList) Type() string { return "CLASSES" }
-
-func (l *classList) String() string { return strings.Join(l.names, ",") }
-
-func (l *classList) Set(s string) error {
-	for _, name := range strings.Split(s, ",") {
-		name = strings.TrimSpace(name)
-		if slices.Contains(l.names, name) {
-			return fmt.Errorf("class %q given twice", name)
-		}
-		l.names = append(l.names, name)
-		if name == failOnChanged {
-			for _, c := range impact.Classes {
-				if c.Changed() {
-					l.add(c)
-				}
-			}
-			continue
-		}
-		c, err := impact.ParseClass(name)
-		if err != nil {
-			return fmt.Errorf("unknown class %q (valid: %s, or %s for every class but unchanged)", name, impact.ClassNames(), failOnChanged)
-		}
-		l.add(c)
-	}
-	return nil
-}
-
-// add adds c unless "changed" already did.
-func (l *classList) add(c impact.Class) {
-	if !slices.Contains(l.classes, c) {
-		l.classes = append(l.classes, c)
-	}
-}
 
 // domainList is the --domain flag: corpus, or directories (repeatable).
 type domainList []string
@@ -124,7 +82,7 @@ func impactFlags(fs *flagSet) runFunc {
 	var domains domainList
 	fs.Var(&domains, "domain", "`DOMAIN`: corpus (the default), or a root module directory; more\ndirectories follow as arguments or as more --domain flags")
 	var failOn classList
-	fs.Var(&failOn, "fail-on", "exit 1 when a call falls in one of these comma-separated `CLASSES`\n("+failOnChanged+": every class but unchanged)")
+	fs.Var(&failOn, "fail-on", "exit 1 when a call falls in one of these comma-separated `CLASSES`\n("+impact.FailOnChanged+": every class but unchanged)")
 	simulate := fs.Bool("simulate-prereleases", false, "insert X.Y.Z-beta.1 and X.Y.Z-rc.1 before each release X.Y.Z of every\nhistory that publishes no prerelease (the output says which figures\nare simulated)")
 	showAll := addShowAll(fs)
 	format := addFormat(fs, impact.Formats)
@@ -215,24 +173,15 @@ func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*imp
 	return d, usage(err)
 }
 
-// impactOutcome is the exit status once the report is written: an
-// outside failure when versions could not be listed, a finding when a
-// call falls in a --fail-on class. The calls one registry host failed
-// share a line that names them, at most 6 unless showAll.
+// impactOutcome is the exit status once the report is written
+// (impact.Report.Outcome): an outside failure when versions could not be
+// listed, a finding when a call falls in a --fail-on class.
 func impactOutcome(rep *impact.Report, failOn classList, showAll bool) error {
-	if n := len(rep.Problems); n > 0 {
-		return failure(fmt.Errorf("the versions of %s could not be listed:\n  %s", plural.Of(n, "call", "calls"), strings.Join(rep.ProblemLines(showAll), "\n  ")))
+	switch text, unlisted := rep.Outcome(failOn.Classes, showAll); {
+	case unlisted:
+		return failure(errors.New(text))
+	case text != "":
+		return finding(errors.New(text))
 	}
-	var hits []string
-	total := 0
-	for _, c := range failOn.classes {
-		if n := rep.Count(c); n > 0 {
-			hits = append(hits, fmt.Sprintf("%s %d", c, n))
-			total += n
-		}
-	}
-	if len(hits) == 0 {
-		return nil
-	}
-	return finding(fmt.Errorf("--fail-on: %s in the classes named: %s", plural.Of(total, "call falls", "calls fall"), strings.Join(hits, ", ")))
+	return nil
 }

@@ -2,14 +2,13 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/compare"
 	comparerender "github.com/prerel/prerel/compare/render"
 	compareshard "github.com/prerel/prerel/compare/shard"
@@ -90,7 +89,7 @@ func mergeFlags(fs *flagSet) runFunc {
 		merged, err := compareshard.Merge(e.context(), args, compareshard.MergeOptions{
 			Hints: partialHints, Partial: *partial,
 			Domain: func(args []string, info compare.DomainInfo) (compare.Domain, error) {
-				return partialDomain(args, info, *ownDomain)
+				return compareshard.RemakeDomain(args, info, *ownDomain, prerel.Corpus())
 			},
 			Policies: func(names []string) ([]engine.Policy, error) {
 				ps, err := e.resolve(names)
@@ -130,9 +129,9 @@ func checkMergeFlags(fs *flagSet, args []string, partial bool, ownDomain string)
 	if given != nil || ownDomain == "" {
 		return given
 	}
-	if kind, err := domainKind(ownDomain); err != nil {
-		return err
-	} else if kind != domainFile {
+	if kind, err := compare.DomainKind(ownDomain); err != nil {
+		return usage(err)
+	} else if kind != compare.DomainFile {
 		return usagef("--domain takes the file of a file domain; merge makes the %s domain again from the partial reports", kind)
 	}
 	return nil
@@ -244,66 +243,6 @@ func runShard(e *env, d compare.Domain, ps []engine.Policy, opt compare.Options,
 	}
 	p.DomainArgs = domainArgs
 	return rendered(func(w io.Writer) error { return partialWriteError(p.WriteJSON(w)) }, nil), nil
-}
-
-// shardDomainArgs are the compare flags that make the domain of kind, for
-// a partial report.
-func shardDomainArgs(kind, name string, scope int, seed int64, count int, pairing string) []string {
-	switch kind {
-	case domainExhaustive:
-		return []string{"--domain", kind, "--scope", strconv.Itoa(scope)}
-	case domainRandom:
-		return []string{"--domain", kind, "--seed", strconv.FormatInt(seed, 10), "--count", strconv.Itoa(count)}
-	case domainCorpus:
-		return []string{"--domain", kind, "--pairing", pairing}
-	}
-	return []string{"--domain", name}
-}
-
-// partialDomain makes the domain of a partial report again from args,
-// the flags it records, and checks that it is the domain the shards ran,
-// whose DomainInfo the partial report gives; when it cannot, it says why.
-// A built-in domain is made from args; a file domain only from file,
-// merge's own --domain: a partial report may come from a job with fewer
-// rights than the merge, and no file it names is opened.
-func partialDomain(args []string, info compare.DomainInfo, file string) (compare.Domain, error) {
-	if len(args) == 0 {
-		return nil, errors.New("the partial reports do not record how their domain was made")
-	}
-	recorded := printable.String(engine.ClipReason(strings.Join(args, " ")))
-	fs := flag.NewFlagSet("domain", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	domain := fs.String("domain", "", "")
-	scope := fs.Int("scope", compare.DefaultScope, "")
-	seed := fs.Int64("seed", 1, "")
-	count := fs.Int("count", 100000, "")
-	pairing := fs.String("pairing", string(compare.PairByContext), "")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		return nil, fmt.Errorf("the partial reports record the domain as %q, which this prerel does not read", recorded)
-	}
-	kind, err := domainKind(*domain)
-	if err != nil {
-		return nil, err
-	}
-	var d compare.Domain
-	switch {
-	case kind != domainFile:
-		if d, err = openDomain(kind, *domain, *scope, *seed, *count, *pairing); err != nil {
-			return nil, fmt.Errorf("the domain of the partial reports (%s) cannot be made again: %w", recorded, err)
-		}
-	case file == "":
-		return nil, fmt.Errorf("the shards ran a file domain (%s): give merge --domain with that file", recorded)
-	default:
-		if d, err = compare.File(file); err != nil {
-			return nil, fmt.Errorf("--domain: %w", err)
-		}
-		recorded = "--domain " + printable.String(file)
-	}
-	if got, want := d.Info(), info; got != want {
-		return nil, fmt.Errorf("the domain %s made again is %s, not %s as in the partial reports",
-			recorded, quote(got.Description), quote(want.Description))
-	}
-	return d, nil
 }
 
 // quote makes text from a partial report or baseline fit for a message:

@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/prerel/prerel/report"
@@ -17,7 +14,6 @@ import (
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/pin"
 	"github.com/prerel/prerel/resolve"
-	"github.com/prerel/prerel/terraform/config"
 )
 
 // pinCommand is prerel pin.
@@ -161,33 +157,11 @@ func pinRemove(e *env, f *resolveFlags, dir string, format report.Format, allowO
 	if err := f.check(dir); err != nil {
 		return output{}, err
 	}
-	tree, diags := config.LoadTree(dir, config.TreeOptions{ModulesDir: f.modulesDir, SkipFile: pin.Skip})
-	if diags.HasErrors() {
+	p, tree, locks, err := pin.PlanRemoval(dir, f.modulesDir, f.lockFile)
+	if diags := (hcl.Diagnostics)(nil); errors.As(err, &diags) {
 		return output{}, diagnosticsError(diags)
-	}
-	p := &pin.Plan{Dir: dir}
-	for _, n := range tree.Nodes {
-		if !n.Remote() && !slices.Contains(p.Dirs, n.Dir) {
-			p.Dirs = append(p.Dirs, n.Dir)
-		}
-	}
-	lock := f.lockFile
-	if lock == "" {
-		lock = filepath.Join(dir, config.LockFileName)
-	}
-	var locks []config.LockedProvider
-	if lock != "-" {
-		if _, err := os.Lstat(lock); err == nil {
-			abs, err := filepath.Abs(lock)
-			if err != nil {
-				return output{}, inputError(err)
-			}
-			p.LockFile = abs
-			var diags hcl.Diagnostics
-			if locks, diags = config.LoadLockFile(lock); diags.HasErrors() {
-				return output{}, diagnosticsError(diags)
-			}
-		}
+	} else if err != nil {
+		return output{}, inputError(err)
 	}
 	// The files are removed once the run has succeeded, as they are
 	// written.

@@ -202,7 +202,7 @@ func resolveCommandFlags(fs *flagSet) runFunc {
 			}
 		}
 		if *readers {
-			if err := rep.AddReaders(withRFC4444(rep, e.registry, constraintReaders(e.registry))); err != nil {
+			if err := rep.AddReaders(rep.WithRFC4444(e.registry, constraintReaders(e.registry))); err != nil {
 				return output{}, failure(err)
 			}
 		}
@@ -467,12 +467,6 @@ func updaterPolicy(name string) (engine.Policy, error) {
 	return nil, usagef("--updater %q: not an updater; expected one of %s", name, strings.Join(names, ", "))
 }
 
-// modulesOnly are the readers of module calls alone:
-// terraform-module-versions checks module versions, terraform-ls looks
-// up a module's version to show its inputs, and OpenTofu's new engine
-// reads module calls (providers stay with the installer).
-var modulesOnly = map[string]bool{"terraform-module-versions": true, "terraform-ls": true, "opentofu-engine": true}
-
 // constraintReaders are the programs besides init that read a
 // constraint: every registered policy of the catalogue's updaters (the
 // bots) and readers (the editor, tfupdate, OpenTofu's new engine), in
@@ -481,7 +475,7 @@ func constraintReaders(reg *engine.Registry) []resolve.Reader {
 	var out []resolve.Reader
 	for _, p := range reg.All() {
 		if g := catalogue.Group(p.Name()); g == catalogue.GroupUpdaters || g == catalogue.GroupReaders {
-			out = append(out, resolve.Reader{Name: p.Name(), Policy: p, ModulesOnly: modulesOnly[p.Name()], Cooldown: readerCooldowns[p.Name()]})
+			out = append(out, resolve.ReaderOf(p))
 		}
 	}
 	return out

@@ -2,17 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/web"
@@ -51,15 +47,6 @@ The page is served from --dir DIR, a site web/build.sh built. Without
 within prerel's source, with the Go toolchain on PATH. Ctrl-C (SIGINT) or
 SIGTERM stops the server.`
 
-// Timeouts of the server's connections. A lookup's answer is written
-// after the lookup, which --registry-deadline bounds.
-const (
-	serveReadHeaderTimeout = 10 * time.Second
-	serveIdleTimeout       = 2 * time.Minute
-	serveShutdownTimeout   = 5 * time.Second
-	serveMaxHeaderBytes    = 64 << 10
-)
-
 // serveStarted, when set (by tests), is called with the address the
 // server listens on once it accepts connections.
 var serveStarted func(addr string)
@@ -89,8 +76,7 @@ func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) erro
 		if len(args) != 0 {
 			return usagef("serve takes no arguments, got %q", args[0])
 		}
-		host, _, err := net.SplitHostPort(*addr)
-		if err != nil {
+		if _, _, err := net.SplitHostPort(*addr); err != nil {
 			return usagef("--addr %s: %v: expected HOST:PORT, such as 127.0.0.1:8080", printable.String(*addr), err)
 		}
 		lookups, err := serveVersions(e, &vf, allow)
@@ -102,59 +88,10 @@ func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) erro
 		if err != nil {
 			return err
 		}
-		return serveOn(ctx, e, *addr, host, site, lookups, vf.deadline)
-	}
-}
-
-// serveOn serves site on addr, whose host is host, until ctx is done,
-// then shuts the server down, letting the requests under way finish for
-// a few seconds. It warns when other machines can reach it, and says on
-// stdout where it serves. lookups are the handler's options, whose
-// AllowHost it sets; deadline bounds a lookup's registry requests.
-func serveOn(ctx context.Context, e *env, addr, host string, site fs.FS, lookups web.Options, deadline time.Duration) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return failure(fmt.Errorf("listen on %s: %w", printable.String(addr), err))
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	everywhere := web.Everywhere(host)
-	switch {
-	case everywhere:
-		fmt.Fprintf(e.stderr, "prerel serve: warning: --addr %s listens on all interfaces: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(addr))
-	case !web.Loopback(host):
-		fmt.Fprintf(e.stderr, "prerel serve: warning: %s is not a loopback address: other machines can use the page and its registry lookups, with your registry credentials\n", printable.String(host))
-	}
-	lookups.AllowHost = web.ServerHosts(host, port)
-	lookups.Log = e.stderr
-	lookups.Precompress = true
-	srv := &http.Server{
-		Handler:           web.Handler(site, lookups),
-		ReadHeaderTimeout: serveReadHeaderTimeout,
-		WriteTimeout:      deadline + web.DefaultQueueWait + time.Minute,
-		IdleTimeout:       serveIdleTimeout,
-		MaxHeaderBytes:    serveMaxHeaderBytes,
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	if _, err := fmt.Fprintln(e.stdout, serveMessage(addr, host, ln.Addr(), port)); err != nil {
-		srv.Close()
+		err = web.Serve(ctx, web.ServeOptions{Addr: *addr, Site: site, Lookups: lookups, Deadline: vf.deadline,
+			Stdout: e.stdout, Stderr: e.stderr, Prefix: "prerel serve", Started: serveStarted})
 		return failure(err)
 	}
-	if serveStarted != nil {
-		serveStarted(ln.Addr().String())
-	}
-	select {
-	case err := <-served:
-		return failure(fmt.Errorf("serve on %s: %w", ln.Addr(), err))
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), serveShutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		srv.Close()
-	}
-	fmt.Fprintln(e.stderr, "prerel serve: stopped")
-	return nil
 }
 
 // hostList is the repeatable --allow-registry flag.
@@ -195,25 +132,6 @@ func serveVersions(e *env, vf *resolveFlags, allow []string) (web.Options, error
 	return lookups, usage(err)
 }
 
-// serveMessage says where the playground is served: the URL to open and,
-// when it is not what --addr asked, what was bound.
-func serveMessage(addr, host string, bound net.Addr, port int) string {
-	p := strconv.Itoa(port)
-	switch {
-	case web.Everywhere(host):
-		where := "all interfaces, port " + p
-		if host != "" {
-			where = net.JoinHostPort(host, p) + " (all interfaces)"
-		}
-		return fmt.Sprintf("serving the playground at http://127.0.0.1:%s/ (listening on %s, for --addr %s; Ctrl-C stops)", p, where, printable.String(addr))
-	}
-	url := "http://" + net.JoinHostPort(printable.String(host), p) + "/"
-	if b := bound.String(); b != net.JoinHostPort(host, p) {
-		return fmt.Sprintf("serving the playground at %s (listening on %s, for --addr %s; Ctrl-C stops)", url, b, printable.String(addr))
-	}
-	return fmt.Sprintf("serving the playground at %s (Ctrl-C stops)", url)
-}
-
 // serveSite returns the site to serve: dir, checked, or, without dir, a
 // site built from prerel's source into a temporary directory, which
 // cleanup removes.
@@ -237,23 +155,6 @@ func serveSite(ctx context.Context, e *env, dir string) (site fs.FS, cleanup fun
 	if err != nil {
 		return nil, cleanup, usagef("no --dir, and the page cannot be built here: %v. Build the site with web/build.sh in prerel's source and pass --dir DIR (web/dist by default)", err)
 	}
-	tmp, err := os.MkdirTemp("", "prerel-playground-")
-	if err != nil {
-		return nil, cleanup, failure(err)
-	}
-	cleanup = func() { os.RemoveAll(tmp) }
-	fmt.Fprintf(e.stderr, "prerel serve: building the playground from %s (GOOS=js GOARCH=wasm go build ./web/wasm)...\n", printable.String(root))
-	start := time.Now()
-	if err := web.Build(ctx, tmp, web.BuildOptions{ModuleDir: root}); err != nil {
-		if errors.Is(ctx.Err(), context.Canceled) {
-			return nil, cleanup, failure(errors.New("stopped while building the playground"))
-		}
-		msg := err.Error()
-		if strings.Contains(msg, "executable file not found") {
-			msg += "; install Go, or build the site elsewhere with web/build.sh and pass --dir DIR"
-		}
-		return nil, cleanup, failure(errors.New(msg))
-	}
-	fmt.Fprintf(e.stderr, "prerel serve: built in %v\n", time.Since(start).Round(100*time.Millisecond))
-	return os.DirFS(tmp), cleanup, nil
+	site, cleanup, err = web.BuildTemp(ctx, root, e.stderr, "prerel serve")
+	return site, cleanup, failure(err)
 }

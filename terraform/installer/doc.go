@@ -71,4 +71,10 @@
 // The package imports hashicorp/go-version and apparentlymart/go-versions,
 // the libraries the releases use, so that its answers and error texts are
 // theirs.
+//
+// Today is the pair of releases a run takes as today's: named one by one
+// (Name, as --installer does), from a comma-separated list (Fill, as
+// PREREL_INSTALLER does), or found where the user runs them (Detect,
+// with LookPathIn for a PATH of one's own), the newest of a product left
+// unnamed.
 package installer

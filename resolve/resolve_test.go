@@ -16,7 +16,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/catalogue/cataloguetest"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/diag"
 	"github.com/prerel/prerel/internal/golden"
@@ -26,8 +26,15 @@ import (
 	"github.com/prerel/prerel/terraform/registry"
 )
 
-// testRegistry holds today's installers and every policy the tests name.
-var testRegistry = catalogue.New()
+// testRegistry holds today's installers and every policy the tests name,
+// a fixed list: NoMatch draws the policies that select a version from it,
+// and a rule added to the catalogue changes no golden file.
+var testRegistry = cataloguetest.Registry(
+	"terraform-module", "opentofu-module", "apparentlymart", // today's
+	"strict", "lexical", "cargo", "linear", "ga-bound", "fallback", "core-only",
+	"hashicorp", "apparentlymart-exact", "masterminds-pre",
+	"renovate", "dependabot", "terraform-module-versions", "tfupdate",
+)
 
 func mustPolicies(t *testing.T, names ...string) []engine.Policy {
 	t.Helper()

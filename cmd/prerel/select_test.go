@@ -180,16 +180,18 @@ func TestSelectJSONKeepsEveryNote(t *testing.T) {
 	}
 }
 
-// TestSelectTerraformHistory runs the command of the users' report: the
-// answer first, then one note line for the 1398 notes of old.
+// TestSelectTerraformHistory runs the command of the users' report (with
+// a fixed list of policies, the three that cannot read a "v" among them):
+// the answer first, then one note line for the notes of old.
 func TestSelectTerraformHistory(t *testing.T) {
-	code, out, stderr := runCLI(t, "", "select", "--versions-file", "../../testdata/corpus/versions/terraform.txt", "~> 1.5")
+	policies := []string{"strict", "linear", "terraform-module", "apparentlymart", "apparentlymart-exact", "go-versions-cargo", "masterminds-pre"}
+	code, out, stderr := runCLI(t, "", "select", "--policies", strings.Join(policies, ","), "--versions-file", "../../testdata/corpus/versions/terraform.txt", "~> 1.5")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	// The header, a row a policy, and the notes.
-	if max := len(catalogueOrder) + 8; len(lines) > max {
+	if max := len(policies) + 8; len(lines) > max {
 		t.Errorf("%d lines, want at most %d:\n%s", len(lines), max, out)
 	}
 	want := []string{
@@ -200,7 +202,7 @@ func TestSelectTerraformHistory(t *testing.T) {
 	if got := afterTable(out); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("after the table:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	_, all, _ := runCLI(t, "", "select", "--show-all", "--versions-file", "../../testdata/corpus/versions/terraform.txt", "~> 1.5")
+	_, all, _ := runCLI(t, "", "select", "--show-all", "--policies", strings.Join(policies, ","), "--versions-file", "../../testdata/corpus/versions/terraform.txt", "~> 1.5")
 	for _, v := range []string{"v0.1.0", "v1.5.0", "v1.17.0-alpha20260812"} {
 		if !strings.Contains(all, " "+v+" ") && !strings.Contains(all, " "+v+"\n") {
 			t.Errorf("--show-all does not list %s", v)

@@ -39,7 +39,9 @@ fails, the baseline is still written and checked, and the exit status is 3.
 With --shard K/N, it runs the K-th of N disjoint parts of the domain and
 writes a partial report for 'prerel merge', which makes the report of the
 whole run from the partial reports of every shard. Without --policies it
-compares all the policies, the native ones and the adapters.`,
+compares all the policies, the native ones and the adapters; with --baseline,
+the policies the baseline records, and a note names the registered ones it
+does not gate. --policies with --baseline must name the baseline's policies.`,
 	policySources: true,
 	flags:         compareFlags,
 }
@@ -86,6 +88,12 @@ func compareFlags(fs *flagSet) runFunc {
 		if err != nil {
 			return output{}, err
 		}
+		var ungated []string // registered, not in the baseline: a note
+		if base != nil {
+			if ps, ungated, err = gatedPolicies(e, base, *baseline, *names); err != nil {
+				return output{}, err
+			}
+		}
 		opt, err := compareOptions(e, *rank, *reference, ps)
 		if err != nil {
 			return output{}, err
@@ -100,8 +108,35 @@ func compareFlags(fs *flagSet) runFunc {
 		}
 		rep.PolicyErrors = policyErrors(ps)
 		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.Names()}
-		return reportOutput(e, "compare", d, base, rep, opt.Relevance, ropt, format.value, *writeBaseline)
+		out, err := reportOutput(e, "compare", d, base, rep, opt.Relevance, ropt, format.value, *writeBaseline)
+		if err == nil && len(ungated) > 0 {
+			write := out.writes[0]
+			out.writes[0] = func() error {
+				err := write() // the drift's answer, then the note
+				fmt.Fprintf(e.stderr, "prerel compare: note: not in the baseline %s: %s; compare --write-baseline without --baseline gates every policy\n",
+					printable.String(*baseline), strings.Join(ungated, ", "))
+				return err
+			}
+		}
+		return out, err
 	}
+}
+
+// gatedPolicies are the policies of a run checked against the baseline
+// base read from path: the baseline's without --policies (names), with
+// the registered policies it does not hold; names must otherwise be the
+// baseline's policies (compare.GatedPolicies).
+func gatedPolicies(e *env, base *compare.Report, path string, names policyList) ([]engine.Policy, []string, error) {
+	g, err := compare.GatedPolicies(base, e.registry.Names(), names)
+	var pe *compare.PolicySetError
+	switch {
+	case errors.As(err, &pe) && pe.Unregistered:
+		return nil, nil, usagef("--baseline %s: %v; load them (--policy-file, --policy-cmd) or rewrite the baseline with --write-baseline", printable.String(path), err)
+	case err != nil:
+		return nil, nil, usagef("--baseline %s: %v; without --policies the run compares the baseline's policies", printable.String(path), err)
+	}
+	ps, err := comparePolicies(e, g.Policies)
+	return ps, g.Ungated, err
 }
 
 // reportOutput is the output of compare and merge for the report rep of

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -635,5 +636,80 @@ func TestCompareDriftOnStderrIsCapped(t *testing.T) {
 	mustContain(t, "stderr", stderr, []string{"in 40 ways", "... and 20 more changes"})
 	if n := strings.Count(stderr, "  - "); n != stderrChanges {
 		t.Errorf("stderr lists %d changes, want %d", n, stderrChanges)
+	}
+}
+
+// TestCompareBaselinePolicies checks that a baseline gates the policies
+// it records: without --policies the run compares those, and one note
+// after the drift's answer names the registered policies the baseline
+// does not gate; --policies other than the baseline's, or a baseline
+// policy no longer registered, is a usage error that names them.
+func TestCompareBaselinePolicies(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("div.tsv", []byte(divergingCase+">= 1.0.0\t1.2.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("mine.hcl", []byte(`policy "mine" { admit = !version.is_prerelease }`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range [][]string{
+		{"--policies", "strict,cargo", "--write-baseline", "b.json"},
+		{"--policy-file", "mine.hcl", "--policies", "strict,mine", "--write-baseline", "mine.json"},
+	} {
+		if code, _, stderr := runCLI(t, "", append([]string{"compare", "--domain", "div.tsv"}, w...)...); code != exitOK {
+			t.Fatalf("%q: exit %d: %s", w, code, stderr)
+		}
+	}
+	// note is the note for a baseline of path holding the policies in:
+	// every other registered policy, in the catalogue's order.
+	note := func(path string, in ...string) string {
+		var ungated []string
+		for _, n := range catalogue.New().Names() {
+			if !slices.Contains(in, n) {
+				ungated = append(ungated, n)
+			}
+		}
+		return "prerel compare: note: not in the baseline " + path + ": " + strings.Join(ungated, ", ") + "; compare --write-baseline without --baseline gates every policy\n"
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		policies string // of the JSON report, when the run succeeds
+		stderr   string // exactly
+	}{
+		{"no --policies: the baseline's, and a note", []string{"--baseline", "b.json"}, exitOK, "strict,cargo",
+			"prerel compare: the run matches the baseline b.json\n" + note("b.json", "strict", "cargo")},
+		{"the baseline's policies in another order", []string{"--baseline", "b.json", "--policies", "cargo,strict"}, exitOK, "cargo,strict",
+			"prerel compare: the run matches the baseline b.json\n"},
+		{"--policies other than the baseline's", []string{"--baseline", "b.json", "--policies", "strict,linear"}, exitUsage, "",
+			"prerel compare: --baseline b.json: the policies chosen differ from the baseline's: only the baseline has cargo; only the policies chosen have linear; without --policies the run compares the baseline's policies\n"},
+		{"one policy more", []string{"--baseline", "b.json", "--policies", "strict,cargo,linear"}, exitUsage, "",
+			"prerel compare: --baseline b.json: the policies chosen differ from the baseline's: only the policies chosen have linear; without --policies the run compares the baseline's policies\n"},
+		{"a baseline policy not registered", []string{"--baseline", "mine.json"}, exitUsage, "",
+			"prerel compare: --baseline mine.json: the baseline has policies that are not registered: mine; load them (--policy-file, --policy-cmd) or rewrite the baseline with --write-baseline\n"},
+		{"its policy file loaded", []string{"--baseline", "mine.json", "--policy-file", "mine.hcl"}, exitOK, "strict,mine",
+			"prerel compare: the run matches the baseline mine.json\n" + note("mine.json", "strict")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, "", append([]string{"compare", "--domain", "div.tsv", "--format", "json"}, tt.args...)...)
+			if code != tt.code || stderr != tt.stderr {
+				t.Fatalf("exit %d, stderr:\n%s\nwant exit %d and\n%s", code, stderr, tt.code, tt.stderr)
+			}
+			if tt.code != exitOK {
+				if out != "" {
+					t.Errorf("a report after a usage error:\n%s", out)
+				}
+				return
+			}
+			var rep struct{ Policies []string }
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(rep.Policies, ","); got != tt.policies {
+				t.Errorf("the run compares %s, want %s", got, tt.policies)
+			}
+		})
 	}
 }

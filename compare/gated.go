@@ -81,3 +81,66 @@ func (e *PolicySetError) Error() string {
 	}
 	return "the policies chosen differ from the baseline's: " + strings.Join(parts, "; ")
 }
+
+// GateRun is the part of run that drift from base is about: when run
+// holds every policy of base and more, run restricted to base's policies
+// (Only), and the policies of run base does not gate, in run's order;
+// otherwise run itself, whose policies missing from base are drift.
+// A merge of shards that ran more policies than a baseline records is
+// checked this way.
+func GateRun(base, run *Report) (*Report, []string) {
+	if base == nil || run == nil || len(notIn(base.Policies, run.Policies)) > 0 {
+		return run, nil
+	}
+	more := notIn(run.Policies, base.Policies)
+	if len(more) == 0 {
+		return run, nil
+	}
+	return run.Only(base.Policies), more
+}
+
+// Only returns the part of r about the policies names: those of r's
+// policies, in r's order, and the pairs, classes and selection pairs
+// of two of them. The per-case verdicts are r's, shared. The summary
+// and the splits, which follow from every policy of the run, are left
+// out. r is not modified.
+func (r *Report) Only(names []string) *Report {
+	in := func(a, b string) bool { return slices.Contains(names, a) && slices.Contains(names, b) }
+	o := *r
+	o.Policies = nil
+	for _, p := range r.Policies {
+		if slices.Contains(names, p) {
+			o.Policies = append(o.Policies, p)
+		}
+	}
+	o.Summary, o.Splits, o.SplitCasesLeftOut = nil, nil, 0
+	o.Pairs, o.Classes = nil, nil
+	for _, p := range r.Pairs {
+		if in(p.A, p.B) {
+			o.Pairs = append(o.Pairs, p)
+		}
+	}
+	for _, c := range r.Classes {
+		if in(c.A, c.B) {
+			o.Classes = append(o.Classes, c)
+		}
+	}
+	if r.Selection != nil {
+		s := SelectionReport{Groups: r.Selection.Groups}
+		for _, p := range r.Selection.Pairs {
+			if in(p.A, p.B) {
+				s.Pairs = append(s.Pairs, p)
+			}
+		}
+		o.Selection = &s
+	}
+	if r.Verdicts != nil {
+		o.Verdicts = make(map[string]string, len(names))
+		for _, n := range o.Policies {
+			if v, ok := r.Verdicts[n]; ok {
+				o.Verdicts[n] = v
+			}
+		}
+	}
+	return &o
+}

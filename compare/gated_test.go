@@ -1,10 +1,13 @@
 package compare_test
 
 import (
+	"context"
 	"errors"
+	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/prerel/prerel/catalogue/cataloguetest"
 	"github.com/prerel/prerel/compare"
 )
 
@@ -50,5 +53,61 @@ func TestGatedPolicies(t *testing.T) {
 	}
 	if _, err := compare.GatedPolicies(nil, registered, nil); err == nil {
 		t.Error("GatedPolicies with no baseline: no error")
+	}
+}
+
+// TestGateRun checks that a run of more policies than its baseline
+// records drifts from it in nothing when the baseline's policies agree,
+// with the others named, and that a policy the run lacks is drift.
+func TestGateRun(t *testing.T) {
+	d, err := compare.Exhaustive(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(names ...string) *compare.Report {
+		t.Helper()
+		r, err := compare.Run(context.Background(), d, cataloguetest.Policies(names...), compare.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	path := filepath.Join(t.TempDir(), "b.json")
+	if err := compare.WriteBaseline(path, run("strict", "cargo")); err != nil {
+		t.Fatal(err)
+	}
+	base, err := compare.ReadBaseline(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		run      []string
+		ungated  []string
+		policies []string // of the gated report
+		matches  bool
+	}{
+		{"the baseline's policies", []string{"strict", "cargo"}, nil, []string{"strict", "cargo"}, true},
+		{"two more", []string{"strict", "cargo", "linear", "lexical"}, []string{"lexical", "linear"}, []string{"strict", "cargo"}, true},
+		{"one fewer: drift", []string{"strict", "linear"}, nil, []string{"strict", "linear"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(tt.run...)
+			g, ungated := compare.GateRun(base, r)
+			if !reflect.DeepEqual(ungated, tt.ungated) || !reflect.DeepEqual(g.Policies, tt.policies) {
+				t.Errorf("GateRun: policies %q, ungated %q; want %q and %q", g.Policies, ungated, tt.policies, tt.ungated)
+			}
+			dr, err := compare.ComputeDrift(context.Background(), d, base, g, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if dr.Matches != tt.matches {
+				t.Errorf("the drift matches: %v, want %v: %v", dr.Matches, tt.matches, dr.Changes)
+			}
+			if len(r.Policies) != len(tt.run) {
+				t.Errorf("GateRun changed the run: %q", r.Policies)
+			}
+		})
 	}
 }

@@ -108,17 +108,7 @@ func compareFlags(fs *flagSet) runFunc {
 		}
 		rep.PolicyErrors = policyErrors(ps)
 		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.Names()}
-		out, err := reportOutput(e, "compare", d, base, rep, opt.Relevance, ropt, format.value, *writeBaseline)
-		if err == nil && len(ungated) > 0 {
-			write := out.writes[0]
-			out.writes[0] = func() error {
-				err := write() // the drift's answer, then the note
-				fmt.Fprintf(e.stderr, "prerel compare: note: not in the baseline %s: %s; compare --write-baseline without --baseline gates every policy\n",
-					printable.String(*baseline), strings.Join(ungated, ", "))
-				return err
-			}
-		}
-		return out, err
+		return reportOutput(e, "compare", d, base, rep, opt.Relevance, ropt, format.value, *writeBaseline, ungated...)
 	}
 }
 
@@ -141,15 +131,29 @@ func gatedPolicies(e *env, base *compare.Report, path string, names policyList) 
 
 // reportOutput is the output of compare and merge for the report rep of
 // the whole run on d (compareOutput), which begins, with a baseline
-// base, with the drift from it.
-func reportOutput(e *env, cmd string, d compare.Domain, base, rep *compare.Report, relevance *compare.RelevanceTable, ropt comparerender.Options, format report.Format, writeBaseline string) (output, error) {
+// base, with the drift from it: from rep's part about base's policies
+// (compare.GateRun). After the drift's answer, a note names the policies
+// base does not gate: ungated, and those of rep beyond base's.
+func reportOutput(e *env, cmd string, d compare.Domain, base, rep *compare.Report, relevance *compare.RelevanceTable, ropt comparerender.Options, format report.Format, writeBaseline string, ungated ...string) (output, error) {
 	if base != nil {
+		gated, more := compare.GateRun(base, rep)
+		ungated = append(ungated, more...)
 		var err error
-		if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, rep, relevance); err != nil {
+		if ropt.Drift, err = compare.ComputeDrift(context.Background(), d, base, gated, relevance); err != nil {
 			return output{}, inputError(fmt.Errorf("%s: %w", ropt.BaselinePath, err))
 		}
 	}
-	return compareOutput(e, cmd, format, rep, ropt, writeBaseline), nil
+	out := compareOutput(e, cmd, format, rep, ropt, writeBaseline)
+	if len(ungated) > 0 {
+		write := out.writes[0]
+		out.writes[0] = func() error {
+			err := write() // the drift's answer, then the note
+			fmt.Fprintf(e.stderr, "prerel %s: note: not in the baseline %s: %s; compare --write-baseline without --baseline gates every policy\n",
+				cmd, printable.String(ropt.BaselinePath), strings.Join(ungated, ", "))
+			return err
+		}
+	}
+	return out, nil
 }
 
 // compareOptions are the options of a compare run: --rank, --reference,

@@ -102,6 +102,7 @@ func TestExitStatusExplain(t *testing.T) {
 
 func TestExitStatusCompare(t *testing.T) {
 	cases := writeCases(t, ">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n>= 1.0.0\t1.2.0\n")
+	more := writeCases(t, ">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n>= 1.0.0\t1.2.0\n>= 1.0.0-beta\t1.0.0-rc.1\n") // another domain: drift
 	dir := t.TempDir()
 	baseline := filepath.Join(dir, "baseline.json")
 	if code, _, stderr := runCLI(t, "", "compare", "--policies", "strict,cargo", "--domain", cases, "--write-baseline", baseline); code != exitOK {
@@ -113,8 +114,10 @@ func TestExitStatusCompare(t *testing.T) {
 	runExitCases(t, []exitCase{
 		{name: "success", args: run(), code: exitOK},
 		{name: "matches the baseline", args: run("--baseline", baseline), code: exitOK, stderr: "matches the baseline"},
-		{name: "baseline drift", args: []string{"compare", "--policies", "strict,lexical", "--domain", cases, "--baseline", baseline},
+		{name: "baseline drift", args: []string{"compare", "--policies", "strict,cargo", "--domain", more, "--baseline", baseline},
 			code: exitFinding, stderr: "the run differs from the baseline " + baseline + " in "},
+		{name: "policies other than the baseline's", args: []string{"compare", "--policies", "strict,lexical", "--domain", cases, "--baseline", baseline},
+			code: exitUsage, stderr: "the policies chosen differ from the baseline's: only the baseline has cargo; only the policies chosen have lexical"},
 		{name: "format md", args: run("--format", "md"), code: exitUsage, stderr: `unknown format "md" (expected text, markdown, json, html, sarif)`},
 		{name: "one policy", args: []string{"compare", "--policies", "strict", "--domain", cases}, code: exitUsage, stderr: "at least two policies"},
 		{name: "a policy twice", args: []string{"compare", "--policies", "strict,strict", "--domain", cases}, code: exitUsage, stderr: `policy "strict" given twice`},

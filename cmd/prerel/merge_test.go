@@ -327,3 +327,41 @@ func TestMergeWithAPolicyFile(t *testing.T) {
 		t.Errorf("merge with another hcl-cargo: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// merge --baseline of shards that ran more policies than the baseline
+// records checks the drift of the baseline's policies and notes the
+// others after the answer; shards that ran fewer drift.
+func TestMergeBaselinePolicies(t *testing.T) {
+	dir := t.TempDir()
+	cases := writeCases(t, ">= 1.0.0-beta, < 1.0.0\t1.0.0-rc.1\n>= 1.1.0-beta.2\t1.1.0-beta.3\n>= 1.0.0\t1.2.0\n")
+	reg := registryOf(t, policies.Strict{}, policies.Lexical{}, policies.Cargo{}, policies.Linear{})
+	baseline := filepath.Join(dir, "baseline.json")
+	if code, _, stderr := runWith(t, reg, nil, "compare", "--domain", cases, "--policies", "strict,cargo", "--write-baseline", baseline); code != exitOK {
+		t.Fatalf("compare --write-baseline: exit %d: %s", code, stderr)
+	}
+	matches := "prerel merge: the run matches the baseline " + baseline + "\n"
+	tests := []struct {
+		name     string
+		policies string // the shards'
+		code     int
+		stderr   string // exactly, or its start when the run drifts
+	}{
+		{"the baseline's", "strict,cargo", exitOK, matches},
+		{"two more", "strict,lexical,cargo,linear", exitOK,
+			matches + "prerel merge: note: not in the baseline " + baseline + ": lexical, linear; compare --write-baseline without --baseline gates every policy\n"},
+		{"one fewer: drift", "strict,linear", exitFinding, "prerel merge: the run differs from the baseline " + baseline + " in "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shards := runShardsCLI(t, reg, t.TempDir(), 2, "--domain", cases, "--policies", tt.policies)
+			code, _, stderr := runWith(t, reg, nil, append([]string{"merge", "--baseline", baseline, "--domain", cases}, shards...)...)
+			ok := stderr == tt.stderr
+			if tt.code == exitFinding {
+				ok = strings.HasPrefix(stderr, tt.stderr) && !strings.Contains(stderr, "note:")
+			}
+			if code != tt.code || !ok {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and\n%s", code, stderr, tt.code, tt.stderr)
+			}
+		})
+	}
+}

@@ -114,11 +114,16 @@
 // from B on releases or on the empty constraint names itself in the
 // paragraphs of the model above and in TestReleases.
 //
-// Beyond the code, every output that lists the catalogue's policies gains
-// the rule: the golden files of the commands, of resolve and of the
-// playground (rewritten with their tests' -update flag), the README's
-// samples (the README test's -update) and testdata/baseline.json
-// (compare --write-baseline, as docs/ci.md says).
+// Beyond the four files, one sample changes: the README's main sample
+// (compare on the embedded defaults), which shows every policy by design,
+// rewritten with PREREL_LONG=1 go test -run TestReadme . -update. The
+// tests and golden files that show policies take a fixed list of them
+// (catalogue/cataloguetest); those whose point is the whole catalogue
+// take catalogue.New and name no policy. testdata/baseline.json, CI's
+// drift gate, gates the policies it records: compare --baseline checks
+// those and notes the new rule as not in the baseline, until the
+// baseline is rewritten with compare --write-baseline to gate it (as
+// docs/ci.md says).
 //
 // # Use
 //

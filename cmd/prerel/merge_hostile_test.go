@@ -84,8 +84,9 @@ func TestMergeOpensNoFileAPartialNames(t *testing.T) {
 }
 
 // hostileSize is the length of a hostile text in a baseline or partial
-// report: ten times what the output may hold.
-const hostileSize = 10 << 20
+// report: four times what the output may hold (256 KiB), forty in the
+// long run.
+var hostileSize = longtest.Pick(1<<20, 10<<20)
 
 // A long description in a baseline or in the partial reports is clipped
 // wherever it is quoted: stderr, the report and the step summary stay

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/internal/bounded"
+	"github.com/prerel/prerel/internal/longtest"
 )
 
 // resolveWithin runs prerel resolve on dir with the example index and
@@ -26,7 +27,8 @@ func resolveWithin(t *testing.T, dir string, args ...string) (int, string, strin
 const resolveCall = "module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"1.0.0\"\n}\n"
 
 func TestResolveRefusesDeepNesting(t *testing.T) {
-	const n = 100000
+	// Ten times the bound every day, a hundred in the long run.
+	n := longtest.Pick(10000, 100000)
 	tests := []struct{ name, file, src, want string }{
 		{"main.tf", "main.tf", "locals {\n x = " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n}\n",
 			"main.tf:2:6: Expressions nested deeper than 1000 levels"},

@@ -33,7 +33,7 @@ var testRegistry = cataloguetest.Registry(
 	"terraform-module", "opentofu-module", "apparentlymart", // today's
 	"strict", "lexical", "cargo", "linear", "ga-bound", "fallback", "core-only",
 	"hashicorp", "apparentlymart-exact", "masterminds-pre",
-	"renovate", "dependabot", "terraform-module-versions", "tfupdate",
+	"renovate", "dependabot", "terraform-module-versions", "terraform-ls", "tfupdate", "opentofu-engine",
 )
 
 func mustPolicies(t *testing.T, names ...string) []engine.Policy {

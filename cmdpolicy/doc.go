@@ -172,6 +172,17 @@
 // kept up and does not follow a POSIX shell (a backslash in double quotes
 // escapes any character; an operator is part of a word).
 //
+// # A run's sources
+//
+// Sources are the policies a run adds to the registered ones, as prerel's
+// --policy-file and --policy-cmd give them: files of policy blocks in HCL
+// (package hclpolicy), whose command blocks become policies of this
+// package run in the file's directory, and commands named one by one
+// (ParseNamed reads NAME=COMMAND). Sources.Load registers them on a copy
+// of the registry and returns it with a context done as soon as one of
+// the commands fails; Loaded.Close stops them all and returns the first
+// failure.
+//
 // # Concurrency
 //
 // A Policy is safe for concurrent use. Its command is one process that

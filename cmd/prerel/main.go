@@ -298,9 +298,7 @@ func runStopPolicies(e *env, sources *policySources, args []string, run runFunc)
 	stop := func() error { return nil }
 	if sources != nil {
 		var err error
-		stop, err = sources.load(e)
-		if err != nil {
-			stop()
+		if stop, err = sources.load(e); err != nil {
 			return output{}, err
 		}
 	}

@@ -160,7 +160,7 @@ func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*imp
 		return nil, err
 	}
 	// The CLI configuration as terraform init run here reads it.
-	src, err := vf.versionsIn(e, "prerel impact", "")
+	src, err := vf.versionsIn(e, "prerel impact", "", true)
 	if err != nil {
 		return nil, err
 	}

@@ -240,7 +240,7 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 	if err != nil {
 		return nil, err
 	}
-	versions, err := f.versionsIn(e, "prerel resolve", dir)
+	versions, err := f.versionsIn(e, "prerel resolve", dir, true)
 	if err != nil {
 		return nil, err
 	}
@@ -342,61 +342,26 @@ func (f *resolveFlags) extraPolicies(e *env) ([]engine.Policy, error) {
 	return e.resolve(f.extra)
 }
 
-// versions returns the offline index or the registry client the flags
-// name.
-func (f *resolveFlags) versions(e *env) (registry.Source, error) {
-	if f.index != "" {
-		x, err := registry.LoadIndex(f.index)
-		if err != nil {
-			return nil, inputError(err)
-		}
-		return x, nil
-	}
-	if f.retries < 0 || f.retries > registry.MaxRetries {
+// versionsIn returns the source of versions the flags name
+// (credentials.NewSource), with, when cli is set, what Terraform's CLI
+// configuration adds as terraform init run in workDir would read it.
+// Errors in the CLI configuration are warnings, as Terraform makes them,
+// named on stderr after cmd ("prerel resolve").
+func (f *resolveFlags) versionsIn(e *env, cmd, workDir string, cli bool) (registry.Source, error) {
+	if f.index == "" && (f.retries < 0 || f.retries > registry.MaxRetries) {
 		return nil, usagef("--retries must be between 0 and %d, got %d", registry.MaxRetries, f.retries)
 	}
-	if f.deadline <= 0 {
+	if f.index == "" && f.deadline <= 0 {
 		return nil, usagef("--registry-deadline must be positive")
 	}
-	r := f.retries
-	if r == 0 {
-		r = -1 // none
-	}
-	c := &registry.Client{BaseURL: f.urls.all, HostURLs: f.urls.hosts, Timeout: f.timeout, Deadline: f.deadline, Retries: r}
-	if e.environ != nil {
-		// Tokens as Terraform and OpenTofu read them. A file that cannot
-		// be read is named, with its error, in the hint that follows a
-		// 401 or 403.
-		creds, _ := credentials.Load(e.environ())
-		c.Credentials = creds
-	}
-	return c, nil
-}
-
-// versionsIn returns the source of versions for the configuration in
-// workDir: that of the flags (versions), and when it is a registry, what
-// Terraform's CLI configuration adds, as terraform init run in workDir
-// would read it: its host blocks, and its provider_installation block or
-// the implied local mirror directories. The flags win: --index leaves the
-// CLI configuration unread, --registry-url URL leaves its host blocks and
-// provider_installation unused, and --registry-url HOST=URL leaves them
-// unused for HOST. Errors in the CLI configuration are warnings, as
-// Terraform makes them, named on stderr after cmd ("prerel resolve").
-func (f *resolveFlags) versionsIn(e *env, cmd, workDir string) (registry.Source, error) {
-	src, err := f.versions(e)
-	c, ok := src.(*registry.Client)
-	if err != nil || !ok || e.environ == nil || c.BaseURL != "" {
-		return src, err
-	}
-	cfg, diags := credentials.LoadCLIConfig(e.environ())
+	src, diags, err := credentials.NewSource(credentials.SourceOptions{Index: f.index, BaseURL: f.urls.all, HostURLs: f.urls.hosts,
+		Timeout: f.timeout, Deadline: f.deadline, Retries: f.retries, Environ: e.environ, CLIConfig: cli, WorkDir: workDir})
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError {
 			fmt.Fprintf(e.stderr, "%s: warning: the CLI configuration: %s\n", cmd, printable.String(diag.Format(d)))
 		}
 	}
-	c.Credentials = cfg.Credentials
-	c.HostBlocks = cfg.HostBlocks
-	return cfg.ProviderInstallation(c, workDir, c.Maps), nil
+	return src, inputError(err)
 }
 
 // resolveOutcome is the exit status of a resolved report, with every

@@ -124,7 +124,7 @@ func serveVersions(e *env, vf *resolveFlags, allow []string) (web.Options, error
 			return web.Options{}, usagef("--allow-registry %s: %v", printable.String(h), err)
 		}
 	}
-	src, err := vf.versions(e)
+	src, err := vf.versionsIn(e, "prerel serve", "", false)
 	if err != nil {
 		return web.Options{}, err
 	}

@@ -30,19 +30,13 @@ func addCooldownFlags(fs *flagSet) *cooldownFlags {
 	return f
 }
 
-// apply sets the flags on cfg, over the file's top-level settings.
-func (f *cooldownFlags) apply(cfg *policyconfig.Config) {
-	var age *time.Duration
-	origin := policyconfig.FlagOrigin("--allow-undated")
+// overrides puts the flags in o, over the file's top-level settings.
+func (f *cooldownFlags) overrides(o *policyconfig.Overrides) {
 	if f.minAge.set {
-		age, origin = &f.minAge.d, policyconfig.FlagOrigin("--min-age "+f.minAge.text)
+		o.MinAge, o.MinAgeFlag = &f.minAge.d, "--min-age "+f.minAge.text
 	}
-	var undated *bool
 	if f.allowUndated {
-		undated = &f.allowUndated
-	}
-	if age != nil || undated != nil {
-		cfg.SetCooldown(age, undated, origin)
+		o.AllowUndatedFlag = "--allow-undated"
 	}
 }
 

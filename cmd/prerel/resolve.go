@@ -31,10 +31,8 @@ type pairList struct {
 	flag string
 	// value names what follows "=": "POLICY" when empty.
 	value string
-	pairs []pair
+	pairs []policyconfig.Override
 }
-
-type pair struct{ key, value, text string }
 
 func (l *pairList) Type() string { return "NAME=" + l.valueName() }
 
@@ -48,7 +46,7 @@ func (l *pairList) valueName() string {
 func (l *pairList) String() string {
 	var s []string
 	for _, p := range l.pairs {
-		s = append(s, p.key+"="+p.value)
+		s = append(s, p.Name+"="+p.Value)
 	}
 	return strings.Join(s, " ")
 }
@@ -60,11 +58,11 @@ func (l *pairList) Set(s string) error {
 		return fmt.Errorf("expected NAME=%s, got %q", l.valueName(), s)
 	}
 	for _, p := range l.pairs {
-		if p.key == k {
-			return fmt.Errorf("%q given twice: %s=%s and %s=%s", k, p.key, p.value, k, v)
+		if p.Name == k {
+			return fmt.Errorf("%q given twice: %s=%s and %s=%s", k, p.Name, p.Value, k, v)
 		}
 	}
-	l.pairs = append(l.pairs, pair{k, v, "--" + l.flag + " " + s})
+	l.pairs = append(l.pairs, policyconfig.Override{Name: k, Value: v, Flag: "--" + l.flag + " " + s})
 	return nil
 }
 
@@ -305,33 +303,19 @@ func (f *resolveFlags) check(dir string) error {
 }
 
 // policyConfig reads --config, or DIR/prerel.hcl when it exists, and
-// applies the policy flags on top; every mistake is reported at once.
+// applies the policy flags on top (policyconfig.Config.Apply); every
+// mistake is reported at once.
 func (f *resolveFlags) policyConfig(e *env, dir string) (*policyconfig.Config, error) {
 	cfg, diags := loadPolicyConfig(e, dir, f.configFile)
 	if cfg == nil {
 		return nil, diagnosticsError(diags)
 	}
-	if f.policy != "" {
-		diags = append(diags, cfg.SetDefault(f.policy, policyconfig.FlagOrigin("--policy "+f.policy))...)
-	}
-	for _, p := range f.modulePolicies.pairs {
-		diags = append(diags, cfg.SetModule(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
-	}
-	for _, p := range f.providerPolicies.pairs {
-		diags = append(diags, cfg.SetProvider(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
-	}
-	for _, p := range f.wants.pairs {
-		// A provider's source address holds a slash; a call path never.
-		if strings.Contains(p.key, "/") {
-			diags = append(diags, cfg.SetProviderWant(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
-		} else {
-			diags = append(diags, cfg.SetModuleWant(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
-		}
-	}
-	if diags.HasErrors() {
+	o := policyconfig.Overrides{Default: policyconfig.Override{Value: f.policy, Flag: "--policy " + f.policy},
+		Modules: f.modulePolicies.pairs, Providers: f.providerPolicies.pairs, Wants: f.wants.pairs}
+	f.cool.overrides(&o)
+	if diags = append(diags, cfg.Apply(o)...); diags.HasErrors() {
 		return nil, usage(errors.New(diagnosticLines(diags)))
 	}
-	f.cool.apply(cfg)
 	return cfg, nil
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,9 +16,7 @@ import (
 	"github.com/prerel/prerel/compare"
 	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/printable"
-	"github.com/prerel/prerel/internal/safefile"
 )
 
 // compareCommand is prerel compare.
@@ -98,7 +95,7 @@ func compareFlags(fs *flagSet) runFunc {
 		if err := runError(err); err != nil {
 			return output{}, err
 		}
-		rep.PolicyErrors = policyErrors(ps)
+		rep.PolicyErrors = comparerender.PolicyErrorsOf(ps)
 		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.Names()}
 		return reportOutput(e, "compare", d, base, rep, opt.Relevance, ropt, format.value, *writeBaseline)
 	}
@@ -234,41 +231,16 @@ func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
 	return ps, nil
 }
 
-// policyErrors returns the policies of ps, those of policy files, that
-// failed on some cases, for the report: each error with its cases and the
-// first, clipped as a verdict's reason is. finish (policysources.go)
-// tells them on stderr too, and the exit status is 2.
-func policyErrors(ps []engine.Policy) []compare.PolicyError {
-	var out []compare.PolicyError
-	for _, p := range ps {
-		hp, ok := p.(*hclpolicy.Policy)
-		if !ok {
-			continue
-		}
-		groups, more := hp.Failures()
-		if len(groups) == 0 {
-			continue
-		}
-		pe := compare.PolicyError{Policy: hp.Name(), Cases: int64(more), OtherCases: int64(more)}
-		for _, g := range groups {
-			pe.Errors = append(pe.Errors, compare.PolicyErrorGroup{Reason: engine.ClipReason(g.Reason), Cases: int64(g.Cases),
-				Constraint: engine.ClipReason(g.Constraint), Version: engine.ClipReason(g.Version)})
-			pe.Cases += int64(g.Cases)
-		}
-		out = append(out, pe)
-	}
-	return out
-}
-
 // compareOutput is the output of compare and merge: the report, then,
 // once the run has succeeded, the baseline when asked to, the report
-// appended to the GitHub step summary when there is one, and last the
-// drift from the baseline told. A failed output does not stop the
-// others: each is reported, and the baseline is checked all the same.
-// The exit status is then that of the failure (3, an outside failure; 2
-// for a baseline path that is not a regular file), even when the run
-// also differs from the baseline, whose drift stderr still tells. cmd
-// names the command (compare or merge) in stderr's messages.
+// appended to the GitHub step summary when there is one
+// (render.AppendMarkdown), and last the drift from the baseline told. A
+// failed output does not stop the others: each is reported, and the
+// baseline is checked all the same. The exit status is then that of the
+// failure (3, an outside failure; 2 for a baseline path that is not a
+// regular file), even when the run also differs from the baseline, whose
+// drift stderr still tells. cmd names the command (compare or merge) in
+// stderr's messages.
 func compareOutput(e *env, cmd string, format report.Format, rep *compare.Report, ropt comparerender.Options, baselinePath string) output {
 	var failed []error
 	render := func(w io.Writer) error {
@@ -277,27 +249,29 @@ func compareOutput(e *env, cmd string, format report.Format, rep *compare.Report
 		}
 		return nil
 	}
-	write := func() error { return writeCompareFiles(e, cmd, rep, ropt, baselinePath, failed) }
+	write := func() error {
+		if baselinePath != "" {
+			if err := compare.WriteBaseline(baselinePath, rep); err != nil {
+				failed = append(failed, baselineWriteError(err))
+			} else {
+				fmt.Fprintf(e.stderr, "prerel %s: wrote the baseline to %s\n", cmd, printable.String(baselinePath))
+			}
+		}
+		if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
+			if err := comparerender.AppendMarkdown(path, rep, ropt); err != nil {
+				fmt.Fprintf(e.stderr, "prerel %s: warning: cannot append the report to GITHUB_STEP_SUMMARY %s: %v\n", cmd, printable.String(path), err)
+				failed = append(failed, failure(errors.New("the report was not appended to GITHUB_STEP_SUMMARY (see the warning above)")))
+			}
+		}
+		return failedOutputs(e, cmd, ropt, failed)
+	}
 	return output{report: render, writes: []func() error{write}}
 }
 
-// writeCompareFiles is the end of compareOutput: the baseline, the
-// step summary and the drift, with failed, the outputs that failed
-// before.
-func writeCompareFiles(e *env, cmd string, report *compare.Report, ropt comparerender.Options, baselinePath string, failed []error) error {
-	if baselinePath != "" {
-		if err := compare.WriteBaseline(baselinePath, report); err != nil {
-			failed = append(failed, baselineWriteError(err))
-		} else {
-			fmt.Fprintf(e.stderr, "prerel %s: wrote the baseline to %s\n", cmd, printable.String(baselinePath))
-		}
-	}
-	if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
-		if err := appendStepSummary(path, report, ropt); err != nil {
-			fmt.Fprintf(e.stderr, "prerel %s: warning: %v\n", cmd, err)
-			failed = append(failed, failure(errors.New("the report was not appended to GITHUB_STEP_SUMMARY (see the warning above)")))
-		}
-	}
+// failedOutputs is the error of compareOutput once its outputs are
+// written: the drift from the baseline when none failed, else the
+// failures, with the status of the worst.
+func failedOutputs(e *env, cmd string, ropt comparerender.Options, failed []error) error {
 	var drift error
 	if ropt.Drift != nil {
 		drift = checkBaseline(e, cmd, ropt.BaselinePath, ropt.Drift)
@@ -344,20 +318,6 @@ func checkBaseline(e *env, cmd, path string, d *compare.Drift) error {
 		return nil
 	}
 	return finding(errors.New(d.Told(path, stderrChanges)))
-}
-
-// appendStepSummary appends the Markdown report to the GitHub Actions step
-// summary file, which must be a regular file or not exist yet.
-func appendStepSummary(path string, r *compare.Report, ropt comparerender.Options) error {
-	var buf bytes.Buffer
-	err := comparerender.Render(&buf, comparerender.FormatMarkdown, r, ropt)
-	if err == nil {
-		err = safefile.Append(path, buf.Bytes())
-	}
-	if err != nil {
-		return fmt.Errorf("cannot append the report to GITHUB_STEP_SUMMARY %s: %w", printable.String(path), err)
-	}
-	return nil
 }
 
 // progressPrinter reports progress on stderr once a run has lasted more

@@ -54,7 +54,7 @@ func compareFlags(fs *flagSet) runFunc {
 	rank := fs.String("rank", string(compare.RankRelevance), "order of classes and case shapes: relevance (how common\nthe constraint shape is in real configurations, then count)\nor count")
 	minAge := addCompareMinAge(fs)
 	var shard shardFlag // --shard: a partial report for prerel merge (merge.go)
-	fs.Var(&shard, "shard", shardUsage)
+	shardVar(fs, &shard)
 	return func(e *env, args []string) (output, error) {
 		if len(args) != 0 {
 			return output{}, usagef("compare takes no arguments, got %q (a file domain is given with --domain)", args[0])

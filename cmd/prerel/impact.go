@@ -63,24 +63,12 @@ type classList struct{ impact.ClassList }
 
 func (l *classList) Type() string { return "CLASSES" }
 
-// domainList is the --domain flag: corpus, or directories (repeatable).
-type domainList []string
-
-func (l *domainList) Type() string { return "DOMAIN" }
-
-func (l *domainList) String() string { return strings.Join(*l, " ") }
-
-func (l *domainList) Set(s string) error {
-	*l = append(*l, s)
-	return nil
-}
-
 // impactFlags defines the flags of prerel impact and returns its run.
 func impactFlags(fs *flagSet) runFunc {
 	policy := fs.String("policy", "", "the `POLICY` P whose adoption is asked about (required)")
 	against := fs.String("against", "", "the `POLICY` B to compare with, for every call (default: today's\ninstallers, terraform-module for modules, apparentlymart for providers)")
-	var domains domainList
-	fs.Var(&domains, "domain", "`DOMAIN`: corpus (the default), or a root module directory; more\ndirectories follow as arguments or as more --domain flags")
+	var domains []string
+	stringsVar(fs, &domains, "domain", "DOMAIN", " ", appendTo, "`DOMAIN`: corpus (the default), or a root module directory; more\ndirectories follow as arguments or as more --domain flags")
 	var failOn classList
 	fs.Var(&failOn, "fail-on", "exit 1 when a call falls in one of these comma-separated `CLASSES`\n("+impact.FailOnChanged+": every class but unchanged)")
 	simulate := fs.Bool("simulate-prereleases", false, "insert X.Y.Z-beta.1 and X.Y.Z-rc.1 before each release X.Y.Z of every\nhistory that publishes no prerelease (the output says which figures\nare simulated)")

@@ -182,7 +182,8 @@ var partialHints = compareshard.Hints{
 	Write:  "prerel compare --shard K/N --format json",
 }
 
-// shardFlag is compare's --shard K/N.
+// shardFlag is compare's --shard K/N: the shard, and whether it was
+// given.
 type shardFlag struct {
 	shard compareshard.Shard
 	set   bool
@@ -192,22 +193,19 @@ type shardFlag struct {
 const shardUsage = "run only shard `K/N`, the K-th of N disjoint parts of the domain, and\n" +
 	"write its partial report (JSON) for prerel merge"
 
-func (f *shardFlag) Type() string { return "K/N" }
-
-func (f *shardFlag) String() string {
-	if f == nil || !f.set {
-		return ""
+// shardVar defines --shard on fs.
+func shardVar(fs *flagSet, f *shardFlag) {
+	parse := func(s string) (shardFlag, error) {
+		sh, err := compareshard.ParseShard(s)
+		return shardFlag{sh, true}, err
 	}
-	return f.shard.String()
-}
-
-func (f *shardFlag) Set(s string) error {
-	sh, err := compareshard.ParseShard(s)
-	if err != nil {
-		return err
+	text := func(f shardFlag) string {
+		if !f.set {
+			return ""
+		}
+		return f.shard.String()
 	}
-	f.shard, f.set = sh, true
-	return nil
+	fs.Var(&valueFlag[shardFlag]{f, "K/N", parse, text}, "shard", shardUsage)
 }
 
 // checkShardFlags refuses, with --shard, the flags that apply to a

@@ -25,45 +25,25 @@ import (
 	"github.com/prerel/prerel/updaters"
 )
 
-// pairList is a repeatable KEY=VALUE flag; each value keeps the flag text
-// for error messages.
-type pairList struct {
-	flag string
-	// value names what follows "=": "POLICY" when empty.
-	value string
-	pairs []policyconfig.Override
-}
-
-func (l *pairList) Type() string { return "NAME=" + l.valueName() }
-
-func (l *pairList) valueName() string {
-	if l.value == "" {
-		return "POLICY"
-	}
-	return l.value
-}
-
-func (l *pairList) String() string {
-	var s []string
-	for _, p := range l.pairs {
-		s = append(s, p.Name+"="+p.Value)
-	}
-	return strings.Join(s, " ")
-}
-
-func (l *pairList) Set(s string) error {
-	k, v, ok := strings.Cut(s, "=")
-	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-	if !ok || k == "" || v == "" {
-		return fmt.Errorf("expected NAME=%s, got %q", l.valueName(), s)
-	}
-	for _, p := range l.pairs {
-		if p.Name == k {
-			return fmt.Errorf("%q given twice: %s=%s and %s=%s", k, p.Name, p.Value, k, v)
+// pairVar defines on fs the repeatable flag name of NAME=VALUE pairs,
+// value naming what follows "=", each kept with the flag as written
+// (policyconfig.Override); a NAME given twice is refused.
+func pairVar(fs *flagSet, list *[]policyconfig.Override, name, value, usage string) {
+	add := func(l []policyconfig.Override, s string) ([]policyconfig.Override, error) {
+		k, v, ok := strings.Cut(s, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" || v == "" {
+			return nil, fmt.Errorf("expected NAME=%s, got %q", value, s)
 		}
+		for _, p := range l {
+			if p.Name == k {
+				return nil, fmt.Errorf("%q given twice: %s=%s and %s=%s", k, p.Name, p.Value, k, v)
+			}
+		}
+		return append(l, policyconfig.Override{Name: k, Value: v, Flag: "--" + name + " " + s}), nil
 	}
-	l.pairs = append(l.pairs, policyconfig.Override{Name: k, Value: v, Flag: "--" + l.flag + " " + s})
-	return nil
+	text := func(p policyconfig.Override) string { return p.Name + "=" + p.Value }
+	fs.Var(&listFlag[policyconfig.Override]{list, "NAME=" + value, " ", text, add}, name, usage)
 }
 
 // registryURLs is the repeatable --registry-url flag: URL for every host,
@@ -131,9 +111,9 @@ type resolveFlags struct {
 	configFile, policy, index, modulesDir, lockFile string
 	// loaded is the policy configuration file resolve read, "" for none.
 	loaded                           string
-	modulePolicies, providerPolicies pairList
+	modulePolicies, providerPolicies []policyconfig.Override
 	// wants are --want's CALL=VERSION and SOURCE=VERSION.
-	wants             pairList
+	wants             []policyconfig.Override
 	extra             policyList
 	urls              registryURLs
 	timeout, deadline time.Duration
@@ -175,7 +155,7 @@ func resolveCommandFlags(fs *flagSet) runFunc {
 	f := addTreeFlags(fs)
 	// resolve's --policies adds columns: not addPolicies, whose policies
 	// are those a command runs, all by default.
-	fs.Var(&f.extra, "policies", "comma-separated `POLICIES` to show as extra columns (default: none)")
+	stringsVar(fs, &f.extra, "policies", "POLICIES", ",", addPolicyNames, "comma-separated `POLICIES` to show as extra columns (default: none)")
 	updater := fs.String("updater", "", "also show what the updater `NAME` (renovate, dependabot or\nterraform-module-versions) selects and proposes next to what init\ninstalls, and where they disagree")
 	readers := fs.Bool("readers", false, "also show what every program that reads a constraint assumes: today's\ninit, the bots (Renovate, Dependabot, terraform-module-versions) and the\nother readers of the catalogue, differences first")
 	format := addFormat(fs, resolve.Formats)
@@ -249,7 +229,7 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 	rep, err := resolve.Run(context.Background(), resolve.Options{
 		TerraformFrom: f.installers.TerraformFrom, OpenTofuFrom: f.installers.OpenTofuFrom,
 		Dir: dir, ModulesDir: f.modulesDir, Config: cfg, Versions: versions, Policies: e.registry, Extra: extra, LockFile: f.lockFile,
-		SkipFile: skip, Terraform: tf, OpenTofu: tofu, Now: f.cool.now.t,
+		SkipFile: skip, Terraform: tf, OpenTofu: tofu, Now: f.cool.now,
 	})
 	var diags hcl.Diagnostics
 	if errors.As(err, &diags) {
@@ -265,16 +245,12 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 // --policy, --module-policy, --provider-policy), where versions come from
 // (addVersionSourceFlags), --modules-dir and --lock-file.
 func addTreeFlags(fs *flagSet) *resolveFlags {
-	f := &resolveFlags{
-		modulePolicies:   pairList{flag: "module-policy"},
-		providerPolicies: pairList{flag: "provider-policy"},
-		wants:            pairList{flag: "want", value: "VERSION"},
-	}
+	f := &resolveFlags{}
 	fs.StringVar(&f.configFile, "config", "", "the policy configuration `FILE` (default: DIR/"+policyconfig.DefaultFile+" when it exists)")
 	fs.StringVar(&f.policy, "policy", "", "the default `POLICY`, overriding default_policy (built-in default: "+policyconfig.FallbackPolicy+")")
-	fs.Var(&f.modulePolicies, "module-policy", "`CALL=POLICY` for one module call, overriding the config file\n(repeatable); CALL is the call path, such as vpc or eks.node_group")
-	fs.Var(&f.providerPolicies, "provider-policy", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict\n(repeatable)")
-	fs.Var(&f.wants, "want", "`CALL=VERSION`: the exact version wanted for the module call CALL\n(db, eks.node_group), or SOURCE=VERSION for a provider\n(hashicorp/aws=6.0.0-beta1), whatever its policy selects (repeatable)")
+	pairVar(fs, &f.modulePolicies, "module-policy", "POLICY", "`CALL=POLICY` for one module call, overriding the config file\n(repeatable); CALL is the call path, such as vpc or eks.node_group")
+	pairVar(fs, &f.providerPolicies, "provider-policy", "POLICY", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict\n(repeatable)")
+	pairVar(fs, &f.wants, "want", "VERSION", "`CALL=VERSION`: the exact version wanted for the module call CALL\n(db, eks.node_group), or SOURCE=VERSION for a provider\n(hashicorp/aws=6.0.0-beta1), whatever its policy selects (repeatable)")
 	f.addVersionSourceFlags(fs)
 	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules, or modules in TF_DATA_DIR)")
 	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
@@ -311,7 +287,7 @@ func (f *resolveFlags) policyConfig(e *env, dir string) (*policyconfig.Config, e
 		return nil, diagnosticsError(diags)
 	}
 	o := policyconfig.Overrides{Default: policyconfig.Override{Value: f.policy, Flag: "--policy " + f.policy},
-		Modules: f.modulePolicies.pairs, Providers: f.providerPolicies.pairs, Wants: f.wants.pairs}
+		Modules: f.modulePolicies, Providers: f.providerPolicies, Wants: f.wants}
 	f.cool.overrides(&o)
 	if diags = append(diags, cfg.Apply(o)...); diags.HasErrors() {
 		return nil, usage(errors.New(diagnosticLines(diags)))

@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/prerel/prerel/internal/printable"
@@ -68,8 +67,8 @@ func serveFlags(fs *flagSet) runFunc {
 func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port); a host that is\nnot loopback lets other machines in")
 	dir := fs.String("dir", "", "serve the site in `DIR`, as web/build.sh writes it (default: build\nit from prerel's source into a temporary directory)")
-	var allow hostList
-	fs.Var(&allow, "allow-registry", "also look versions up on the registry `HOST` (repeatable); by default\nonly registry.terraform.io, registry.opentofu.org and the hosts of\n--registry-url")
+	var allow []string
+	stringsVar(fs, &allow, "allow-registry", "HOST", " ", appendTo, "also look versions up on the registry `HOST` (repeatable); by default\nonly registry.terraform.io, registry.opentofu.org and the hosts of\n--registry-url")
 	var vf resolveFlags
 	vf.addVersionSourceFlags(fs)
 	return func(ctx context.Context, e *env, args []string) error {
@@ -92,18 +91,6 @@ func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) erro
 			Stdout: e.stdout, Stderr: e.stderr, Prefix: "prerel serve", Started: serveStarted})
 		return failure(err)
 	}
-}
-
-// hostList is the repeatable --allow-registry flag.
-type hostList []string
-
-func (l *hostList) Type() string { return "HOST" }
-
-func (l *hostList) String() string { return strings.Join(*l, " ") }
-
-func (l *hostList) Set(s string) error {
-	*l = append(*l, s)
-	return nil
 }
 
 // serveVersions returns what the flags say of the lookups: their source,

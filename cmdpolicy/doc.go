@@ -139,7 +139,9 @@
 // program, round after round, until none is left. Outside Linux, StopAll
 // kills the process groups only. A process started for a command by
 // something else (a service manager, a daemon) is never the program's
-// descendant, and nothing here can stop it.
+// descendant, and nothing here can stop it. StopOnSignal makes SIGINT
+// and SIGTERM call StopAll, then exit with the status of a program
+// killed by the signal.
 //
 // # Command lines
 //

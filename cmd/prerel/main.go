@@ -264,10 +264,10 @@ func runCommand(e *env, c *command, args []string) (code int) {
 //     first error among the report's and the writes', or its outcome.
 //
 // A command that takes policies runs, writes included, under
-// stopOnSignal.
+// cmdpolicy.StopOnSignal.
 func runWithPolicies(e *env, sources *policySources, args []string, run runFunc) error {
 	if sources != nil {
-		defer stopOnSignal(e.stderr)()
+		defer cmdpolicy.StopOnSignal(e.stderr, "prerel", &writing)()
 	}
 	out, err := runStopPolicies(e, sources, args, run)
 	if err != nil {

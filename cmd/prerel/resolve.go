@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -47,52 +45,12 @@ func pairVar(fs *flagSet, list *[]policyconfig.Override, name, value, usage stri
 }
 
 // registryURLs is the repeatable --registry-url flag: URL for every host,
-// or HOST=URL for one.
-type registryURLs struct {
-	all   string
-	hosts map[string]string
-}
+// or HOST=URL for one (registry.URLs).
+type registryURLs struct{ registry.URLs }
 
 func (r *registryURLs) Type() string { return "URL" }
 
-func (r *registryURLs) String() string {
-	if r == nil {
-		return ""
-	}
-	var parts []string
-	if r.all != "" {
-		parts = append(parts, r.all)
-	}
-	for _, h := range slices.Sorted(maps.Keys(r.hosts)) {
-		parts = append(parts, h+"="+r.hosts[h])
-	}
-	return registry.RedactURL(strings.Join(parts, " "))
-}
-
-func (r *registryURLs) Set(s string) error {
-	host, u := "", s
-	if i, j := strings.Index(s, "="), strings.Index(s, "://"); i > 0 && (j < 0 || i < j) {
-		host, u = strings.ToLower(s[:i]), s[i+1:]
-	}
-	if _, err := registry.ParseBaseURL(u); err != nil {
-		return err
-	}
-	if host == "" {
-		if r.all != "" {
-			return errors.New("a URL for every host is already given; use HOST=URL for more")
-		}
-		r.all = u
-		return nil
-	}
-	if r.hosts == nil {
-		r.hosts = map[string]string{}
-	}
-	if _, ok := r.hosts[host]; ok {
-		return fmt.Errorf("a URL for host %q is already given", host)
-	}
-	r.hosts[host] = u
-	return nil
-}
+func (r *registryURLs) Set(s string) error { return r.Add(s) }
 
 // addVersionSourceFlags defines the flags that say where available
 // versions come from: --index, --registry-url, --timeout, --retries and
@@ -269,7 +227,7 @@ func (f *resolveFlags) check(dir string) error {
 	} else if !fi.IsDir() {
 		return usagef("%s is not a directory", printable.String(dir))
 	}
-	if f.index != "" && (f.urls.all != "" || len(f.urls.hosts) > 0) {
+	if f.index != "" && f.urls.Given() {
 		return usagef("--index and --registry-url cannot be used together")
 	}
 	if f.timeout <= 0 {
@@ -314,7 +272,7 @@ func (f *resolveFlags) versionsIn(e *env, cmd, workDir string, cli bool) (regist
 	if f.index == "" && f.deadline <= 0 {
 		return nil, usagef("--registry-deadline must be positive")
 	}
-	src, diags, err := credentials.NewSource(credentials.SourceOptions{Index: f.index, BaseURL: f.urls.all, HostURLs: f.urls.hosts,
+	src, diags, err := credentials.NewSource(credentials.SourceOptions{Index: f.index, BaseURL: f.urls.All, HostURLs: f.urls.Hosts,
 		Timeout: f.timeout, Deadline: f.deadline, Retries: f.retries, Environ: e.environ, CLIConfig: cli, WorkDir: workDir})
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError {

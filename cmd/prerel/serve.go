@@ -97,7 +97,7 @@ func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) erro
 // the index or a registry, and the registry hosts a lookup may ask
 // (web.Lookups).
 func serveVersions(e *env, vf *resolveFlags, allow []string) (web.Options, error) {
-	if vf.index != "" && (vf.urls.all != "" || len(vf.urls.hosts) > 0) {
+	if vf.index != "" && vf.urls.Given() {
 		return web.Options{}, usagef("--index and --registry-url cannot be used together")
 	}
 	if vf.index != "" && len(allow) > 0 {

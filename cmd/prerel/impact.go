@@ -11,6 +11,7 @@ import (
 
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/impact"
+	"github.com/prerel/prerel/internal/diag"
 )
 
 // impactCommand is prerel impact.
@@ -113,7 +114,7 @@ func impactFlags(fs *flagSet) runFunc {
 		}
 		return rendered(func(w io.Writer) error {
 			return impact.Render(w, format.value, rep, renderOptions(*showAll))
-		}, impactOutcome(rep, failOn, *showAll)), nil
+		}, reportOutcome(rep.Outcome(failOn.Classes, *showAll))), nil
 	}
 }
 
@@ -156,20 +157,7 @@ func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*imp
 	d, err := impact.LoadDirsAs(context.Background(), domains, src, e.registry, tf, tofu)
 	var diags hcl.Diagnostics
 	if errors.As(err, &diags) {
-		return nil, usage(errors.New(diagnosticLines(diags)))
+		return nil, usage(errors.New(diag.Lines(diags)))
 	}
 	return d, usage(err)
-}
-
-// impactOutcome is the exit status once the report is written
-// (impact.Report.Outcome): an outside failure when versions could not be
-// listed, a finding when a call falls in a --fail-on class.
-func impactOutcome(rep *impact.Report, failOn classList, showAll bool) error {
-	switch text, unlisted := rep.Outcome(failOn.Classes, showAll); {
-	case unlisted:
-		return failure(errors.New(text))
-	case text != "":
-		return finding(errors.New(text))
-	}
-	return nil
 }

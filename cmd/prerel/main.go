@@ -277,8 +277,9 @@ func runWithPolicies(e *env, sources *policySources, args []string, run runFunc)
 	if out.report != nil {
 		reportErr = failure(out.report(e.stdout))
 	}
-	if err := hclFailures(e.registry); err != nil {
-		return err
+	// The cases those policies failed on are invalid in the report.
+	if err := hclpolicy.FailuresIn(e.registry); err != nil {
+		return usage(err)
 	}
 	for _, write := range out.writes {
 		if err := lockedWrite(write); err != nil {
@@ -310,24 +311,6 @@ func runStopPolicies(e *env, sources *policySources, args []string, run runFunc)
 	return out, err
 }
 
-// hclFailures returns the errors that evaluating the expressions of the
-// policies in HCL of reg (of policy files and of prerel.hcl) gave,
-// grouped, as bad input (exit status 2), or nil.
-func hclFailures(reg *engine.Registry) error {
-	var msgs []string
-	for _, p := range reg.All() {
-		if hp, ok := p.(*hclpolicy.Policy); ok {
-			if err := hp.Err(); err != nil {
-				msgs = append(msgs, err.Error())
-			}
-		}
-	}
-	if len(msgs) == 0 {
-		return nil
-	}
-	return usage(errors.New(strings.Join(msgs, "\n")))
-}
-
 // workerPanic is a panic recovered in a goroutine a command started, to
 // be raised again in the command's own goroutine, where run recovers it:
 // the value and the stack of the goroutine that panicked.
@@ -345,19 +328,8 @@ func internalError(p any) error {
 }
 
 // outsideText makes a message safe to print on a terminal: each of its
-// lines, which may quote text from outside, with control characters
-// escaped (see package printable), tabs kept.
-func outsideText(msg string) string {
-	lines := strings.Split(msg, "\n")
-	for i, line := range lines {
-		fields := strings.Split(line, "\t")
-		for j, f := range fields {
-			fields[j] = printable.String(f)
-		}
-		lines[i] = strings.Join(fields, "\t")
-	}
-	return strings.Join(lines, "\n")
-}
+// lines, which may quote text from outside, escaped (printable.Lines).
+func outsideText(msg string) string { return printable.Lines(msg) }
 
 func lookupCommand(name string) (*command, bool) {
 	for _, c := range commands {

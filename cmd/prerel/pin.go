@@ -73,7 +73,7 @@ func pinCommandFlags(fs *flagSet) runFunc {
 		// anything is written: a plan without those items would remove
 		// their pins. What pin would write is not known: a check fails,
 		// and says why first.
-		outcome := resolveOutcome(rep, false)
+		outcome := reportOutcome(rep.Outcome(false))
 		if exitStatus(outcome) == exitFailure && !*check {
 			return output{}, outcome
 		} else if exitStatus(outcome) == exitFailure {

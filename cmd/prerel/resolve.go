@@ -144,7 +144,7 @@ func resolveCommandFlags(fs *flagSet) runFunc {
 		}
 		return rendered(func(w io.Writer) error {
 			return resolve.Render(w, format.value, rep, renderOptions(*showAll))
-		}, errors.Join(resolveOutcome(rep, *showAll), stalePins(rep))), nil
+		}, errors.Join(reportOutcome(rep.Outcome(*showAll)), stalePins(rep))), nil
 	}
 }
 
@@ -248,7 +248,7 @@ func (f *resolveFlags) policyConfig(e *env, dir string) (*policyconfig.Config, e
 		Modules: f.modulePolicies, Providers: f.providerPolicies, Wants: f.wants}
 	f.cool.overrides(&o)
 	if diags = append(diags, cfg.Apply(o)...); diags.HasErrors() {
-		return nil, usage(errors.New(diagnosticLines(diags)))
+		return nil, usage(errors.New(diag.Lines(diags)))
 	}
 	return cfg, nil
 }
@@ -282,37 +282,6 @@ func (f *resolveFlags) versionsIn(e *env, cmd, workDir string, cli bool) (regist
 	return src, inputError(err)
 }
 
-// resolveOutcome is the exit status of a resolved report, with every
-// problem named on stderr (resolve.Report.Outcome): an outside failure
-// when some versions could not be listed, whatever else it found, a
-// finding when an item has no admissible version or a locked provider
-// version is not admitted.
-func resolveOutcome(rep *resolve.Report, showAll bool) error {
-	text, unlisted := rep.Outcome(showAll)
-	switch {
-	case unlisted:
-		return failure(errors.New(text))
-	case text != "":
-		return finding(errors.New(text))
-	}
-	return nil
-}
-
-// diagnosticLines formats the errors among diags one a line, each escaped
-// by printable.String, with a count first when there are several.
-func diagnosticLines(diags hcl.Diagnostics) string {
-	var lines []string
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
-			lines = append(lines, printable.String(diag.Format(d)))
-		}
-	}
-	if len(lines) == 1 {
-		return lines[0]
-	}
-	return fmt.Sprintf("%d problems in the configuration:\n  %s", len(lines), strings.Join(lines, "\n  "))
-}
-
 // loadPolicyConfig reads path, or DIR/prerel.hcl when it exists, or
 // starts from no settings. The Config is nil when there are errors.
 func loadPolicyConfig(e *env, dir, path string) (*policyconfig.Config, hcl.Diagnostics) {
@@ -326,7 +295,7 @@ func loadPolicyConfig(e *env, dir, path string) (*policyconfig.Config, hcl.Diagn
 // an outside failure when a file could not be read for a reason other
 // than the input (permission, I/O), bad input otherwise.
 func diagnosticsError(diags hcl.Diagnostics) error {
-	err := errors.New(diagnosticLines(diags))
+	err := errors.New(diag.Lines(diags))
 	for _, d := range diags {
 		if cause, ok := hcl.DiagnosticExtra[error](d); ok && d.Severity == hcl.DiagError && exitStatus(inputError(cause)) == exitFailure {
 			return failure(err)

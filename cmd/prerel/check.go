@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/report"
 )
 
@@ -32,28 +31,6 @@ whether it is today's rule.`,
 			}, nil), nil
 		}
 	},
-}
-
-// checkArgs validates a constraint and versions with the engine's parsers:
-// an argument the engine cannot parse is a usage error. A version or a
-// comparator of more than three numeric parts (1.2.3.4), which
-// hashicorp/go-version and core-only read, is accepted: each policy then
-// answers for itself, the SemVer ones invalid. An argument neither
-// parser reads is refused with the SemVer parser's error.
-func checkArgs(constraint string, versions []string) error {
-	if _, err := engine.ParseConstraint(constraint); err != nil {
-		if _, merr := engine.ParseMultipartConstraint(constraint); merr != nil {
-			return usage(err)
-		}
-	}
-	for _, v := range versions {
-		if _, err := engine.ParseVersion(v); err != nil {
-			if _, merr := engine.ParseMultipartVersion(v); merr != nil {
-				return usage(err)
-			}
-		}
-	}
-	return nil
 }
 
 // checkCommand is prerel check.

@@ -2,13 +2,11 @@ package main
 
 import (
 	"io"
-	"strings"
 	"time"
 
 	"github.com/prerel/prerel/compare/age"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/impact"
-	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve/policyconfig"
 )
@@ -115,22 +113,22 @@ func selectCooled(e *env, cool *cooldownFlags, names policyList, constraint stri
 	if format == report.HTML {
 		return output{}, usagef("--min-age writes text or json, not html")
 	}
-	versions, dates, err := datedVersions(args)
+	versions, dates, err := report.SplitDated(args)
 	if err != nil {
-		return output{}, err
+		return output{}, usage(err)
 	}
 	if file != "" {
 		lines, err := readVersionsFile(file)
 		if err != nil {
 			return output{}, err
 		}
-		more, moreDates, err := datedVersions(lines)
+		more, moreDates, err := report.SplitDated(lines)
 		if err != nil {
-			return output{}, err
+			return output{}, usage(err)
 		}
 		versions, dates = append(versions, more...), append(dates, moreDates...)
 	}
-	if err := checkArgs(constraint, versions[:len(args)]); err != nil {
+	if err := usage(engine.CheckParses(constraint, versions[:len(args)])); err != nil {
 		return output{}, err
 	}
 	if len(versions) == 0 {
@@ -144,26 +142,6 @@ func selectCooled(e *env, cool *cooldownFlags, names policyList, constraint stri
 	return rendered(func(w io.Writer) error {
 		return report.Select(w, format, report.Selection{Report: rep}, renderOptions(showAll))
 	}, nil), nil
-}
-
-// datedVersions splits VERSION@DATE into the version and its date; a
-// version without "@" has none.
-func datedVersions(in []string) ([]string, engine.Dates, error) {
-	versions := make([]string, len(in))
-	dates := make(engine.Dates, len(in))
-	for i, s := range in {
-		v, d, ok := strings.Cut(s, "@")
-		versions[i] = v
-		if !ok {
-			continue
-		}
-		t, err := engine.ParseNow(d)
-		if err != nil {
-			return nil, nil, usagef("version %s: the date after @: %v", printable.String(s), err)
-		}
-		dates[i] = t
-	}
-	return versions, dates, nil
 }
 
 // impactCooldown is impact's --min-age: P's selections under it, where

@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/report"
 )
@@ -31,7 +32,7 @@ verdict and reason.`,
 				return output{}, usagef("explain needs a constraint and one version, got %s", plural.Of(len(args), "argument", "arguments"))
 			}
 			constraint, version := args[0], args[1]
-			if err := checkArgs(constraint, []string{version}); err != nil {
+			if err := usage(engine.CheckParses(constraint, []string{version})); err != nil {
 				return output{}, err
 			}
 			ps, err := e.resolve(policyList{*name})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/lines"
 	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/report"
@@ -67,12 +68,12 @@ func addVersionsFile(fs *flagSet) *string {
 }
 
 // gatherVersions returns the constraint, args[0], and the versions: those
-// given as arguments after it, which must parse (checkArgs, with the
+// given as arguments after it, which must parse (engine.CheckParses, with the
 // constraint), then those of file when one is named, which are judged as
 // they are. A file that lists no versions is an error.
 func gatherVersions(args []string, file string) (constraint string, versions []string, err error) {
 	constraint, versions = args[0], args[1:]
-	if err := checkArgs(constraint, versions); err != nil {
+	if err := usage(engine.CheckParses(constraint, versions)); err != nil {
 		return "", nil, err
 	}
 	if file == "" {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"io"
-
 	"github.com/prerel/prerel/report"
 )
 
@@ -26,9 +24,7 @@ whether it is today's rule.`,
 				return output{}, usagef("policies takes no arguments, got %q", args[0])
 			}
 			ps := e.registry.All()
-			return rendered(func(w io.Writer) error {
-				return report.Policies(w, format.value, ps, renderOptions(false))
-			}, nil), nil
+			return rendered(report.Policies, format.value, ps, renderOptions(false), nil), nil
 		}
 	},
 }
@@ -72,9 +68,7 @@ with a timeline of the verdicts.`,
 				return output{}, err
 			}
 			rep := report.NewCheckReport(ps, constraint, versions)
-			return rendered(func(w io.Writer) error {
-				return report.Check(w, format.value, rep, renderOptions(*showAll))
-			}, nil), nil
+			return rendered(report.Check, format.value, rep, renderOptions(*showAll), nil), nil
 		}
 	},
 }

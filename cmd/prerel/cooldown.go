@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"time"
 
 	"github.com/prerel/prerel/compare/age"
@@ -104,7 +103,7 @@ func compareAges(e *env, fs *flagSet, ps []engine.Policy, minAge *minAge, format
 	if err != nil {
 		return output{}, failure(err)
 	}
-	return rendered(func(w io.Writer) error { return age.Render(w, format, r, renderOptions(all)) }, nil), nil
+	return rendered(age.Render, format, r, renderOptions(all), nil), nil
 }
 
 // selectCooled is prerel select under a minimum age: the versions, as
@@ -139,9 +138,7 @@ func selectCooled(e *env, cool *cooldownFlags, names policyList, constraint stri
 		return output{}, err
 	}
 	rep := report.NewCooledSelectReport(ps, constraint, versions, dates, cool.cooldown())
-	return rendered(func(w io.Writer) error {
-		return report.Select(w, format, report.Selection{Report: rep}, renderOptions(showAll))
-	}, nil), nil
+	return rendered(report.Select, format, report.Selection{Report: rep}, renderOptions(showAll), nil), nil
 }
 
 // impactCooldown is impact's --min-age: P's selections under it, where

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"strings"
 
 	"github.com/prerel/prerel/engine"
@@ -40,9 +39,7 @@ verdict and reason.`,
 				return output{}, err
 			}
 			rep := report.NewExplainReport(ps[0], constraint, version)
-			return rendered(func(w io.Writer) error {
-				return report.Explain(w, format.value, rep, renderOptions(false))
-			}, nil), nil
+			return rendered(report.Explain, format.value, rep, renderOptions(false), nil), nil
 		}
 	},
 }

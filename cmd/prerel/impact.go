@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -112,9 +111,7 @@ func impactFlags(fs *flagSet) runFunc {
 		if err != nil {
 			return output{}, failure(err)
 		}
-		return rendered(func(w io.Writer) error {
-			return impact.Render(w, format.value, rep, renderOptions(*showAll))
-		}, reportOutcome(rep.Outcome(failOn.Classes, *showAll))), nil
+		return rendered(impact.Render, format.value, rep, renderOptions(*showAll), reportOutcome(rep.Outcome(failOn.Classes, *showAll))), nil
 	}
 }
 

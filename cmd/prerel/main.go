@@ -16,6 +16,7 @@ import (
 	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/suggest"
+	"github.com/prerel/prerel/report"
 )
 
 // env is what a command reads and writes, so that tests can run commands
@@ -63,10 +64,10 @@ type output struct {
 	outcome error
 }
 
-// rendered is the output of a run that writes its report, rendered by
-// render, and ends with outcome.
-func rendered(render func(w io.Writer) error, outcome error) output {
-	return output{report: render, outcome: outcome}
+// rendered is the output of a run whose report is rep, which render
+// writes in format with opts, and which ends with outcome.
+func rendered[R, O any](render func(io.Writer, report.Format, R, O) error, format report.Format, rep R, opts O, outcome error) output {
+	return output{report: func(w io.Writer) error { return render(w, format, rep, opts) }, outcome: outcome}
 }
 
 // streamed is the runFunc of a command that writes as it goes (eval,
@@ -424,10 +425,10 @@ var versionCommand = command{
 				return output{}, usagef("version takes no arguments, got %q", args[0])
 			}
 			info, _ := debug.ReadBuildInfo()
-			return rendered(func(w io.Writer) error {
+			return output{report: func(w io.Writer) error {
 				_, err := fmt.Fprintf(w, "prerel %s\n", moduleVersion(info))
 				return err
-			}, nil), nil
+			}}, nil
 		}
 	},
 }

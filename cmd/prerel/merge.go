@@ -104,7 +104,7 @@ func mergeFlags(fs *flagSet) runFunc {
 			return output{}, mergeError(err)
 		}
 		if *partial {
-			return rendered(func(w io.Writer) error { return partialWriteError(merged.Partial.WriteJSON(w)) }, nil), nil
+			return output{report: func(w io.Writer) error { return partialWriteError(merged.Partial.WriteJSON(w)) }}, nil
 		}
 		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.Names()}
 		return reportOutput(e, "merge", merged.Domain, base, merged.Report, merged.Relevance, ropt, format.value, *writeBaseline)
@@ -240,7 +240,7 @@ func runShard(e *env, d compare.Domain, ps []engine.Policy, opt compare.Options,
 		return output{}, err
 	}
 	p.DomainArgs = domainArgs
-	return rendered(func(w io.Writer) error { return partialWriteError(p.WriteJSON(w)) }, nil), nil
+	return output{report: func(w io.Writer) error { return partialWriteError(p.WriteJSON(w)) }}, nil
 }
 
 // quote makes text from a partial report or baseline fit for a message:

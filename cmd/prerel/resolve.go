@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -142,9 +141,7 @@ func resolveCommandFlags(fs *flagSet) runFunc {
 				return output{}, failure(err)
 			}
 		}
-		return rendered(func(w io.Writer) error {
-			return resolve.Render(w, format.value, rep, renderOptions(*showAll))
-		}, errors.Join(reportOutcome(rep.Outcome(*showAll)), stalePins(rep))), nil
+		return rendered(resolve.Render, format.value, rep, renderOptions(*showAll), errors.Join(reportOutcome(rep.Outcome(*showAll)), stalePins(rep))), nil
 	}
 }
 
@@ -304,19 +301,17 @@ func diagnosticsError(diags hcl.Diagnostics) error {
 	return usage(err)
 }
 
-// updaterPolicy is the policy --updater names, nil for none.
+// updaterPolicy is the policy --updater names (updaters.Named), nil for
+// none.
 func updaterPolicy(name string) (engine.Policy, error) {
 	if name == "" {
 		return nil, nil
 	}
-	var names []string
-	for _, p := range updaters.All() {
-		if p.Name() == name {
-			return p, nil
-		}
-		names = append(names, p.Name())
+	p, err := updaters.Named(name)
+	if err != nil {
+		return nil, usagef("--updater %q: %v", name, err)
 	}
-	return nil, usagef("--updater %q: not an updater; expected one of %s", name, strings.Join(names, ", "))
+	return p, nil
 }
 
 // constraintReaders are the programs besides init that read a

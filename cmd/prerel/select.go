@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/lines"
@@ -55,9 +54,7 @@ minimum age are held back.`,
 			if format.value == report.HTML {
 				s.Verdicts = report.NewCheckReport(ps, constraint, versions)
 			}
-			return rendered(func(w io.Writer) error {
-				return report.Select(w, format.value, s, renderOptions(*showAll))
-			}, nil), nil
+			return rendered(report.Select, format.value, s, renderOptions(*showAll), nil), nil
 		}
 	},
 }

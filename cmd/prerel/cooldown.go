@@ -88,10 +88,8 @@ func addCompareMinAge(fs *flagSet) *minAge {
 // in both orders on the dated domain, the classes where the order
 // changes the selection with their smallest witness.
 func compareAges(e *env, fs *flagSet, ps []engine.Policy, minAge *minAge, format report.Format, all bool) (output, error) {
-	for _, name := range []string{"shard", "baseline", "write-baseline", "reference", "rank"} {
-		if f := fs.Lookup(name); f != nil && f.Changed {
-			return output{}, usagef("--%s does not apply to --domain ages", name)
-		}
+	if set := given(fs, "shard", "baseline", "write-baseline", "reference", "rank"); len(set) > 0 {
+		return output{}, usagef("%s does not apply to --domain ages", set[0])
 	}
 	if minAge.d <= 0 {
 		return output{}, usagef("--min-age must be positive for --domain ages")

@@ -131,6 +131,18 @@ func doubleDash(fs *flagSet, args []string) []string {
 	return out
 }
 
+// given returns those of the flags names that fs was given, in the order
+// of names, each as "--NAME".
+func given(fs *flagSet, names ...string) []string {
+	var out []string
+	for _, name := range names {
+		if fs.Changed(name) {
+			out = append(out, "--"+name)
+		}
+	}
+	return out
+}
+
 // checksOwnEmptyValue names the flags whose command explains an empty
 // value itself, with the values it takes.
 var checksOwnEmptyValue = map[string]bool{"domain": true}

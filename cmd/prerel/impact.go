@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/spf13/pflag"
 
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/impact"
@@ -120,14 +119,7 @@ func impactFlags(fs *flagSet) runFunc {
 // the index or registry the version flags name.
 func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*impact.Domain, error) {
 	if len(domains) == 0 || len(domains) == 1 && domains[0] == "corpus" {
-		var set []string
-		fs.Visit(func(f *pflag.Flag) {
-			switch f.Name {
-			case "index", "registry-url", "timeout", "retries":
-				set = append(set, "--"+f.Name)
-			}
-		})
-		if len(set) > 0 {
+		if set := given(fs, "index", "registry-url", "retries", "timeout"); len(set) > 0 {
 			return nil, usagef("%s: only for directory domains (--domain DIR)", strings.Join(set, ", "))
 		}
 		d, err := impact.LoadCorpus(prerel.Corpus())

@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/compare"
 	comparerender "github.com/prerel/prerel/compare/render"
@@ -117,17 +115,11 @@ func checkMergeFlags(fs *flagSet, args []string, partial bool, ownDomain string)
 	if len(args) == 0 {
 		return usagef("merge needs the partial reports to merge, written by prerel compare --shard K/N --format json")
 	}
-	var given error
-	fs.Visit(func(f *pflag.Flag) {
-		switch f.Name {
-		case "format", "baseline", "write-baseline", "show-all", "domain":
-			if partial && given == nil {
-				given = usagef("--%s applies to the report, and --partial writes a partial report", f.Name)
-			}
-		}
-	})
-	if given != nil || ownDomain == "" {
-		return given
+	if set := given(fs, "baseline", "domain", "format", "show-all", "write-baseline"); partial && len(set) > 0 {
+		return usagef("%s applies to the report, and --partial writes a partial report", set[0])
+	}
+	if ownDomain == "" {
+		return nil
 	}
 	if kind, err := compare.DomainKind(ownDomain); err != nil {
 		return usage(err)
@@ -215,21 +207,14 @@ func checkShardFlags(fs *flagSet, shard *shardFlag) error {
 	if !shard.set {
 		return nil
 	}
-	var err error
-	fs.Visit(func(f *pflag.Flag) {
-		if err != nil {
-			return
+	for _, name := range given(fs, "baseline", "format", "show-all", "write-baseline") {
+		if name != "--format" {
+			return usagef("%s applies to the report of the whole run: give it to prerel merge, not to compare --shard", name)
+		} else if fs.Lookup("format").Value.String() != string(comparerender.FormatJSON) {
+			return usagef("--shard writes a partial report, which is JSON: give --format json or leave --format out (prerel merge writes the report in any format)")
 		}
-		switch f.Name {
-		case "format":
-			if f.Value.String() != string(comparerender.FormatJSON) {
-				err = usagef("--shard writes a partial report, which is JSON: give --format json or leave --format out (prerel merge writes the report in any format)")
-			}
-		case "baseline", "write-baseline", "show-all":
-			err = usagef("--%s applies to the report of the whole run: give it to prerel merge, not to compare --shard", f.Name)
-		}
-	})
-	return err
+	}
+	return nil
 }
 
 // runShard runs one shard, whose partial report is the output, with the

@@ -320,27 +320,7 @@ func checkBaseline(e *env, cmd, path string, d *compare.Drift) error {
 	return finding(errors.New(d.Told(path, stderrChanges)))
 }
 
-// progressPrinter reports progress on stderr once a run has lasted more
-// than a second, overwriting one line; a shorter run prints nothing.
+// progressPrinter reports progress on stderr (render.Progress).
 func progressPrinter(e *env, now func() time.Time) func(done, total int64) {
-	start := now()
-	shown := false
-	return func(done, total int64) {
-		elapsed := now().Sub(start)
-		if !shown && elapsed < time.Second {
-			return
-		}
-		if done >= total {
-			if shown {
-				fmt.Fprintf(e.stderr, "\r%d/%d cases (100%%) in %s\n", done, total, elapsed.Round(time.Millisecond))
-			}
-			return
-		}
-		shown = true
-		pct := 0.0
-		if total > 0 {
-			pct = 100 * float64(done) / float64(total)
-		}
-		fmt.Fprintf(e.stderr, "\r%d/%d cases (%.0f%%)", done, total, pct)
-	}
+	return comparerender.Progress(e.stderr, now)
 }

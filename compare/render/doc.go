@@ -35,8 +35,9 @@
 // A report whose PolicyErrors names policies that failed on some cases
 // tells them, with their errors, in a section before the summary;
 // PolicyErrorsOf fills it for the policies written in HCL. AppendMarkdown
-// appends the Markdown report to a CI step summary. A report tells its
-// reader how to see what it leaves out only in the words of
-// Options.Hints, which the program that shows it supplies (prerel's CLI
-// passes its flags); the package names no flag of its own.
+// appends the Markdown report to a CI step summary; Progress tells a
+// run's progress on a terminal. A report tells its reader how to see
+// what it leaves out only in the words of Options.Hints, which the
+// program that shows it supplies (prerel's CLI passes its flags); the
+// package names no flag of its own.
 package render

@@ -65,7 +65,7 @@ func compareFlags(fs *flagSet) runFunc {
 		if format.value == report.SARIF && (*baseline == "" || shard.set) {
 			return output{}, usagef("--format sarif is the drift from a baseline: it needs --baseline, and no --shard")
 		}
-		if _, err := installers.fromEnv(e); err != nil {
+		if err := installers.fromEnv(e); err != nil {
 			return output{}, err
 		}
 		ps, err := comparePolicies(e, *names)

@@ -34,11 +34,11 @@ verdict and reason.`,
 			if err := usage(engine.CheckParses(constraint, []string{version})); err != nil {
 				return output{}, err
 			}
-			ps, err := e.resolve(policyList{*name})
+			p, err := e.policy(*name)
 			if err != nil {
 				return output{}, err
 			}
-			rep := report.NewExplainReport(ps[0], constraint, version)
+			rep := report.NewExplainReport(p, constraint, version)
 			return rendered(report.Explain, format.value, rep, renderOptions(false), nil), nil
 		}
 	},

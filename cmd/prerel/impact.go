@@ -82,16 +82,14 @@ func impactFlags(fs *flagSet) runFunc {
 			return output{}, usagef("impact needs --policy P, the policy whose adoption is asked about")
 		}
 		opts := impact.Options{Policies: e.registry, SimulatePrereleases: *simulate}
-		ps, err := e.resolve(policyList{*policy})
-		if err != nil {
+		var err error
+		if opts.Policy, err = e.policy(*policy); err != nil {
 			return output{}, err
 		}
-		opts.Policy = ps[0]
 		if *against != "" {
-			if ps, err = e.resolve(policyList{*against}); err != nil {
+			if opts.Against, err = e.policy(*against); err != nil {
 				return output{}, err
 			}
-			opts.Against = ps[0]
 		}
 		d, err := impactDomain(e, fs, append(domains, args...), &vf)
 		if err != nil {
@@ -102,7 +100,7 @@ func impactFlags(fs *flagSet) runFunc {
 		}
 		// Directories have detected today's releases (impactDomain); the
 		// corpus takes PREREL_INSTALLER's.
-		if _, err := vf.installers.fromEnv(e); err != nil {
+		if err := vf.installers.fromEnv(e); err != nil {
 			return output{}, err
 		}
 		opts.Terraform, opts.OpenTofu = vf.installers.Releases()

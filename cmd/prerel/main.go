@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/prerel/prerel/batch"
@@ -187,17 +188,17 @@ func run(e *env, args []string) int {
 		var help strings.Builder
 		printUsage(&help)
 		if _, err := io.WriteString(e.stdout, help.String()); err != nil {
-			fmt.Fprintf(e.stderr, "prerel: write to standard output: %s\n", outsideText(err.Error()))
+			fmt.Fprintf(e.stderr, "prerel: write to standard output: %s\n", printable.Lines(err.Error()))
 			return exitFailure
 		}
 		return exitOK
 	}
-	c, ok := lookupCommand(args[0])
-	if !ok {
+	i := slices.IndexFunc(commands, func(c *command) bool { return c.name == args[0] })
+	if i < 0 {
 		fmt.Fprintf(e.stderr, "prerel: unknown command %q\nRun 'prerel --help' for usage.\n", args[0])
 		return exitUsage
 	}
-	return runCommand(e, c, args[1:])
+	return runCommand(e, commands[i], args[1:])
 }
 
 // runCommand parses c's flags, runs c with its arguments and reports its
@@ -211,7 +212,7 @@ func runCommand(e *env, c *command, args []string) (code int) {
 			} else if bp, ok := p.(*batch.PanicError); ok {
 				p, stack = bp.Value, bp.Stack
 			}
-			fmt.Fprintf(e.stderr, "prerel %s: %s\n%s", c.name, outsideText(internalError(p).Error()), stack)
+			fmt.Fprintf(e.stderr, "prerel %s: %s\n%s", c.name, printable.Lines(internalError(p).Error()), stack)
 			code = exitInternal
 		}
 	}()
@@ -239,7 +240,7 @@ func runCommand(e *env, c *command, args []string) (code int) {
 		// A library error may start with the command's own name
 		// ("compare: ..."), which the prefix already says.
 		msg := strings.TrimPrefix(err.Error(), c.name+": ")
-		fmt.Fprintf(e.stderr, "prerel %s: %s\n", c.name, outsideText(msg))
+		fmt.Fprintf(e.stderr, "prerel %s: %s\n", c.name, printable.Lines(msg))
 		if hint := hintOf(err); hint != "" {
 			fmt.Fprintln(e.stderr, hint)
 		}
@@ -328,19 +329,6 @@ func internalError(p any) error {
 	return fmt.Errorf("internal error: %v", p)
 }
 
-// outsideText makes a message safe to print on a terminal: each of its
-// lines, which may quote text from outside, escaped (printable.Lines).
-func outsideText(msg string) string { return printable.Lines(msg) }
-
-func lookupCommand(name string) (*command, bool) {
-	for _, c := range commands {
-		if c.name == name {
-			return c, true
-		}
-	}
-	return nil, false
-}
-
 // stickyWriter keeps the first write error; every later write fails with
 // it.
 type stickyWriter struct {
@@ -380,6 +368,15 @@ func writeCommandList(w io.Writer, indent string) {
 		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%sprerel %-8s %s", indent, c.name, c.args), " "))
 		fmt.Fprintf(w, "%s         %s\n", indent, c.summary)
 	}
+}
+
+// policy looks the policy up by name (resolve).
+func (e *env) policy(name string) (engine.Policy, error) {
+	ps, err := e.resolve(policyList{name})
+	if err != nil {
+		return nil, err
+	}
+	return ps[0], nil
 }
 
 // resolve looks the policies up by name, all of them when names is empty.

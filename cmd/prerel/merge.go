@@ -81,7 +81,7 @@ func mergeFlags(fs *flagSet) runFunc {
 		if err != nil {
 			return output{}, err
 		}
-		if _, err := installers.fromEnv(e); err != nil {
+		if err := installers.fromEnv(e); err != nil {
 			return output{}, err
 		}
 		merged, err := compareshard.Merge(e.context(), args, compareshard.MergeOptions{

@@ -182,27 +182,17 @@ func (f *domainFlags) add(fs *flagSet) {
 }
 
 // check reads the kind of domain and refuses the flags of fs given that
-// do not go with it (compare.DomainFlagKinds), so that none is ignored
-// in silence, or with the shard.
+// do not go with it (compare.CheckDomainFlags), or with the shard.
 func (f *domainFlags) check(fs *flagSet, shard *shardFlag) error {
 	kind, err := compare.DomainKind(f.Name)
 	if err != nil {
 		return usage(err)
 	}
 	f.kind = kind
-	fs.Visit(func(fl *pflag.Flag) {
-		want, ok := compare.DomainFlagKinds[fl.Name]
-		if !ok || want == kind || err != nil {
-			return
-		}
-		what := "--domain " + kind
-		if kind == compare.DomainFile {
-			what = "a file domain"
-		}
-		err = usagef("--%s applies only to --domain %s, and this run has %s", fl.Name, want, what)
-	})
-	if err != nil {
-		return err
+	var set []string
+	fs.Visit(func(fl *pflag.Flag) { set = append(set, fl.Name) })
+	if err := compare.CheckDomainFlags(kind, set); err != nil {
+		return usage(err)
 	}
 	return checkShardFlags(fs, shard)
 }

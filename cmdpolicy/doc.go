@@ -139,7 +139,9 @@
 // program, round after round, until none is left. Outside Linux, StopAll
 // kills the process groups only. A process started for a command by
 // something else (a service manager, a daemon) is never the program's
-// descendant, and nothing here can stop it.
+// descendant, and nothing here can stop it. StopOnSignal makes SIGINT
+// and SIGTERM call StopAll, then exit with the status of a program
+// killed by the signal.
 //
 // # Command lines
 //
@@ -171,6 +173,17 @@
 // already. github.com/google/shlex, the other common splitter, is not
 // kept up and does not follow a POSIX shell (a backslash in double quotes
 // escapes any character; an operator is part of a word).
+//
+// # A run's sources
+//
+// Sources are the policies a run adds to the registered ones, as prerel's
+// --policy-file and --policy-cmd give them: files of policy blocks in HCL
+// (package hclpolicy), whose command blocks become policies of this
+// package run in the file's directory, and commands named one by one
+// (ParseNamed reads NAME=COMMAND). Sources.Load registers them on a copy
+// of the registry and returns it with a context done as soon as one of
+// the commands fails; Loaded.Close stops them all and returns the first
+// failure.
 //
 // # Concurrency
 //

@@ -23,6 +23,9 @@
 //     changed; a pipe is read once, into memory. The domain is known by a
 //     digest of its cases (DomainInfo.Digest), not by the file's name.
 //
+// DomainSpec is a domain as compare's flags name it, opened by its Open;
+// CheckDomainFlags refuses a flag that applies to another kind of domain.
+//
 // # Running
 //
 // Run reads each list of versions once per policy (engine.ReadVersions),

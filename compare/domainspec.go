@@ -60,6 +60,24 @@ var DomainFlagKinds = map[string]string{
 	"min-age": DomainAges,
 }
 
+// CheckDomainFlags refuses, for a domain of kind, the first of the flags
+// given (names without "--", in order) that applies to another kind of
+// domain only (DomainFlagKinds), so that none is ignored in silence.
+func CheckDomainFlags(kind string, given []string) error {
+	for _, name := range given {
+		want, ok := DomainFlagKinds[name]
+		if !ok || want == kind {
+			continue
+		}
+		what := "--domain " + kind
+		if kind == DomainFile {
+			what = "a file domain"
+		}
+		return fmt.Errorf("--%s applies only to --domain %s, and this run has %s", name, want, what)
+	}
+	return nil
+}
+
 // Args are the flags that make the domain again, for a partial report:
 // --domain and the flags of its kind.
 func (s DomainSpec) Args() []string {

@@ -59,3 +59,22 @@ func TestDomainSpec(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckDomainFlags(t *testing.T) {
+	for _, tt := range []struct {
+		kind  string
+		given []string
+		err   string
+	}{
+		{compare.DomainExhaustive, []string{"format", "scope"}, ""},
+		{compare.DomainRandom, []string{"count", "seed"}, ""},
+		{compare.DomainRandom, []string{"count", "pairing", "scope"}, "--pairing applies only to --domain corpus, and this run has --domain random"},
+		{compare.DomainFile, []string{"domain", "min-age"}, "--min-age applies only to --domain ages, and this run has a file domain"},
+		{compare.DomainAges, []string{"min-age", "policies"}, ""},
+	} {
+		err := compare.CheckDomainFlags(tt.kind, tt.given)
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
+			t.Errorf("CheckDomainFlags(%s, %q) = %v, want %q", tt.kind, tt.given, err, tt.err)
+		}
+	}
+}

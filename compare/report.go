@@ -59,8 +59,8 @@ type Report struct {
 	// PolicyErrors names each policy that failed on some cases: judging
 	// them gave an error, and those cases are its invalid verdicts, the
 	// error as the reason. Run leaves it empty; the program that made the
-	// policies fills it before the report is shown (prerel's CLI, for
-	// the policies of a policy file). A baseline leaves it out.
+	// policies fills it before the report is shown (render.PolicyErrorsOf,
+	// for the policies written in HCL). A baseline leaves it out.
 	PolicyErrors []PolicyError `json:"policy_errors,omitempty"`
 
 	// verdicts are the run's verdicts by policy, one byte per case, made

@@ -352,3 +352,26 @@ func (e *ParseError) Error() string {
 	}
 	return fmt.Sprintf("%s %q: column %d: %s", e.Kind, e.Input, e.Column, e.Msg)
 }
+
+// CheckParses returns an error unless a parser of the engine reads the
+// constraint and each version: ParseConstraint or
+// ParseMultipartConstraint, ParseVersion or ParseMultipartVersion. A
+// version or a comparator of more than three numeric parts (1.2.3.4),
+// which hashicorp/go-version and core-only read, passes, and each policy
+// then answers for itself, the SemVer ones invalid. The error, of text
+// neither parser reads, is the SemVer parser's.
+func CheckParses(constraint string, versions []string) error {
+	if _, err := ParseConstraint(constraint); err != nil {
+		if _, merr := ParseMultipartConstraint(constraint); merr != nil {
+			return err
+		}
+	}
+	for _, v := range versions {
+		if _, err := ParseVersion(v); err != nil {
+			if _, merr := ParseMultipartVersion(v); merr != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package hclpolicy
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -123,4 +124,22 @@ func describeCase(constraint, version string) string {
 		return "first: the constraint " + c
 	}
 	return fmt.Sprintf("first: %s with %s", c, fmt.Sprintf("%q", engine.ClipReason(version)))
+}
+
+// FailuresIn returns the errors (Err) of the policies of reg written in
+// HCL whose expressions failed on some cases, one a line in registration
+// order, and nil when none failed.
+func FailuresIn(reg *engine.Registry) error {
+	var msgs []string
+	for _, p := range reg.All() {
+		if hp, ok := p.(*Policy); ok {
+			if err := hp.Err(); err != nil {
+				msgs = append(msgs, err.Error())
+			}
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "\n"))
 }

@@ -65,3 +65,41 @@ func TestFailures(t *testing.T) {
 		t.Errorf("Err: %v", err)
 	}
 }
+
+// TestFailuresIn checks the error a program tells after its last case:
+// the failures of the policies in HCL of a registry, in its order.
+func TestFailuresIn(t *testing.T) {
+	path := writeFile(t, "p.hcl", `policy "fails" {
+  admit = version.major < 10 || version.prerelease[3] == "x"
+}
+policy "fails-too" {
+  admit = version.prerelease[2] == "x"
+}
+policy "fine" {
+  admit = true
+}
+`)
+	ps, diags := hclpolicy.Load(path, hclpolicy.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diag.Format(diags[0]))
+	}
+	reg := engine.NewRegistry()
+	for _, p := range []*hclpolicy.Policy{ps[2], ps[1], ps[0]} {
+		if err := reg.Register(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := hclpolicy.FailuresIn(reg); err != nil {
+		t.Fatalf("before any case: %v", err)
+	}
+	for _, p := range ps {
+		engine.Evaluate(p, ">= 1.0", "11.0.0")
+	}
+	err := hclpolicy.FailuresIn(reg)
+	if err == nil {
+		t.Fatal("no error once two policies failed")
+	}
+	if want := ps[1].Err().Error() + "\n" + ps[0].Err().Error(); err.Error() != want {
+		t.Errorf("FailuresIn = %q, want the errors of fails-too, then fails", err)
+	}
+}

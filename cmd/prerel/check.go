@@ -1,9 +1,6 @@
 package main
 
 import (
-	"io"
-
-	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/report"
 )
 
@@ -27,33 +24,9 @@ whether it is today's rule.`,
 				return output{}, usagef("policies takes no arguments, got %q", args[0])
 			}
 			ps := e.registry.All()
-			return rendered(func(w io.Writer) error {
-				return report.Policies(w, format.value, ps, renderOptions(false))
-			}, nil), nil
+			return rendered(report.Policies, format.value, ps, renderOptions(false), nil), nil
 		}
 	},
-}
-
-// checkArgs validates a constraint and versions with the engine's parsers:
-// an argument the engine cannot parse is a usage error. A version or a
-// comparator of more than three numeric parts (1.2.3.4), which
-// hashicorp/go-version and core-only read, is accepted: each policy then
-// answers for itself, the SemVer ones invalid. An argument neither
-// parser reads is refused with the SemVer parser's error.
-func checkArgs(constraint string, versions []string) error {
-	if _, err := engine.ParseConstraint(constraint); err != nil {
-		if _, merr := engine.ParseMultipartConstraint(constraint); merr != nil {
-			return usage(err)
-		}
-	}
-	for _, v := range versions {
-		if _, err := engine.ParseVersion(v); err != nil {
-			if _, merr := engine.ParseMultipartVersion(v); merr != nil {
-				return usage(err)
-			}
-		}
-	}
-	return nil
 }
 
 // checkCommand is prerel check.
@@ -95,9 +68,7 @@ with a timeline of the verdicts.`,
 				return output{}, err
 			}
 			rep := report.NewCheckReport(ps, constraint, versions)
-			return rendered(func(w io.Writer) error {
-				return report.Check(w, format.value, rep, renderOptions(*showAll))
-			}, nil), nil
+			return rendered(report.Check, format.value, rep, renderOptions(*showAll), nil), nil
 		}
 	},
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,9 +16,7 @@ import (
 	"github.com/prerel/prerel/compare"
 	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/printable"
-	"github.com/prerel/prerel/internal/safefile"
 )
 
 // compareCommand is prerel compare.
@@ -59,7 +56,7 @@ func compareFlags(fs *flagSet) runFunc {
 	rank := fs.String("rank", string(compare.RankRelevance), "order of classes and case shapes: relevance (how common\nthe constraint shape is in real configurations, then count)\nor count")
 	minAge := addCompareMinAge(fs)
 	var shard shardFlag // --shard: a partial report for prerel merge (merge.go)
-	fs.Var(&shard, "shard", shardUsage)
+	shardVar(fs, &shard)
 	return func(e *env, args []string) (output, error) {
 		if len(args) != 0 {
 			return output{}, usagef("compare takes no arguments, got %q (a file domain is given with --domain)", args[0])
@@ -70,7 +67,7 @@ func compareFlags(fs *flagSet) runFunc {
 		if format.value == report.SARIF && (*baseline == "" || shard.set) {
 			return output{}, usagef("--format sarif is the drift from a baseline: it needs --baseline, and no --shard")
 		}
-		if _, err := installers.fromEnv(e); err != nil {
+		if err := installers.fromEnv(e); err != nil {
 			return output{}, err
 		}
 		ps, err := comparePolicies(e, *names)
@@ -106,7 +103,7 @@ func compareFlags(fs *flagSet) runFunc {
 		if err := runError(err); err != nil {
 			return output{}, err
 		}
-		rep.PolicyErrors = policyErrors(ps)
+		rep.PolicyErrors = comparerender.PolicyErrorsOf(ps)
 		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.Names()}
 		return reportOutput(e, "compare", d, base, rep, opt.Relevance, ropt, format.value, *writeBaseline, ungated...)
 	}
@@ -224,27 +221,17 @@ func (f *domainFlags) add(fs *flagSet) {
 }
 
 // check reads the kind of domain and refuses the flags of fs given that
-// do not go with it (compare.DomainFlagKinds), so that none is ignored
-// in silence, or with the shard.
+// do not go with it (compare.CheckDomainFlags), or with the shard.
 func (f *domainFlags) check(fs *flagSet, shard *shardFlag) error {
 	kind, err := compare.DomainKind(f.Name)
 	if err != nil {
 		return usage(err)
 	}
 	f.kind = kind
-	fs.Visit(func(fl *pflag.Flag) {
-		want, ok := compare.DomainFlagKinds[fl.Name]
-		if !ok || want == kind || err != nil {
-			return
-		}
-		what := "--domain " + kind
-		if kind == compare.DomainFile {
-			what = "a file domain"
-		}
-		err = usagef("--%s applies only to --domain %s, and this run has %s", fl.Name, want, what)
-	})
-	if err != nil {
-		return err
+	var set []string
+	fs.Visit(func(fl *pflag.Flag) { set = append(set, fl.Name) })
+	if err := compare.CheckDomainFlags(kind, set); err != nil {
+		return usage(err)
 	}
 	return checkShardFlags(fs, shard)
 }
@@ -273,41 +260,16 @@ func comparePolicies(e *env, names policyList) ([]engine.Policy, error) {
 	return ps, nil
 }
 
-// policyErrors returns the policies of ps, those of policy files, that
-// failed on some cases, for the report: each error with its cases and the
-// first, clipped as a verdict's reason is. finish (policysources.go)
-// tells them on stderr too, and the exit status is 2.
-func policyErrors(ps []engine.Policy) []compare.PolicyError {
-	var out []compare.PolicyError
-	for _, p := range ps {
-		hp, ok := p.(*hclpolicy.Policy)
-		if !ok {
-			continue
-		}
-		groups, more := hp.Failures()
-		if len(groups) == 0 {
-			continue
-		}
-		pe := compare.PolicyError{Policy: hp.Name(), Cases: int64(more), OtherCases: int64(more)}
-		for _, g := range groups {
-			pe.Errors = append(pe.Errors, compare.PolicyErrorGroup{Reason: engine.ClipReason(g.Reason), Cases: int64(g.Cases),
-				Constraint: engine.ClipReason(g.Constraint), Version: engine.ClipReason(g.Version)})
-			pe.Cases += int64(g.Cases)
-		}
-		out = append(out, pe)
-	}
-	return out
-}
-
 // compareOutput is the output of compare and merge: the report, then,
 // once the run has succeeded, the baseline when asked to, the report
-// appended to the GitHub step summary when there is one, and last the
-// drift from the baseline told. A failed output does not stop the
-// others: each is reported, and the baseline is checked all the same.
-// The exit status is then that of the failure (3, an outside failure; 2
-// for a baseline path that is not a regular file), even when the run
-// also differs from the baseline, whose drift stderr still tells. cmd
-// names the command (compare or merge) in stderr's messages.
+// appended to the GitHub step summary when there is one
+// (render.AppendMarkdown), and last the drift from the baseline told. A
+// failed output does not stop the others: each is reported, and the
+// baseline is checked all the same. The exit status is then that of the
+// failure (3, an outside failure; 2 for a baseline path that is not a
+// regular file), even when the run also differs from the baseline, whose
+// drift stderr still tells. cmd names the command (compare or merge) in
+// stderr's messages.
 func compareOutput(e *env, cmd string, format report.Format, rep *compare.Report, ropt comparerender.Options, baselinePath string) output {
 	var failed []error
 	render := func(w io.Writer) error {
@@ -316,27 +278,29 @@ func compareOutput(e *env, cmd string, format report.Format, rep *compare.Report
 		}
 		return nil
 	}
-	write := func() error { return writeCompareFiles(e, cmd, rep, ropt, baselinePath, failed) }
+	write := func() error {
+		if baselinePath != "" {
+			if err := compare.WriteBaseline(baselinePath, rep); err != nil {
+				failed = append(failed, baselineWriteError(err))
+			} else {
+				fmt.Fprintf(e.stderr, "prerel %s: wrote the baseline to %s\n", cmd, printable.String(baselinePath))
+			}
+		}
+		if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
+			if err := comparerender.AppendMarkdown(path, rep, ropt); err != nil {
+				fmt.Fprintf(e.stderr, "prerel %s: warning: cannot append the report to GITHUB_STEP_SUMMARY %s: %v\n", cmd, printable.String(path), err)
+				failed = append(failed, failure(errors.New("the report was not appended to GITHUB_STEP_SUMMARY (see the warning above)")))
+			}
+		}
+		return failedOutputs(e, cmd, ropt, failed)
+	}
 	return output{report: render, writes: []func() error{write}}
 }
 
-// writeCompareFiles is the end of compareOutput: the baseline, the
-// step summary and the drift, with failed, the outputs that failed
-// before.
-func writeCompareFiles(e *env, cmd string, report *compare.Report, ropt comparerender.Options, baselinePath string, failed []error) error {
-	if baselinePath != "" {
-		if err := compare.WriteBaseline(baselinePath, report); err != nil {
-			failed = append(failed, baselineWriteError(err))
-		} else {
-			fmt.Fprintf(e.stderr, "prerel %s: wrote the baseline to %s\n", cmd, printable.String(baselinePath))
-		}
-	}
-	if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
-		if err := appendStepSummary(path, report, ropt); err != nil {
-			fmt.Fprintf(e.stderr, "prerel %s: warning: %v\n", cmd, err)
-			failed = append(failed, failure(errors.New("the report was not appended to GITHUB_STEP_SUMMARY (see the warning above)")))
-		}
-	}
+// failedOutputs is the error of compareOutput once its outputs are
+// written: the drift from the baseline when none failed, else the
+// failures, with the status of the worst.
+func failedOutputs(e *env, cmd string, ropt comparerender.Options, failed []error) error {
 	var drift error
 	if ropt.Drift != nil {
 		drift = checkBaseline(e, cmd, ropt.BaselinePath, ropt.Drift)
@@ -385,41 +349,7 @@ func checkBaseline(e *env, cmd, path string, d *compare.Drift) error {
 	return finding(errors.New(d.Told(path, stderrChanges)))
 }
 
-// appendStepSummary appends the Markdown report to the GitHub Actions step
-// summary file, which must be a regular file or not exist yet.
-func appendStepSummary(path string, r *compare.Report, ropt comparerender.Options) error {
-	var buf bytes.Buffer
-	err := comparerender.Render(&buf, comparerender.FormatMarkdown, r, ropt)
-	if err == nil {
-		err = safefile.Append(path, buf.Bytes())
-	}
-	if err != nil {
-		return fmt.Errorf("cannot append the report to GITHUB_STEP_SUMMARY %s: %w", printable.String(path), err)
-	}
-	return nil
-}
-
-// progressPrinter reports progress on stderr once a run has lasted more
-// than a second, overwriting one line; a shorter run prints nothing.
+// progressPrinter reports progress on stderr (render.Progress).
 func progressPrinter(e *env, now func() time.Time) func(done, total int64) {
-	start := now()
-	shown := false
-	return func(done, total int64) {
-		elapsed := now().Sub(start)
-		if !shown && elapsed < time.Second {
-			return
-		}
-		if done >= total {
-			if shown {
-				fmt.Fprintf(e.stderr, "\r%d/%d cases (100%%) in %s\n", done, total, elapsed.Round(time.Millisecond))
-			}
-			return
-		}
-		shown = true
-		pct := 0.0
-		if total > 0 {
-			pct = 100 * float64(done) / float64(total)
-		}
-		fmt.Fprintf(e.stderr, "\r%d/%d cases (%.0f%%)", done, total, pct)
-	}
+	return comparerender.Progress(e.stderr, now)
 }

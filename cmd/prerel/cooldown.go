@@ -1,14 +1,11 @@
 package main
 
 import (
-	"io"
-	"strings"
 	"time"
 
 	"github.com/prerel/prerel/compare/age"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/impact"
-	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/report"
 	"github.com/prerel/prerel/resolve/policyconfig"
 )
@@ -16,107 +13,83 @@ import (
 // cooldownFlags are --min-age, --now and --allow-undated: a minimum
 // release age stacked on every selection (engine.Cooldown).
 type cooldownFlags struct {
-	minAge       minAgeFlag
-	now          nowFlag
+	minAge       minAge
+	now          time.Time
 	allowUndated bool
 }
 
 // addCooldownFlags defines the cooldown flags on fs.
 func addCooldownFlags(fs *flagSet) *cooldownFlags {
 	f := &cooldownFlags{}
-	fs.Var(&f.minAge, "min-age", "hold back versions younger than `AGE` (7d, 72h), after the policy has\ndecided on the whole list; an exact pin is exempt (overrides min_age)")
-	fs.Var(&f.now, "now", "count ages at `TIME` (RFC 3339, such as 2026-03-01T12:00:00Z) rather\nthan now, so that a run can be repeated")
+	fs.Var(&valueFlag[minAge]{&f.minAge, "AGE", parseMinAge, minAge.String}, "min-age", "hold back versions younger than `AGE` (7d, 72h), after the policy has\ndecided on the whole list; an exact pin is exempt (overrides min_age)")
+	fs.Var(&valueFlag[time.Time]{&f.now, "TIME", parseNow, formatNow}, "now", "count ages at `TIME` (RFC 3339, such as 2026-03-01T12:00:00Z) rather\nthan now, so that a run can be repeated")
 	fs.BoolVar(&f.allowUndated, "allow-undated", false, "let a version without a publication date through the minimum age,\nwhich holds it back otherwise (overrides allow_undated)")
 	return f
 }
 
-// apply sets the flags on cfg, over the file's top-level settings.
-func (f *cooldownFlags) apply(cfg *policyconfig.Config) {
-	var age *time.Duration
-	origin := policyconfig.FlagOrigin("--allow-undated")
+// overrides puts the flags in o, over the file's top-level settings.
+func (f *cooldownFlags) overrides(o *policyconfig.Overrides) {
 	if f.minAge.set {
-		age, origin = &f.minAge.d, policyconfig.FlagOrigin("--min-age "+f.minAge.text)
+		o.MinAge, o.MinAgeFlag = &f.minAge.d, "--min-age "+f.minAge.text
 	}
-	var undated *bool
 	if f.allowUndated {
-		undated = &f.allowUndated
-	}
-	if age != nil || undated != nil {
-		cfg.SetCooldown(age, undated, origin)
+		o.AllowUndatedFlag = "--allow-undated"
 	}
 }
 
 // cooldown returns the cooldown the flags give alone, counted at --now
 // or the time of the call.
 func (f *cooldownFlags) cooldown() engine.Cooldown {
-	now := f.now.t
+	now := f.now
 	if now.IsZero() {
 		now = time.Now().UTC()
 	}
 	return engine.Cooldown{MinAge: f.minAge.d, Now: now, AllowUndated: f.allowUndated}
 }
 
-// minAgeFlag is --min-age, read by engine.ParseMinAge.
-type minAgeFlag struct {
+// minAge is a minimum age, as --min-age gives it (engine.ParseMinAge):
+// the duration, the flag's text, and whether it was set.
+type minAge struct {
 	d    time.Duration
 	text string
 	set  bool
 }
 
-func (f *minAgeFlag) String() string {
-	if !f.set {
-		return ""
-	}
-	return f.text
-}
-
-func (f *minAgeFlag) Type() string { return "AGE" }
-
-func (f *minAgeFlag) Set(s string) error {
+func parseMinAge(s string) (minAge, error) {
 	d, err := engine.ParseMinAge(s)
-	if err != nil {
-		return err
-	}
-	f.d, f.text, f.set = d, s, true
-	return nil
+	return minAge{d, s, true}, err
 }
 
-// nowFlag is --now, read by engine.ParseNow.
-type nowFlag struct{ t time.Time }
+// String is the text of the flag, "" when it was not set.
+func (a minAge) String() string { return a.text }
 
-func (f *nowFlag) String() string {
-	if f.t.IsZero() {
+// parseNow reads --now (engine.ParseNow), in UTC.
+func parseNow(s string) (time.Time, error) {
+	t, err := engine.ParseNow(s)
+	return t.UTC(), err
+}
+
+// formatNow shows --now, "" when it was not given.
+func formatNow(t time.Time) string {
+	if t.IsZero() {
 		return ""
 	}
-	return f.t.Format(time.RFC3339)
-}
-
-func (f *nowFlag) Type() string { return "TIME" }
-
-func (f *nowFlag) Set(s string) error {
-	t, err := engine.ParseNow(s)
-	if err != nil {
-		return err
-	}
-	f.t = t.UTC()
-	return nil
+	return t.Format(time.RFC3339)
 }
 
 // addCompareMinAge defines compare's --min-age, of --domain ages.
-func addCompareMinAge(fs *flagSet) *minAgeFlag {
-	f := &minAgeFlag{d: 7 * 24 * time.Hour, text: "7d", set: true}
-	fs.Var(f, "min-age", "ages domain: the minimum release `AGE` (7d, 72h) both orders hold\nyoung versions back by (default 7d)")
+func addCompareMinAge(fs *flagSet) *minAge {
+	f := &minAge{d: 7 * 24 * time.Hour, text: "7d", set: true}
+	fs.Var(&valueFlag[minAge]{f, "AGE", parseMinAge, minAge.String}, "min-age", "ages domain: the minimum release `AGE` (7d, 72h) both orders hold\nyoung versions back by (default 7d)")
 	return f
 }
 
 // compareAges runs the age dimension: every policy under the minimum age
 // in both orders on the dated domain, the classes where the order
 // changes the selection with their smallest witness.
-func compareAges(e *env, fs *flagSet, ps []engine.Policy, minAge *minAgeFlag, format report.Format, all bool) (output, error) {
-	for _, name := range []string{"shard", "baseline", "write-baseline", "reference", "rank"} {
-		if f := fs.Lookup(name); f != nil && f.Changed {
-			return output{}, usagef("--%s does not apply to --domain ages", name)
-		}
+func compareAges(e *env, fs *flagSet, ps []engine.Policy, minAge *minAge, format report.Format, all bool) (output, error) {
+	if set := given(fs, "shard", "baseline", "write-baseline", "reference", "rank"); len(set) > 0 {
+		return output{}, usagef("%s does not apply to --domain ages", set[0])
 	}
 	if minAge.d <= 0 {
 		return output{}, usagef("--min-age must be positive for --domain ages")
@@ -128,7 +101,7 @@ func compareAges(e *env, fs *flagSet, ps []engine.Policy, minAge *minAgeFlag, fo
 	if err != nil {
 		return output{}, failure(err)
 	}
-	return rendered(func(w io.Writer) error { return age.Render(w, format, r, renderOptions(all)) }, nil), nil
+	return rendered(age.Render, format, r, renderOptions(all), nil), nil
 }
 
 // selectCooled is prerel select under a minimum age: the versions, as
@@ -137,22 +110,22 @@ func selectCooled(e *env, cool *cooldownFlags, names policyList, constraint stri
 	if format == report.HTML {
 		return output{}, usagef("--min-age writes text or json, not html")
 	}
-	versions, dates, err := datedVersions(args)
+	versions, dates, err := report.SplitDated(args)
 	if err != nil {
-		return output{}, err
+		return output{}, usage(err)
 	}
 	if file != "" {
 		lines, err := readVersionsFile(file)
 		if err != nil {
 			return output{}, err
 		}
-		more, moreDates, err := datedVersions(lines)
+		more, moreDates, err := report.SplitDated(lines)
 		if err != nil {
-			return output{}, err
+			return output{}, usage(err)
 		}
 		versions, dates = append(versions, more...), append(dates, moreDates...)
 	}
-	if err := checkArgs(constraint, versions[:len(args)]); err != nil {
+	if err := usage(engine.CheckParses(constraint, versions[:len(args)])); err != nil {
 		return output{}, err
 	}
 	if len(versions) == 0 {
@@ -163,29 +136,7 @@ func selectCooled(e *env, cool *cooldownFlags, names policyList, constraint stri
 		return output{}, err
 	}
 	rep := report.NewCooledSelectReport(ps, constraint, versions, dates, cool.cooldown())
-	return rendered(func(w io.Writer) error {
-		return report.Select(w, format, report.Selection{Report: rep}, renderOptions(showAll))
-	}, nil), nil
-}
-
-// datedVersions splits VERSION@DATE into the version and its date; a
-// version without "@" has none.
-func datedVersions(in []string) ([]string, engine.Dates, error) {
-	versions := make([]string, len(in))
-	dates := make(engine.Dates, len(in))
-	for i, s := range in {
-		v, d, ok := strings.Cut(s, "@")
-		versions[i] = v
-		if !ok {
-			continue
-		}
-		t, err := engine.ParseNow(d)
-		if err != nil {
-			return nil, nil, usagef("version %s: the date after @: %v", printable.String(s), err)
-		}
-		dates[i] = t
-	}
-	return versions, dates, nil
+	return rendered(report.Select, format, report.Selection{Report: rep}, renderOptions(showAll), nil), nil
 }
 
 // impactCooldown is impact's --min-age: P's selections under it, where

@@ -118,3 +118,17 @@ func exitStatus(err error) int {
 	}
 	return exitFailure
 }
+
+// reportOutcome is the exit status of a report once it is written, text
+// naming every problem it found, for stderr (resolve.Report.Outcome,
+// impact.Report.Outcome): an outside failure when some versions could
+// not be listed, whatever else it found, a finding when text names one.
+func reportOutcome(text string, unlisted bool) error {
+	switch {
+	case unlisted:
+		return failure(errors.New(text))
+	case text != "":
+		return finding(errors.New(text))
+	}
+	return nil
+}

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"io"
 	"strings"
 
+	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/plural"
 	"github.com/prerel/prerel/report"
 )
@@ -31,17 +31,15 @@ verdict and reason.`,
 				return output{}, usagef("explain needs a constraint and one version, got %s", plural.Of(len(args), "argument", "arguments"))
 			}
 			constraint, version := args[0], args[1]
-			if err := checkArgs(constraint, []string{version}); err != nil {
+			if err := usage(engine.CheckParses(constraint, []string{version})); err != nil {
 				return output{}, err
 			}
-			ps, err := e.resolve(policyList{*name})
+			p, err := e.policy(*name)
 			if err != nil {
 				return output{}, err
 			}
-			rep := report.NewExplainReport(ps[0], constraint, version)
-			return rendered(func(w io.Writer) error {
-				return report.Explain(w, format.value, rep, renderOptions(false))
-			}, nil), nil
+			rep := report.NewExplainReport(p, constraint, version)
+			return rendered(report.Explain, format.value, rep, renderOptions(false), nil), nil
 		}
 	},
 }

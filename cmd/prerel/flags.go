@@ -131,6 +131,18 @@ func doubleDash(fs *flagSet, args []string) []string {
 	return out
 }
 
+// given returns those of the flags names that fs was given, in the order
+// of names, each as "--NAME".
+func given(fs *flagSet, names ...string) []string {
+	var out []string
+	for _, name := range names {
+		if fs.Changed(name) {
+			out = append(out, "--"+name)
+		}
+	}
+	return out
+}
+
 // checksOwnEmptyValue names the flags whose command explains an empty
 // value itself, with the values it takes.
 var checksOwnEmptyValue = map[string]bool{"domain": true}
@@ -148,29 +160,87 @@ func emptyFlag(fs *flagSet) error {
 	return err
 }
 
-// policyList is the --policies flag: a comma-separated list of names.
-// A repeated flag adds to the list; a name given twice, in one flag or
-// across several, is refused.
-type policyList []string
+// valueFlag is a flag whose value parse reads into *v, and text shows
+// ("" for none). Type names the value in the help: pflag's default for a
+// flag whose help names none in backquotes. Every flag value of prerel
+// has one.
+type valueFlag[T any] struct {
+	v     *T
+	typ   string
+	parse func(string) (T, error)
+	text  func(T) string
+}
 
-func (l *policyList) String() string { return strings.Join(*l, ",") }
+func (f *valueFlag[T]) Type() string { return f.typ }
 
-// Type names the value in the help: pflag's default for a flag whose
-// help names none in backquotes. Every flag value of prerel has one.
-func (l *policyList) Type() string { return "POLICIES" }
+func (f *valueFlag[T]) String() string {
+	if f.v == nil {
+		return ""
+	}
+	return f.text(*f.v)
+}
 
-func (l *policyList) Set(s string) error {
+func (f *valueFlag[T]) Set(s string) error {
+	v, err := f.parse(s)
+	if err == nil {
+		*f.v = v
+	}
+	return err
+}
+
+// listFlag is a repeatable flag: add reads each value given into the
+// list, or refuses it; String joins the items' texts with sep.
+type listFlag[T any] struct {
+	list     *[]T
+	typ, sep string
+	text     func(T) string
+	add      func(list []T, s string) ([]T, error)
+}
+
+func (f *listFlag[T]) Type() string { return f.typ }
+
+func (f *listFlag[T]) String() string {
+	var s []string
+	for _, v := range *f.list {
+		s = append(s, f.text(v))
+	}
+	return strings.Join(s, f.sep)
+}
+
+func (f *listFlag[T]) Set(s string) error {
+	l, err := f.add(*f.list, s)
+	if err == nil {
+		*f.list = l
+	}
+	return err
+}
+
+// stringsVar defines on fs a listFlag of strings, shown joined by sep.
+func stringsVar(fs *flagSet, list *[]string, name, typ, sep string, add func([]string, string) ([]string, error), usage string) {
+	fs.Var(&listFlag[string]{list, typ, sep, func(s string) string { return s }, add}, name, usage)
+}
+
+// appendTo is the add of a list flag that takes every value as it is.
+func appendTo(list []string, s string) ([]string, error) { return append(list, s), nil }
+
+// policyList is a list of policy names, as --policies gives it.
+type policyList = []string
+
+// addPolicyNames is the add of --policies: a comma-separated list of
+// names. A repeated flag adds to the list; a name given twice, in one
+// flag or across several, is refused.
+func addPolicyNames(l []string, s string) ([]string, error) {
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
 		if name == "" {
-			return fmt.Errorf("empty policy name in %q", s)
+			return nil, fmt.Errorf("empty policy name in %q", s)
 		}
-		if slices.Contains(*l, name) {
-			return fmt.Errorf("policy %q given twice", name)
+		if slices.Contains(l, name) {
+			return nil, fmt.Errorf("policy %q given twice", name)
 		}
-		*l = append(*l, name)
+		l = append(l, name)
 	}
-	return nil
+	return l, nil
 }
 
 // durationFlag is a pflag.Value for a duration written with its unit, as
@@ -237,7 +307,7 @@ func (f *formatFlag) Set(s string) error {
 // addPolicies defines --policies, the policies a command runs, in order.
 func addPolicies(fs *flagSet) *policyList {
 	var names policyList
-	fs.Var(&names, "policies", "comma-separated `POLICIES` to run, in this order (default: all, in\nthe order of 'prerel policies --format json')")
+	stringsVar(fs, &names, "policies", "POLICIES", ",", addPolicyNames, "comma-separated `POLICIES` to run, in this order (default: all, in\nthe order of 'prerel policies --format json')")
 	return &names
 }
 

@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/spf13/pflag"
 
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/impact"
+	"github.com/prerel/prerel/internal/diag"
 )
 
 // impactCommand is prerel impact.
@@ -63,24 +62,12 @@ type classList struct{ impact.ClassList }
 
 func (l *classList) Type() string { return "CLASSES" }
 
-// domainList is the --domain flag: corpus, or directories (repeatable).
-type domainList []string
-
-func (l *domainList) Type() string { return "DOMAIN" }
-
-func (l *domainList) String() string { return strings.Join(*l, " ") }
-
-func (l *domainList) Set(s string) error {
-	*l = append(*l, s)
-	return nil
-}
-
 // impactFlags defines the flags of prerel impact and returns its run.
 func impactFlags(fs *flagSet) runFunc {
 	policy := fs.String("policy", "", "the `POLICY` P whose adoption is asked about (required)")
 	against := fs.String("against", "", "the `POLICY` B to compare with, for every call (default: today's\ninstallers, terraform-module for modules, apparentlymart for providers)")
-	var domains domainList
-	fs.Var(&domains, "domain", "`DOMAIN`: corpus (the default), or a root module directory; more\ndirectories follow as arguments or as more --domain flags")
+	var domains []string
+	stringsVar(fs, &domains, "domain", "DOMAIN", " ", appendTo, "`DOMAIN`: corpus (the default), or a root module directory; more\ndirectories follow as arguments or as more --domain flags")
 	var failOn classList
 	fs.Var(&failOn, "fail-on", "exit 1 when a call falls in one of these comma-separated `CLASSES`\n("+impact.FailOnChanged+": every class but unchanged)")
 	simulate := fs.Bool("simulate-prereleases", false, "insert X.Y.Z-beta.1 and X.Y.Z-rc.1 before each release X.Y.Z of every\nhistory that publishes no prerelease (the output says which figures\nare simulated)")
@@ -95,16 +82,14 @@ func impactFlags(fs *flagSet) runFunc {
 			return output{}, usagef("impact needs --policy P, the policy whose adoption is asked about")
 		}
 		opts := impact.Options{Policies: e.registry, SimulatePrereleases: *simulate}
-		ps, err := e.resolve(policyList{*policy})
-		if err != nil {
+		var err error
+		if opts.Policy, err = e.policy(*policy); err != nil {
 			return output{}, err
 		}
-		opts.Policy = ps[0]
 		if *against != "" {
-			if ps, err = e.resolve(policyList{*against}); err != nil {
+			if opts.Against, err = e.policy(*against); err != nil {
 				return output{}, err
 			}
-			opts.Against = ps[0]
 		}
 		d, err := impactDomain(e, fs, append(domains, args...), &vf)
 		if err != nil {
@@ -115,7 +100,7 @@ func impactFlags(fs *flagSet) runFunc {
 		}
 		// Directories have detected today's releases (impactDomain); the
 		// corpus takes PREREL_INSTALLER's.
-		if _, err := vf.installers.fromEnv(e); err != nil {
+		if err := vf.installers.fromEnv(e); err != nil {
 			return output{}, err
 		}
 		opts.Terraform, opts.OpenTofu = vf.installers.Releases()
@@ -123,9 +108,7 @@ func impactFlags(fs *flagSet) runFunc {
 		if err != nil {
 			return output{}, failure(err)
 		}
-		return rendered(func(w io.Writer) error {
-			return impact.Render(w, format.value, rep, renderOptions(*showAll))
-		}, impactOutcome(rep, failOn, *showAll)), nil
+		return rendered(impact.Render, format.value, rep, renderOptions(*showAll), reportOutcome(rep.Outcome(failOn.Classes, *showAll))), nil
 	}
 }
 
@@ -134,14 +117,7 @@ func impactFlags(fs *flagSet) runFunc {
 // the index or registry the version flags name.
 func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*impact.Domain, error) {
 	if len(domains) == 0 || len(domains) == 1 && domains[0] == "corpus" {
-		var set []string
-		fs.Visit(func(f *pflag.Flag) {
-			switch f.Name {
-			case "index", "registry-url", "timeout", "retries":
-				set = append(set, "--"+f.Name)
-			}
-		})
-		if len(set) > 0 {
+		if set := given(fs, "index", "registry-url", "retries", "timeout"); len(set) > 0 {
 			return nil, usagef("%s: only for directory domains (--domain DIR)", strings.Join(set, ", "))
 		}
 		d, err := impact.LoadCorpus(prerel.Corpus())
@@ -160,7 +136,7 @@ func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*imp
 		return nil, err
 	}
 	// The CLI configuration as terraform init run here reads it.
-	src, err := vf.versionsIn(e, "prerel impact", "")
+	src, err := vf.versionsIn(e, "prerel impact", "", true)
 	if err != nil {
 		return nil, err
 	}
@@ -168,20 +144,7 @@ func impactDomain(e *env, fs *flagSet, domains []string, vf *resolveFlags) (*imp
 	d, err := impact.LoadDirsAs(context.Background(), domains, src, e.registry, tf, tofu)
 	var diags hcl.Diagnostics
 	if errors.As(err, &diags) {
-		return nil, usage(errors.New(diagnosticLines(diags)))
+		return nil, usage(errors.New(diag.Lines(diags)))
 	}
 	return d, usage(err)
-}
-
-// impactOutcome is the exit status once the report is written
-// (impact.Report.Outcome): an outside failure when versions could not be
-// listed, a finding when a call falls in a --fail-on class.
-func impactOutcome(rep *impact.Report, failOn classList, showAll bool) error {
-	switch text, unlisted := rep.Outcome(failOn.Classes, showAll); {
-	case unlisted:
-		return failure(errors.New(text))
-	case text != "":
-		return finding(errors.New(text))
-	}
-	return nil
 }

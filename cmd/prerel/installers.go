@@ -15,38 +15,27 @@ import (
 type installerFlag struct{ installer.Today }
 
 // installerEnv names the environment variable that sets today's
-// releases as --installer does, comma-separated, before any is
-// detected; "newest" means the newest prerel knows, detecting none.
-// Flags win over it.
-const installerEnv = "PREREL_INSTALLER"
+// releases as --installer does (installer.Env); flags win over it.
+const installerEnv = installer.Env
 
 // fromEnv fills the releases --installer did not name from
-// PREREL_INSTALLER; set reports whether the variable is set, in which
-// case nothing is detected. compare, merge and impact on the corpus,
-// which detect nothing, take it too.
-func (f *installerFlag) fromEnv(e *env) (set bool, err error) {
-	set, err = f.Fill(e.getenv(installerEnv))
-	if err != nil {
-		return true, usagef("%s: %v", installerEnv, err)
-	}
-	return set, nil
+// PREREL_INSTALLER (installer.Today.FromEnv): compare, merge and impact
+// on the corpus detect nothing.
+func (f *installerFlag) fromEnv(e *env) error {
+	_, err := f.FromEnv(e.getenv)
+	return usage(err)
 }
 
 // detect fills the releases --installer did not name: from
-// PREREL_INSTALLER, else those the user runs (installer.Detect: the
+// PREREL_INSTALLER, else those the user runs (installer.Today.Settle: the
 // programs on e's PATH, then the tfenv and tofuenv version files in dir
 // or above); notes go to stderr.
 func (f *installerFlag) detect(e *env, dir string) error {
-	if !f.Terraform.IsZero() && !f.OpenTofu.IsZero() {
-		return nil
-	}
-	if set, err := f.fromEnv(e); set || err != nil {
-		return err
-	}
-	for _, n := range f.Detect(e.context(), dir, installer.DetectOptions{LookPath: installer.LookPathIn(e.getenv("PATH"))}) {
+	notes, err := f.Settle(e.context(), dir, e.getenv)
+	for _, n := range notes {
 		fmt.Fprintf(e.stderr, "prerel: today's installer: %s\n", printable.String(n))
 	}
-	return nil
+	return usage(err)
 }
 
 func (f *installerFlag) Type() string { return "RELEASE" }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/prerel/prerel/batch"
@@ -16,6 +17,7 @@ import (
 	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/printable"
 	"github.com/prerel/prerel/internal/suggest"
+	"github.com/prerel/prerel/report"
 )
 
 // env is what a command reads and writes, so that tests can run commands
@@ -63,10 +65,10 @@ type output struct {
 	outcome error
 }
 
-// rendered is the output of a run that writes its report, rendered by
-// render, and ends with outcome.
-func rendered(render func(w io.Writer) error, outcome error) output {
-	return output{report: render, outcome: outcome}
+// rendered is the output of a run whose report is rep, which render
+// writes in format with opts, and which ends with outcome.
+func rendered[R, O any](render func(io.Writer, report.Format, R, O) error, format report.Format, rep R, opts O, outcome error) output {
+	return output{report: func(w io.Writer) error { return render(w, format, rep, opts) }, outcome: outcome}
 }
 
 // streamed is the runFunc of a command that writes as it goes (eval,
@@ -186,17 +188,17 @@ func run(e *env, args []string) int {
 		var help strings.Builder
 		printUsage(&help)
 		if _, err := io.WriteString(e.stdout, help.String()); err != nil {
-			fmt.Fprintf(e.stderr, "prerel: write to standard output: %s\n", outsideText(err.Error()))
+			fmt.Fprintf(e.stderr, "prerel: write to standard output: %s\n", printable.Lines(err.Error()))
 			return exitFailure
 		}
 		return exitOK
 	}
-	c, ok := lookupCommand(args[0])
-	if !ok {
+	i := slices.IndexFunc(commands, func(c *command) bool { return c.name == args[0] })
+	if i < 0 {
 		fmt.Fprintf(e.stderr, "prerel: unknown command %q\nRun 'prerel --help' for usage.\n", args[0])
 		return exitUsage
 	}
-	return runCommand(e, c, args[1:])
+	return runCommand(e, commands[i], args[1:])
 }
 
 // runCommand parses c's flags, runs c with its arguments and reports its
@@ -210,7 +212,7 @@ func runCommand(e *env, c *command, args []string) (code int) {
 			} else if bp, ok := p.(*batch.PanicError); ok {
 				p, stack = bp.Value, bp.Stack
 			}
-			fmt.Fprintf(e.stderr, "prerel %s: %s\n%s", c.name, outsideText(internalError(p).Error()), stack)
+			fmt.Fprintf(e.stderr, "prerel %s: %s\n%s", c.name, printable.Lines(internalError(p).Error()), stack)
 			code = exitInternal
 		}
 	}()
@@ -238,7 +240,7 @@ func runCommand(e *env, c *command, args []string) (code int) {
 		// A library error may start with the command's own name
 		// ("compare: ..."), which the prefix already says.
 		msg := strings.TrimPrefix(err.Error(), c.name+": ")
-		fmt.Fprintf(e.stderr, "prerel %s: %s\n", c.name, outsideText(msg))
+		fmt.Fprintf(e.stderr, "prerel %s: %s\n", c.name, printable.Lines(msg))
 		if hint := hintOf(err); hint != "" {
 			fmt.Fprintln(e.stderr, hint)
 		}
@@ -264,10 +266,10 @@ func runCommand(e *env, c *command, args []string) (code int) {
 //     first error among the report's and the writes', or its outcome.
 //
 // A command that takes policies runs, writes included, under
-// stopOnSignal.
+// cmdpolicy.StopOnSignal.
 func runWithPolicies(e *env, sources *policySources, args []string, run runFunc) error {
 	if sources != nil {
-		defer stopOnSignal(e.stderr)()
+		defer cmdpolicy.StopOnSignal(e.stderr, "prerel", &writing)()
 	}
 	out, err := runStopPolicies(e, sources, args, run)
 	if err != nil {
@@ -277,8 +279,9 @@ func runWithPolicies(e *env, sources *policySources, args []string, run runFunc)
 	if out.report != nil {
 		reportErr = failure(out.report(e.stdout))
 	}
-	if err := hclFailures(e.registry); err != nil {
-		return err
+	// The cases those policies failed on are invalid in the report.
+	if err := hclpolicy.FailuresIn(e.registry); err != nil {
+		return usage(err)
 	}
 	for _, write := range out.writes {
 		if err := lockedWrite(write); err != nil {
@@ -298,9 +301,7 @@ func runStopPolicies(e *env, sources *policySources, args []string, run runFunc)
 	stop := func() error { return nil }
 	if sources != nil {
 		var err error
-		stop, err = sources.load(e)
-		if err != nil {
-			stop()
+		if stop, err = sources.load(e); err != nil {
 			return output{}, err
 		}
 	}
@@ -310,24 +311,6 @@ func runStopPolicies(e *env, sources *policySources, args []string, run runFunc)
 		return output{}, usage(failed)
 	}
 	return out, err
-}
-
-// hclFailures returns the errors that evaluating the expressions of the
-// policies in HCL of reg (of policy files and of prerel.hcl) gave,
-// grouped, as bad input (exit status 2), or nil.
-func hclFailures(reg *engine.Registry) error {
-	var msgs []string
-	for _, p := range reg.All() {
-		if hp, ok := p.(*hclpolicy.Policy); ok {
-			if err := hp.Err(); err != nil {
-				msgs = append(msgs, err.Error())
-			}
-		}
-	}
-	if len(msgs) == 0 {
-		return nil
-	}
-	return usage(errors.New(strings.Join(msgs, "\n")))
 }
 
 // workerPanic is a panic recovered in a goroutine a command started, to
@@ -344,30 +327,6 @@ func internalError(p any) error {
 		return fmt.Errorf("internal error: %w", err)
 	}
 	return fmt.Errorf("internal error: %v", p)
-}
-
-// outsideText makes a message safe to print on a terminal: each of its
-// lines, which may quote text from outside, with control characters
-// escaped (see package printable), tabs kept.
-func outsideText(msg string) string {
-	lines := strings.Split(msg, "\n")
-	for i, line := range lines {
-		fields := strings.Split(line, "\t")
-		for j, f := range fields {
-			fields[j] = printable.String(f)
-		}
-		lines[i] = strings.Join(fields, "\t")
-	}
-	return strings.Join(lines, "\n")
-}
-
-func lookupCommand(name string) (*command, bool) {
-	for _, c := range commands {
-		if c.name == name {
-			return c, true
-		}
-	}
-	return nil, false
 }
 
 // stickyWriter keeps the first write error; every later write fails with
@@ -409,6 +368,15 @@ func writeCommandList(w io.Writer, indent string) {
 		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%sprerel %-8s %s", indent, c.name, c.args), " "))
 		fmt.Fprintf(w, "%s         %s\n", indent, c.summary)
 	}
+}
+
+// policy looks the policy up by name (resolve).
+func (e *env) policy(name string) (engine.Policy, error) {
+	ps, err := e.resolve(policyList{name})
+	if err != nil {
+		return nil, err
+	}
+	return ps[0], nil
 }
 
 // resolve looks the policies up by name, all of them when names is empty.
@@ -454,10 +422,10 @@ var versionCommand = command{
 				return output{}, usagef("version takes no arguments, got %q", args[0])
 			}
 			info, _ := debug.ReadBuildInfo()
-			return rendered(func(w io.Writer) error {
+			return output{report: func(w io.Writer) error {
 				_, err := fmt.Fprintf(w, "prerel %s\n", moduleVersion(info))
 				return err
-			}, nil), nil
+			}}, nil
 		}
 	},
 }

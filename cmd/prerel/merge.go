@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/prerel/prerel"
 	"github.com/prerel/prerel/compare"
 	comparerender "github.com/prerel/prerel/compare/render"
@@ -83,7 +81,7 @@ func mergeFlags(fs *flagSet) runFunc {
 		if err != nil {
 			return output{}, err
 		}
-		if _, err := installers.fromEnv(e); err != nil {
+		if err := installers.fromEnv(e); err != nil {
 			return output{}, err
 		}
 		merged, err := compareshard.Merge(e.context(), args, compareshard.MergeOptions{
@@ -104,7 +102,7 @@ func mergeFlags(fs *flagSet) runFunc {
 			return output{}, mergeError(err)
 		}
 		if *partial {
-			return rendered(func(w io.Writer) error { return partialWriteError(merged.Partial.WriteJSON(w)) }, nil), nil
+			return output{report: func(w io.Writer) error { return partialWriteError(merged.Partial.WriteJSON(w)) }}, nil
 		}
 		ropt := comparerender.Options{Options: renderOptions(*showAll), BaselinePath: *baseline, Installers: installers.Names()}
 		return reportOutput(e, "merge", merged.Domain, base, merged.Report, merged.Relevance, ropt, format.value, *writeBaseline)
@@ -117,17 +115,11 @@ func checkMergeFlags(fs *flagSet, args []string, partial bool, ownDomain string)
 	if len(args) == 0 {
 		return usagef("merge needs the partial reports to merge, written by prerel compare --shard K/N --format json")
 	}
-	var given error
-	fs.Visit(func(f *pflag.Flag) {
-		switch f.Name {
-		case "format", "baseline", "write-baseline", "show-all", "domain":
-			if partial && given == nil {
-				given = usagef("--%s applies to the report, and --partial writes a partial report", f.Name)
-			}
-		}
-	})
-	if given != nil || ownDomain == "" {
-		return given
+	if set := given(fs, "baseline", "domain", "format", "show-all", "write-baseline"); partial && len(set) > 0 {
+		return usagef("%s applies to the report, and --partial writes a partial report", set[0])
+	}
+	if ownDomain == "" {
+		return nil
 	}
 	if kind, err := compare.DomainKind(ownDomain); err != nil {
 		return usage(err)
@@ -182,7 +174,8 @@ var partialHints = compareshard.Hints{
 	Write:  "prerel compare --shard K/N --format json",
 }
 
-// shardFlag is compare's --shard K/N.
+// shardFlag is compare's --shard K/N: the shard, and whether it was
+// given.
 type shardFlag struct {
 	shard compareshard.Shard
 	set   bool
@@ -192,22 +185,19 @@ type shardFlag struct {
 const shardUsage = "run only shard `K/N`, the K-th of N disjoint parts of the domain, and\n" +
 	"write its partial report (JSON) for prerel merge"
 
-func (f *shardFlag) Type() string { return "K/N" }
-
-func (f *shardFlag) String() string {
-	if f == nil || !f.set {
-		return ""
+// shardVar defines --shard on fs.
+func shardVar(fs *flagSet, f *shardFlag) {
+	parse := func(s string) (shardFlag, error) {
+		sh, err := compareshard.ParseShard(s)
+		return shardFlag{sh, true}, err
 	}
-	return f.shard.String()
-}
-
-func (f *shardFlag) Set(s string) error {
-	sh, err := compareshard.ParseShard(s)
-	if err != nil {
-		return err
+	text := func(f shardFlag) string {
+		if !f.set {
+			return ""
+		}
+		return f.shard.String()
 	}
-	f.shard, f.set = sh, true
-	return nil
+	fs.Var(&valueFlag[shardFlag]{f, "K/N", parse, text}, "shard", shardUsage)
 }
 
 // checkShardFlags refuses, with --shard, the flags that apply to a
@@ -217,21 +207,14 @@ func checkShardFlags(fs *flagSet, shard *shardFlag) error {
 	if !shard.set {
 		return nil
 	}
-	var err error
-	fs.Visit(func(f *pflag.Flag) {
-		if err != nil {
-			return
+	for _, name := range given(fs, "baseline", "format", "show-all", "write-baseline") {
+		if name != "--format" {
+			return usagef("%s applies to the report of the whole run: give it to prerel merge, not to compare --shard", name)
+		} else if fs.Lookup("format").Value.String() != string(comparerender.FormatJSON) {
+			return usagef("--shard writes a partial report, which is JSON: give --format json or leave --format out (prerel merge writes the report in any format)")
 		}
-		switch f.Name {
-		case "format":
-			if f.Value.String() != string(comparerender.FormatJSON) {
-				err = usagef("--shard writes a partial report, which is JSON: give --format json or leave --format out (prerel merge writes the report in any format)")
-			}
-		case "baseline", "write-baseline", "show-all":
-			err = usagef("--%s applies to the report of the whole run: give it to prerel merge, not to compare --shard", f.Name)
-		}
-	})
-	return err
+	}
+	return nil
 }
 
 // runShard runs one shard, whose partial report is the output, with the
@@ -242,7 +225,7 @@ func runShard(e *env, d compare.Domain, ps []engine.Policy, opt compare.Options,
 		return output{}, err
 	}
 	p.DomainArgs = domainArgs
-	return rendered(func(w io.Writer) error { return partialWriteError(p.WriteJSON(w)) }, nil), nil
+	return output{report: func(w io.Writer) error { return partialWriteError(p.WriteJSON(w)) }}, nil
 }
 
 // quote makes text from a partial report or baseline fit for a message:

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/prerel/prerel/report"
@@ -73,12 +72,12 @@ func pinCommandFlags(fs *flagSet) runFunc {
 		// anything is written: a plan without those items would remove
 		// their pins. What pin would write is not known: a check fails,
 		// and says why first.
-		outcome := resolveOutcome(rep, false)
+		outcome := reportOutcome(rep.Outcome(false))
 		if exitStatus(outcome) == exitFailure && !*check {
 			return output{}, outcome
 		} else if exitStatus(outcome) == exitFailure {
 			only := pin.RenderOptions{Checked: true, Failures: pin.CheckFailures(rep), Only: true, Report: rep}
-			return rendered(func(w io.Writer) error { return pin.Render(w, format.value, &pin.Plan{Dir: dir}, only) }, outcome), nil
+			return rendered(pin.Render, format.value, &pin.Plan{Dir: dir}, only, outcome), nil
 		}
 		// The plan is built on the tree the report was resolved from.
 		plan, err := pin.Build(rep, nil, pin.Options{Policies: e.registry, AllowOutside: *allowOutside})
@@ -90,7 +89,7 @@ func pinCommandFlags(fs *flagSet) runFunc {
 		case *check:
 			return pinCheck(plan, rep, format.value, outcome)
 		case *dryRun:
-			return rendered(func(w io.Writer) error { return pin.Render(w, format.value, plan, ropts) }, outcome), nil
+			return rendered(pin.Render, format.value, plan, ropts, outcome), nil
 		}
 		// The files are written, and the report of what was written
 		// printed, once the run has succeeded.
@@ -145,7 +144,7 @@ func pinCheck(plan *pin.Plan, rep *resolve.Report, format report.Format, outcome
 		outcome = errors.Join(drift, outcome)
 	}
 	ropts := pin.RenderOptions{Checked: true, Differences: diffs, Failures: pin.CheckFailures(rep)}
-	return rendered(func(w io.Writer) error { return pin.Render(w, format, plan, ropts) }, outcome), nil
+	return rendered(pin.Render, format, plan, ropts, outcome), nil
 }
 
 // pinRemove removes the override files prerel wrote in the local module

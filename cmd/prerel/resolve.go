@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -25,96 +22,34 @@ import (
 	"github.com/prerel/prerel/updaters"
 )
 
-// pairList is a repeatable KEY=VALUE flag; each value keeps the flag text
-// for error messages.
-type pairList struct {
-	flag string
-	// value names what follows "=": "POLICY" when empty.
-	value string
-	pairs []pair
-}
-
-type pair struct{ key, value, text string }
-
-func (l *pairList) Type() string { return "NAME=" + l.valueName() }
-
-func (l *pairList) valueName() string {
-	if l.value == "" {
-		return "POLICY"
-	}
-	return l.value
-}
-
-func (l *pairList) String() string {
-	var s []string
-	for _, p := range l.pairs {
-		s = append(s, p.key+"="+p.value)
-	}
-	return strings.Join(s, " ")
-}
-
-func (l *pairList) Set(s string) error {
-	k, v, ok := strings.Cut(s, "=")
-	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-	if !ok || k == "" || v == "" {
-		return fmt.Errorf("expected NAME=%s, got %q", l.valueName(), s)
-	}
-	for _, p := range l.pairs {
-		if p.key == k {
-			return fmt.Errorf("%q given twice: %s=%s and %s=%s", k, p.key, p.value, k, v)
+// pairVar defines on fs the repeatable flag name of NAME=VALUE pairs,
+// value naming what follows "=", each kept with the flag as written
+// (policyconfig.Override); a NAME given twice is refused.
+func pairVar(fs *flagSet, list *[]policyconfig.Override, name, value, usage string) {
+	add := func(l []policyconfig.Override, s string) ([]policyconfig.Override, error) {
+		k, v, ok := strings.Cut(s, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" || v == "" {
+			return nil, fmt.Errorf("expected NAME=%s, got %q", value, s)
 		}
+		for _, p := range l {
+			if p.Name == k {
+				return nil, fmt.Errorf("%q given twice: %s=%s and %s=%s", k, p.Name, p.Value, k, v)
+			}
+		}
+		return append(l, policyconfig.Override{Name: k, Value: v, Flag: "--" + name + " " + s}), nil
 	}
-	l.pairs = append(l.pairs, pair{k, v, "--" + l.flag + " " + s})
-	return nil
+	text := func(p policyconfig.Override) string { return p.Name + "=" + p.Value }
+	fs.Var(&listFlag[policyconfig.Override]{list, "NAME=" + value, " ", text, add}, name, usage)
 }
 
 // registryURLs is the repeatable --registry-url flag: URL for every host,
-// or HOST=URL for one.
-type registryURLs struct {
-	all   string
-	hosts map[string]string
-}
+// or HOST=URL for one (registry.URLs).
+type registryURLs struct{ registry.URLs }
 
 func (r *registryURLs) Type() string { return "URL" }
 
-func (r *registryURLs) String() string {
-	if r == nil {
-		return ""
-	}
-	var parts []string
-	if r.all != "" {
-		parts = append(parts, r.all)
-	}
-	for _, h := range slices.Sorted(maps.Keys(r.hosts)) {
-		parts = append(parts, h+"="+r.hosts[h])
-	}
-	return registry.RedactURL(strings.Join(parts, " "))
-}
-
-func (r *registryURLs) Set(s string) error {
-	host, u := "", s
-	if i, j := strings.Index(s, "="), strings.Index(s, "://"); i > 0 && (j < 0 || i < j) {
-		host, u = strings.ToLower(s[:i]), s[i+1:]
-	}
-	if _, err := registry.ParseBaseURL(u); err != nil {
-		return err
-	}
-	if host == "" {
-		if r.all != "" {
-			return errors.New("a URL for every host is already given; use HOST=URL for more")
-		}
-		r.all = u
-		return nil
-	}
-	if r.hosts == nil {
-		r.hosts = map[string]string{}
-	}
-	if _, ok := r.hosts[host]; ok {
-		return fmt.Errorf("a URL for host %q is already given", host)
-	}
-	r.hosts[host] = u
-	return nil
-}
+func (r *registryURLs) Set(s string) error { return r.Add(s) }
 
 // addVersionSourceFlags defines the flags that say where available
 // versions come from: --index, --registry-url, --timeout, --retries and
@@ -133,9 +68,9 @@ type resolveFlags struct {
 	configFile, policy, index, modulesDir, lockFile string
 	// loaded is the policy configuration file resolve read, "" for none.
 	loaded                           string
-	modulePolicies, providerPolicies pairList
+	modulePolicies, providerPolicies []policyconfig.Override
 	// wants are --want's CALL=VERSION and SOURCE=VERSION.
-	wants             pairList
+	wants             []policyconfig.Override
 	extra             policyList
 	urls              registryURLs
 	timeout, deadline time.Duration
@@ -177,7 +112,7 @@ func resolveCommandFlags(fs *flagSet) runFunc {
 	f := addTreeFlags(fs)
 	// resolve's --policies adds columns: not addPolicies, whose policies
 	// are those a command runs, all by default.
-	fs.Var(&f.extra, "policies", "comma-separated `POLICIES` to show as extra columns (default: none)")
+	stringsVar(fs, &f.extra, "policies", "POLICIES", ",", addPolicyNames, "comma-separated `POLICIES` to show as extra columns (default: none)")
 	updater := fs.String("updater", "", "also show what the updater `NAME` (renovate, dependabot or\nterraform-module-versions) selects and proposes next to what init\ninstalls, and where they disagree")
 	readers := fs.Bool("readers", false, "also show what every program that reads a constraint assumes: today's\ninit, the bots (Renovate, Dependabot, terraform-module-versions) and the\nother readers of the catalogue, differences first")
 	format := addFormat(fs, resolve.Formats)
@@ -206,9 +141,7 @@ func resolveCommandFlags(fs *flagSet) runFunc {
 				return output{}, failure(err)
 			}
 		}
-		return rendered(func(w io.Writer) error {
-			return resolve.Render(w, format.value, rep, renderOptions(*showAll))
-		}, errors.Join(resolveOutcome(rep, *showAll), stalePins(rep))), nil
+		return rendered(resolve.Render, format.value, rep, renderOptions(*showAll), errors.Join(reportOutcome(rep.Outcome(*showAll)), stalePins(rep))), nil
 	}
 }
 
@@ -240,7 +173,7 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 	if err != nil {
 		return nil, err
 	}
-	versions, err := f.versionsIn(e, "prerel resolve", dir)
+	versions, err := f.versionsIn(e, "prerel resolve", dir, true)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +184,7 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 	rep, err := resolve.Run(context.Background(), resolve.Options{
 		TerraformFrom: f.installers.TerraformFrom, OpenTofuFrom: f.installers.OpenTofuFrom,
 		Dir: dir, ModulesDir: f.modulesDir, Config: cfg, Versions: versions, Policies: e.registry, Extra: extra, LockFile: f.lockFile,
-		SkipFile: skip, Terraform: tf, OpenTofu: tofu, Now: f.cool.now.t,
+		SkipFile: skip, Terraform: tf, OpenTofu: tofu, Now: f.cool.now,
 	})
 	var diags hcl.Diagnostics
 	if errors.As(err, &diags) {
@@ -267,16 +200,12 @@ func (f *resolveFlags) resolve(e *env, dir string, skip func(string) bool) (*res
 // --policy, --module-policy, --provider-policy), where versions come from
 // (addVersionSourceFlags), --modules-dir and --lock-file.
 func addTreeFlags(fs *flagSet) *resolveFlags {
-	f := &resolveFlags{
-		modulePolicies:   pairList{flag: "module-policy"},
-		providerPolicies: pairList{flag: "provider-policy"},
-		wants:            pairList{flag: "want", value: "VERSION"},
-	}
+	f := &resolveFlags{}
 	fs.StringVar(&f.configFile, "config", "", "the policy configuration `FILE` (default: DIR/"+policyconfig.DefaultFile+" when it exists)")
 	fs.StringVar(&f.policy, "policy", "", "the default `POLICY`, overriding default_policy (built-in default: "+policyconfig.FallbackPolicy+")")
-	fs.Var(&f.modulePolicies, "module-policy", "`CALL=POLICY` for one module call, overriding the config file\n(repeatable); CALL is the call path, such as vpc or eks.node_group")
-	fs.Var(&f.providerPolicies, "provider-policy", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict\n(repeatable)")
-	fs.Var(&f.wants, "want", "`CALL=VERSION`: the exact version wanted for the module call CALL\n(db, eks.node_group), or SOURCE=VERSION for a provider\n(hashicorp/aws=6.0.0-beta1), whatever its policy selects (repeatable)")
+	pairVar(fs, &f.modulePolicies, "module-policy", "POLICY", "`CALL=POLICY` for one module call, overriding the config file\n(repeatable); CALL is the call path, such as vpc or eks.node_group")
+	pairVar(fs, &f.providerPolicies, "provider-policy", "POLICY", "`SOURCE=POLICY` for one provider, such as hashicorp/aws=strict\n(repeatable)")
+	pairVar(fs, &f.wants, "want", "VERSION", "`CALL=VERSION`: the exact version wanted for the module call CALL\n(db, eks.node_group), or SOURCE=VERSION for a provider\n(hashicorp/aws=6.0.0-beta1), whatever its policy selects (repeatable)")
 	f.addVersionSourceFlags(fs)
 	fs.StringVar(&f.modulesDir, "modules-dir", "", "the `DIR` holding modules.json, the module manifest terraform init\nwrites (default: DIR/.terraform/modules, or modules in TF_DATA_DIR)")
 	fs.StringVar(&f.lockFile, "lock-file", "", "the dependency lock `FILE` to check (default: DIR/.terraform.lock.hcl\nwhen it exists; - for none)")
@@ -295,7 +224,7 @@ func (f *resolveFlags) check(dir string) error {
 	} else if !fi.IsDir() {
 		return usagef("%s is not a directory", printable.String(dir))
 	}
-	if f.index != "" && (f.urls.all != "" || len(f.urls.hosts) > 0) {
+	if f.index != "" && f.urls.Given() {
 		return usagef("--index and --registry-url cannot be used together")
 	}
 	if f.timeout <= 0 {
@@ -305,33 +234,19 @@ func (f *resolveFlags) check(dir string) error {
 }
 
 // policyConfig reads --config, or DIR/prerel.hcl when it exists, and
-// applies the policy flags on top; every mistake is reported at once.
+// applies the policy flags on top (policyconfig.Config.Apply); every
+// mistake is reported at once.
 func (f *resolveFlags) policyConfig(e *env, dir string) (*policyconfig.Config, error) {
 	cfg, diags := loadPolicyConfig(e, dir, f.configFile)
 	if cfg == nil {
 		return nil, diagnosticsError(diags)
 	}
-	if f.policy != "" {
-		diags = append(diags, cfg.SetDefault(f.policy, policyconfig.FlagOrigin("--policy "+f.policy))...)
+	o := policyconfig.Overrides{Default: policyconfig.Override{Value: f.policy, Flag: "--policy " + f.policy},
+		Modules: f.modulePolicies, Providers: f.providerPolicies, Wants: f.wants}
+	f.cool.overrides(&o)
+	if diags = append(diags, cfg.Apply(o)...); diags.HasErrors() {
+		return nil, usage(errors.New(diag.Lines(diags)))
 	}
-	for _, p := range f.modulePolicies.pairs {
-		diags = append(diags, cfg.SetModule(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
-	}
-	for _, p := range f.providerPolicies.pairs {
-		diags = append(diags, cfg.SetProvider(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
-	}
-	for _, p := range f.wants.pairs {
-		// A provider's source address holds a slash; a call path never.
-		if strings.Contains(p.key, "/") {
-			diags = append(diags, cfg.SetProviderWant(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
-		} else {
-			diags = append(diags, cfg.SetModuleWant(p.key, p.value, policyconfig.FlagOrigin(p.text))...)
-		}
-	}
-	if diags.HasErrors() {
-		return nil, usage(errors.New(diagnosticLines(diags)))
-	}
-	f.cool.apply(cfg)
 	return cfg, nil
 }
 
@@ -342,92 +257,26 @@ func (f *resolveFlags) extraPolicies(e *env) ([]engine.Policy, error) {
 	return e.resolve(f.extra)
 }
 
-// versions returns the offline index or the registry client the flags
-// name.
-func (f *resolveFlags) versions(e *env) (registry.Source, error) {
-	if f.index != "" {
-		x, err := registry.LoadIndex(f.index)
-		if err != nil {
-			return nil, inputError(err)
-		}
-		return x, nil
-	}
-	if f.retries < 0 || f.retries > registry.MaxRetries {
+// versionsIn returns the source of versions the flags name
+// (credentials.NewSource), with, when cli is set, what Terraform's CLI
+// configuration adds as terraform init run in workDir would read it.
+// Errors in the CLI configuration are warnings, as Terraform makes them,
+// named on stderr after cmd ("prerel resolve").
+func (f *resolveFlags) versionsIn(e *env, cmd, workDir string, cli bool) (registry.Source, error) {
+	if f.index == "" && (f.retries < 0 || f.retries > registry.MaxRetries) {
 		return nil, usagef("--retries must be between 0 and %d, got %d", registry.MaxRetries, f.retries)
 	}
-	if f.deadline <= 0 {
+	if f.index == "" && f.deadline <= 0 {
 		return nil, usagef("--registry-deadline must be positive")
 	}
-	r := f.retries
-	if r == 0 {
-		r = -1 // none
-	}
-	c := &registry.Client{BaseURL: f.urls.all, HostURLs: f.urls.hosts, Timeout: f.timeout, Deadline: f.deadline, Retries: r}
-	if e.environ != nil {
-		// Tokens as Terraform and OpenTofu read them. A file that cannot
-		// be read is named, with its error, in the hint that follows a
-		// 401 or 403.
-		creds, _ := credentials.Load(e.environ())
-		c.Credentials = creds
-	}
-	return c, nil
-}
-
-// versionsIn returns the source of versions for the configuration in
-// workDir: that of the flags (versions), and when it is a registry, what
-// Terraform's CLI configuration adds, as terraform init run in workDir
-// would read it: its host blocks, and its provider_installation block or
-// the implied local mirror directories. The flags win: --index leaves the
-// CLI configuration unread, --registry-url URL leaves its host blocks and
-// provider_installation unused, and --registry-url HOST=URL leaves them
-// unused for HOST. Errors in the CLI configuration are warnings, as
-// Terraform makes them, named on stderr after cmd ("prerel resolve").
-func (f *resolveFlags) versionsIn(e *env, cmd, workDir string) (registry.Source, error) {
-	src, err := f.versions(e)
-	c, ok := src.(*registry.Client)
-	if err != nil || !ok || e.environ == nil || c.BaseURL != "" {
-		return src, err
-	}
-	cfg, diags := credentials.LoadCLIConfig(e.environ())
+	src, diags, err := credentials.NewSource(credentials.SourceOptions{Index: f.index, BaseURL: f.urls.All, HostURLs: f.urls.Hosts,
+		Timeout: f.timeout, Deadline: f.deadline, Retries: f.retries, Environ: e.environ, CLIConfig: cli, WorkDir: workDir})
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError {
 			fmt.Fprintf(e.stderr, "%s: warning: the CLI configuration: %s\n", cmd, printable.String(diag.Format(d)))
 		}
 	}
-	c.Credentials = cfg.Credentials
-	c.HostBlocks = cfg.HostBlocks
-	return cfg.ProviderInstallation(c, workDir, c.Maps), nil
-}
-
-// resolveOutcome is the exit status of a resolved report, with every
-// problem named on stderr (resolve.Report.Outcome): an outside failure
-// when some versions could not be listed, whatever else it found, a
-// finding when an item has no admissible version or a locked provider
-// version is not admitted.
-func resolveOutcome(rep *resolve.Report, showAll bool) error {
-	text, unlisted := rep.Outcome(showAll)
-	switch {
-	case unlisted:
-		return failure(errors.New(text))
-	case text != "":
-		return finding(errors.New(text))
-	}
-	return nil
-}
-
-// diagnosticLines formats the errors among diags one a line, each escaped
-// by printable.String, with a count first when there are several.
-func diagnosticLines(diags hcl.Diagnostics) string {
-	var lines []string
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
-			lines = append(lines, printable.String(diag.Format(d)))
-		}
-	}
-	if len(lines) == 1 {
-		return lines[0]
-	}
-	return fmt.Sprintf("%d problems in the configuration:\n  %s", len(lines), strings.Join(lines, "\n  "))
+	return src, inputError(err)
 }
 
 // loadPolicyConfig reads path, or DIR/prerel.hcl when it exists, or
@@ -443,7 +292,7 @@ func loadPolicyConfig(e *env, dir, path string) (*policyconfig.Config, hcl.Diagn
 // an outside failure when a file could not be read for a reason other
 // than the input (permission, I/O), bad input otherwise.
 func diagnosticsError(diags hcl.Diagnostics) error {
-	err := errors.New(diagnosticLines(diags))
+	err := errors.New(diag.Lines(diags))
 	for _, d := range diags {
 		if cause, ok := hcl.DiagnosticExtra[error](d); ok && d.Severity == hcl.DiagError && exitStatus(inputError(cause)) == exitFailure {
 			return failure(err)
@@ -452,19 +301,17 @@ func diagnosticsError(diags hcl.Diagnostics) error {
 	return usage(err)
 }
 
-// updaterPolicy is the policy --updater names, nil for none.
+// updaterPolicy is the policy --updater names (updaters.Named), nil for
+// none.
 func updaterPolicy(name string) (engine.Policy, error) {
 	if name == "" {
 		return nil, nil
 	}
-	var names []string
-	for _, p := range updaters.All() {
-		if p.Name() == name {
-			return p, nil
-		}
-		names = append(names, p.Name())
+	p, err := updaters.Named(name)
+	if err != nil {
+		return nil, usagef("--updater %q: %v", name, err)
 	}
-	return nil, usagef("--updater %q: not an updater; expected one of %s", name, strings.Join(names, ", "))
+	return p, nil
 }
 
 // constraintReaders are the programs besides init that read a

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
-	"io"
-	"os"
-	"strings"
 
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/lines"
 	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/report"
 )
@@ -55,9 +54,7 @@ minimum age are held back.`,
 			if format.value == report.HTML {
 				s.Verdicts = report.NewCheckReport(ps, constraint, versions)
 			}
-			return rendered(func(w io.Writer) error {
-				return report.Select(w, format.value, s, renderOptions(*showAll))
-			}, nil), nil
+			return rendered(report.Select, format.value, s, renderOptions(*showAll), nil), nil
 		}
 	},
 }
@@ -68,12 +65,12 @@ func addVersionsFile(fs *flagSet) *string {
 }
 
 // gatherVersions returns the constraint, args[0], and the versions: those
-// given as arguments after it, which must parse (checkArgs, with the
+// given as arguments after it, which must parse (engine.CheckParses, with the
 // constraint), then those of file when one is named, which are judged as
 // they are. A file that lists no versions is an error.
 func gatherVersions(args []string, file string) (constraint string, versions []string, err error) {
 	constraint, versions = args[0], args[1:]
-	if err := checkArgs(constraint, versions); err != nil {
+	if err := usage(engine.CheckParses(constraint, versions)); err != nil {
 		return "", nil, err
 	}
 	if file == "" {
@@ -89,42 +86,16 @@ func gatherVersions(args []string, file string) (constraint string, versions []s
 	return constraint, append(versions, more...), nil
 }
 
-// readVersionsFile reads one version a line; blank lines and # comments are
-// skipped, surrounding spaces trimmed. The file is a regular file or a
-// pipe, read once, of at most safefile.ListLimit bytes, with lines of at
-// most maxLine bytes; the null device reads as empty, and any other
-// device is refused.
+// readVersionsFile reads one version a line (lines.ReadList): blank
+// lines and # comments are skipped, surrounding spaces trimmed; a
+// regular file or a pipe of at most safefile.ListLimit bytes, or the
+// null device.
 func readVersionsFile(path string) ([]string, error) {
-	var data []byte
-	if !isNullDevice(path) {
-		var err error
-		if data, err = safefile.ReadNamed(path, safefile.ListLimit); err != nil {
-			return nil, inputError(fmt.Errorf("versions file: %w", err))
-		}
-	}
-	var out []string
-	for n := 1; len(data) > 0; n++ {
-		line, rest, _ := bytes.Cut(data, []byte("\n"))
-		data = rest
-		if len(bytes.TrimSuffix(line, []byte("\r"))) > maxLine {
-			return nil, usagef("versions file: %s:%d: line longer than %d bytes", path, n, maxLine)
-		}
-		text := strings.TrimSpace(string(line))
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		out = append(out, text)
+	out, err := lines.ReadList(path, safefile.ListLimit)
+	if long := (*lines.LongLineError)(nil); errors.As(err, &long) {
+		return nil, usagef("versions file: %v", err)
+	} else if err != nil {
+		return nil, inputError(fmt.Errorf("versions file: %w", err))
 	}
 	return out, nil
-}
-
-// isNullDevice reports whether path names the null device, which reads
-// as empty.
-func isNullDevice(path string) bool {
-	fi, err := os.Stat(path)
-	if err != nil || fi.Mode().IsRegular() {
-		return false
-	}
-	null, err := os.Stat(os.DevNull)
-	return err == nil && os.SameFile(fi, null)
 }

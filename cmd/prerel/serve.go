@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/prerel/prerel/internal/printable"
@@ -68,8 +67,8 @@ func serveFlags(fs *flagSet) runFunc {
 func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port); a host that is\nnot loopback lets other machines in")
 	dir := fs.String("dir", "", "serve the site in `DIR`, as web/build.sh writes it (default: build\nit from prerel's source into a temporary directory)")
-	var allow hostList
-	fs.Var(&allow, "allow-registry", "also look versions up on the registry `HOST` (repeatable); by default\nonly registry.terraform.io, registry.opentofu.org and the hosts of\n--registry-url")
+	var allow []string
+	stringsVar(fs, &allow, "allow-registry", "HOST", " ", appendTo, "also look versions up on the registry `HOST` (repeatable); by default\nonly registry.terraform.io, registry.opentofu.org and the hosts of\n--registry-url")
 	var vf resolveFlags
 	vf.addVersionSourceFlags(fs)
 	return func(ctx context.Context, e *env, args []string) error {
@@ -94,23 +93,11 @@ func serveRun(fs *flagSet) func(ctx context.Context, e *env, args []string) erro
 	}
 }
 
-// hostList is the repeatable --allow-registry flag.
-type hostList []string
-
-func (l *hostList) Type() string { return "HOST" }
-
-func (l *hostList) String() string { return strings.Join(*l, " ") }
-
-func (l *hostList) Set(s string) error {
-	*l = append(*l, s)
-	return nil
-}
-
 // serveVersions returns what the flags say of the lookups: their source,
 // the index or a registry, and the registry hosts a lookup may ask
 // (web.Lookups).
 func serveVersions(e *env, vf *resolveFlags, allow []string) (web.Options, error) {
-	if vf.index != "" && (vf.urls.all != "" || len(vf.urls.hosts) > 0) {
+	if vf.index != "" && vf.urls.Given() {
 		return web.Options{}, usagef("--index and --registry-url cannot be used together")
 	}
 	if vf.index != "" && len(allow) > 0 {
@@ -124,7 +111,7 @@ func serveVersions(e *env, vf *resolveFlags, allow []string) (web.Options, error
 			return web.Options{}, usagef("--allow-registry %s: %v", printable.String(h), err)
 		}
 	}
-	src, err := vf.versions(e)
+	src, err := vf.versionsIn(e, "prerel serve", "", false)
 	if err != nil {
 		return web.Options{}, err
 	}

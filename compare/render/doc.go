@@ -33,8 +33,11 @@
 // by group) and marks today's rule and the reference; prerel's CLI groups
 // them as package catalogue does, and the package imports no catalogue.
 // A report whose PolicyErrors names policies that failed on some cases
-// tells them, with their errors, in a section before the summary. A
-// report tells its reader how to see what it leaves out only in the words
-// of Options.Hints, which the program that shows it supplies (prerel's
-// CLI passes its flags); the package names no flag of its own.
+// tells them, with their errors, in a section before the summary;
+// PolicyErrorsOf fills it for the policies written in HCL. AppendMarkdown
+// appends the Markdown report to a CI step summary; Progress tells a
+// run's progress on a terminal. A report tells its reader how to see
+// what it leaves out only in the words of Options.Hints, which the
+// program that shows it supplies (prerel's CLI passes its flags); the
+// package names no flag of its own.
 package render

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/markdown"
 	"github.com/prerel/prerel/internal/plural"
 )
@@ -60,4 +62,32 @@ func writeMarkdownPolicyErrors(e *errWriter, r *compare.Report) {
 		}
 	}
 	e.printf("\n")
+}
+
+// PolicyErrorsOf returns, for compare.Report.PolicyErrors, which the
+// reports tell in a section of their own, the policies of ps
+// written in HCL (hclpolicy) that failed on some cases, in the order of
+// ps: each distinct error with its cases and the first, clipped as a
+// verdict's reason is (engine.ClipReason), and the cases of the errors
+// beyond those kept.
+func PolicyErrorsOf(ps []engine.Policy) []compare.PolicyError {
+	var out []compare.PolicyError
+	for _, p := range ps {
+		hp, ok := p.(*hclpolicy.Policy)
+		if !ok {
+			continue
+		}
+		groups, more := hp.Failures()
+		if len(groups) == 0 {
+			continue
+		}
+		pe := compare.PolicyError{Policy: hp.Name(), Cases: int64(more), OtherCases: int64(more)}
+		for _, g := range groups {
+			pe.Errors = append(pe.Errors, compare.PolicyErrorGroup{Reason: engine.ClipReason(g.Reason), Cases: int64(g.Cases),
+				Constraint: engine.ClipReason(g.Constraint), Version: engine.ClipReason(g.Version)})
+			pe.Cases += int64(g.Cases)
+		}
+		out = append(out, pe)
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/internal/plural"
+	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/report"
 )
 
@@ -140,4 +142,16 @@ func causeSummary(classes []compare.Class) string {
 		parts[i] = fmt.Sprintf("%s: %s, %s", t.cause, plural.Of(t.classes, "class", "classes"), plural.Of(t.cases, "case", "cases"))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// AppendMarkdown appends r in Markdown to the file at path, as a CI step
+// summary (GITHUB_STEP_SUMMARY) is written to: a regular file, created
+// when it does not exist (safefile.Append). Nothing is written when the
+// report cannot be rendered.
+func AppendMarkdown(path string, r *compare.Report, opts Options) error {
+	var buf bytes.Buffer
+	if err := Render(&buf, FormatMarkdown, r, opts); err != nil {
+		return err
+	}
+	return safefile.Append(path, buf.Bytes())
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/prerel/prerel/internal/printable"
 )
 
 // FormatRange returns a place as "FILE:LINE:COLUMN": "FILE:LINE" when the
@@ -99,4 +100,19 @@ func Dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
 		out = append(out, d)
 	}
 	return out
+}
+
+// Lines formats the errors among diags one a line (Format), each escaped
+// by printable.String, with a count first when there are several.
+func Lines(diags hcl.Diagnostics) string {
+	var lines []string
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			lines = append(lines, printable.String(Format(d)))
+		}
+	}
+	if len(lines) == 1 {
+		return lines[0]
+	}
+	return fmt.Sprintf("%d problems in the configuration:\n  %s", len(lines), strings.Join(lines, "\n  "))
 }

@@ -70,3 +70,23 @@ func TestDedupe(t *testing.T) {
 		t.Errorf("Dedupe kept %q, want %q", strings.Join(got, ","), want)
 	}
 }
+
+func TestLines(t *testing.T) {
+	e := func(summary string) *hcl.Diagnostic {
+		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Subject: &hcl.Range{Filename: "p.hcl", Start: hcl.Pos{Line: 1, Column: 2}}}
+	}
+	warning := &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Deprecated"}
+	for _, tt := range []struct {
+		name  string
+		diags hcl.Diagnostics
+		want  string
+	}{
+		{"one", hcl.Diagnostics{warning, e("Bad")}, "p.hcl:1:2: Bad"},
+		{"escaped", hcl.Diagnostics{e("Bad \x1b[31mred")}, `p.hcl:1:2: Bad \x1b[31mred`},
+		{"several", hcl.Diagnostics{e("One"), warning, e("Two")}, "2 problems in the configuration:\n  p.hcl:1:2: One\n  p.hcl:1:2: Two"},
+	} {
+		if got := Lines(tt.diags); got != tt.want {
+			t.Errorf("%s: Lines = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -1,7 +1,8 @@
 // Package lines reads the line-oriented inputs of prerel (eval's standard
 // input, case files, versions files) the same way everywhere: a line ends
 // at "\n" or at the end of the input, exactly one "\r" before its end is
-// dropped, and no line may be longer than Max bytes.
+// dropped, and no line may be longer than Max bytes. ReadList reads a
+// file of one item a line, such as a versions file.
 package lines
 
 import "bytes"

@@ -63,3 +63,17 @@ func hex2(c byte) string {
 	const digits = "0123456789abcdef"
 	return string([]byte{digits[c>>4], digits[c&0xf]})
 }
+
+// Lines is String for a message of several lines: each line escaped,
+// its line breaks and its tabs kept.
+func Lines(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, line := range lines {
+		fields := strings.Split(line, "\t")
+		for j, f := range fields {
+			fields[j] = String(f)
+		}
+		lines[i] = strings.Join(fields, "\t")
+	}
+	return strings.Join(lines, "\n")
+}

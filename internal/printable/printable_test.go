@@ -23,3 +23,16 @@ func TestString(t *testing.T) {
 		}
 	}
 }
+
+func TestLines(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{"a\tb\nc\td", "a\tb\nc\td"},
+		{"one\x1b[2J\ntwo\r\u202e", `one\x1b[2J` + "\n" + `two\r\u202e`},
+		{"\xff\n", `\xff` + "\n"},
+	} {
+		if got := Lines(tt.in); got != tt.want {
+			t.Errorf("Lines(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

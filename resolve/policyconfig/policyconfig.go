@@ -86,7 +86,8 @@
 //	...
 //	p := cfg.Module("eks.node_group").Policy
 //
-// Set* apply command-line overrides on top of the file: flags win.
+// Set* apply command-line overrides on top of the file: flags win. Apply
+// sets every override a command line gives (Overrides) at once.
 package policyconfig
 
 import (

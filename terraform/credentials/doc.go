@@ -124,4 +124,11 @@
 //   - Writing credentials, as "terraform login" does.
 //   - Credentials of OCI registries (OpenTofu's oci_credentials blocks and
 //     Docker's configuration).
+//
+// # A source of versions
+//
+// NewSource makes the source of versions a run's settings name: an
+// offline index, or a registry client with the tokens read here and,
+// for a configuration, what the CLI configuration adds (host blocks,
+// provider_installation), as terraform init reads them.
 package credentials

@@ -76,5 +76,6 @@
 // (Name, as --installer does), from a comma-separated list (Fill, as
 // PREREL_INSTALLER does), or found where the user runs them (Detect,
 // with LookPathIn for a PATH of one's own), the newest of a product left
-// unnamed.
+// unnamed. Settle takes them in prerel's order: those named, then the
+// environment variable Env (FromEnv), then those detected.
 package installer

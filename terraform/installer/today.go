@@ -129,3 +129,33 @@ func LookPathIn(path string) func(string) (string, error) {
 		return "", exec.ErrNotFound
 	}
 }
+
+// Env names the environment variable that sets today's releases as
+// prerel's --installer does, comma-separated (Fill), before any is
+// detected; "newest" means the newest prerel knows.
+const Env = "PREREL_INSTALLER"
+
+// FromEnv fills the products not named yet from Env in getenv (Fill);
+// set reports whether Env is set, in which case nothing is to be
+// detected. The error names Env.
+func (t *Today) FromEnv(getenv func(string) string) (set bool, err error) {
+	set, err = t.Fill(getenv(Env))
+	if err != nil {
+		return true, fmt.Errorf("%s: %w", Env, err)
+	}
+	return set, nil
+}
+
+// Settle fills the products not named yet: from Env (FromEnv), else with
+// the releases the user runs (Detect in dir, the programs found on
+// getenv's PATH), and returns the notes of Detect. Nothing is read when
+// both products are named.
+func (t *Today) Settle(ctx context.Context, dir string, getenv func(string) string) (notes []string, err error) {
+	if !t.Terraform.IsZero() && !t.OpenTofu.IsZero() {
+		return nil, nil
+	}
+	if set, err := t.FromEnv(getenv); set || err != nil {
+		return nil, err
+	}
+	return t.Detect(ctx, dir, DetectOptions{LookPath: LookPathIn(getenv("PATH"))}), nil
+}

@@ -19,7 +19,7 @@
 // https://HOST/.well-known/terraform.json, as Terraform resolves it; a
 // service whose value is not a string is an error when it is used. The
 // precedence, highest first: HostURLs, BaseURL (both given by
-// --registry-url), HostBlocks, discovery. The lookups of a host block's
+// --registry-url, read by URLs), HostBlocks, discovery. The lookups of a host block's
 // service carry the token of the service URL's own host, as those of a
 // HOST=URL mapping do (Terraform sends the block host's token).
 //

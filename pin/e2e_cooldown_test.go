@@ -9,18 +9,18 @@ import (
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
-	"github.com/prerel/prerel/internal/testregistry"
 	"github.com/prerel/prerel/pin"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/config"
 	"github.com/prerel/prerel/terraform/registry"
+	"github.com/prerel/prerel/terraform/registry/registrytest"
 )
 
 // datedRegistry is the test registry with the dates of its module
 // versions, as the registries' dates APIs give them.
 type datedRegistry struct {
-	*testregistry.Registry
+	*registrytest.Registry
 	published map[string]time.Time
 }
 

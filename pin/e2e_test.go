@@ -14,21 +14,21 @@ import (
 	goversions "github.com/apparentlymart/go-versions/versions"
 
 	"github.com/prerel/prerel/internal/longtest"
-	"github.com/prerel/prerel/internal/testregistry"
 	"github.com/prerel/prerel/pin"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/config"
 	"github.com/prerel/prerel/terraform/installer"
+	"github.com/prerel/prerel/terraform/registry/registrytest"
 )
 
 // e2eProvider is the provider the end-to-end test installs from the
 // test registry.
-const e2eProvider = testregistry.Provider
+const e2eProvider = registrytest.Provider
 
 // netSource is the source of the module the end-to-end tests call,
 // corp/net/aws of the test registry.
-var netSource = testregistry.ModuleSource("net")
+var netSource = registrytest.ModuleSource("net")
 
 // installers finds terraform and tofu on PATH: the end-to-end tests run
 // with each one found. With none, the test says so and skips; .ci/run
@@ -52,8 +52,8 @@ func installers(t *testing.T) []string {
 type e2e struct {
 	t          *testing.T
 	bin        string
-	env        *testregistry.Env
-	reg        *testregistry.Registry
+	env        *registrytest.Env
+	reg        *registrytest.Registry
 	root, data string
 	cfg        *policyconfig.Config
 }
@@ -63,7 +63,7 @@ type e2e struct {
 // configuration (a host block for the registry) and chooses the
 // "linear" policy for everything.
 func newE2E(t *testing.T, bin string, providers ...string) *e2e {
-	env := testregistry.NewEnv(t)
+	env := registrytest.NewEnv(t)
 	env.Reg.Module("net", "1.0.0", "1.1.0", "2.0.0-beta.1")
 	env.Reg.Providers(providers...)
 	e := &e2e{t: t, bin: bin, env: env, reg: env.Reg, root: env.Root, data: filepath.Join(env.Tmp, "data")}
@@ -92,7 +92,7 @@ func (e *e2e) init(args ...string) string {
 // installed returns the registry module versions of the module manifest.
 func (e *e2e) installed() map[string]string {
 	e.t.Helper()
-	out := testregistry.Installed(e.t, e.data)
+	out := registrytest.Installed(e.t, e.data)
 	if out == nil {
 		e.t.Fatal("init wrote no module manifest")
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/internal/testregistry"
+	"github.com/prerel/prerel/terraform/registry/registrytest"
 )
 
 // pool is the versions a generated history is drawn from.
@@ -74,21 +74,21 @@ func Cases(seed uint64, n int) []Case {
 // ("Unresolvable module version constraint"), or none is left once
 // today's prerelease check skipped every listed version ("Module has no
 // versions").
-var unresolvable = regexp.MustCompile(`(no\s+available\s+version\s+of\s+module\s+|Module\s+)"` + regexp.QuoteMeta(testregistry.Host) + `/corp/(m\d+)/aws"(\s+\(main\.tf:\d+\)\s+has\s+no\s+versions)?`)
+var unresolvable = regexp.MustCompile(`(no\s+available\s+version\s+of\s+module\s+|Module\s+)"` + regexp.QuoteMeta(registrytest.Host) + `/corp/(m\d+)/aws"(\s+\(main\.tf:\d+\)\s+has\s+no\s+versions)?`)
 
 // InstallBatch writes one root module calling every case's module, runs
 // init with bin and returns what it installed by case name, "none" for a
 // case init found no version for, and the init's output.
-func InstallBatch(t *testing.T, e *testregistry.Env, bin, data string, batch []Case) (map[string]string, string) {
+func InstallBatch(t *testing.T, e *registrytest.Env, bin, data string, batch []Case) (map[string]string, string) {
 	t.Helper()
 	var main strings.Builder
 	for _, c := range batch {
 		e.Reg.Module(c.Name, c.History...)
-		fmt.Fprintf(&main, "module %q {\n  source  = %q\n  version = %q\n}\n\n", c.Name, testregistry.Host+"/corp/"+c.Name+"/aws", c.Constraint)
+		fmt.Fprintf(&main, "module %q {\n  source  = %q\n  version = %q\n}\n\n", c.Name, registrytest.Host+"/corp/"+c.Name+"/aws", c.Constraint)
 	}
 	e.Write(filepath.Join(e.Root, "main.tf"), main.String())
 	out, err := e.Init(bin, data)
-	got := testregistry.Installed(t, data)
+	got := registrytest.Installed(t, data)
 	if got == nil {
 		got = map[string]string{}
 	}
@@ -141,7 +141,7 @@ func Differential(t *testing.T, inst Installer) {
 			}
 		}
 		t.Run(name, func(t *testing.T) {
-			e := testregistry.NewEnv(t)
+			e := registrytest.NewEnv(t)
 			e.Write(filepath.Join(e.Root, "prerel.hcl"), fmt.Sprintf("default_policy = %q\n", name))
 			for j, batch := range [][]Case{found, none} {
 				if len(batch) == 0 {
@@ -172,7 +172,7 @@ func Differential(t *testing.T, inst Installer) {
 		t.Logf("no release %s: the comparison without prerel.hcl is skipped", inst.Release)
 		return
 	}
-	e := testregistry.NewEnv(t)
+	e := registrytest.NewEnv(t)
 	all := Cases(99, perPolicy)
 	var results [2]map[string]string
 	for i, b := range []string{bin, rel} {

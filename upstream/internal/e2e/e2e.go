@@ -1,6 +1,6 @@
 // Package e2e is the end-to-end proof of a patched installer, shared by
 // upstream/opentofu and upstream/terraform: on the local registry and
-// root module of internal/testregistry, what `prerel resolve` says the
+// root module of terraform/registry/registrytest, what `prerel resolve` says the
 // chosen policies select, and the suites that compare it with what init
 // installed (ChosenPolicies, WithoutConfig, Differential). Each suite takes the Installer under
 // test; the tests run in the long run only and skip when the patched
@@ -20,10 +20,10 @@ import (
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/internal/longtest"
-	"github.com/prerel/prerel/internal/testregistry"
 	"github.com/prerel/prerel/resolve"
 	"github.com/prerel/prerel/resolve/policyconfig"
 	"github.com/prerel/prerel/terraform/installer"
+	"github.com/prerel/prerel/terraform/registry/registrytest"
 )
 
 // Installer is a patched installer under test and the release it was
@@ -81,7 +81,7 @@ func isFile(p string) bool {
 // Resolved returns what the chosen policies select, as `prerel resolve
 // --installer REL` reports it: call path or provider address → version,
 // "none" for none.
-func Resolved(t *testing.T, e *testregistry.Env, data string, rel installer.Release) map[string]string {
+func Resolved(t *testing.T, e *registrytest.Env, data string, rel installer.Release) map[string]string {
 	t.Helper()
 	pols := catalogue.New()
 	cfg, diags := policyconfig.LoadDir(pols, e.Root)

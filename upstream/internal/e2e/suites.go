@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prerel/prerel/internal/testregistry"
 	"github.com/prerel/prerel/terraform/config"
+	"github.com/prerel/prerel/terraform/registry/registrytest"
 )
 
 // Tree writes the root module of the end-to-end test: a local module
@@ -16,23 +16,23 @@ import (
 // from the root, one of which calls another registry module (a child
 // module's call), and a provider required by the root and the local
 // module.
-func Tree(e *testregistry.Env) {
+func Tree(e *registrytest.Env) {
 	e.Reg.Module("net", "1.0.0", "1.1.0", "2.0.0-beta.1", "2.0.0-beta.2")
 	e.Reg.Module("db", "1.0.0", "1.1.0", "1.2.0-rc.1")
 	e.Reg.Module("inner", "0.9.0", "1.0.0-beta.1", "1.0.0-beta.2")
 	e.Reg.Module("app", "3.0.0", "3.1.0-beta.1")
 	e.Reg.Content("app", func(v string) string {
-		return fmt.Sprintf("module \"inner\" {\n  source  = %q\n  version = \">= 1.0.0-beta.1\"\n}\n\noutput \"version\" {\n  value = %q\n}\n", testregistry.Host+"/corp/inner/aws", v)
+		return fmt.Sprintf("module \"inner\" {\n  source  = %q\n  version = \">= 1.0.0-beta.1\"\n}\n\noutput \"version\" {\n  value = %q\n}\n", registrytest.Host+"/corp/inner/aws", v)
 	})
 	e.Reg.Providers("1.0.0", "1.1.0", "2.0.0-beta1")
 	req := func(c string) string {
-		return fmt.Sprintf("terraform {\n  required_providers {\n    thing = {\n      source  = %q\n      version = %q\n    }\n  }\n}\n\n", testregistry.Provider, c)
+		return fmt.Sprintf("terraform {\n  required_providers {\n    thing = {\n      source  = %q\n      version = %q\n    }\n  }\n}\n\n", registrytest.Provider, c)
 	}
 	e.Write(filepath.Join(e.Root, "main.tf"), req(">= 1.1.0")+fmt.Sprintf(
 		"module \"local\" {\n  source = \"./local\"\n}\n\nmodule \"db\" {\n  source  = %q\n  version = \"~> 1.1\"\n}\n\nmodule \"app\" {\n  source  = %q\n  version = \">= 3.0.0\"\n}\n",
-		testregistry.Host+"/corp/db/aws", testregistry.Host+"/corp/app/aws"))
+		registrytest.Host+"/corp/db/aws", registrytest.Host+"/corp/app/aws"))
 	e.Write(filepath.Join(e.Root, "local", "main.tf"), req(">= 1.0.0")+fmt.Sprintf(
-		"module \"net\" {\n  source  = %q\n  version = \"~> 2.0.0-beta.1\"\n}\n", testregistry.Host+"/corp/net/aws"))
+		"module \"net\" {\n  source  = %q\n  version = \"~> 2.0.0-beta.1\"\n}\n", registrytest.Host+"/corp/net/aws"))
 }
 
 // choice is the prerel.hcl of ChosenPolicies: today's module rule for
@@ -65,14 +65,14 @@ provider "registry.prerel.test/corp/thing" {
 // version the policy would prefer, and init -upgrade takes that one.
 func ChosenPolicies(t *testing.T, inst Installer) {
 	bin := inst.Patched(t)
-	e := testregistry.NewEnv(t)
+	e := registrytest.NewEnv(t)
 	Tree(e)
 	e.Write(filepath.Join(e.Root, "prerel.hcl"), fmt.Sprintf(choice, inst.TodayModule))
 	data := filepath.Join(e.Tmp, "data")
 	e.MustInit(bin, data)
 
-	got := testregistry.Installed(t, data)
-	got[testregistry.Provider] = e.Locked()
+	got := registrytest.Installed(t, data)
+	got[registrytest.Provider] = e.Locked()
 	want := Resolved(t, e, data, inst.Release)
 	t.Logf("installed %s", MapString(got))
 	if MapString(got) != MapString(want) {
@@ -80,7 +80,7 @@ func ChosenPolicies(t *testing.T, inst Installer) {
 	}
 	// What the chosen policies select here differs from today's rule
 	// for every call the file names, so the test proves the patch acts.
-	for k, v := range map[string]string{"local.net": "2.0.0-beta.2", "db": "1.2.0-rc.1", "app": "3.0.0", "app.inner": "1.0.0-beta.2", testregistry.Provider: "2.0.0-beta1"} {
+	for k, v := range map[string]string{"local.net": "2.0.0-beta.2", "db": "1.2.0-rc.1", "app": "3.0.0", "app.inner": "1.0.0-beta.2", registrytest.Provider: "2.0.0-beta1"} {
 		if got[k] != v {
 			t.Errorf("%s: installed %q, want %q", k, got[k], v)
 		}
@@ -111,14 +111,14 @@ func ChosenPolicies(t *testing.T, inst Installer) {
 	// the policy would select now.
 	e.Reg.Publish("net", "2.0.0-beta.3")
 	e.MustInit(bin, data)
-	again := testregistry.Installed(t, data)
-	again[testregistry.Provider] = e.Locked()
+	again := registrytest.Installed(t, data)
+	again[registrytest.Provider] = e.Locked()
 	if MapString(again) != MapString(got) {
 		t.Errorf("a later init installed\n  %s\nwant it kept\n  %s", MapString(again), MapString(got))
 	}
 	// -upgrade takes the newer one.
 	e.MustInit(bin, data, "-upgrade")
-	if v := testregistry.Installed(t, data)["local.net"]; v != "2.0.0-beta.3" {
+	if v := registrytest.Installed(t, data)["local.net"]; v != "2.0.0-beta.3" {
 		t.Errorf("init -upgrade installed local.net %q, want 2.0.0-beta.3", v)
 	}
 }
@@ -131,18 +131,18 @@ func WithoutConfig(t *testing.T, inst Installer) {
 	if rel == "" {
 		t.Skipf("no release %s to compare with: %s builds it", inst.Release, inst.Build)
 	}
-	e := testregistry.NewEnv(t)
+	e := registrytest.NewEnv(t)
 	Tree(e)
 	var results [2]string
 	for i, b := range []string{bin, rel} {
 		data := filepath.Join(e.Tmp, fmt.Sprint("data", i))
 		os.Remove(filepath.Join(e.Root, config.LockFileName))
 		out, err := e.Init(b, data)
-		got := testregistry.Installed(t, data)
+		got := registrytest.Installed(t, data)
 		if got == nil {
 			got = map[string]string{}
 		}
-		got[testregistry.Provider] = e.Locked()
+		got[registrytest.Provider] = e.Locked()
 		got["error"] = fmt.Sprint(err != nil)
 		results[i] = MapString(got) + " | " + strings.Join(ErrorLines(out), "; ")
 	}

@@ -1,4 +1,4 @@
-package testregistry
+package registrytest
 
 import (
 	"archive/tar"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prerel/prerel/report"
@@ -164,7 +165,7 @@ func compareOptions(e *env, rank, reference string, ps []engine.Policy) (compare
 	if err := compare.CheckReference(reference, ps); err != nil {
 		return compare.Options{}, usagef("--reference: %v; add it to --policies", err)
 	}
-	relevance, err := compare.CorpusRelevance(prerel.Corpus())
+	relevance, err := corpusRelevance()
 	if err != nil {
 		return compare.Options{}, failure(err)
 	}
@@ -353,3 +354,10 @@ func checkBaseline(e *env, cmd, path string, d *compare.Drift) error {
 func progressPrinter(e *env, now func() time.Time) func(done, total int64) {
 	return comparerender.Progress(e.stderr, now)
 }
+
+// corpusRelevance is the relevance table of prerel's embedded corpus,
+// read once per process: the corpus does not change and the table is
+// only read.
+var corpusRelevance = sync.OnceValues(func() (*compare.RelevanceTable, error) {
+	return compare.CorpusRelevance(prerel.Corpus())
+})

@@ -1,0 +1,33 @@
+// Package testgc runs a package's tests with the garbage collector set
+// for them: the proofs and property suites allocate many small values
+// that they drop at once, over a live heap of a few megabytes, and at
+// Go's default percent (GOGC=100) the collector runs every few megabytes
+// and takes a quarter to a third of their CPU. At Percent it runs a
+// quarter as often, for a heap of at most a few hundred megabytes. It
+// changes nothing of what a test judges: the tests that count
+// allocations read runtime.MemStats.TotalAlloc, which the percent does
+// not change.
+//
+// A package uses it from its TestMain:
+//
+//	func TestMain(m *testing.M) { testgc.Main(m) }
+package testgc
+
+import (
+	"os"
+	"runtime/debug"
+	"testing"
+)
+
+// Percent is the garbage collector's percent Main sets.
+const Percent = 400
+
+// Main sets the collector's percent to Percent, unless GOGC is set in
+// the environment (then the collector runs as it says), runs m's tests
+// and exits with their status.
+func Main(m *testing.M) {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(Percent)
+	}
+	os.Exit(m.Run())
+}

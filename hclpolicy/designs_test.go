@@ -9,7 +9,6 @@ import (
 
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/hclpolicy"
 	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/policies"
 )
@@ -39,7 +38,6 @@ func (d withHistory) Groups(yield func(compare.Group) bool) error {
 // on every case (invalid included) and the same selection from the
 // domain's whole version list for every constraint.
 func TestDesignsEqualNativePolicies(t *testing.T) {
-	hclpolicy.FewerCollections(t)
 	scope := proofScope()
 	for _, native := range rewrittenNatives(t) {
 		name := native.Name()

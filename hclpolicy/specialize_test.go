@@ -70,7 +70,6 @@ func TestSpecializedAsWritten(t *testing.T) {
 		}
 		groups = append(some, groups[len(groups)-1])
 	}
-	fewerCollections(t)
 	// The value of each constraint and of each version, made once for
 	// every policy: admit as written reads them as they are, and the
 	// groups share one version list.

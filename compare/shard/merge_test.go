@@ -47,7 +47,13 @@ func TestMergeIsAssociativeAndOrderIndependent(t *testing.T) {
 		if capped {
 			caps.Classes, caps.Splits = 5*len(pairIndexes(len(ps))), 6
 		}
-		for _, d := range []compare.Domain{exhaustiveDomain(t, 1), must(compare.Random(3, 1500))} {
+		// Every day the first 300 constraints of scope 1, the whole
+		// scope in the long run.
+		ex := exhaustiveDomain(t, 1)
+		if !longtest.Enabled() {
+			ex = limitGroups(ex, 300)
+		}
+		for _, d := range []compare.Domain{ex, must(compare.Random(3, 1500))} {
 			s := runShards(t, d, ps, compare.Options{}, 7)
 			want := partialJSONOf(t, mustMerge(t, s...))
 			groupings := []struct {

@@ -8,12 +8,17 @@
 // allocations read runtime.MemStats.TotalAlloc, which the percent does
 // not change.
 //
+// Benchmarks keep Go's default, so that their figures compare with those
+// measured before and with a program's: a run given -bench, or GOGC in
+// its environment, leaves the collector as it is.
+//
 // A package uses it from its TestMain:
 //
 //	func TestMain(m *testing.M) { testgc.Main(m) }
 package testgc
 
 import (
+	"flag"
 	"os"
 	"runtime/debug"
 	"testing"
@@ -23,11 +28,24 @@ import (
 const Percent = 400
 
 // Main sets the collector's percent to Percent, unless GOGC is set in
-// the environment (then the collector runs as it says), runs m's tests
-// and exits with their status.
+// the environment or benchmarks are asked for (-test.bench), runs m's
+// tests and exits with their status.
 func Main(m *testing.M) {
-	if os.Getenv("GOGC") == "" {
+	flag.Parse()
+	if Applies() {
 		debug.SetGCPercent(Percent)
 	}
 	os.Exit(m.Run())
+}
+
+// Applies reports whether Main sets the collector's percent: neither
+// GOGC nor -test.bench is set. It reads the flags, which Main parses.
+func Applies() bool {
+	if os.Getenv("GOGC") != "" {
+		return false
+	}
+	if b := flag.Lookup("test.bench"); b != nil && b.Value.String() != "" {
+		return false
+	}
+	return true
 }

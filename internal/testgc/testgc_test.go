@@ -1,7 +1,6 @@
 package testgc
 
 import (
-	"os"
 	"runtime/debug"
 	"testing"
 )
@@ -9,14 +8,21 @@ import (
 func TestMain(m *testing.M) { Main(m) }
 
 // The tests of a package that calls Main run with the collector at
-// Percent, or as GOGC says when it is set.
+// Percent, unless GOGC or -test.bench says otherwise.
 func TestMainSetsPercent(t *testing.T) {
-	want := Percent
-	if os.Getenv("GOGC") != "" {
-		t.Skip("GOGC is set: Main leaves the collector as it says")
+	if !Applies() {
+		t.Skip("GOGC or -test.bench is set: Main leaves the collector as it is")
 	}
-	got := debug.SetGCPercent(want)
-	if got != want {
-		t.Errorf("the collector's percent is %d, want %d", got, want)
+	if got := debug.SetGCPercent(Percent); got != Percent {
+		t.Errorf("the collector's percent is %d, want %d", got, Percent)
+	}
+}
+
+// A benchmark runs with the collector as the environment sets it.
+func BenchmarkKeepsTheDefault(b *testing.B) {
+	if Applies() {
+		b.Fatal("Main applies with -test.bench set")
+	}
+	for b.Loop() {
 	}
 }

@@ -2,12 +2,15 @@ package updaters_test
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -493,16 +496,57 @@ func TestDependabotEqualsRubyGems(t *testing.T) {
 
 func TestTerraformModuleVersionsEqualsMasterminds331(t *testing.T) {
 	t.Parallel()
+	prove(t, updaters.TerraformModuleVersions{}, exec.Command(masterminds331(t)))
+}
+
+// masterminds331 returns the Masterminds/semver v3.3.1 judge of
+// testdata/masterminds331, built once for its sources and Go release
+// into the user's cache (prerel/updaters/masterminds331-HASH/judge), as
+// linking it again takes more CPU than the proof.
+func masterminds331(t *testing.T) string {
+	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		missing(t, "go is not on PATH")
 	}
-	bin := filepath.Join(t.TempDir(), "masterminds331")
-	build := exec.Command(goTool, "build", "-o", bin, ".")
-	build.Dir = filepath.Join("testdata", "masterminds331")
+	src := filepath.Join("testdata", "masterminds331")
+	h := sha256.New()
+	fmt.Fprintln(h, runtime.Version())
+	for _, name := range []string{"go.mod", "go.sum", "main.go"} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(h, "%s %d\n", name, len(b))
+		h.Write(b)
+	}
+	dir := t.TempDir()
+	if cache, err := os.UserCacheDir(); err == nil {
+		dir = filepath.Join(cache, "prerel", "updaters", "masterminds331-"+hex.EncodeToString(h.Sum(nil))[:12])
+	}
+	bin := filepath.Join(dir, "judge")
+	if _, err := os.Stat(bin); err == nil {
+		return bin
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Built beside it and renamed, so that a run beside this one never
+	// starts half a binary.
+	tmp, err := os.CreateTemp(dir, "judge-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	build := exec.Command(goTool, "build", "-o", tmp.Name(), ".")
+	build.Dir = src
 	build.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOWORK=off")
 	if out, err := build.CombinedOutput(); err != nil {
 		missing(t, "cannot build the Masterminds/semver v3.3.1 judge (testdata/masterminds331): %v\n%s", err, out)
 	}
-	prove(t, updaters.TerraformModuleVersions{}, exec.Command(bin))
+	if err := os.Rename(tmp.Name(), bin); err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }

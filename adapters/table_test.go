@@ -72,9 +72,33 @@ func checkTable(t *testing.T, table engine.VersionTable, p engine.Policy, constr
 // tableDiff is checkTable's check: "" when the table agrees with the
 // text, otherwise how it differs.
 func tableDiff(table engine.VersionTable, p engine.Policy, constraint string, versions []string) string {
-	text := engine.TextTable(p, versions)
+	return tableDiffFrom(table, p, constraint, versions, judgeOnText(p, constraint, versions))
+}
+
+// onText is what Compile and Match give for a constraint: Compile's
+// error, or the result of every version.
+type onText struct {
+	err     error
+	results []engine.Result
+}
+
+// judgeOnText judges constraint against versions through the text table.
+func judgeOnText(p engine.Policy, constraint string, versions []string) onText {
+	tm, err := engine.TextTable(p, versions).Compile(constraint)
+	if err != nil {
+		return onText{err: err}
+	}
+	out := onText{results: make([]engine.Result, len(versions))}
+	for i := range versions {
+		out.results[i] = tm.Judge(i)
+	}
+	return out
+}
+
+// tableDiffFrom is tableDiff with what the text gives judged before.
+func tableDiffFrom(table engine.VersionTable, p engine.Policy, constraint string, versions []string, text onText) string {
 	fm, ferr := table.Compile(constraint)
-	tm, terr := text.Compile(constraint)
+	terr := text.err
 	if (ferr == nil) != (terr == nil) || ferr != nil && ferr.Error() != terr.Error() {
 		return fmt.Sprintf("%s: Compile(%q): the table's error is %v, Compile's %v", p.Name(), constraint, ferr, terr)
 	}
@@ -90,7 +114,7 @@ func tableDiff(table engine.VersionTable, p engine.Policy, constraint string, ve
 	}
 	fm.Verdicts(out)
 	for i, v := range versions {
-		want := tm.Judge(i)
+		want := text.results[i]
 		if out[i] != want.Verdict {
 			return fmt.Sprintf("%s: %q | %q: Verdicts gives %s, Match %s (%s)", p.Name(), constraint, v, out[i], want.Verdict, want.Reason)
 		}
@@ -107,6 +131,13 @@ func tableDiff(table engine.VersionTable, p engine.Policy, constraint string, ve
 func TestTableEqualsText(t *testing.T) {
 	longtest.SkipShort(t)
 	constraints, versions := tableCases()
+	// What the text gives, judged once for both runs.
+	text := make([][]onText, len(All()))
+	for i, p := range All() {
+		for _, c := range constraints {
+			text[i] = append(text[i], judgeOnText(p, c, versions))
+		}
+	}
 	for _, memo := range []bool{true, false} {
 		name := "memo"
 		if !memo {
@@ -115,10 +146,12 @@ func TestTableEqualsText(t *testing.T) {
 			minMemo, maxMemo = 0, 0
 		}
 		t.Run(name, func(t *testing.T) {
-			for _, p := range All() {
+			for i, p := range All() {
 				table := p.(engine.VersionReader).ReadVersions(versions)
-				for _, c := range constraints {
-					checkTable(t, table, p, c, versions)
+				for k, c := range constraints {
+					if msg := tableDiffFrom(table, p, c, versions, text[i][k]); msg != "" {
+						t.Fatal(msg)
+					}
 				}
 			}
 		})
@@ -132,6 +165,11 @@ func TestTableEqualsText(t *testing.T) {
 func TestTableConcurrent(t *testing.T) {
 	constraints, versions := tableCases()
 	for _, p := range All() {
+		// What the text gives, judged once for the four goroutines.
+		text := make([]onText, len(constraints))
+		for i, c := range constraints {
+			text[i] = judgeOnText(p, c, versions)
+		}
 		table := p.(engine.VersionReader).ReadVersions(versions)
 		var wg sync.WaitGroup
 		errs := make(chan string, 4)
@@ -147,8 +185,8 @@ func TestTableConcurrent(t *testing.T) {
 				defer wg.Done()
 				for i := range n {
 					// Each goroutine starts elsewhere in the list.
-					c := constraints[(i+w*len(constraints)/4)%len(constraints)]
-					if msg := tableDiff(table, p, c, versions); msg != "" {
+					k := (i + w*len(constraints)/4) % len(constraints)
+					if msg := tableDiffFrom(table, p, constraints[k], versions, text[k]); msg != "" {
 						select {
 						case errs <- msg:
 						default:

@@ -49,7 +49,7 @@ func TestKeepsTablesAcrossBatches(t *testing.T) {
 		t.Run(fmt.Sprintf("%s, reasons %v", tt.policy, tt.reasons), func(t *testing.T) {
 			ps := []engine.Policy{p}
 			ev := batch.NewEvaluator(ps, tt.reasons, 1)
-			judgeAll(t, ev, ps, in, tt.reasons)
+			judgeAll(t, ev, ps, in, textResults(ps, in), tt.reasons)
 			if gen := ev.StreamGen(); gen != 2 {
 				t.Errorf("the tables' versions were set %d times, want 2 (the first batch, the one that adds 9.9.9)", gen)
 			}
@@ -83,10 +83,12 @@ func TestMatchesTextPath(t *testing.T) {
 	in := append(append([][2]string{}, cases...), shuffled(cases, 2)[:len(cases)/3]...)
 	in = append(in, [2]string{"=> 1", "1.0.0"}, [2]string{"", ""}, [2]string{">= 1.0", "1.0.0-beta\xff"})
 	ps := catalogue.New().All()
+	// The text path's answers, judged once for the four evaluators.
+	want := textResults(ps, in)
 	for _, workers := range []int{1, 3} {
 		for _, reasons := range []bool{false, true} {
 			t.Run(fmt.Sprintf("workers %d, reasons %v", workers, reasons), func(t *testing.T) {
-				judgeAll(t, batch.NewEvaluator(ps, reasons, workers), ps, in, reasons)
+				judgeAll(t, batch.NewEvaluator(ps, reasons, workers), ps, in, want, reasons)
 			})
 		}
 	}
@@ -116,14 +118,28 @@ func (panicking) Compile(string) (engine.Matcher, error) {
 	panic(errors.New("the policy broke"))
 }
 
-// judgeAll has ev judge cases in batches of batch.MaxLines and checks
-// every answer against the policy's Compile and Match.
-func judgeAll(t *testing.T, ev *batch.Evaluator, ps []engine.Policy, cases [][2]string, reasons bool) {
-	t.Helper()
+// textResults are the results of each policy's Compile and Match on
+// each case: [case][policy].
+func textResults(ps []engine.Policy, cases [][2]string) [][]engine.Result {
 	text := make([]textPath, len(ps))
 	for j, p := range ps {
 		text[j] = textPath{p: p, compiled: map[string]engine.Matcher{}, refused: map[string]error{}}
 	}
+	out := make([][]engine.Result, len(cases))
+	for i, c := range cases {
+		out[i] = make([]engine.Result, len(ps))
+		for j := range ps {
+			out[i][j] = text[j].result(c[0], c[1])
+		}
+	}
+	return out
+}
+
+// judgeAll has ev judge cases in batches of batch.MaxLines and checks
+// every answer against the policy's Compile and Match, as textResults
+// gives them in want.
+func judgeAll(t *testing.T, ev *batch.Evaluator, ps []engine.Policy, cases [][2]string, want [][]engine.Result, reasons bool) {
+	t.Helper()
 	b := batch.New()
 	for from := 0; from < len(cases); from += batch.MaxLines {
 		b.Reset()
@@ -137,7 +153,7 @@ func judgeAll(t *testing.T, ev *batch.Evaluator, ps []engine.Policy, cases [][2]
 				t.Fatalf("case %d is %q %q, want %q %q", from+i, gc, gv, c[0], c[1])
 			}
 			for j, p := range ps {
-				want := text[j].result(c[0], c[1])
+				want := want[from+i][j]
 				if reasons {
 					if got := b.Result(j, i); got != want {
 						t.Fatalf("%s on %q %q: %v, want %v (text path)", p.Name(), c[0], c[1], got, want)

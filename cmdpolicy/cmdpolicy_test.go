@@ -38,6 +38,14 @@ func script(name string) string {
 	return filepath.Join("..", "testdata", "policycmd", name)
 }
 
+// python is the command line that runs a script: "python3 -S", as the
+// scripts import the standard library alone. Without site's import of
+// the installed packages the interpreter starts in about two thirds of
+// the CPU, and these tests start some twenty of them.
+func python(path string) []string {
+	return []string{"python3", "-S", path}
+}
+
 // noLeaks fails t when, once its cleanups have run, more goroutines are
 // left than when it started. Call it first, so that its check runs last.
 func noLeaks(t *testing.T) {
@@ -60,7 +68,7 @@ func noLeaks(t *testing.T) {
 func newPolicy(t *testing.T, name string, opt Options) *Policy {
 	t.Helper()
 	needPython(t)
-	p, err := New(strings.TrimSuffix(strings.ReplaceAll(name, "_", "-"), ".py"), []string{"python3", script(name)}, opt)
+	p, err := New(strings.TrimSuffix(strings.ReplaceAll(name, "_", "-"), ".py"), python(script(name)), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +373,7 @@ func TestDirAndStderr(t *testing.T) {
 	noLeaks(t)
 	needPython(t)
 	var stderr lockedBuffer
-	p, err := New("named", []string{"python3", "prerelease_named.py"}, Options{Dir: script(""), Stderr: &stderr})
+	p, err := New("named", python("prerelease_named.py"), Options{Dir: script(""), Stderr: &stderr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +386,7 @@ func TestDirAndStderr(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	q, err := New("fails", []string{"python3", script("exit_at_once.py")}, Options{Stderr: &stderr})
+	q, err := New("fails", python(script("exit_at_once.py")), Options{Stderr: &stderr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -569,7 +577,7 @@ func TestCommandFailures(t *testing.T) {
 	hangs := Options{Timeout: 5 * time.Second}
 	for name, f := range map[string]failing{
 		"exits at once": {script: "exit_at_once.py", versions: five,
-			want: []string{`policy "exit-at-once": command python3 ../testdata/policycmd/exit_at_once.py: exited with status 3 after answering 0 of 5 cases of a batch, with no answer for constraint "c", version "v1" (case 1 of a batch of 5)`,
+			want: []string{`policy "exit-at-once": command python3 -S ../testdata/policycmd/exit_at_once.py: exited with status 3 after answering 0 of 5 cases of a batch, with no answer for constraint "c", version "v1" (case 1 of a batch of 5)`,
 				`; its standard error ended with "exit_at_once: no rule here"`}},
 		"exits mid-batch": {script: "exit_mid_batch.py", versions: five, answered: 2,
 			want: []string{`exited with status 4 after answering 2 of 5 cases of a batch, with no answer for constraint "c", version "v3" (case 3 of a batch of 5)`}},

@@ -72,6 +72,11 @@
 //
 // Every exclusion of a holding property has a divergence too: the property
 // without that one exclusion, falsified by a witness of the quirk it names.
+// The four quirks gopter finds only after more tests than the long run's
+// count of a property (from about 6,700 to 71,000 from the default seed:
+// terraform-module and opentofu-module, strict and cargo in linear-tight,
+// strict and apparentlymart without the go-versions-precedence exclusion)
+// are searched for in the long run only.
 //
 // # Seeds and sizes
 //

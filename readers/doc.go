@@ -19,8 +19,9 @@
 // examples. terraform-ls and tfupdate are proven equal to their real code
 // by this package's tests: small programs under testdata are built inside
 // a copy of each program's own module tree, from the Go module proxy, and
-// run over the exhaustive domain (scope 1 every day when they are built,
-// scope 3 and the corpus in the long run). OpenTofu's experimental engine
+// run over the exhaustive domain (every day when they are built, scope 1's
+// comparators alone and a quarter of its constraints of two; scope 3 and
+// the corpus in the long run). OpenTofu's experimental engine
 // resolves registry modules only on OpenTofu's main branch, which the
 // module proxy does not serve: it is a reading of the source, with the
 // reason in its doc.

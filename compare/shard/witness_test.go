@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -439,6 +440,11 @@ func TestWitnessCheckRefusesACaseTheShardDoesNotKeep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The two shards run once; each subtest forges its own copy.
+	var shards [][]byte
+	for _, p := range runShards(t, d, ps, compare.Options{}, 2) {
+		shards = append(shards, partialJSONOf(t, p))
+	}
 	for _, tt := range []struct {
 		name         string
 		split, other bool
@@ -455,8 +461,12 @@ func TestWitnessCheckRefusesACaseTheShardDoesNotKeep(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			var paths []string
-			for k, p := range runShards(t, d, ps, compare.Options{}, 2) {
-				paths = append(paths, writePartial(t, dir, fmt.Sprintf("shard-%d.json", k+1), p))
+			for k, data := range shards {
+				path := filepath.Join(dir, fmt.Sprintf("shard-%d.json", k+1))
+				if err := os.WriteFile(path, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				paths = append(paths, path)
 			}
 			forged, other := paths[tt.shard-1], paths[2-tt.shard]
 			var names []string

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/compare/comparetest"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/policies"
@@ -33,44 +34,16 @@ func (d withHistory) Groups(yield func(compare.Group) bool) error {
 }
 
 // pairEvery is how sparsely the everyday run samples the constraints of
-// two comparators of the exhaustive domain: one in this many.
+// two comparators of the exhaustive domain (comparetest.Sampled): one in
+// this many.
 const pairEvery = 4
-
-// someGroups is the exhaustive domain of scope 1 as the everyday run
-// proves the designs on it: every comparator alone, where a one-line
-// change to a rule shows, and one in pairEvery of the constraints of two
-// comparators, which still has every operator next to every other.
-type someGroups struct{ compare.Domain }
-
-func (d someGroups) Info() compare.DomainInfo {
-	info := d.Domain.Info()
-	info.Cases = 0
-	d.Groups(func(g compare.Group) bool {
-		info.Cases += int64(len(g.Versions))
-		return true
-	})
-	info.Description += fmt.Sprintf(", every comparator alone and one in %d constraints of two", pairEvery)
-	return info
-}
-
-func (d someGroups) Groups(yield func(compare.Group) bool) error {
-	pairs := 0
-	return d.Domain.Groups(func(g compare.Group) bool {
-		if strings.Contains(g.Constraint, ",") {
-			if pairs++; pairs%pairEvery != 1 {
-				return true
-			}
-		}
-		return yield(g)
-	})
-}
 
 // TestDesignsEqualNativePolicies proves each native policy re-expressed in
 // HCL (testdata/designs/hcl-<name>.hcl; a native policy need not have
 // one) equal to the native one on the exhaustive domain: the same verdict
 // on every case (invalid included) and the same selection from the
 // domain's whole version list for every constraint. Every day on
-// someGroups of scope 1; on scope 3 whole in the long run.
+// comparetest.Sampled of scope 1; on scope 3 whole in the long run.
 func TestDesignsEqualNativePolicies(t *testing.T) {
 	scope := proofScope()
 	for _, native := range rewrittenNatives(t) {
@@ -83,7 +56,7 @@ func TestDesignsEqualNativePolicies(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !longtest.Enabled() {
-				d = someGroups{d}
+				d = comparetest.Sampled(d, pairEvery)
 			}
 			r, err := compare.Run(context.Background(), withHistory{d}, []engine.Policy{native, hcl}, compare.Options{})
 			if err != nil {

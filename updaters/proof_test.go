@@ -17,6 +17,7 @@ import (
 
 	prerel "github.com/prerel/prerel"
 	"github.com/prerel/prerel/compare"
+	"github.com/prerel/prerel/compare/comparetest"
 	"github.com/prerel/prerel/engine"
 	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/updaters"
@@ -39,7 +40,7 @@ func proofDomains(t *testing.T) []compare.Domain {
 		t.Fatal(err)
 	}
 	if !longtest.Enabled() {
-		return []compare.Domain{edges{}, sampled{ex}}
+		return []compare.Domain{edges{}, comparetest.Sampled(ex, pairEvery)}
 	}
 	corpus, err := compare.Corpus(prerel.Corpus(), compare.PairByContext)
 	if err != nil {
@@ -49,40 +50,9 @@ func proofDomains(t *testing.T) []compare.Domain {
 }
 
 // pairEvery is how sparsely the everyday run samples the constraints of
-// two comparators of the exhaustive domain: one in this many.
+// two comparators of the exhaustive domain (comparetest.Sampled): one in
+// this many.
 const pairEvery = 4
-
-// sampled is the exhaustive domain of scope 1 as the everyday run proves
-// it: every comparator alone (each operator before each comparator
-// version, against every version), where a one-line change to a rule
-// shows, and one in pairEvery of the constraints of two comparators,
-// which still has every operator next to every other. The long run
-// proves scope 3 whole, which holds every case of scope 1.
-type sampled struct{ compare.Domain }
-
-func (d sampled) Info() compare.DomainInfo {
-	info := d.Domain.Info()
-	info.Cases = 0
-	d.Groups(func(g compare.Group) bool {
-		info.Cases += int64(len(g.Versions))
-		return true
-	})
-	info.Name += "-sampled"
-	info.Description += fmt.Sprintf(", every comparator alone and one in %d constraints of two", pairEvery)
-	return info
-}
-
-func (d sampled) Groups(yield func(compare.Group) bool) error {
-	pairs := 0
-	return d.Domain.Groups(func(g compare.Group) bool {
-		if strings.Contains(g.Constraint, ",") {
-			if pairs++; pairs%pairEvery != 1 {
-				return true
-			}
-		}
-		return yield(g)
-	})
-}
 
 // edges is a domain of the grammar's corners, where the three tools read
 // differently from each other and from Terraform: operators and layouts

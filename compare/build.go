@@ -64,27 +64,25 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 			}
 			return s
 		}
-		var order []classOrder // a pair's classes, sorted before they are made
+		var order []classOrder // a pair's classes
+		var sorted []int32     // their positions in order, sorted before they are made
 		return func(k int) {
 			pa, pb := policies[pairs[k][0]], policies[pairs[k][1]]
 			agg := &agg.pairs[k]
 			left := agg.diverge
-			order = order[:0]
+			order, sorted = order[:0], sorted[:0]
 			agg.eachClass(func(ck classKey, count int64, least *caseKey, c *classAgg) {
 				left -= count
 				rel := relevance.Of(least.constraint)
+				sorted = append(sorted, int32(len(order)))
 				order = append(order, classOrder{signature: signature(ck), relevance: rel, share: rel.share(), count: count,
 					a: ck.a, b: ck.b, least: least, agg: c})
 			})
 			byCount := r.Rank == RankCount
-			slices.SortFunc(order, func(x, y classOrder) int {
-				if c := shareOrder(x.share, x.count, y.share, y.count, byCount); c != 0 {
-					return c
-				}
-				return strings.Compare(x.signature, y.signature)
-			})
+			slices.SortFunc(sorted, func(x, y int32) int { return order[x].compare(&order[y], byCount) })
 			classes := r.Classes[at[k]:at[k+1]]
-			for i, o := range order {
+			for i, j := range sorted {
+				o := &order[j]
 				classes[i] = Class{
 					A:         pa.Name(),
 					B:         pb.Name(),
@@ -151,8 +149,9 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 	return r, nil
 }
 
-// classOrder is a class of one pair with what orders it, sorted before
-// the class is made so that the sort moves a few words, not the class.
+// classOrder is a class of one pair with what orders it, sorted (by its
+// position) before the class is made so that the sort moves a word, not
+// the class.
 type classOrder struct {
 	signature string
 	relevance *Relevance
@@ -161,6 +160,29 @@ type classOrder struct {
 	a, b      engine.Verdict
 	least     *caseKey  // the witness
 	agg       *classAgg // the class in a capped map, with its reasons; nil for pairAgg.final's
+}
+
+// compare orders o before p as shareOrder does (the larger share, then
+// the larger count; with byCount the larger count first), then by
+// signature. It is shareOrder written out, as the sort of a pair's
+// classes calls it most.
+func (o *classOrder) compare(p *classOrder, byCount bool) int {
+	switch {
+	case o.share == p.share && o.count == p.count:
+		return strings.Compare(o.signature, p.signature)
+	case byCount && o.count != p.count, !byCount && o.share == p.share:
+		return larger(o.count, p.count)
+	}
+	return larger(o.share, p.share)
+}
+
+// larger is -1 when a is larger than b, 1 otherwise: the order of a
+// descending sort of values that differ.
+func larger[T int64 | float64](a, b T) int {
+	if a > b {
+		return -1
+	}
+	return 1
 }
 
 // classWitnesses finds the witnesses of the classes and the classes of

@@ -97,11 +97,7 @@ func (w *worker) refusal(p int, s *localSplit) string {
 	r := w.refused[p]
 	if r == "" {
 		w.policy, w.version = p, ""
-		t := w.list.table(p, w.policies[p])
-		r = refusedBy(func(c string) error {
-			_, err := t.Compile(c)
-			return err
-		}, w.shapes.ci, w.shapes.spaced)
+		r = refusedConstraint(w.policies[p], w.shapes.ci, w.shapes.spaced)
 		w.refused[p] = r
 	}
 	return r

@@ -172,19 +172,8 @@ func versionRefusal(vi *versionInfo) string {
 }
 
 // refusedConstraint names the comparators of a constraint that p refuses
-// on their own, compiling each alone with p.Compile.
+// on their own, compiling each alone.
 func refusedConstraint(p engine.Policy, ci *constraintInfo, spaced []bool) string {
-	return refusedBy(func(c string) error {
-		_, err := p.Compile(c)
-		return err
-	}, ci, spaced)
-}
-
-// refusedBy is refusedConstraint with a policy's compile: its Compile, or
-// the Compile of its table of versions, which refuses the same text
-// (engine.VersionTable) and reads the pieces it has met without calling
-// its library again.
-func refusedBy(compile func(constraint string) error, ci *constraintInfo, spaced []bool) string {
 	if !ci.ok {
 		return "constraint refused: syntax " + strconv.Quote(syntaxShape(ci.text))
 	}
@@ -196,7 +185,7 @@ func refusedBy(compile func(constraint string) error, ci *constraintInfo, spaced
 	var alone []int
 	for i := range cs {
 		if i < len(fields) {
-			if err := compile(strings.TrimSpace(fields[i])); err != nil {
+			if _, err := p.Compile(strings.TrimSpace(fields[i])); err != nil {
 				alone = append(alone, i)
 			}
 		}

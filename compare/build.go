@@ -80,24 +80,17 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 			})
 			byCount := r.Rank == RankCount
 			slices.SortFunc(sorted, func(x, y int32) int { return order[x].compare(&order[y], byCount) })
+			// The classes are zero: each field is set in its place, not
+			// copied in whole.
 			classes := r.Classes[at[k]:at[k+1]]
+			a, b := pa.Name(), pb.Name()
 			for i, j := range sorted {
-				o := &order[j]
-				classes[i] = Class{
-					A:         pa.Name(),
-					B:         pb.Name(),
-					Signature: o.signature,
-					Count:     o.count,
-					Relevance: o.relevance,
-					Witness: Witness{
-						Constraint: o.least.constraint,
-						Version:    o.least.version,
-						AVerdict:   o.a,
-						BVerdict:   o.b,
-					},
-				}
-				if c := o.agg; c != nil {
-					classes[i].Witness.AReason, classes[i].Witness.BReason = c.reason(0), c.reason(1)
+				o, c := &order[j], &classes[i]
+				c.A, c.B, c.Signature, c.Count, c.Relevance = a, b, o.signature, o.count, o.relevance
+				w := &c.Witness
+				w.Constraint, w.Version, w.AVerdict, w.BVerdict = o.least.constraint, o.least.version, o.a, o.b
+				if agg := o.agg; agg != nil {
+					w.AReason, w.BReason = agg.reason(0), agg.reason(1)
 				}
 			}
 			clear(order) // let go of the pair's aggregate

@@ -229,28 +229,23 @@ func decideWitnessCauses(classes []Class, sides [][2]int32, witnesses [][2]strin
 		return strings.Compare(witnesses[x][1], witnesses[y][1])
 	})
 	// The classes of a witness lie far apart in classes: their verdicts
-	// on it are read in order first, and their causes written in order
-	// once every witness is decided.
+	// on it are read in order first.
 	onWitness := make([][2]engine.Verdict, len(classes))
 	for i := range classes {
 		onWitness[i] = [2]engine.Verdict{classes[i].Witness.AVerdict, classes[i].Witness.BVerdict}
 	}
-	causes := make([]Cause, len(classes))
 	parallel(len(witnesses), workers, func() func(int) {
 		j := causeJudge{policies: policies, sides: sides, onWitness: onWitness, matchers: matchers, tables: tables,
 			vectors: map[uint64]*causeVector{}}
 		return func(i int) {
 			w := order[i]
 			if steps != nil {
-				j.decide(causes, classesOf[w], steps[w], numbers[w])
+				j.decide(classes, classesOf[w], steps[w], numbers[w])
 			} else {
-				j.decide(causes, classesOf[w], counterfactuals(witnesses[w][0], witnesses[w][1]), nil)
+				j.decide(classes, classesOf[w], counterfactuals(witnesses[w][0], witnesses[w][1]), nil)
 			}
 		}
 	})
-	for i := range classes {
-		classes[i].Cause = causes[i]
-	}
 }
 
 // numberConstraints numbers the constraints of the cases of the steps of
@@ -352,11 +347,11 @@ func (mc *matcherCache) get(policies []engine.Policy, k matcherKey) engine.Match
 	return m
 }
 
-// decide sets the cause of the classes (indexes into causes, one per
-// class) that share a witness, as CauseOf would; steps are the witness's
-// counterfactuals, and numbers the numbers of their cases' constraints
-// (numberConstraints; nil without tables).
-func (j *causeJudge) decide(causes []Cause, indexes []int32, steps []counterfactual, numbers []int32) {
+// decide sets the cause of the classes (indexes into classes) that share
+// a witness, as CauseOf would; steps are the witness's counterfactuals,
+// and numbers the numbers of their cases' constraints (numberConstraints;
+// nil without tables).
+func (j *causeJudge) decide(classes []Class, indexes []int32, steps []counterfactual, numbers []int32) {
 	j.steps, j.numbers = steps, numbers
 	j.cases, j.stepOf, j.at = j.cases[:0], j.stepOf[:0], j.at[:0]
 	for s, step := range j.steps {
@@ -370,10 +365,10 @@ func (j *causeJudge) decide(causes []Cause, indexes []int32, steps []counterfact
 	for _, i := range indexes {
 		a, b := j.sides[i][0], j.sides[i][1]
 		if a < 0 || b < 0 {
-			causes[i] = CauseUnknown
+			classes[i].Cause = CauseUnknown
 			continue
 		}
-		causes[i] = j.safeDecide(int(a), int(b), j.onWitness[i][0], j.onWitness[i][1])
+		classes[i].Cause = j.safeDecide(int(a), int(b), j.onWitness[i][0], j.onWitness[i][1])
 	}
 }
 

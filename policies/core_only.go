@@ -161,16 +161,20 @@ func (m *coreOnlyTableMatcher) Judge(i int) engine.Result {
 func (t *coreOnlyTable) Len() int { return t.fast.Len() }
 
 // Compile is the native table's, or the text table's for a constraint
-// that table refuses (it reads three parts only; the text table gives
-// Compile's own answer) and for every constraint when some version has
-// more than three parts.
+// that table refuses for its syntax (it reads three parts only; the text
+// table gives Compile's own answer) and for every constraint when some
+// version has more than three parts. A constraint the native table
+// refuses for naming a prerelease is refused with that error: the
+// engine's parser read it, so the multipart parser Compile uses reads it
+// alike, and Compile refuses it with the same words.
 func (t *coreOnlyTable) Compile(constraint string) (engine.TableMatcher, error) {
 	if !t.multipart {
-		if m, err := t.fast.Compile(constraint); err == nil {
-			if t.bad != nil {
-				return &coreOnlyTableMatcher{TableMatcher: m, bad: t.bad}, nil
-			}
-			return m, nil
+		m, err := t.fast.Compile(constraint)
+		switch {
+		case err == nil && t.bad != nil:
+			return &coreOnlyTableMatcher{TableMatcher: m, bad: t.bad}, nil
+		case err == nil, errors.Is(err, ErrPrereleaseConstraint):
+			return m, err
 		}
 	}
 	return t.text.Compile(constraint)

@@ -124,13 +124,19 @@ func (w *worker) countPairs(n int, odd bool) {
 		w.countPairsByByte(n)
 		return
 	}
+	// The policies do not all agree where one differs from the first.
+	for p := 1; p < len(w.lo); p++ {
+		lo, hi := w.lo[p][:words], w.hi[p][:words]
+		for i, x := range w.diverged {
+			w.diverged[i] = x | (lo[i] ^ w.lo[0][i]) | (hi[i] ^ w.hi[0][i])
+		}
+	}
 	for k, pr := range w.pairs {
-		alo, ahi, blo, bhi := w.lo[pr[0]], w.hi[pr[0]], w.lo[pr[1]], w.hi[pr[1]]
+		alo, ahi := w.lo[pr[0]][:words], w.hi[pr[0]][:words]
+		blo, bhi := w.lo[pr[1]][:words], w.hi[pr[1]][:words]
 		d := 0
-		for i := range w.diverged {
-			x := (alo[i] ^ blo[i]) | (ahi[i] ^ bhi[i])
-			d += bits.OnesCount64(x)
-			w.diverged[i] |= x
+		for i := range alo {
+			d += bits.OnesCount64((alo[i] ^ blo[i]) | (ahi[i] ^ bhi[i]))
 		}
 		w.diverge[k] = int64(d)
 	}

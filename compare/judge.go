@@ -56,8 +56,8 @@ func bitPlanes(out []engine.Verdict, lo, hi []uint64) (odd bool) {
 	for k := range lo {
 		var l, h uint64
 		for i, v := range out[k*64 : min(len(out), (k+1)*64)] {
-			l |= uint64(v&1) << i
-			h |= uint64(v>>1&1) << i
+			l |= uint64(v&1) << (i & 63)
+			h |= uint64(v>>1&1) << (i & 63)
 			most = max(most, v)
 		}
 		lo[k], hi[k] = l, h

@@ -64,42 +64,33 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 			}
 			return s
 		}
-		var order []classOrder // a pair's classes, sorted before they are made
+		var order []classOrder // a pair's classes
+		var sorted []int32     // their positions in order, sorted before they are made
 		return func(k int) {
 			pa, pb := policies[pairs[k][0]], policies[pairs[k][1]]
 			agg := &agg.pairs[k]
 			left := agg.diverge
-			order = order[:0]
+			order, sorted = order[:0], sorted[:0]
 			agg.eachClass(func(ck classKey, count int64, least *caseKey, c *classAgg) {
 				left -= count
 				rel := relevance.Of(least.constraint)
+				sorted = append(sorted, int32(len(order)))
 				order = append(order, classOrder{signature: signature(ck), relevance: rel, share: rel.share(), count: count,
 					a: ck.a, b: ck.b, least: least, agg: c})
 			})
 			byCount := r.Rank == RankCount
-			slices.SortFunc(order, func(x, y classOrder) int {
-				if c := shareOrder(x.share, x.count, y.share, y.count, byCount); c != 0 {
-					return c
-				}
-				return strings.Compare(x.signature, y.signature)
-			})
+			slices.SortFunc(sorted, func(x, y int32) int { return order[x].compare(&order[y], byCount) })
+			// The classes are zero: each field is set in its place, not
+			// copied in whole.
 			classes := r.Classes[at[k]:at[k+1]]
-			for i, o := range order {
-				classes[i] = Class{
-					A:         pa.Name(),
-					B:         pb.Name(),
-					Signature: o.signature,
-					Count:     o.count,
-					Relevance: o.relevance,
-					Witness: Witness{
-						Constraint: o.least.constraint,
-						Version:    o.least.version,
-						AVerdict:   o.a,
-						BVerdict:   o.b,
-					},
-				}
-				if c := o.agg; c != nil {
-					classes[i].Witness.AReason, classes[i].Witness.BReason = c.reason(0), c.reason(1)
+			a, b := pa.Name(), pb.Name()
+			for i, j := range sorted {
+				o, c := &order[j], &classes[i]
+				c.A, c.B, c.Signature, c.Count, c.Relevance = a, b, o.signature, o.count, o.relevance
+				w := &c.Witness
+				w.Constraint, w.Version, w.AVerdict, w.BVerdict = o.least.constraint, o.least.version, o.a, o.b
+				if agg := o.agg; agg != nil {
+					w.AReason, w.BReason = agg.reason(0), agg.reason(1)
 				}
 			}
 			clear(order) // let go of the pair's aggregate
@@ -151,8 +142,9 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 	return r, nil
 }
 
-// classOrder is a class of one pair with what orders it, sorted before
-// the class is made so that the sort moves a few words, not the class.
+// classOrder is a class of one pair with what orders it, sorted (by its
+// position) before the class is made so that the sort moves a word, not
+// the class.
 type classOrder struct {
 	signature string
 	relevance *Relevance
@@ -161,6 +153,29 @@ type classOrder struct {
 	a, b      engine.Verdict
 	least     *caseKey  // the witness
 	agg       *classAgg // the class in a capped map, with its reasons; nil for pairAgg.final's
+}
+
+// compare orders o before p as shareOrder does (the larger share, then
+// the larger count; with byCount the larger count first), then by
+// signature. It is shareOrder written out, as the sort of a pair's
+// classes calls it most.
+func (o *classOrder) compare(p *classOrder, byCount bool) int {
+	switch {
+	case o.share == p.share && o.count == p.count:
+		return strings.Compare(o.signature, p.signature)
+	case byCount && o.count != p.count, !byCount && o.share == p.share:
+		return larger(o.count, p.count)
+	}
+	return larger(o.share, p.share)
+}
+
+// larger is -1 when a is larger than b, 1 otherwise: the order of a
+// descending sort of values that differ.
+func larger[T int64 | float64](a, b T) int {
+	if a > b {
+		return -1
+	}
+	return 1
 }
 
 // classWitnesses finds the witnesses of the classes and the classes of
@@ -213,8 +228,14 @@ func decideWitnessCauses(classes []Class, sides [][2]int32, witnesses [][2]strin
 		}
 		return strings.Compare(witnesses[x][1], witnesses[y][1])
 	})
+	// The classes of a witness lie far apart in classes: their verdicts
+	// on it are read in order first.
+	onWitness := make([][2]engine.Verdict, len(classes))
+	for i := range classes {
+		onWitness[i] = [2]engine.Verdict{classes[i].Witness.AVerdict, classes[i].Witness.BVerdict}
+	}
 	parallel(len(witnesses), workers, func() func(int) {
-		j := causeJudge{policies: policies, sides: sides, matchers: matchers, tables: tables,
+		j := causeJudge{policies: policies, sides: sides, onWitness: onWitness, matchers: matchers, tables: tables,
 			vectors: map[uint64]*causeVector{}}
 		return func(i int) {
 			w := order[i]
@@ -251,8 +272,9 @@ func numberConstraints(steps [][]counterfactual) (numbers [][]int32) {
 // causeJudge decides the causes of the classes of one witness after
 // another, judging the cases of CauseOf's steps as engine.Evaluate does.
 type causeJudge struct {
-	policies []engine.Policy
-	sides    [][2]int32 // the policies of each class, -1 for none
+	policies  []engine.Policy
+	sides     [][2]int32          // the policies of each class, -1 for none
+	onWitness [][2]engine.Verdict // the verdicts of each class's policies on its witness
 
 	matchers *matcherCache
 	tables   *causeTables // nil: every case on text
@@ -341,13 +363,12 @@ func (j *causeJudge) decide(classes []Class, indexes []int32, steps []counterfac
 	}
 	j.verdicts = resetSlice(j.verdicts, len(j.cases)*len(j.policies), -1)
 	for _, i := range indexes {
-		c := &classes[i]
 		a, b := j.sides[i][0], j.sides[i][1]
 		if a < 0 || b < 0 {
-			c.Cause = CauseUnknown
+			classes[i].Cause = CauseUnknown
 			continue
 		}
-		c.Cause = j.safeDecide(int(a), int(b), c.Witness.AVerdict, c.Witness.BVerdict)
+		classes[i].Cause = j.safeDecide(int(a), int(b), j.onWitness[i][0], j.onWitness[i][1])
 	}
 }
 

@@ -42,17 +42,27 @@ func (w *worker) judge(g Group) (odd bool) {
 		} else {
 			w.verdictsOf(m, out, g)
 		}
-		lo, hi := w.lo[p][:words], w.hi[p][:words]
-		clear(lo)
-		clear(hi)
-		for i, v := range out {
-			lo[i>>6] |= uint64(v&1) << (i & 63)
-			hi[i>>6] |= uint64(v>>1&1) << (i & 63)
-			odd = odd || v > engine.Invalid
-		}
-		w.lo[p], w.hi[p] = lo, hi
+		w.lo[p], w.hi[p] = w.lo[p][:words], w.hi[p][:words]
+		odd = bitPlanes(out, w.lo[p], w.hi[p]) || odd
 	}
 	return odd
+}
+
+// bitPlanes sets lo and hi, of one word per 64 verdicts, to bit 0 and bit
+// 1 of each verdict of out, a word at a time, and reports whether some
+// verdict is none of engine's three.
+func bitPlanes(out []engine.Verdict, lo, hi []uint64) (odd bool) {
+	var most engine.Verdict
+	for k := range lo {
+		var l, h uint64
+		for i, v := range out[k*64 : min(len(out), (k+1)*64)] {
+			l |= uint64(v&1) << (i & 63)
+			h |= uint64(v>>1&1) << (i & 63)
+			most = max(most, v)
+		}
+		lo[k], hi[k] = l, h
+	}
+	return most > engine.Invalid
 }
 
 // verdictsOf has m judge every version of the group into out. When the
@@ -114,13 +124,19 @@ func (w *worker) countPairs(n int, odd bool) {
 		w.countPairsByByte(n)
 		return
 	}
+	// The policies do not all agree where one differs from the first.
+	for p := 1; p < len(w.lo); p++ {
+		lo, hi := w.lo[p][:words], w.hi[p][:words]
+		for i, x := range w.diverged {
+			w.diverged[i] = x | (lo[i] ^ w.lo[0][i]) | (hi[i] ^ w.hi[0][i])
+		}
+	}
 	for k, pr := range w.pairs {
-		alo, ahi, blo, bhi := w.lo[pr[0]], w.hi[pr[0]], w.lo[pr[1]], w.hi[pr[1]]
+		alo, ahi := w.lo[pr[0]][:words], w.hi[pr[0]][:words]
+		blo, bhi := w.lo[pr[1]][:words], w.hi[pr[1]][:words]
 		d := 0
-		for i := range w.diverged {
-			x := (alo[i] ^ blo[i]) | (ahi[i] ^ bhi[i])
-			d += bits.OnesCount64(x)
-			w.diverged[i] |= x
+		for i := range alo {
+			d += bits.OnesCount64((alo[i] ^ blo[i]) | (ahi[i] ^ bhi[i]))
 		}
 		w.diverge[k] = int64(d)
 	}

@@ -240,18 +240,36 @@ func (st *classStripe) sumPair(k int, pr [2]int) (distinct bool) {
 }
 
 // finalClasses is the classes of sums, which have distinct keys, that a
-// capped map of limit keys would keep: the smallest keys.
+// capped map of limit keys would keep: the smallest keys, in no
+// particular order (the report orders them). Past the limit it sorts the
+// keys' ranks and positions, not the sums: a rank orders most keys in
+// one comparison, and a position moves a word where a sum moves ten.
 func finalClasses(sums []classSum, limit int) []classSum {
-	if len(sums) > limit {
-		slices.SortFunc(sums, func(x, y classSum) int {
-			if x.key.less(y.key) {
-				return -1
-			}
-			return 1
-		})
-		sums = sums[:limit]
+	if len(sums) <= limit {
+		return slices.Clone(sums)
 	}
-	return slices.Clone(sums)
+	order := make([]rankedSum, len(sums))
+	for i := range sums {
+		order[i] = rankedSum{rank: sums[i].key.rank(), at: int32(i)}
+	}
+	slices.SortFunc(order, func(x, y rankedSum) int {
+		if rankedLess(classKey.less, sums[x.at].key, x.rank, sums[y.at].key, y.rank) {
+			return -1
+		}
+		return 1
+	})
+	kept := make([]classSum, limit)
+	for i := range kept {
+		kept[i] = sums[order[i].at]
+	}
+	return kept
+}
+
+// rankedSum is a sum's position among the sums of finalClasses and its
+// key's rank.
+type rankedSum struct {
+	rank uint64
+	at   int32
 }
 
 // addSums adds the sums of st.sums to their classes.

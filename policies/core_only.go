@@ -161,16 +161,20 @@ func (m *coreOnlyTableMatcher) Judge(i int) engine.Result {
 func (t *coreOnlyTable) Len() int { return t.fast.Len() }
 
 // Compile is the native table's, or the text table's for a constraint
-// that table refuses (it reads three parts only; the text table gives
-// Compile's own answer) and for every constraint when some version has
-// more than three parts.
+// that table refuses for its syntax (it reads three parts only; the text
+// table gives Compile's own answer) and for every constraint when some
+// version has more than three parts. A constraint the native table
+// refuses for naming a prerelease is refused with that error: the
+// engine's parser read it, so the multipart parser Compile uses reads it
+// alike, and Compile refuses it with the same words.
 func (t *coreOnlyTable) Compile(constraint string) (engine.TableMatcher, error) {
 	if !t.multipart {
-		if m, err := t.fast.Compile(constraint); err == nil {
-			if t.bad != nil {
-				return &coreOnlyTableMatcher{TableMatcher: m, bad: t.bad}, nil
-			}
-			return m, nil
+		m, err := t.fast.Compile(constraint)
+		switch {
+		case err == nil && t.bad != nil:
+			return &coreOnlyTableMatcher{TableMatcher: m, bad: t.bad}, nil
+		case err == nil, errors.Is(err, ErrPrereleaseConstraint):
+			return m, err
 		}
 	}
 	return t.text.Compile(constraint)
@@ -198,12 +202,28 @@ func parseCoreOnlyWith(constraint string, parse func(string) (engine.Constraint,
 	return c, nil
 }
 
+// prereleaseConstraintError is Compile's refusal of c, whose comparator
+// i names a prerelease.
 func prereleaseConstraintError(c engine.Constraint, i int) error {
-	cmp := c.Comparators()[i]
-	where := "comparator " + strconv.Itoa(i+1) + " of " + strconv.Itoa(c.Len())
-	return fmt.Errorf("%w: %q (%s) names the prerelease %s; a prerelease version matches by its version core only",
-		ErrPrereleaseConstraint, cmp.String(), where, show(cmp.Version))
+	return &prereleaseError{cmp: c.Comparators()[i], i: i, n: c.Len()}
 }
+
+// prereleaseError is core-only's refusal of a constraint whose comparator
+// i of n names a prerelease, worded when it is read: a run of the harness
+// refuses thousands of constraints and shows the words of a few.
+type prereleaseError struct {
+	cmp  engine.Comparator
+	i, n int
+}
+
+func (e *prereleaseError) Error() string {
+	where := "comparator " + strconv.Itoa(e.i+1) + " of " + strconv.Itoa(e.n)
+	return fmt.Sprintf("%s: %q (%s) names the prerelease %s; a prerelease version matches by its version core only",
+		ErrPrereleaseConstraint, e.cmp.String(), where, show(e.cmp.Version))
+}
+
+// Unwrap returns ErrPrereleaseConstraint.
+func (e *prereleaseError) Unwrap() error { return ErrPrereleaseConstraint }
 
 // Judge applies the core-only rule to a parsed pair. A constraint that
 // names a prerelease is Invalid (Compile gives the full error). It does not

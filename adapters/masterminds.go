@@ -231,14 +231,31 @@ func (m mastermindsMatcher) judgeParsed(v *semver.Version) (r engine.Result) {
 // check runs Constraints.Check and explains the answer.
 func (m mastermindsMatcher) check(v *semver.Version) engine.Result {
 	if m.cs.Check(v) {
-		return engine.Allowed(fmt.Sprintf("Masterminds Check(%q): true", m.text))
+		return mastermindsAllowed(m.text)
 	}
+	return m.reject(v)
+}
+
+// rejectParsed is judgeParsed for a version Check is known to refuse.
+func (m mastermindsMatcher) rejectParsed(v *semver.Version) (r engine.Result) {
+	defer guard("Masterminds Check", &r)
+	return m.reject(v)
+}
+
+// reject is check's answer for a version Check refuses.
+func (m mastermindsMatcher) reject(v *semver.Version) engine.Result {
 	// Validate walks the same groups as Check and says why each failed.
 	why := ""
 	if _, errs := m.cs.Validate(v); len(errs) > 0 {
 		why = ": " + errs[0].Error()
 	}
 	return engine.Rejected(fmt.Sprintf("Masterminds Check(%q): false%s", m.text, why))
+}
+
+// mastermindsAllowed is check's answer for a version Check admits under
+// the translated constraint text.
+func mastermindsAllowed(text string) engine.Result {
+	return engine.Allowed("Masterminds Check(" + strconv.Quote(text) + "): true")
 }
 
 // SelectsPairwise marks Select as the newest version Match admits: under a

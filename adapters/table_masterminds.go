@@ -253,7 +253,7 @@ func (t *mastermindsTable) Compile(constraint string) (engine.TableMatcher, erro
 	for _, p := range pieces {
 		includePre = includePre || p.prerelease
 	}
-	m := &mastermindsTableMatcher{t: t, constraint: constraint}
+	m := &mastermindsTableMatcher{t: t, constraint: constraint, translated: text}
 	m.cols = m.colBuf[:0]
 	for _, p := range pieces {
 		c := t.pieces.Get(p.text, t.read)
@@ -294,21 +294,38 @@ func (t *mastermindsTable) whole(constraint string) (engine.TableMatcher, error)
 type mastermindsTableMatcher struct {
 	t          *mastermindsTable
 	constraint string
+	translated string // MastermindsConstraint's text of the constraint
 	cols       []*column
 	colBuf     [4]*column
 	text       lazyResult[mastermindsMatcher]
 }
 
-// Judge is Match on version i.
+// Judge is Match on version i. The columns give Check's answer: a version
+// they admit is worded without a call to Masterminds, and only a version
+// they refuse has the constraint compiled whole, for Validate to say why.
 func (m *mastermindsTableMatcher) Judge(i int) engine.Result {
 	if err := m.t.errs[i]; err != nil {
 		return engine.InvalidResult(err)
+	}
+	if m.admits(i) {
+		return mastermindsAllowed(m.translated)
 	}
 	mm, err := m.text.get(func() (mastermindsMatcher, error) { return m.t.m.compile(m.constraint) })
 	if err != nil {
 		return engine.InvalidResult(err)
 	}
-	return mm.judgeParsed(m.t.versions[i])
+	return mm.rejectParsed(m.t.versions[i])
+}
+
+// admits reports whether every column admits version i, as Verdicts
+// answers Allow for it.
+func (m *mastermindsTableMatcher) admits(i int) bool {
+	for _, c := range m.cols {
+		if c.v[i] != engine.Allow {
+			return false
+		}
+	}
+	return true
 }
 
 // Verdicts: every piece's column admits the version.

@@ -41,13 +41,14 @@ func newVerdictLog(cases int64, policies int) *verdictLog {
 	return l
 }
 
-// record keeps the verdicts of policy p on the versions of a group that
-// starts at offset.
-func (l *verdictLog) record(p int, offset int64, verdicts []engine.Verdict) {
-	if l == nil {
+// record keeps the verdicts of policy p on the n versions of a group
+// that starts at offset, given as their bit planes (bitPlanes: lo and hi
+// hold bit 0 and bit 1 of each verdict, 64 to a word, zero past n).
+func (l *verdictLog) record(p int, offset int64, n int, lo, hi []uint64) {
+	if l == nil || n == 0 {
 		return
 	}
-	if offset+int64(len(verdicts)) > l.cases {
+	if offset+int64(n) > l.cases {
 		l.overflow.Store(true)
 		return
 	}
@@ -55,25 +56,45 @@ func (l *verdictLog) record(p int, offset int64, verdicts []engine.Verdict) {
 	// a neighbouring group, hence the atomic or. A word the group fills
 	// is its own, and is stored unless it stays zero.
 	words := l.byPolicy[p]
-	at, shift := offset/16, uint(offset%16)*2
-	shared := shift != 0
-	var word uint32
-	for _, v := range verdicts {
-		word |= uint32(v&3) << shift
-		if shift += 2; shift == 32 {
-			switch {
-			case word == 0:
-			case shared:
-				atomic.OrUint32(&words[at], word)
-			default:
-				words[at] = word
-			}
-			at, shift, word, shared = at+1, 0, 0, false
+	first, last := offset/16, (offset+int64(n)-1)/16
+	for at := first; at <= last; at++ {
+		i := int(at*16 - offset) // the group's version in the word's first slot; below 0 in a shared first word
+		word := spreadBits(planeBits(lo, i)) | spreadBits(planeBits(hi, i))<<1
+		switch {
+		case word == 0:
+		case (at == first && offset%16 != 0) || (at == last && (offset+int64(n))%16 != 0):
+			atomic.OrUint32(&words[at], word)
+		default:
+			words[at] = word
 		}
 	}
-	if word != 0 {
-		atomic.OrUint32(&words[at], word)
+}
+
+// planeBits returns the 16 bits of the bit plane b from position i on;
+// positions below 0 or past b read 0. i is at least -15.
+func planeBits(b []uint64, i int) uint16 {
+	if i < 0 {
+		return uint16(b[0] << -i)
 	}
+	w, s := i/64, i%64
+	if w >= len(b) {
+		return 0
+	}
+	x := b[w] >> s
+	if s > 48 && w+1 < len(b) {
+		x |= b[w+1] << (64 - s)
+	}
+	return uint16(x)
+}
+
+// spreadBits moves bit k of x to bit 2k.
+func spreadBits(x uint16) uint32 {
+	v := uint32(x)
+	v = (v | v<<8) & 0x00FF00FF
+	v = (v | v<<4) & 0x0F0F0F0F
+	v = (v | v<<2) & 0x33333333
+	v = (v | v<<1) & 0x55555555
+	return v
 }
 
 // runVerdicts is a report's verdicts by policy name: those of a merged

@@ -82,3 +82,37 @@ func TestRunLogsEveryVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictLogRecordsGroups records groups of every length from 0 to
+// 200 verdicts at offsets that start anywhere in a word, side by side in
+// one log, from their bit planes, and reads back each verdict's two low
+// bits in its place.
+func TestVerdictLogRecordsGroups(t *testing.T) {
+	var want []byte
+	var groups [][]engine.Verdict
+	for n := range 201 {
+		g := make([]engine.Verdict, n)
+		for i := range g {
+			g[i] = engine.Verdict((i*7 + n*3) % 4) // 3: a verdict none of the three, kept as its low bits
+		}
+		groups = append(groups, g)
+		for _, v := range g {
+			want = append(want, byte(v&3))
+		}
+	}
+	l := newVerdictLog(int64(len(want)), 1)
+	offset := int64(0)
+	for _, g := range groups {
+		words := (len(g) + 63) / 64
+		lo, hi := make([]uint64, words), make([]uint64, words)
+		bitPlanes(g, lo, hi)
+		l.record(0, offset, len(g), lo, hi)
+		offset += int64(len(g))
+	}
+	got := l.verdicts([]string{"p"}, int64(len(want)))["p"]
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("case %d: verdict %d, want %d", i, got[i], want[i])
+		}
+	}
+}

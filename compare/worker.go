@@ -110,7 +110,7 @@ func (w *worker) run(g Group, offset int64) (err error) {
 	w.list = w.lists.get(g.Versions)
 	odd := w.judge(g)
 	for p := range w.policies {
-		w.log.record(p, offset, w.verdicts[p])
+		w.log.record(p, offset, len(g.Versions), w.lo[p], w.hi[p])
 	}
 	ci := newConstraintInfo(g.Constraint)
 	w.countPairs(len(g.Versions), odd)

@@ -45,6 +45,16 @@ func readAll[V any](texts []string, parse func(string) (V, error)) parsedVersion
 // Len is the number of versions.
 func (p *parsedVersions[V]) Len() int { return len(p.texts) }
 
+// judge is match on version i: judge on the reading of a version the
+// policy read, and match on the text of one it refused, whose error match
+// words.
+func (p *parsedVersions[V]) judge(i int, judge func(V) engine.Result, match func(string) engine.Result) engine.Result {
+	if p.ok[i] {
+		return judge(p.values[i])
+	}
+	return match(p.texts[i])
+}
+
 // verdicts writes into out Invalid for each version the policy could not
 // read and decide's verdict for the others.
 func (p *parsedVersions[V]) verdicts(out []engine.Verdict, decide func(i int, v V) engine.Verdict) {
@@ -135,7 +145,9 @@ type dependabotTableMatcher struct {
 }
 
 // Judge is Match on version i.
-func (m *dependabotTableMatcher) Judge(i int) engine.Result { return m.m.Match(m.t.texts[i]) }
+func (m *dependabotTableMatcher) Judge(i int) engine.Result {
+	return m.t.judge(i, m.m.judge, m.m.Match)
+}
 
 // Verdicts is Match's verdict on every version: the first term that the
 // version fails rejects it, and a prerelease that holds needs the
@@ -262,7 +274,7 @@ type tfmvTableMatcher struct {
 }
 
 // Judge is Match on version i.
-func (m *tfmvTableMatcher) Judge(i int) engine.Result { return m.m.Match(m.t.texts[i]) }
+func (m *tfmvTableMatcher) Judge(i int) engine.Result { return m.t.judge(i, m.m.judge, m.m.Match) }
 
 // Verdicts is Match's verdict on every version: Invalid where NewVersion
 // refused it, Allow where every term of some alternative admits it, and
@@ -357,7 +369,7 @@ type renovateTableMatcher struct {
 }
 
 // Judge is Match on version i.
-func (m *renovateTableMatcher) Judge(i int) engine.Result { return m.m.Match(m.t.texts[i]) }
+func (m *renovateTableMatcher) Judge(i int) engine.Result { return m.t.judge(i, m.m.judge, m.m.Match) }
 
 // Verdicts is Match's verdict on every version: Invalid where node-semver
 // could not read it, Reject everywhere for the null range, else Allow

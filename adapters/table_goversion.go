@@ -434,10 +434,14 @@ func (m *moduleTableMatcher) setRule(rule *prereleaseRule, has column) {
 }
 
 // Judge is Match on version i, with the installer's filter assembled
-// from the pieces on the first call.
+// from the pieces on the first call for a prerelease: a release meets
+// the constraint alone, and needs no prerelease rule.
 func (m *moduleTableMatcher) Judge(i int) engine.Result {
 	if err := m.t.errs[i]; err != nil {
 		return engine.InvalidResult(err)
+	}
+	if v := m.t.versions[i]; v != nil && v.Prerelease() == "" {
+		return (&moduleFilter{required: m.c.cs}).judgeParsed(v)
 	}
 	f, _ := m.filter.get(func() (*moduleFilter, error) {
 		f := &moduleFilter{required: m.c.cs}

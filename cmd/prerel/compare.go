@@ -171,7 +171,7 @@ func compareOptions(e *env, rank, reference string, ps []engine.Policy) (compare
 	}
 	opt := compare.Options{Reference: reference, Rank: rk, Relevance: relevance}
 	if e.stderrIsTTY {
-		opt.Progress = progressPrinter(e, time.Now)
+		opt.Progress = comparerender.Progress(e.stderr, time.Now)
 	}
 	return opt, nil
 }
@@ -348,11 +348,6 @@ func checkBaseline(e *env, cmd, path string, d *compare.Drift) error {
 		return nil
 	}
 	return finding(errors.New(d.Told(path, stderrChanges)))
-}
-
-// progressPrinter reports progress on stderr (render.Progress).
-func progressPrinter(e *env, now func() time.Time) func(done, total int64) {
-	return comparerender.Progress(e.stderr, now)
 }
 
 // corpusRelevance is the relevance table of prerel's embedded corpus,

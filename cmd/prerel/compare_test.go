@@ -240,36 +240,6 @@ func TestCompareRandomIsReproducible(t *testing.T) {
 	}
 }
 
-func TestProgressOnlyForLongRuns(t *testing.T) {
-	clock := time.Unix(0, 0)
-	now := func() time.Time { return clock }
-	tests := []struct {
-		name  string
-		steps []time.Duration // time of each report; the last one is the end
-		want  string
-	}{
-		{"short run", []time.Duration{100 * time.Millisecond, 900 * time.Millisecond}, ""},
-		{"long run", []time.Duration{500 * time.Millisecond, 1500 * time.Millisecond, 2 * time.Second},
-			"\r50/100 cases (50%)\r100/100 cases (100%) in 2s\n"},
-	}
-	for _, tt := range tests {
-		var stderr bytes.Buffer
-		clock = time.Unix(0, 0)
-		progress := progressPrinter(&env{stderr: &stderr}, now)
-		for i, at := range tt.steps {
-			clock = time.Unix(0, 0).Add(at)
-			done := int64(50)
-			if i == len(tt.steps)-1 {
-				done = 100
-			}
-			progress(done, 100)
-		}
-		if stderr.String() != tt.want {
-			t.Errorf("%s: progress %q, want %q", tt.name, stderr.String(), tt.want)
-		}
-	}
-}
-
 // TestDriftExampleBaseline keeps testdata/drift/cargo-before.json, the
 // baseline the drift example of docs/ci.md reads, equal to what a cargo that
 // behaved like lexical would have written (-update rewrites it).

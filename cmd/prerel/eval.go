@@ -7,13 +7,8 @@ import (
 
 	"github.com/prerel/prerel/batch"
 	"github.com/prerel/prerel/engine"
-	"github.com/prerel/prerel/internal/lines"
 	"github.com/prerel/prerel/report"
 )
-
-// maxLine bounds one input line of eval and of version files, not
-// counting the line break.
-const maxLine = lines.Max
 
 // evalFormats are the formats of eval's answers (batch.Stream): a line of
 // tab-separated fields, or a JSON object, per case.

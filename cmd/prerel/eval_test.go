@@ -122,12 +122,12 @@ func TestEvalEmptyInput(t *testing.T) {
 	}
 }
 
-// TestEvalLineTooLong checks the message for a line longer than maxLine,
+// TestEvalLineTooLong checks the message for a line longer than lines.Max,
 // after the lines before it were answered, and that a line of exactly
-// maxLine bytes is read, with or without "\r\n".
+// lines.Max bytes is read, with or without "\r\n".
 func TestEvalLineTooLong(t *testing.T) {
 	first := ">= 1.0\t1.0.0\n"
-	longest := ">= 1.0\t1.0.0" + strings.Repeat("+", maxLine-len(">= 1.0\t1.0.0"))
+	longest := ">= 1.0\t1.0.0" + strings.Repeat("+", lines.Max-len(">= 1.0\t1.0.0"))
 	tests := []struct {
 		name, in string
 		code     int
@@ -135,7 +135,7 @@ func TestEvalLineTooLong(t *testing.T) {
 		stderr   string
 	}{
 		{"one byte too long", first + longest + "+\n", exitUsage, 1, "prerel eval: stdin line 2: line longer than 1048576 bytes\n"},
-		{"far too long", first + strings.Repeat("x", 3*maxLine) + "\n", exitUsage, 1, "prerel eval: stdin line 2: line longer than 1048576 bytes\n"},
+		{"far too long", first + strings.Repeat("x", 3*lines.Max) + "\n", exitUsage, 1, "prerel eval: stdin line 2: line longer than 1048576 bytes\n"},
 		{"too long at the end of the input", first + longest + "+", exitUsage, 1, "prerel eval: stdin line 2: line longer than 1048576 bytes\n"},
 		{"the longest line", first + longest + "\n", exitOK, 2, ""},
 		{"the longest line with CR LF", first + longest + "\r\n", exitOK, 2, ""},
@@ -394,7 +394,7 @@ func textEval(r io.Reader, w io.Writer, ps []engine.Policy, asJSON bool, workers
 		return nil
 	}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), maxLine+2)
+	sc.Buffer(make([]byte, 64*1024), lines.Max+2)
 	sc.Split(lines.Split)
 	for sc.Scan() {
 		text := lines.TrimCR(sc.Bytes())

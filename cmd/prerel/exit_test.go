@@ -14,6 +14,7 @@ import (
 
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/lines"
 	"github.com/prerel/prerel/report"
 )
 
@@ -77,7 +78,7 @@ func TestExitStatusEval(t *testing.T) {
 		{name: "success", args: []string{"eval"}, stdin: strings.NewReader(">= 1\t1.0.0\n"), code: exitOK},
 		{name: "an invalid pair is a verdict", args: []string{"eval"}, stdin: strings.NewReader("=> 1\tx\n"), code: exitOK},
 		{name: "bad line", args: []string{"eval"}, stdin: strings.NewReader("no tab\n"), code: exitUsage, stderr: "stdin line 1"},
-		{name: "line too long", args: []string{"eval"}, stdin: strings.NewReader(strings.Repeat("x", maxLine+1)), code: exitUsage, stderr: "stdin line 1: line longer than 1048576 bytes"},
+		{name: "line too long", args: []string{"eval"}, stdin: strings.NewReader(strings.Repeat("x", lines.Max+1)), code: exitUsage, stderr: "stdin line 1: line longer than 1048576 bytes"},
 		{name: "stdin fails", args: []string{"eval"}, stdin: failingReader{}, code: exitFailure, stderr: "stdin line 1: input/output error"},
 		{name: "stdout fails", args: []string{"eval"}, stdin: strings.NewReader(">= 1\t1.0.0\n"), stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},
 		{name: "stdout fails, json", args: []string{"eval", "--format", "json"}, stdin: strings.NewReader(">= 1\t1.0.0\n"), stdout: failingWriter{}, code: exitFailure, stderr: "broken pipe"},

@@ -14,10 +14,6 @@ import (
 // commands that read a configuration, the ones the user runs (detect).
 type installerFlag struct{ installer.Today }
 
-// installerEnv names the environment variable that sets today's
-// releases as --installer does (installer.Env); flags win over it.
-const installerEnv = installer.Env
-
 // fromEnv fills the releases --installer did not name from
 // PREREL_INSTALLER (installer.Today.FromEnv): compare, merge and impact
 // on the corpus detect nothing.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prerel/prerel/batch"
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/terraform/installer"
 	"github.com/prerel/prerel/terraform/installer/installertest"
 )
 
@@ -37,7 +38,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 // on the terraform and tofu this machine runs.
 func testEnv(vars map[string]string) func(string) string {
 	return func(k string) string {
-		if v, ok := vars[k]; ok || k != installerEnv {
+		if v, ok := vars[k]; ok || k != installer.Env {
 			return v
 		}
 		return installertest.Env

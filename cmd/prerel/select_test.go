@@ -14,6 +14,7 @@ import (
 	"github.com/prerel/prerel/catalogue"
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/engine"
+	"github.com/prerel/prerel/internal/lines"
 	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/internal/safefile"
 	"github.com/prerel/prerel/report"
@@ -224,8 +225,8 @@ func TestVersionsFileKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	comments := writeVersions(t, "# none yet", "")
-	long := writeVersions(t, "1.0.0", strings.Repeat("1", maxLine+1))
-	longest := writeVersions(t, "1.0.0", strings.Repeat("1", maxLine))
+	long := writeVersions(t, "1.0.0", strings.Repeat("1", lines.Max+1))
+	longest := writeVersions(t, "1.0.0", strings.Repeat("1", lines.Max))
 	silent := filepath.Join(dir, "silent.fifo")
 	if err := syscall.Mkfifo(silent, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/prerel/prerel/internal/longtest"
+	"github.com/prerel/prerel/internal/testgc"
 	"github.com/prerel/prerel/terraform/installer"
 	"github.com/prerel/prerel/terraform/installer/installertest"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -17,7 +18,7 @@ import (
 // TestMain makes the test binary prerel itself when a script runs
 // "prerel": the scripts run the real main.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"prerel": main})
+	testscript.Main(testgc.Wrap(m), map[string]func(){"prerel": main})
 }
 
 // TestScripts runs the scripts of testdata/script, each a run of prerel

@@ -49,3 +49,19 @@ func Applies() bool {
 	}
 	return true
 }
+
+// Wrap returns m as a runner that sets the collector as Main does before
+// it runs the tests, for a TestMain that hands m on to another runner
+// (testscript.Main, which runs the tests only in the test process itself,
+// not in the commands it starts from the test binary).
+func Wrap(m *testing.M) interface{ Run() int } { return wrapped{m} }
+
+type wrapped struct{ m *testing.M }
+
+func (w wrapped) Run() int {
+	flag.Parse()
+	if Applies() {
+		debug.SetGCPercent(Percent)
+	}
+	return w.m.Run()
+}

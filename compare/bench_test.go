@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"runtime"
+	"runtime/metrics"
 	"sync"
 	"testing"
 	"time"
@@ -89,17 +90,22 @@ func benchmarkRun(b *testing.B, d compare.Domain, policies []engine.Policy) {
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "alloc-MB/op")
 }
 
-// samplePeakHeap samples runtime.MemStats.HeapInuse until stop is called,
-// and keeps the largest value seen.
+// samplePeakHeap samples the heap in use (runtime.MemStats.HeapInuse:
+// the bytes of heap spans holding objects, read from runtime/metrics,
+// which does not stop the world as ReadMemStats does) until stop is
+// called, and keeps the largest value seen.
 func samplePeakHeap() (peak *uint64, stop func()) {
 	peak = new(uint64)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
+	samples := []metrics.Sample{
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/unused:bytes"},
+	}
 	sample := func() {
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		*peak = max(*peak, ms.HeapInuse)
+		metrics.Read(samples)
+		*peak = max(*peak, samples[0].Value.Uint64()+samples[1].Value.Uint64())
 	}
 	go func() {
 		defer wg.Done()

@@ -181,6 +181,9 @@ func (st *classStripe) flush(a *aggregate, pairs [][2]int, last bool) {
 		if st.classes == nil {
 			st.classes = map[uint64]int32{}
 		}
+		if cap(st.sums) < len(st.entries) { // a pair has at most a sum per entry
+			st.sums = make([]classSum, 0, len(st.entries))
+		}
 		for k := st.from; k < st.to; k++ {
 			p := &a.pairs[k]
 			distinct := st.sumPair(k, pairs[k])

@@ -70,7 +70,7 @@ func TestWitnessCheckRefusesASelectionTheShardDoesNotKeep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := limitGroups(corpus, 300).(sliceDomain)
+	d := limitGroups(corpus, 150).(sliceDomain)
 	ps := resolvePolicies(t, "strict", "lexical", "cargo")
 	const pair = 0 // strict vs lexical
 	whole, err := compare.Run(context.Background(), d, ps, compare.Options{})

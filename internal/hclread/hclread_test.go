@@ -19,9 +19,16 @@ import (
 	"github.com/prerel/prerel/internal/safefile"
 )
 
-// deep is the nesting of the hostile inputs: far beyond MaxNesting every
-// day, a hundred times beyond it in the long run.
-var deep = longtest.Pick(20000, 100000)
+// deep is the nesting of the hostile inputs: three times MaxNesting every
+// day, which a parse without the check reads, a hundred times beyond it
+// in the long run.
+var deep = longtest.Pick(3*MaxNesting, 100000)
+
+// wide is how many items, lines or template sequences the inputs of
+// TestParseAcceptsNestingWithinTheLimit put side by side: twice
+// MaxNesting every day, so that a level left open by each one goes past
+// the limit, ten times in the long run.
+var wide = longtest.Pick(2, 10) * MaxNesting
 
 func rep(s string, n int) string { return strings.Repeat(s, n) }
 
@@ -57,7 +64,7 @@ func TestParseRefusesDeepNesting(t *testing.T) {
 		{"directives", `x = "` + rep(`%{if a}`, deep) + rep(`%{endif}`, deep) + "\"\n", false, "f:1:5"},
 		{"heredoc interpolations", "x = <<EOT\n" + rep("${[", deep) + rep("]}", deep) + "\nEOT\n", false, "f:1:5"},
 		{"JSON arrays", `{"locals": {"x": ` + rep("[", deep) + rep("]", deep) + "}}", true, "f:1:1016"},
-		{"JSON arrays, a million", rep("[", 10*deep) + rep("]", 10*deep), true, "f:1:1001"},
+		{"JSON arrays, ten times as deep", rep("[", 10*deep) + rep("]", 10*deep), true, "f:1:1001"},
 		{"JSON objects", rep(`{"a":`, deep) + "1" + rep("}", deep), true, "f:1:5001"},
 		{"JSON template", `{"locals": {"x": "${` + rep("[", deep) + rep("]", deep) + `}"}}`, true, "f:1:18"},
 		{"JSON template spelt with escapes", `{"x": "\u0024{` + rep(`\u005b`, deep) + `}"}`, true, "f:1:7"},
@@ -91,16 +98,16 @@ func TestParseAcceptsNestingWithinTheLimit(t *testing.T) {
 		{"tuples", "x = " + rep("[", n) + rep("]", n) + "\n", false},
 		{"blocks", rep("a {\n", n) + rep("}\n", n), false},
 		{"operators", "x = 1" + rep(" + 1", n) + "\n", false},
-		{"operators on many lines", numbered("x%d = 1 + 1 + 1\n", 10*MaxNesting), false},
-		{"list items", "x = [" + rep("a + 1, ", 10*MaxNesting) + "]\n", false},
-		{"object items", "x = {\n" + rep("a = b - 1\n", 10*MaxNesting) + "}\n", false},
+		{"operators on many lines", numbered("x%d = 1 + 1 + 1\n", wide), false},
+		{"list items", "x = [" + rep("a + 1, ", wide) + "]\n", false},
+		{"object items", "x = {\n" + rep("a = b - 1\n", wide) + "}\n", false},
 		{"templates", `x = "` + rep(`${"`, n/2) + rep(`"}`, n/2) + "\"\n", false},
-		{"many templates", `x = "` + rep(`${a}-%{if b}c%{endif}`, 10*MaxNesting) + "\"\n", false},
+		{"many templates", `x = "` + rep(`${a}-%{if b}c%{endif}`, wide) + "\"\n", false},
 		{"comments", rep("# (((((\n", MaxNesting) + "x = 1\n", false},
 		{"strings", numbered("x%d = \"((((([[[[[{{{{{\"\n", MaxNesting), false},
 		{"JSON arrays", rep("[", n) + rep("]", n), true},
-		{"JSON strings", `{"a": "` + rep("[", 10*MaxNesting) + `"}`, true},
-		{"JSON templates", `{"a": [` + rep(`"${a}${b}", `, 10*MaxNesting) + `1]}`, true},
+		{"JSON strings", `{"a": "` + rep("[", wide) + `"}`, true},
+		{"JSON templates", `{"a": [` + rep(`"${a}${b}", `, wide) + `1]}`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -287,11 +294,12 @@ func structure(types []hclsyntax.TokenType) []hclsyntax.TokenType {
 
 // TestSkimLargeConfiguration checks that the nesting of a large
 // configuration with every kind of level is measured by skim, not HCL's
-// lexer, and costs no allocation per byte (the lexer's tokens take about
-// 120 bytes for each byte of text).
+// lexer, as the lexer's tokens measure it (on its first 64 KiB every day,
+// the whole in the long run: the lexer takes about 120 bytes for each
+// byte of text), and costs no allocation per byte.
 func TestSkimLargeConfiguration(t *testing.T) {
 	src := config(1 << 20)
-	if !checkSkim(t, src) {
+	if !checkSkim(t, config(longtest.Pick(64<<10, len(src)))) {
 		t.Fatal("skim left the configuration to HCL's lexer")
 	}
 	var before, after runtime.MemStats

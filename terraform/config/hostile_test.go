@@ -31,9 +31,14 @@ func formatted(diags hcl.Diagnostics, dir string) string {
 	return strings.ReplaceAll(formatAll(diags), dir+string(filepath.Separator), "")
 }
 
+// TestLoadRefusesDeepNesting loads files nested n levels deep, each
+// refused at the level past MaxNesting: three times the limit every day,
+// which a Load that parsed without the bound would read, and a hundred
+// thousand levels (a million for the JSON file of bare brackets, as large
+// as a configuration file may be) in the long run.
 func TestLoadRefusesDeepNesting(t *testing.T) {
 	longtest.SkipShort(t)
-	const n = 100000
+	n := longtest.Pick(3*MaxNesting, 100000)
 	rep := strings.Repeat
 	tests := []struct {
 		name, file, src, want string
@@ -48,9 +53,9 @@ func TestLoadRefusesDeepNesting(t *testing.T) {
 			"main.tf:2:8: Expressions nested deeper than 1000 levels"},
 		{"nested blocks", "main.tf", rep("terraform {\n", n) + rep("}\n", n),
 			"main.tf:1001:11: Expressions nested deeper than 1000 levels"},
-		{"JSON, a hundred thousand levels", "main.tf.json", `{"locals": {"x": ` + rep("[", n) + rep("]", n) + "}}",
+		{"JSON", "main.tf.json", `{"locals": {"x": ` + rep("[", n) + rep("]", n) + "}}",
 			"main.tf.json:1:1016: Expressions nested deeper than 1000 levels"},
-		{"JSON, a million levels", "main.tf.json", rep("[", 10*n) + rep("]", 10*n),
+		{"JSON, ten times as deep", "main.tf.json", rep("[", 10*n) + rep("]", 10*n),
 			"main.tf.json:1:1001: Expressions nested deeper than 1000 levels"},
 		{"JSON template", "main.tf.json", `{"module": {"m": {"source": "${` + rep("(", n) + rep(")", n) + `}"}}}`,
 			"main.tf.json:1:29: Expressions nested deeper than 1000 levels"},
@@ -70,8 +75,11 @@ func TestLoadRefusesDeepNesting(t *testing.T) {
 	}
 }
 
+// TestReadersRefuseDeepNesting reads a lock file and a module manifest
+// nested three times deeper than MaxNesting (a hundred thousand levels in
+// the long run): each is refused at the level past the limit.
 func TestReadersRefuseDeepNesting(t *testing.T) {
-	const n = 100000
+	n := longtest.Pick(3*MaxNesting, 100000)
 	lock := "provider \"registry.terraform.io/a/b\" {\n  version = " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n}\n"
 	bounded.Run(t, func() {
 		locked, diags := ParseLockFile([]byte(lock), "lock")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -244,8 +243,9 @@ func TestMergeRefusesAWitnessOfAnotherDomain(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("compare --shard of the other domain: exit %d: %s", code, stderr)
 	}
+	scope1 := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, append([]string{"--scope", "1"}, policyArgs...)...)
 	for _, split := range []bool{false, true} {
-		shards := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, append([]string{"--scope", "1"}, policyArgs...)...)
+		shards := copyShards(t, scope1)
 		forged, names := forgeWitness(t, shards, []byte(other), cases, split)
 		code, out, stderr := runWith(t, catalogue.New(), nil, append([]string{"merge"}, shards...)...)
 		t.Logf("split %v: %s", split, stderr)
@@ -276,6 +276,7 @@ func TestMergeRefusesAWitnessOfAnotherDomain(t *testing.T) {
 // case of the class that only another shard judged.
 func TestMergeRefusesAWitnessTheShardDoesNotKeep(t *testing.T) {
 	args := []string{"--scope", "1", "--policies", "strict,apparentlymart-exact"}
+	ran := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, args...)
 	const class = `the class "> V-pre [=]; version V-pre" (reject, allow) of strict vs apparentlymart-exact`
 	for _, tt := range []struct {
 		name                string
@@ -290,7 +291,7 @@ func TestMergeRefusesAWitnessTheShardDoesNotKeep(t *testing.T) {
 				`the witness it keeps, the smallest case of the class in its groups, is constraint "> 1.0.0-alpha", version "1.0.0-beta"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			shards := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, args...)
+			shards := copyShards(t, ran)
 			forged := 0
 			rewritePartial(t, shards[1], func(o map[string]any) {
 				for _, p := range o["pairs"].([]any) {
@@ -371,18 +372,7 @@ func TestMergeRefusesASelectionWitnessTheShardDoesNotKeep(t *testing.T) {
 			if tt.long {
 				longtest.Skip(t)
 			}
-			dir := t.TempDir()
-			shards := slices.Clone(shards)
-			for k, s := range shards {
-				data, err := os.ReadFile(s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				shards[k] = filepath.Join(dir, filepath.Base(s))
-				if err := os.WriteFile(shards[k], data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			shards := copyShards(t, shards)
 			rewritePartial(t, shards[sh], func(o map[string]any) {
 				o["selection"].(map[string]any)["pairs"].([]any)[0].(map[string]any)["witness"] = tt.forged
 			})
@@ -393,4 +383,23 @@ func TestMergeRefusesASelectionWitnessTheShardDoesNotKeep(t *testing.T) {
 			}
 		})
 	}
+}
+
+// copyShards copies the partial reports at paths into a new directory,
+// for a test to forge them, and returns the copies' paths.
+func copyShards(t *testing.T, paths []string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	copies := make([]string, len(paths))
+	for k, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copies[k] = filepath.Join(dir, filepath.Base(p))
+		if err := os.WriteFile(copies[k], data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return copies
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/prerel/prerel/internal/longtest"
@@ -50,6 +51,29 @@ type impactJSON struct {
 		} `json:"example"`
 		Cases []json.RawMessage `json:"cases"`
 	} `json:"classes"`
+}
+
+// impactRuns holds the runs of impactCLI, by their arguments.
+var impactRuns sync.Map
+
+// impactCLI runs prerel impact with args as runCLI does, once for each
+// list of arguments in the test binary: a run on the corpus takes a
+// tenth of a CPU second, and TestImpact and TestImpactTextWidth both
+// read the text report of --policy linear.
+func impactCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	type result struct {
+		code           int
+		stdout, stderr string
+	}
+	key := strings.Join(args, "\x00")
+	if r, ok := impactRuns.Load(key); ok {
+		r := r.(result)
+		return r.code, r.stdout, r.stderr
+	}
+	code, stdout, stderr := runCLI(t, "", append([]string{"impact"}, args...)...)
+	impactRuns.Store(key, result{code, stdout, stderr})
+	return code, stdout, stderr
 }
 
 func TestImpact(t *testing.T) {
@@ -136,7 +160,7 @@ func TestImpact(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, "", append([]string{"impact"}, tt.args...)...)
+			code, stdout, stderr := impactCLI(t, tt.args...)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
 			}
@@ -156,7 +180,7 @@ func TestImpactTextWidth(t *testing.T) {
 		{"--policy", "hashicorp", "--against", "cargo", "--show-all"},
 		{"--policy", "strict", "--domain", resolveExample, "--index", resolveIndex, "--show-all"},
 	} {
-		code, stdout, stderr := runCLI(t, "", append([]string{"impact"}, args...)...)
+		code, stdout, stderr := impactCLI(t, args...)
 		if code != exitOK {
 			t.Fatalf("%q: exit %d: %s", args, code, stderr)
 		}

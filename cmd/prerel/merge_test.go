@@ -310,19 +310,21 @@ func TestMergeBaselineNeedsTheDomain(t *testing.T) {
 
 // Shards of a run with a policy file merge with the same policy file; a
 // merge without it, or with another policy under the same name, is
-// refused.
+// refused. The domain is a file of a few dozen cases (smallDomain): the
+// policy in HCL is specialised for each constraint it judges.
 func TestMergeWithAPolicyFile(t *testing.T) {
 	longtest.SkipShort(t)
 	dir := t.TempDir()
 	const file = "../../testdata/designs/hcl-cargo.hcl"
-	args := []string{"--scope", "1", "--policy-file", file, "--policies", "strict,hcl-cargo,cargo"}
+	cases := smallDomain(t)
+	args := []string{"--domain", cases, "--policy-file", file, "--policies", "strict,hcl-cargo,cargo"}
 	_, want, _ := runWith(t, catalogue.New(), nil, append([]string{"compare", "--format", "json"}, args...)...)
 	paths := runShardsCLI(t, catalogue.New(), dir, 2, args...)
-	code, out, stderr := runWith(t, catalogue.New(), nil, append([]string{"merge", "--format", "json", "--policy-file", file}, paths...)...)
+	code, out, stderr := runWith(t, catalogue.New(), nil, append([]string{"merge", "--domain", cases, "--format", "json", "--policy-file", file}, paths...)...)
 	if code != exitOK || out != want {
 		t.Errorf("merge --policy-file: exit %d, the report of compare: %v: %s", code, out == want, stderr)
 	}
-	code, _, stderr = runWith(t, catalogue.New(), nil, append([]string{"merge"}, paths...)...)
+	code, _, stderr = runWith(t, catalogue.New(), nil, append([]string{"merge", "--domain", cases}, paths...)...)
 	if code != exitUsage || !strings.Contains(stderr, "give merge the --policy-file and --policy-cmd the shards had") {
 		t.Errorf("merge without the policy file: exit %d, stderr %q", code, stderr)
 	}
@@ -331,7 +333,7 @@ func TestMergeWithAPolicyFile(t *testing.T) {
   admit = true
 }
 `)
-	code, _, stderr = runWith(t, catalogue.New(), nil, append([]string{"merge", "--policy-file", other}, paths...)...)
+	code, _, stderr = runWith(t, catalogue.New(), nil, append([]string{"merge", "--domain", cases, "--policy-file", other}, paths...)...)
 	if code != exitUsage || !strings.Contains(stderr, "the policy hcl-cargo is not the policy of that name the shards ran") {
 		t.Errorf("merge with another hcl-cargo: exit %d, stderr %q", code, stderr)
 	}

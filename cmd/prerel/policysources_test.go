@@ -38,17 +38,24 @@ done
 // policies, and its failures. check runs the Python example every day;
 // select, eval, explain and compare run it in the long run, and every
 // day its rule as a shell script (namedShell), which starts in a
-// fraction of Python's time.
+// fraction of Python's time; so does the command that answers garbage.
 func TestPolicyCommands(t *testing.T) {
 	needPython(t)
 	const named = "named=python3 ../../testdata/policycmd/prerelease_named.py"
-	wired := named
+	wired, garbage := named, "python3 ../../testdata/policycmd/garbage.py"
 	if sh, err := exec.LookPath("sh"); err == nil && !longtest.Enabled() {
-		script := filepath.Join(t.TempDir(), "named.sh")
-		if err := os.WriteFile(script, []byte(namedShell), 0o644); err != nil {
-			t.Fatal(err)
+		dir := t.TempDir()
+		for name, body := range map[string]string{
+			"named.sh": namedShell,
+			// garbage.py's loop.
+			"garbage.sh": "while IFS= read -r line; do printf 'maybe\\tnot sure\\n'; done\n",
+		} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-		wired = "named=" + sh + " " + script
+		wired = "named=" + sh + " " + filepath.Join(dir, "named.sh")
+		garbage = sh + " " + filepath.Join(dir, "garbage.sh")
 	}
 	tests := []struct {
 		name   string
@@ -72,8 +79,8 @@ func TestPolicyCommands(t *testing.T) {
 			code: exitOK, stdout: []string{"named"}},
 		{name: "a command that hangs", args: []string{"check", "--policy-cmd", "hang=python3 ../../testdata/policycmd/hang.py", "--policy-timeout", "300ms", "--policies", "hang", ">= 1", "1.0.0"},
 			code: exitUsage, stderr: []string{`prerel check: policy "hang": command python3 ../../testdata/policycmd/hang.py: gave no answer within 300ms`}},
-		{name: "a command that answers garbage", args: []string{"compare", "--scope", "1", "--policy-cmd", "garbage=python3 ../../testdata/policycmd/garbage.py", "--policies", "strict,garbage"},
-			code: exitUsage, stderr: []string{`policy "garbage": command python3 ../../testdata/policycmd/garbage.py: answered`, "an answer is allow, reject or invalid"}},
+		{name: "a command that answers garbage", args: []string{"compare", "--scope", "1", "--policy-cmd", "garbage=" + garbage, "--policies", "strict,garbage"},
+			code: exitUsage, stderr: []string{`policy "garbage": command ` + garbage + `: answered`, "an answer is allow, reject or invalid"}},
 		{name: "a command that is not there", args: []string{"check", "--policy-cmd", "gone=no-such-program-here", ">= 1", "1.0.0"},
 			code: exitUsage, stderr: []string{"--policy-cmd gone:", "program not found"}},
 		{name: "a name already registered", args: []string{"check", "--policy-cmd", "cargo=python3 x.py", ">= 1", "1.0.0"},

@@ -38,17 +38,20 @@ done
 // policies, and its failures. check runs the Python example every day;
 // select, eval, explain and compare run it in the long run, and every
 // day its rule as a shell script (namedShell), which starts in a
-// fraction of Python's time; so does the command that answers garbage.
+// fraction of Python's time; so do the commands that hang and that
+// answer garbage.
 func TestPolicyCommands(t *testing.T) {
 	needPython(t)
 	const named = "named=python3 ../../testdata/policycmd/prerelease_named.py"
-	wired, garbage := named, "python3 ../../testdata/policycmd/garbage.py"
+	wired, garbage, hang := named, "python3 ../../testdata/policycmd/garbage.py", "python3 ../../testdata/policycmd/hang.py"
 	if sh, err := exec.LookPath("sh"); err == nil && !longtest.Enabled() {
 		dir := t.TempDir()
 		for name, body := range map[string]string{
 			"named.sh": namedShell,
 			// garbage.py's loop.
 			"garbage.sh": "while IFS= read -r line; do printf 'maybe\\tnot sure\\n'; done\n",
+			// hang.py: a child that shares its output, and no answer.
+			"hang.sh": "sleep 300 &\nwhile IFS= read -r line; do sleep 300; done\n",
 		} {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 				t.Fatal(err)
@@ -56,6 +59,7 @@ func TestPolicyCommands(t *testing.T) {
 		}
 		wired = "named=" + sh + " " + filepath.Join(dir, "named.sh")
 		garbage = sh + " " + filepath.Join(dir, "garbage.sh")
+		hang = sh + " " + filepath.Join(dir, "hang.sh")
 	}
 	tests := []struct {
 		name   string
@@ -77,8 +81,8 @@ func TestPolicyCommands(t *testing.T) {
 			code: exitOK, stdout: []string{"allow"}},
 		{name: "compare", args: []string{"compare", "--domain", smallDomain(t), "--policy-cmd", wired, "--policies", "linear,named"},
 			code: exitOK, stdout: []string{"named"}},
-		{name: "a command that hangs", args: []string{"check", "--policy-cmd", "hang=python3 ../../testdata/policycmd/hang.py", "--policy-timeout", "300ms", "--policies", "hang", ">= 1", "1.0.0"},
-			code: exitUsage, stderr: []string{`prerel check: policy "hang": command python3 ../../testdata/policycmd/hang.py: gave no answer within 300ms`}},
+		{name: "a command that hangs", args: []string{"check", "--policy-cmd", "hang=" + hang, "--policy-timeout", "300ms", "--policies", "hang", ">= 1", "1.0.0"},
+			code: exitUsage, stderr: []string{`prerel check: policy "hang": command ` + hang + `: gave no answer within 300ms`}},
 		{name: "a command that answers garbage", args: []string{"compare", "--scope", "1", "--policy-cmd", "garbage=" + garbage, "--policies", "strict,garbage"},
 			code: exitUsage, stderr: []string{`policy "garbage": command ` + garbage + `: answered`, "an answer is allow, reject or invalid"}},
 		{name: "a command that is not there", args: []string{"check", "--policy-cmd", "gone=no-such-program-here", ">= 1", "1.0.0"},

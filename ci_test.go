@@ -516,3 +516,29 @@ func TestSARIFRulesDocumented(t *testing.T) {
 		}
 	}
 }
+
+// The SARIF logs prerel writes are valid SARIF 2.1.0: cmd/prerel's
+// tests hold its output to the golden files of cmd/prerel/testdata/sarif
+// byte for byte (TestSARIFOutputs, TestSARIFHostileInput), and each of
+// them is validated here against the schema. The validator is kept out
+// of cmd/prerel's test binary, which runs again as prerel for every
+// command of its scripts.
+func TestCLISARIFIsValid(t *testing.T) {
+	dir := filepath.Join("cmd", "prerel", "testdata", "sarif")
+	files, err := filepath.Glob(filepath.Join(dir, "*.sarif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		seen[filepath.Base(f)] = true
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			readSARIF(t, f)
+		})
+	}
+	for _, name := range []string{"resolve.sarif", "pin-check.sarif", "pin-check-unlisted.sarif", "compare-drift.sarif", "hostile.sarif"} {
+		if !seen[name] {
+			t.Errorf("%s: no golden log %s", dir, name)
+		}
+	}
+}

@@ -5,9 +5,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/prerel/prerel"
+	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/impact"
 	"github.com/prerel/prerel/internal/longtest"
+	"github.com/prerel/prerel/report"
+	"github.com/prerel/prerel/terraform/installer/installertest"
 )
 
 // impactJSON is the part of impact's JSON output scripts rely on.
@@ -50,6 +56,78 @@ type impactJSON struct {
 		} `json:"example"`
 		Cases []json.RawMessage `json:"cases"`
 	} `json:"classes"`
+}
+
+// impactRuns holds the runs of impactCLI, by their arguments.
+var impactRuns sync.Map
+
+// impactCLI runs prerel impact with args as runCLI does, once for each
+// list of arguments in the test binary: a run on the corpus takes a
+// tenth of a CPU second, and TestImpact and TestImpactTextWidth both
+// read the text report of --policy linear.
+func impactCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	type result struct {
+		code           int
+		stdout, stderr string
+	}
+	key := strings.Join(args, "\x00")
+	if r, ok := impactRuns.Load(key); ok {
+		r := r.(result)
+		return r.code, r.stdout, r.stderr
+	}
+	code, stdout, stderr := runCLI(t, "", append([]string{"impact"}, args...)...)
+	impactRuns.Store(key, result{code, stdout, stderr})
+	return code, stdout, stderr
+}
+
+// simulatedLinear is the report of prerel impact --policy linear
+// --simulate-prereleases on the corpus, made as the command makes it,
+// once for the tests of its renderings (TestImpactJSON,
+// TestImpactMarkdown, TestImpactTextWidth): each run on the corpus takes
+// a tenth of a CPU second. TestImpactRendersTheCommandsReport holds it
+// to the command's own text report, byte for byte.
+var simulatedLinear = sync.OnceValues(func() (*impact.Report, error) {
+	d, err := impact.LoadCorpus(prerel.Corpus())
+	if err != nil {
+		return nil, err
+	}
+	reg := catalogue.New()
+	ps, err := reg.Resolve([]string{"linear"})
+	if err != nil {
+		return nil, err
+	}
+	tf, tofu := installertest.Releases()
+	return impact.Run(d, impact.Options{Policy: ps[0], Policies: reg, SimulatePrereleases: true, Terraform: tf, OpenTofu: tofu})
+})
+
+// renderSimulatedLinear writes simulatedLinear in format f as prerel
+// impact writes its report, with --show-all when showAll.
+func renderSimulatedLinear(t *testing.T, f report.Format, showAll bool) string {
+	t.Helper()
+	rep, err := simulatedLinear()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := rendered(impact.Render, f, rep, renderOptions(showAll), nil).report(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestImpactRendersTheCommandsReport checks that the report the tests of
+// impact's renderings take (simulatedLinear) is the command's: its text
+// is what prerel impact --policy linear --simulate-prereleases writes.
+func TestImpactRendersTheCommandsReport(t *testing.T) {
+	longtest.SkipShort(t)
+	code, stdout, stderr := impactCLI(t, "--policy", "linear", "--simulate-prereleases")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got := renderSimulatedLinear(t, report.Text, false); got != stdout {
+		t.Errorf("the report of the tests differs from the command's:\n%s\nthe command's:\n%s", got, stdout)
+	}
 }
 
 func TestImpact(t *testing.T) {
@@ -119,6 +197,20 @@ func TestImpact(t *testing.T) {
 			code:   exitOK,
 			stdout: []string{"data: 14 calls (7 module calls, 7 provider requirements)"},
 		},
+		{
+			// TestImpactJSON and TestImpactMarkdown render the report on the
+			// corpus; here --format reaches the renderer.
+			name:   "--format json",
+			args:   []string{"--policy", "linear", "--domain", resolveExample, "--index", resolveIndex, "--format", "json"},
+			code:   exitOK,
+			stdout: []string{"{\n  \"schema\": 1,\n  \"policy\": \"linear\","},
+		},
+		{
+			name:   "--format markdown",
+			args:   []string{"--policy", "linear", "--domain", resolveExample, "--index", resolveIndex, "--format", "markdown"},
+			code:   exitOK,
+			stdout: []string{"## prerel impact: what would install differently under `linear`\n"},
+		},
 		{name: "no policy", args: nil, code: exitUsage, stderr: []string{"impact needs --policy P"}},
 		{name: "unknown policy", args: []string{"--policy", "nope"}, code: exitUsage, stderr: []string{`unknown policy "nope"`}},
 		{name: "unknown against", args: []string{"--policy", "cargo", "--against", "nope"}, code: exitUsage, stderr: []string{`unknown policy "nope"`}},
@@ -136,7 +228,7 @@ func TestImpact(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, "", append([]string{"impact"}, tt.args...)...)
+			code, stdout, stderr := impactCLI(t, tt.args...)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
 			}
@@ -150,30 +242,35 @@ func TestImpact(t *testing.T) {
 // 80-column terminal.
 func TestImpactTextWidth(t *testing.T) {
 	longtest.SkipShort(t)
+	reports := map[string]string{
+		// The report of the tests of the renderings (simulatedLinear).
+		"--policy linear --simulate-prereleases --show-all": renderSimulatedLinear(t, report.Text, true),
+	}
 	for _, args := range [][]string{
 		{"--policy", "linear"},
-		{"--policy", "linear", "--simulate-prereleases", "--show-all"},
 		{"--policy", "hashicorp", "--against", "cargo", "--show-all"},
 		{"--policy", "strict", "--domain", resolveExample, "--index", resolveIndex, "--show-all"},
 	} {
-		code, stdout, stderr := runCLI(t, "", append([]string{"impact"}, args...)...)
+		code, stdout, stderr := impactCLI(t, args...)
 		if code != exitOK {
 			t.Fatalf("%q: exit %d: %s", args, code, stderr)
 		}
+		reports[strings.Join(args, " ")] = stdout
+	}
+	for args, stdout := range reports {
 		for i, line := range strings.Split(stdout, "\n") {
 			if w := columns(line); w > helpWidth {
-				t.Errorf("%q: line %d is %d columns wide:\n%s", args, i+1, w, line)
+				t.Errorf("%s: line %d is %d columns wide:\n%s", args, i+1, w, line)
 			}
 		}
 	}
 }
 
+// TestImpactJSON checks the JSON of the report of prerel impact --policy
+// linear --simulate-prereleases (simulatedLinear).
 func TestImpactJSON(t *testing.T) {
 	longtest.SkipShort(t)
-	code, stdout, stderr := runCLI(t, "", "impact", "--policy", "linear", "--simulate-prereleases", "--format", "json")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	stdout := renderSimulatedLinear(t, report.JSON, false)
 	if strings.Contains(stdout, `\u003e`) {
 		t.Error("the JSON escapes > as \\u003e")
 	}
@@ -214,12 +311,11 @@ func TestImpactJSON(t *testing.T) {
 	}
 }
 
+// TestImpactMarkdown checks the Markdown of the report of prerel impact
+// --policy linear --simulate-prereleases (simulatedLinear).
 func TestImpactMarkdown(t *testing.T) {
 	longtest.SkipShort(t)
-	code, stdout, stderr := runCLI(t, "", "impact", "--policy", "linear", "--simulate-prereleases", "--format", "markdown")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	stdout := renderSimulatedLinear(t, report.Markdown, false)
 	for _, want := range []string{
 		"## prerel impact: what would install differently under `linear`",
 		"| class | calls | share | distinct | prerelease rule | reading | simulated |",

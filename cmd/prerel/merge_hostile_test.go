@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -244,8 +243,9 @@ func TestMergeRefusesAWitnessOfAnotherDomain(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("compare --shard of the other domain: exit %d: %s", code, stderr)
 	}
+	scope1 := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, append([]string{"--scope", "1"}, policyArgs...)...)
 	for _, split := range []bool{false, true} {
-		shards := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, append([]string{"--scope", "1"}, policyArgs...)...)
+		shards := copyShards(t, scope1)
 		forged, names := forgeWitness(t, shards, []byte(other), cases, split)
 		code, out, stderr := runWith(t, catalogue.New(), nil, append([]string{"merge"}, shards...)...)
 		t.Logf("split %v: %s", split, stderr)
@@ -276,6 +276,7 @@ func TestMergeRefusesAWitnessOfAnotherDomain(t *testing.T) {
 // case of the class that only another shard judged.
 func TestMergeRefusesAWitnessTheShardDoesNotKeep(t *testing.T) {
 	args := []string{"--scope", "1", "--policies", "strict,apparentlymart-exact"}
+	ran := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, args...)
 	const class = `the class "> V-pre [=]; version V-pre" (reject, allow) of strict vs apparentlymart-exact`
 	for _, tt := range []struct {
 		name                string
@@ -290,7 +291,7 @@ func TestMergeRefusesAWitnessTheShardDoesNotKeep(t *testing.T) {
 				`the witness it keeps, the smallest case of the class in its groups, is constraint "> 1.0.0-alpha", version "1.0.0-beta"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			shards := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, args...)
+			shards := copyShards(t, ran)
 			forged := 0
 			rewritePartial(t, shards[1], func(o map[string]any) {
 				for _, p := range o["pairs"].([]any) {
@@ -325,7 +326,10 @@ func TestMergeRefusesAWitnessTheShardDoesNotKeep(t *testing.T) {
 // same kind that the shard does not keep merged with exit 0 and a report
 // that was not the run's. It is refused: exit 2, the file, the pair, the
 // forged witness and the group the shard keeps named, with what each
-// policy installs there.
+// policy installs there. Each merge checks the witnesses on the whole
+// corpus: the everyday run merges the first forgery, the long run both;
+// compare/shard's TestWitnessCheckRefusesASelectionTheShardDoesNotKeep
+// proves every forgery every day.
 func TestMergeRefusesASelectionWitnessTheShardDoesNotKeep(t *testing.T) {
 	args := []string{"--domain", "corpus", "--policies", "strict,lexical"}
 	shards := runShardsCLI(t, catalogue.New(), t.TempDir(), 2, args...)
@@ -358,24 +362,17 @@ func TestMergeRefusesASelectionWitnessTheShardDoesNotKeep(t *testing.T) {
 		name   string
 		forged map[string]any
 		says   string
+		long   bool // run in the long run only
 	}{
-		{"a group of the other shard", other, "is not a group of " + run + ": the witness it keeps, " + smallest + ", is " + group(kept)},
+		{"a group of the other shard", other, "is not a group of " + run + ": the witness it keeps, " + smallest + ", is " + group(kept), false},
 		{"its group with other picks", map[string]any{"constraint": kept["constraint"], "history": kept["history"], "a": kept["b"], "b": kept["a"]},
-			"is not the witness " + run + " keeps: that is " + smallest + ", " + group(kept)},
+			"is not the witness " + run + " keeps: that is " + smallest + ", " + group(kept), true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			shards := slices.Clone(shards)
-			for k, s := range shards {
-				data, err := os.ReadFile(s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				shards[k] = filepath.Join(dir, filepath.Base(s))
-				if err := os.WriteFile(shards[k], data, 0o644); err != nil {
-					t.Fatal(err)
-				}
+			if tt.long {
+				longtest.Skip(t)
 			}
+			shards := copyShards(t, shards)
 			rewritePartial(t, shards[sh], func(o map[string]any) {
 				o["selection"].(map[string]any)["pairs"].([]any)[0].(map[string]any)["witness"] = tt.forged
 			})
@@ -386,4 +383,23 @@ func TestMergeRefusesASelectionWitnessTheShardDoesNotKeep(t *testing.T) {
 			}
 		})
 	}
+}
+
+// copyShards copies the partial reports at paths into a new directory,
+// for a test to forge them, and returns the copies' paths.
+func copyShards(t *testing.T, paths []string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	copies := make([]string, len(paths))
+	for k, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copies[k] = filepath.Join(dir, filepath.Base(p))
+		if err := os.WriteFile(copies[k], data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return copies
 }

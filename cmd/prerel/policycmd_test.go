@@ -338,7 +338,7 @@ func TestMergeWritesNothingAfterAFailedPolicyCommand(t *testing.T) {
 	fails := shellScript(t, dir, "fails.sh", failsAfterTwo)
 	domain := smallDomain(t)
 	var parts []string
-	for _, shard := range []string{"1/2", "2/2"} {
+	for _, shard := range []string{"1/1"} { // one shard: each probes the command with two thousand cases
 		code, stdout, stderr := runCLI(t, "", "compare", "--domain", domain, "--shard", shard, "--format", "json",
 			"--policy-cmd", "x=/bin/sh "+good, "--policies", "strict,x")
 		if code != exitOK {

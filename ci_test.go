@@ -16,6 +16,7 @@ import (
 	comparerender "github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/internal/longtest"
 	"github.com/prerel/prerel/internal/sarif"
+	"github.com/prerel/prerel/internal/sarif/sarifschema"
 	"github.com/prerel/prerel/internal/sarif/sariftest"
 	"github.com/prerel/prerel/pin"
 )
@@ -392,7 +393,7 @@ func readSARIF(t *testing.T, path string) *sariftest.Log {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sariftest.Check(t, data)
+	return sarifschema.Check(t, data)
 }
 
 // hasResult reports whether the log has a result of rule at line of

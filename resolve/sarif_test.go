@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/prerel/prerel/internal/golden"
+	"github.com/prerel/prerel/internal/sarif/sarifschema"
 	"github.com/prerel/prerel/internal/sarif/sariftest"
 	"github.com/prerel/prerel/pin"
 	"github.com/prerel/prerel/report"
@@ -51,7 +52,7 @@ func TestSARIFLocatesEachFindingAtItsConstraint(t *testing.T) {
 	if err := resolve.Render(&b, report.SARIF, r, cliOptions); err != nil {
 		t.Fatal(err)
 	}
-	log := sariftest.Check(t, b.Bytes())
+	log := sarifschema.Check(t, b.Bytes())
 	golden.Check(t, "resolve/testdata/golden/sarif-example.sarif", b.Bytes())
 
 	type located struct{ rule, at, text string }

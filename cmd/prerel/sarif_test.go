@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,54 +9,16 @@ import (
 
 	"github.com/prerel/prerel/internal/golden"
 	"github.com/prerel/prerel/internal/longtest"
+	"github.com/prerel/prerel/internal/sarif/sariftest"
 )
 
 // The tests here hold the SARIF logs prerel writes to golden files
 // under testdata/sarif, byte for byte; the repository root's
 // TestCLISARIFIsValid validates each of those files against the schema
-// of SARIF 2.1.0. The validator is not linked into this test binary,
-// which runs again as prerel for every command of the scripts and
-// would start it each time.
-
-// sarifLog is the part of a SARIF log the tests read.
-type sarifLog struct {
-	Runs []struct {
-		Tool struct {
-			Driver struct {
-				Rules []struct {
-					ID      string `json:"id"`
-					HelpURI string `json:"helpUri"`
-				} `json:"rules"`
-			} `json:"driver"`
-		} `json:"tool"`
-		Results []struct {
-			RuleID  string `json:"ruleId"`
-			Message struct {
-				Text string `json:"text"`
-			} `json:"message"`
-			Locations []struct {
-				PhysicalLocation struct {
-					ArtifactLocation struct {
-						URI string `json:"uri"`
-					} `json:"artifactLocation"`
-				} `json:"physicalLocation"`
-			} `json:"locations"`
-		} `json:"results"`
-	} `json:"runs"`
-}
-
-// decodeSARIF decodes a log of one run, as prerel writes it.
-func decodeSARIF(t *testing.T, out string) *sarifLog {
-	t.Helper()
-	var l sarifLog
-	if err := json.Unmarshal([]byte(out), &l); err != nil {
-		t.Fatalf("not JSON: %v\n%.2000s", err, out)
-	}
-	if len(l.Runs) != 1 {
-		t.Fatalf("%d runs, want 1", len(l.Runs))
-	}
-	return &l
-}
+// of SARIF 2.1.0 (package sarifschema). The validator is not linked into
+// this test binary, which runs again as prerel for every command of the
+// scripts and would start it each time: the tests read the logs with
+// package sariftest.
 
 // The SARIF logs of the commands that write one, as golden files show
 // them (valid SARIF 2.1.0: TestCLISARIFIsValid at the root), with the
@@ -90,7 +51,7 @@ func TestSARIFOutputs(t *testing.T) {
 			if code != tt.code {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
 			}
-			log := decodeSARIF(t, stdout)
+			log := sariftest.Decode(t, []byte(stdout))
 			var rules []string
 			for _, r := range log.Runs[0].Results {
 				rules = append(rules, r.RuleID)
@@ -177,7 +138,7 @@ func TestSARIFHostileInput(t *testing.T) {
 	if code != exitOK && code != exitFinding {
 		t.Fatalf("exit %d, want %d or %d; stderr:\n%.2000s", code, exitOK, exitFinding, stderr)
 	}
-	log := decodeSARIF(t, stdout)
+	log := sariftest.Decode(t, []byte(stdout))
 	if n := len(log.Runs[0].Results); n < calls {
 		t.Errorf("%d results, want one per module call at least", n)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/prerel/prerel/compare"
 	"github.com/prerel/prerel/compare/render"
 	"github.com/prerel/prerel/internal/sarif"
-	"github.com/prerel/prerel/internal/sarif/sariftest"
+	"github.com/prerel/prerel/internal/sarif/sarifschema"
 )
 
 // A baseline as prerel writes it: one line per pair, class and policy's
@@ -71,7 +71,7 @@ func TestDriftSARIFLines(t *testing.T) {
 		if err := sarif.Write(&b, sarif.Log{Rules: render.SARIFRules, Results: results}); err != nil {
 			t.Fatal(err)
 		}
-		sariftest.Check(t, b.Bytes())
+		sarifschema.Check(t, b.Bytes())
 	}
 	if r := render.DriftSARIF(&compare.Drift{Matches: true}, "b.json", nil); r != nil {
 		t.Errorf("a matching run has results %v", r)

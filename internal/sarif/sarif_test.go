@@ -7,7 +7,7 @@ import (
 
 	"github.com/prerel/prerel/internal/golden"
 	"github.com/prerel/prerel/internal/sarif"
-	"github.com/prerel/prerel/internal/sarif/sariftest"
+	"github.com/prerel/prerel/internal/sarif/sarifschema"
 )
 
 var rules = []sarif.Rule{
@@ -26,7 +26,7 @@ func TestWriteGolden(t *testing.T) {
 	if err := sarif.Write(&b, l); err != nil {
 		t.Fatal(err)
 	}
-	sariftest.Check(t, b.Bytes())
+	sarifschema.Check(t, b.Bytes())
 	golden.Check(t, "testdata/log.sarif", b.Bytes())
 }
 
@@ -55,7 +55,7 @@ func TestWriteHostile(t *testing.T) {
 		if err := sarif.Write(&b, l); err != nil {
 			t.Fatal(err)
 		}
-		got := sariftest.Check(t, b.Bytes()).Results()[0]
+		got := sarifschema.Check(t, b.Bytes()).Results()[0]
 		loc := got.Locations[0].PhysicalLocation
 		if tt.uri != "" && loc.ArtifactLocation.URI != tt.uri {
 			t.Errorf("%q: uri %q, want %q", tt.file, loc.ArtifactLocation.URI, tt.uri)
@@ -101,7 +101,7 @@ func TestSchemaRefusesInvalid(t *testing.T) {
 		`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"p"}},"results":[{"message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a b"},"region":{"startLine":0}}}]}]}]}`,
 		`{"version":"2.0.0","runs":[]}`,
 	} {
-		if err := sariftest.Validate([]byte(bad)); err == nil {
+		if err := sarifschema.Validate([]byte(bad)); err == nil {
 			t.Errorf("Validate(%s) = nil, want an error", bad)
 		}
 	}

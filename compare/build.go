@@ -120,7 +120,7 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 			reasonsErr = fillClassReasons(r.Classes, sides, witnesses, classesOf, policies, workers)
 		}
 	}()
-	decideWitnessCauses(r.Classes, sides, witnesses, classesOf, policies, workers)
+	decideWitnessCauses(r.Classes, sides, witnesses, classesOf, policies, workers, opt.cases)
 	<-splitsDone
 	<-reasonsDone
 	if reasonsErr != nil {
@@ -200,21 +200,29 @@ func classWitnesses(classes []Class, workers int) (witnesses [][2]string, classe
 // witness's steps once, and the goroutines share the constraints the
 // steps need, compiled once per policy for as many witnesses as they can
 // keep them. The verdicts of the
-// witness itself are the class's. When the witnesses name few enough
-// versions, the policies judge them on the fast path (causeTables).
-func decideWitnessCauses(classes []Class, sides [][2]int32, witnesses [][2]string, classesOf [][]int32, policies []engine.Policy, workers int) {
+// witness itself are the class's. A case of the steps that is a case of
+// the run (cases, nil for none) is read from the run's verdict log
+// (runCases); when the other cases name few enough versions, the policies
+// judge them on the fast path (causeTables).
+func decideWitnessCauses(classes []Class, sides [][2]int32, witnesses [][2]string, classesOf [][]int32, policies []engine.Policy, workers int, cases *runCases) {
 	// The steps of each witness, worked out once when there are few
 	// enough witnesses to keep them all; else each as it is decided.
 	var steps [][]counterfactual
 	var numbers [][]int32
+	var inRun [][]int64
+	var log *verdictLog // the run's verdicts, when inRun is set
 	if len(witnesses) <= maxCauseWitnesses {
 		steps = make([][]counterfactual, len(witnesses))
 		parallel(len(witnesses), workers, func() func(int) {
 			return func(w int) { steps[w] = counterfactuals(witnesses[w][0], witnesses[w][1]) }
 		})
-		numbers = numberConstraints(steps)
+		var number map[string]int32
+		numbers, number = numberConstraints(steps)
+		if x := cases.index(number); x != nil {
+			inRun, log = casesInRun(steps, numbers, x), x.log
+		}
 	}
-	tables := newCauseTables(steps, policies, workers)
+	tables := newCauseTables(steps, inRun, policies, workers)
 	matchers := &matcherCache{}
 	// The witnesses of one constraint share most constraints of their
 	// steps: taken one after the other, they find them compiled.
@@ -236,13 +244,13 @@ func decideWitnessCauses(classes []Class, sides [][2]int32, witnesses [][2]strin
 	}
 	parallel(len(witnesses), workers, func() func(int) {
 		j := causeJudge{policies: policies, sides: sides, onWitness: onWitness, matchers: matchers, tables: tables,
-			vectors: map[uint64]*causeVector{}}
+			vectors: map[uint64]*causeVector{}, log: log}
 		return func(i int) {
 			w := order[i]
 			if steps != nil {
-				j.decide(classes, classesOf[w], steps[w], numbers[w])
+				j.decide(classes, classesOf[w], steps[w], numbers[w], rowOf(inRun, int(w)))
 			} else {
-				j.decide(classes, classesOf[w], counterfactuals(witnesses[w][0], witnesses[w][1]), nil)
+				j.decide(classes, classesOf[w], counterfactuals(witnesses[w][0], witnesses[w][1]), nil, nil)
 			}
 		}
 	})
@@ -250,9 +258,9 @@ func decideWitnessCauses(classes []Class, sides [][2]int32, witnesses [][2]strin
 
 // numberConstraints numbers the constraints of the cases of the steps of
 // every witness, from 0: numbers[w] are those of the cases of steps[w],
-// in order.
-func numberConstraints(steps [][]counterfactual) (numbers [][]int32) {
-	index := map[string]int32{}
+// in order, and index gives each constraint's number.
+func numberConstraints(steps [][]counterfactual) (numbers [][]int32, index map[string]int32) {
+	index = map[string]int32{}
 	numbers = make([][]int32, len(steps))
 	for w, ws := range steps {
 		for _, s := range ws {
@@ -266,7 +274,39 @@ func numberConstraints(steps [][]counterfactual) (numbers [][]int32) {
 			}
 		}
 	}
-	return numbers
+	return numbers, index
+}
+
+// casesInRun gives the position in the domain's order of each case of
+// the steps of every witness that is a case of the run (x), -1 for the
+// others: inRun[w] are those of the cases of steps[w], in order, as
+// numbers[w] (numberConstraints).
+func casesInRun(steps [][]counterfactual, numbers [][]int32, x *runCaseIndex) (inRun [][]int64) {
+	n := 0
+	for _, ns := range numbers {
+		n += len(ns)
+	}
+	all := make([]int64, 0, n) // one array for every witness
+	inRun = make([][]int64, len(steps))
+	for w, ws := range steps {
+		k := 0
+		for _, s := range ws {
+			for _, c := range s.cases {
+				all = append(all, x.offset(numbers[w][k], c[1]))
+				k++
+			}
+		}
+		inRun[w] = all[len(all)-k:]
+	}
+	return inRun
+}
+
+// rowOf is rows[w], or nil when rows is.
+func rowOf(rows [][]int64, w int) []int64 {
+	if rows == nil {
+		return nil
+	}
+	return rows[w]
 }
 
 // causeJudge decides the causes of the classes of one witness after
@@ -287,6 +327,8 @@ type causeJudge struct {
 	steps    []counterfactual
 	cases    [][2]string // the cases of the steps, in order
 	numbers  []int32     // the number of each case's constraint (numberConstraints), with tables
+	inRun    []int64     // the position of each case in the run's log (casesInRun), or -1; nil for none
+	log      *verdictLog // the run's verdicts, read at inRun
 	stepOf   []int       // the step of each case
 	at       []int32     // the position of each case's version in the tables, or -1
 	verdicts []int8      // [case*len(policies)+policy]; -1 until judged
@@ -349,10 +391,11 @@ func (mc *matcherCache) get(policies []engine.Policy, k matcherKey) engine.Match
 
 // decide sets the cause of the classes (indexes into classes) that share
 // a witness, as CauseOf would; steps are the witness's counterfactuals,
-// and numbers the numbers of their cases' constraints (numberConstraints;
-// nil without tables).
-func (j *causeJudge) decide(classes []Class, indexes []int32, steps []counterfactual, numbers []int32) {
-	j.steps, j.numbers = steps, numbers
+// numbers the numbers of their cases' constraints (numberConstraints;
+// nil without tables), and inRun their positions in the run's log
+// (casesInRun; nil for none).
+func (j *causeJudge) decide(classes []Class, indexes []int32, steps []counterfactual, numbers []int32, inRun []int64) {
+	j.steps, j.numbers, j.inRun = steps, numbers, inRun
 	j.cases, j.stepOf, j.at = j.cases[:0], j.stepOf[:0], j.at[:0]
 	for s, step := range j.steps {
 		for _, cv := range step.cases {
@@ -402,6 +445,11 @@ func (j *causeJudge) verdict(p, i int) engine.Verdict {
 	at := i*len(j.policies) + p
 	if v := j.verdicts[at]; v >= 0 {
 		return engine.Verdict(v)
+	}
+	if j.inRun != nil && j.inRun[i] >= 0 {
+		got := j.log.verdict(p, j.inRun[i])
+		j.verdicts[at] = int8(got)
+		return got
 	}
 	c, v := j.cases[i][0], j.cases[i][1]
 	if got, ok := j.tables.verdict(p, c, j.number(i), j.at[i], j.vectors); ok {

@@ -51,10 +51,11 @@ const (
 	maxCauseSpread = 64
 )
 
-// newCauseTables reads the versions the steps of the witnesses name, or
-// returns nil when there are none, or too many, or when steps is nil (too
-// many witnesses).
-func newCauseTables(steps [][]counterfactual, policies []engine.Policy, workers int) *causeTables {
+// newCauseTables reads the versions the steps of the witnesses name, but
+// those of cases read from the run's log (inRun[w][k] at least 0, for
+// case k of steps[w]; nil for none), or returns nil when there are none,
+// or too many, or when steps is nil (too many witnesses).
+func newCauseTables(steps [][]counterfactual, inRun [][]int64, policies []engine.Policy, workers int) *causeTables {
 	readers := false
 	for _, p := range policies {
 		if _, ok := p.(engine.VersionReader); ok {
@@ -68,9 +69,13 @@ func newCauseTables(steps [][]counterfactual, policies []engine.Policy, workers 
 	var versions []string
 	constraints := map[string]bool{}
 	cases := 0
-	for _, ws := range steps {
+	for w, ws := range steps {
+		k := 0
 		for _, s := range ws {
 			for _, c := range s.cases {
+				if k++; inRun != nil && inRun[w][k-1] >= 0 {
+					continue // read from the log
+				}
 				constraints[c[0]] = true
 				cases++
 				if _, ok := index[c[1]]; !ok {

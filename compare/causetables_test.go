@@ -77,7 +77,7 @@ func TestDecideCausesEqualsCauseOf(t *testing.T) {
 	if len(classes) < 100 {
 		t.Fatalf("only %d classes", len(classes))
 	}
-	if newCauseTables(stepsOf(witnesses), pols, 2) == nil {
+	if newCauseTables(stepsOf(witnesses), nil, pols, 2) == nil {
 		t.Fatal("no cause tables for a handful of witnesses")
 	}
 	for _, workers := range []int{1, 2} {
@@ -100,7 +100,7 @@ func TestDecideCausesEqualsCauseOf(t *testing.T) {
 // A cause table judges a version it did not read on text.
 func TestCauseTablesVersionNotRead(t *testing.T) {
 	// The prerelease step judges ">= 1.0.0" on "1.2.0".
-	tables := newCauseTables(stepsOf([][2]string{{">= 1.0.0-beta", "1.2.0-rc.1"}}), []engine.Policy{policies.Cargo{}}, 1)
+	tables := newCauseTables(stepsOf([][2]string{{">= 1.0.0-beta", "1.2.0-rc.1"}}), nil, []engine.Policy{policies.Cargo{}}, 1)
 	if tables == nil {
 		t.Fatal("no cause tables")
 	}
@@ -125,7 +125,7 @@ func stepsOf(witnesses [][2]string) [][]counterfactual {
 // the policies its A and B name.
 func decideCauses(classes []Class, policies []engine.Policy, workers int) {
 	witnesses, classesOf := classWitnesses(classes, workers)
-	decideWitnessCauses(classes, sidesByName(classes, policies), witnesses, classesOf, policies, workers)
+	decideWitnessCauses(classes, sidesByName(classes, policies), witnesses, classesOf, policies, workers, nil)
 }
 
 // sidesByName is the policies (their indexes) of each class that A and B

@@ -77,7 +77,11 @@
 // classes and empties it when it takes more, and when the numbers of
 // case parts start again (past 131,072 of them, maxIDs). The classes and
 // splits kept are capped (MaxClasses, MaxSplits), the verdicts kept for a
-// baseline too (two bits per case and policy, up to 64 Mi verdicts), and
+// baseline too (two bits per case and policy, up to 64 Mi verdicts); the
+// run keeps each group's constraint, offset and list of versions for the
+// causes, up to 32,768 groups and 65,536 versions in distinct lists
+// (runCases), so that a case of CauseOf's steps that is a case of the
+// run is read from those verdicts rather than judged again; and
 // Options.Progress is called from one goroutine ten times a second.
 //
 // The report. Once the domain is done, the stripes' indexes are added to

@@ -35,6 +35,7 @@ type Options struct {
 	Rank Rank
 
 	shard *shardRun // RunGroups' run of some groups (rungroups.go)
+	cases *runCases // the run's groups, for the causes (causelog.go)
 }
 
 // progressInterval is how often Progress is called.
@@ -61,7 +62,9 @@ const progressInterval = 100 * time.Millisecond
 // most ClassesPerPair classes per pair and MaxSplits splits, and the
 // report counts the cases of those it left out (Pair.CasesLeftOut,
 // Report.SplitCasesLeftOut). For a baseline, the run also keeps two bits
-// per case and policy, up to 64 Mi verdicts.
+// per case and policy, up to 64 Mi verdicts, from which the causes read
+// the rewritten cases that are cases of the run (runCases: up to 32,768
+// groups).
 //
 // Run fails when d is nil, when fewer than two policies are given or two
 // share a name, when the domain reports an error or yields another
@@ -96,6 +99,12 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 	var domainErr error
 	produced := make(chan struct{})
 	log := newVerdictLog(info.Cases, len(policies))
+	// What the causes need to read the cases of the run from the log
+	// (causelog.go); a run of some groups builds no report.
+	var kept *runCases
+	if opt.shard == nil {
+		kept = newRunCases(log)
+	}
 	go func() {
 		defer close(produced)
 		defer close(groups)
@@ -123,6 +132,7 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 			if !opt.shard.owns(pg.offset, len(g.Versions)) { // RunGroups judges some groups only (rungroups.go)
 				return true
 			}
+			kept.add(g, pg.offset)
 			if same := batch.sameList(g); !same || batch.full(g) {
 				if !send(!same) {
 					return false
@@ -191,6 +201,7 @@ func Run(ctx context.Context, d Domain, policies []engine.Policy, opt Options) (
 		return nil, fmt.Errorf("compare: the domain %s yielded %s, but announced %d", info.Description,
 			plural.Of(agg.cases, "case", "cases"), info.Cases)
 	}
+	opt.cases = kept
 	r, err := buildReportFrom(info, policies, pairs, agg, n, opt, true)
 	if err != nil {
 		return nil, err

@@ -70,6 +70,13 @@ func (l *verdictLog) record(p int, offset int64, n int, lo, hi []uint64) {
 	}
 }
 
+// verdict is policy p's verdict on the case at offset, read back from
+// the log once the run's workers are done (runCases, for the steps of
+// CauseOf).
+func (l *verdictLog) verdict(p int, offset int64) engine.Verdict {
+	return engine.Verdict(l.byPolicy[p][offset/16] >> (2 * (offset % 16)) & 3)
+}
+
 // planeBits returns the 16 bits of the bit plane b from position i on;
 // positions below 0 or past b read 0. i is at least -15.
 func planeBits(b []uint64, i int) uint16 {

@@ -236,24 +236,65 @@ func decideWitnessCauses(classes []Class, sides [][2]int32, witnesses [][2]strin
 		}
 		return strings.Compare(witnesses[x][1], witnesses[y][1])
 	})
-	// The classes of a witness lie far apart in classes: their verdicts
-	// on it are read in order first.
-	onWitness := make([][2]engine.Verdict, len(classes))
-	for i := range classes {
-		onWitness[i] = [2]engine.Verdict{classes[i].Witness.AVerdict, classes[i].Witness.BVerdict}
-	}
+	// The classes of a witness lie far apart in classes: what the causes
+	// read of them is read in order first, and their causes written back
+	// in order last.
+	of := make([]causeClass, len(classes))
+	chunks := (len(classes) + causeChunk - 1) / causeChunk
+	parallel(chunks, workers, func() func(int) {
+		return func(k int) {
+			for i := k * causeChunk; i < min(len(classes), (k+1)*causeChunk); i++ {
+				w := &classes[i].Witness
+				of[i] = causeClass{a: sides[i][0], b: sides[i][1], va: w.AVerdict, vb: w.BVerdict}
+			}
+		}
+	})
 	parallel(len(witnesses), workers, func() func(int) {
-		j := causeJudge{policies: policies, sides: sides, onWitness: onWitness, matchers: matchers, tables: tables,
+		j := causeJudge{policies: policies, of: of, matchers: matchers, tables: tables,
 			vectors: map[uint64]*causeVector{}, log: log}
 		return func(i int) {
 			w := order[i]
 			if steps != nil {
-				j.decide(classes, classesOf[w], steps[w], numbers[w], rowOf(inRun, int(w)))
+				j.decide(classesOf[w], steps[w], numbers[w], rowOf(inRun, int(w)))
 			} else {
-				j.decide(classes, classesOf[w], counterfactuals(witnesses[w][0], witnesses[w][1]), nil, nil)
+				j.decide(classesOf[w], counterfactuals(witnesses[w][0], witnesses[w][1]), nil, nil)
 			}
 		}
 	})
+	parallel(chunks, workers, func() func(int) {
+		return func(k int) {
+			for i := k * causeChunk; i < min(len(classes), (k+1)*causeChunk); i++ {
+				classes[i].Cause = causeOfCode[of[i].cause]
+			}
+		}
+	})
+}
+
+// causeClass is what the causes read of a class: its policies (-1 for
+// none) and their verdicts on its witness; and the code of the cause
+// decided (causeOfCode).
+type causeClass struct {
+	a, b   int32
+	va, vb engine.Verdict
+	cause  uint8
+}
+
+// causeChunk is how many classes a goroutine reads or writes in a row
+// for the causes.
+const causeChunk = 1 << 14
+
+// causeOfCode is the causes by their code in causeClass.
+var causeOfCode = [...]Cause{CauseUnknown, CauseSyntax, CauseVPrefix, CausePartial, CauseMetadata,
+	CausePessimistic, CausePrecedence, CausePrerelease}
+
+// causeCode is the code of c in causeOfCode.
+func causeCode(c Cause) uint8 {
+	for i, x := range causeOfCode {
+		if x == c {
+			return uint8(i)
+		}
+	}
+	panic("compare: no code for the cause " + string(c))
 }
 
 // numberConstraints numbers the constraints of the cases of the steps of
@@ -312,9 +353,9 @@ func rowOf(rows [][]int64, w int) []int64 {
 // causeJudge decides the causes of the classes of one witness after
 // another, judging the cases of CauseOf's steps as engine.Evaluate does.
 type causeJudge struct {
-	policies  []engine.Policy
-	sides     [][2]int32          // the policies of each class, -1 for none
-	onWitness [][2]engine.Verdict // the verdicts of each class's policies on its witness
+	policies []engine.Policy
+	of       []causeClass // the classes, whose causes it sets
+	classes  []causeClass // the classes of the witness being decided
 
 	matchers *matcherCache
 	tables   *causeTables // nil: every case on text
@@ -389,12 +430,12 @@ func (mc *matcherCache) get(policies []engine.Policy, k matcherKey) engine.Match
 	return m
 }
 
-// decide sets the cause of the classes (indexes into classes) that share
+// decide sets the cause of the classes (indexes into j.of) that share
 // a witness, as CauseOf would; steps are the witness's counterfactuals,
 // numbers the numbers of their cases' constraints (numberConstraints;
 // nil without tables), and inRun their positions in the run's log
 // (casesInRun; nil for none).
-func (j *causeJudge) decide(classes []Class, indexes []int32, steps []counterfactual, numbers []int32, inRun []int64) {
+func (j *causeJudge) decide(indexes []int32, steps []counterfactual, numbers []int32, inRun []int64) {
 	j.steps, j.numbers, j.inRun = steps, numbers, inRun
 	j.cases, j.stepOf, j.at = j.cases[:0], j.stepOf[:0], j.at[:0]
 	for s, step := range j.steps {
@@ -405,13 +446,18 @@ func (j *causeJudge) decide(classes []Class, indexes []int32, steps []counterfac
 		}
 	}
 	j.verdicts = resetSlice(j.verdicts, len(j.cases)*len(j.policies), -1)
+	// The classes lie far apart: they are all read first, in a loop that
+	// waits for none of them.
+	j.classes = j.classes[:0]
 	for _, i := range indexes {
-		a, b := j.sides[i][0], j.sides[i][1]
-		if a < 0 || b < 0 {
-			classes[i].Cause = CauseUnknown
-			continue
+		j.classes = append(j.classes, j.of[i])
+	}
+	for k, c := range j.classes {
+		cause := CauseUnknown
+		if c.a >= 0 && c.b >= 0 {
+			cause = j.safeDecide(int(c.a), int(c.b), c.va, c.vb)
 		}
-		classes[i].Cause = j.safeDecide(int(a), int(b), j.onWitness[i][0], j.onWitness[i][1])
+		j.of[indexes[k]].cause = causeCode(cause)
 	}
 }
 

@@ -222,7 +222,7 @@ func decideWitnessCauses(classes []Class, sides [][2]int32, witnesses [][2]strin
 			inRun, log = casesInRun(steps, numbers, x), x.log
 		}
 	}
-	tables := newCauseTables(steps, inRun, policies, workers)
+	tables := newCauseTables(steps, numbers, inRun, policies, workers)
 	matchers := &matcherCache{}
 	// The witnesses of one constraint share most constraints of their
 	// steps: taken one after the other, they find them compiled.
@@ -250,8 +250,7 @@ func decideWitnessCauses(classes []Class, sides [][2]int32, witnesses [][2]strin
 		}
 	})
 	parallel(len(witnesses), workers, func() func(int) {
-		j := causeJudge{policies: policies, of: of, matchers: matchers, tables: tables,
-			vectors: map[uint64]*causeVector{}, log: log}
+		j := causeJudge{policies: policies, of: of, matchers: matchers, tables: tables, log: log}
 		return func(i int) {
 			w := order[i]
 			if steps != nil {
@@ -359,10 +358,6 @@ type causeJudge struct {
 
 	matchers *matcherCache
 	tables   *causeTables // nil: every case on text
-	// vectors are the tables' vectors this goroutine has used, by
-	// vectorKey, so that it seldom takes the tables' lock; at most
-	// tables.limit/8 of them
-	vectors map[uint64]*causeVector
 
 	// the witness being decided
 	steps    []counterfactual
@@ -498,7 +493,7 @@ func (j *causeJudge) verdict(p, i int) engine.Verdict {
 		return got
 	}
 	c, v := j.cases[i][0], j.cases[i][1]
-	if got, ok := j.tables.verdict(p, c, j.number(i), j.at[i], j.vectors); ok {
+	if got, ok := j.tables.verdict(p, c, j.number(i), j.at[i]); ok {
 		j.verdicts[at] = int8(got)
 		return got
 	}

@@ -1,7 +1,7 @@
 package compare
 
 import (
-	"sync"
+	"sync/atomic"
 
 	"github.com/prerel/prerel/engine"
 )
@@ -16,8 +16,9 @@ import (
 // text as before.
 //
 // They are made only when the witnesses are few enough
-// (maxCauseWitnesses), name few enough versions (maxCauseVersions), and
-// the steps judge enough cases for every constraint of theirs against
+// (maxCauseWitnesses), name few enough versions (maxCauseVersions), the
+// vectors of every policy on every constraint fit in causeVectorBytes,
+// and the steps judge enough cases for every constraint of theirs against
 // every version (maxCauseSpread):
 // in a domain whose cases are nearly all different, such as the random
 // domain, every rewritten constraint is met with a handful of versions,
@@ -26,9 +27,11 @@ type causeTables struct {
 	index  map[string]int32      // version -> its position in the tables
 	tables []engine.VersionTable // per policy; nil: on text
 
-	mu      sync.RWMutex
-	vectors map[uint64]*causeVector // by vectorKey
-	limit   int
+	// vectors are those judged so far, by constraint number and policy:
+	// [number*len(tables)+policy]. Goroutines that need the same vector
+	// at the same time may both judge it, to the same verdicts; they take
+	// no lock.
+	vectors []atomic.Pointer[causeVector]
 }
 
 // causeVector is one policy's verdicts of one constraint on every version
@@ -43,8 +46,8 @@ type causeVector struct {
 const (
 	maxCauseWitnesses = 1 << 15
 	maxCauseVersions  = 1 << 11
-	// causeVectorBytes bounds the verdicts the vectors keep; past it the
-	// vectors are dropped and computed again when needed.
+	// causeVectorBytes bounds the verdicts the vectors would keep were
+	// every policy to judge every constraint.
 	causeVectorBytes = 32 << 20
 	// maxCauseSpread bounds the verdicts the tables would work out for
 	// each case the steps judge: every constraint against every version.
@@ -54,8 +57,9 @@ const (
 // newCauseTables reads the versions the steps of the witnesses name, but
 // those of cases read from the run's log (inRun[w][k] at least 0, for
 // case k of steps[w]; nil for none), or returns nil when there are none,
-// or too many, or when steps is nil (too many witnesses).
-func newCauseTables(steps [][]counterfactual, inRun [][]int64, policies []engine.Policy, workers int) *causeTables {
+// or too many, or when steps is nil (too many witnesses). numbers are
+// the numbers of the constraints of the cases (numberConstraints).
+func newCauseTables(steps [][]counterfactual, numbers [][]int32, inRun [][]int64, policies []engine.Policy, workers int) *causeTables {
 	readers := false
 	for _, p := range policies {
 		if _, ok := p.(engine.VersionReader); ok {
@@ -65,10 +69,16 @@ func newCauseTables(steps [][]counterfactual, inRun [][]int64, policies []engine
 	if steps == nil || !readers {
 		return nil
 	}
+	count := 0 // constraints numbered
+	for _, ns := range numbers {
+		for _, n := range ns {
+			count = max(count, int(n)+1)
+		}
+	}
 	index := map[string]int32{}
 	var versions []string
-	constraints := map[string]bool{}
-	cases := 0
+	judged := make([]bool, count) // the constraints of the cases the tables judge
+	constraints, cases := 0, 0
 	for w, ws := range steps {
 		k := 0
 		for _, s := range ws {
@@ -76,7 +86,10 @@ func newCauseTables(steps [][]counterfactual, inRun [][]int64, policies []engine
 				if k++; inRun != nil && inRun[w][k-1] >= 0 {
 					continue // read from the log
 				}
-				constraints[c[0]] = true
+				if n := numbers[w][k-1]; !judged[n] {
+					judged[n] = true
+					constraints++
+				}
 				cases++
 				if _, ok := index[c[1]]; !ok {
 					if len(versions) == maxCauseVersions {
@@ -88,11 +101,12 @@ func newCauseTables(steps [][]counterfactual, inRun [][]int64, policies []engine
 			}
 		}
 	}
-	if len(versions) == 0 || len(constraints)*len(versions) > maxCauseSpread*cases {
+	if len(versions) == 0 || constraints*len(versions) > maxCauseSpread*cases ||
+		constraints*len(versions)*len(policies) > causeVectorBytes {
 		return nil
 	}
 	t := &causeTables{index: index, tables: make([]engine.VersionTable, len(policies)),
-		vectors: map[uint64]*causeVector{}, limit: max(causeVectorBytes/len(versions), 1)}
+		vectors: make([]atomic.Pointer[causeVector], count*len(policies))}
 	parallel(len(policies), workers, func() func(int) {
 		return func(p int) {
 			if r, ok := policies[p].(engine.VersionReader); ok {
@@ -117,30 +131,19 @@ func readTable(r engine.VersionReader, versions []string) (t engine.VersionTable
 	return t
 }
 
-// vectorKey is the key of policy p's vector of the constraint numbered
-// number (numberConstraints).
-func vectorKey(p int, number int32) uint64 { return uint64(uint32(number))<<32 | uint64(uint32(p)) }
-
 // verdict is policy p's verdict on constraint, numbered number
 // (numberConstraints), and the version at position at of the tables
 // (causeTables.at), and true, when the tables can give it; false when the
-// case is to be judged on text, and for a number below 0. seen, when not
-// nil, keeps the vectors its caller has used, at most limit/8 of them, so
-// that the caller seldom takes the lock.
-func (t *causeTables) verdict(p int, constraint string, number, at int32, seen map[uint64]*causeVector) (engine.Verdict, bool) {
+// case is to be judged on text, and for a number below 0.
+func (t *causeTables) verdict(p int, constraint string, number, at int32) (engine.Verdict, bool) {
 	if t == nil || t.tables[p] == nil || at < 0 || number < 0 {
 		return 0, false
 	}
-	k := vectorKey(p, number)
-	vec, ok := seen[k]
-	if !ok {
-		vec = t.vector(k, p, constraint)
-		if seen != nil {
-			if len(seen) >= max(t.limit/8, 1) {
-				clear(seen)
-			}
-			seen[k] = vec
-		}
+	slot := &t.vectors[int(number)*len(t.tables)+p]
+	vec := slot.Load()
+	if vec == nil {
+		vec = t.judge(p, constraint)
+		slot.Store(vec)
 	}
 	if vec.text {
 		return 0, false
@@ -158,24 +161,6 @@ func (t *causeTables) at(version string) int32 {
 		return i
 	}
 	return -1
-}
-
-// vector is the verdicts of policy p, whose table is not nil, on
-// constraint, whose vectorKey is k, judged the first time.
-func (t *causeTables) vector(k uint64, p int, constraint string) *causeVector {
-	t.mu.RLock()
-	vec, ok := t.vectors[k]
-	t.mu.RUnlock()
-	if !ok {
-		vec = t.judge(p, constraint)
-		t.mu.Lock()
-		if len(t.vectors) >= t.limit {
-			clear(t.vectors)
-		}
-		t.vectors[k] = vec
-		t.mu.Unlock()
-	}
-	return vec
 }
 
 // judge compiles constraint against policy p's table and judges every

@@ -77,7 +77,7 @@ func TestDecideCausesEqualsCauseOf(t *testing.T) {
 	if len(classes) < 100 {
 		t.Fatalf("only %d classes", len(classes))
 	}
-	if newCauseTables(stepsOf(witnesses), nil, pols, 2) == nil {
+	if tablesOf(witnesses, pols) == nil {
 		t.Fatal("no cause tables for a handful of witnesses")
 	}
 	for _, workers := range []int{1, 2} {
@@ -100,16 +100,23 @@ func TestDecideCausesEqualsCauseOf(t *testing.T) {
 // A cause table judges a version it did not read on text.
 func TestCauseTablesVersionNotRead(t *testing.T) {
 	// The prerelease step judges ">= 1.0.0" on "1.2.0".
-	tables := newCauseTables(stepsOf([][2]string{{">= 1.0.0-beta", "1.2.0-rc.1"}}), nil, []engine.Policy{policies.Cargo{}}, 1)
+	tables := tablesOf([][2]string{{">= 1.0.0-beta", "1.2.0-rc.1"}}, []engine.Policy{policies.Cargo{}})
 	if tables == nil {
 		t.Fatal("no cause tables")
 	}
-	if v, ok := tables.verdict(0, ">= 1.0.0", 0, tables.at("1.2.0"), nil); !ok || v != engine.Allow {
+	if v, ok := tables.verdict(0, ">= 1.0.0", 0, tables.at("1.2.0")); !ok || v != engine.Allow {
 		t.Errorf("verdict on a version read = %v, %v; want allow, true", v, ok)
 	}
-	if _, ok := tables.verdict(0, ">= 1.0.0", 0, tables.at("9.9.9"), nil); ok {
+	if _, ok := tables.verdict(0, ">= 1.0.0", 0, tables.at("9.9.9")); ok {
 		t.Error("a version not read was judged on the table")
 	}
+}
+
+// tablesOf is the cause tables of the steps of the witnesses.
+func tablesOf(witnesses [][2]string, pols []engine.Policy) *causeTables {
+	steps := stepsOf(witnesses)
+	numbers, _ := numberConstraints(steps)
+	return newCauseTables(steps, numbers, nil, pols, 2)
 }
 
 // stepsOf is the counterfactuals of each witness.

@@ -17,7 +17,8 @@ import (
 //
 // They are made only when the witnesses are few enough
 // (maxCauseWitnesses), name few enough versions (maxCauseVersions), the
-// vectors of every policy on every constraint fit in causeVectorBytes,
+// vectors of every policy on every constraint, and the array that holds
+// them, fit in causeVectorBytes,
 // and the steps judge enough cases for every constraint of theirs against
 // every version (maxCauseSpread):
 // in a domain whose cases are nearly all different, such as the random
@@ -47,7 +48,7 @@ const (
 	maxCauseWitnesses = 1 << 15
 	maxCauseVersions  = 1 << 11
 	// causeVectorBytes bounds the verdicts the vectors would keep were
-	// every policy to judge every constraint.
+	// every policy to judge every constraint, with the array of them.
 	causeVectorBytes = 32 << 20
 	// maxCauseSpread bounds the verdicts the tables would work out for
 	// each case the steps judge: every constraint against every version.
@@ -101,8 +102,10 @@ func newCauseTables(steps [][]counterfactual, numbers [][]int32, inRun [][]int64
 			}
 		}
 	}
-	if len(versions) == 0 || constraints*len(versions) > maxCauseSpread*cases ||
-		constraints*len(versions)*len(policies) > causeVectorBytes {
+	// The vectors' verdicts, and a pointer for each vector of every
+	// constraint numbered.
+	size := (constraints*len(versions) + count*8) * len(policies)
+	if len(versions) == 0 || constraints*len(versions) > maxCauseSpread*cases || size > causeVectorBytes {
 		return nil
 	}
 	t := &causeTables{index: index, tables: make([]engine.VersionTable, len(policies)),

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -153,4 +154,32 @@ func sidesByName(classes []Class, policies []engine.Policy) [][2]int32 {
 		sides[i] = [2]int32{of(classes[i].A), of(classes[i].B)}
 	}
 	return sides
+}
+
+// The cause tables are made only when the vectors of every policy on
+// every constraint they would judge fit in causeVectorBytes.
+func TestCauseTablesBounded(t *testing.T) {
+	// 1,024 constraints, each judged on 32 of 2,048 versions: the
+	// vectors of 16 policies would take 32 MiB and more.
+	steps := make([][]counterfactual, 1024)
+	for i := range steps {
+		var cases [][2]string
+		for j := range 32 {
+			cases = append(cases, [2]string{fmt.Sprintf(">= 0.%d.0", i), fmt.Sprintf("1.%d.0", (i*32+j)%2048)})
+		}
+		steps[i] = []counterfactual{{CausePrerelease, cases}}
+	}
+	numbers, _ := numberConstraints(steps)
+	for _, tt := range []struct {
+		policies int
+		made     bool
+	}{{8, true}, {16, false}} {
+		pols := make([]engine.Policy, tt.policies)
+		for i := range pols {
+			pols[i] = policies.Cargo{}
+		}
+		if got := newCauseTables(steps, numbers, nil, pols, 2) != nil; got != tt.made {
+			t.Errorf("%d policies: tables made %v, want %v", tt.policies, got, tt.made)
+		}
+	}
 }

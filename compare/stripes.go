@@ -147,25 +147,39 @@ func (v *vectorEntry) add(ls *localSplit) {
 }
 
 // casePart is the case part of the signature of pair pr's class of the
-// entry, on which the pair's verdicts are va and vb, and its number: the
-// refusal of a policy that judged it Invalid, otherwise the case shape
+// entry, on which the pair's verdicts are va and vb, its number, and the
+// policy whose refusal it is, -1 for the case shape: the refusal of a
+// policy that judged it Invalid, otherwise the case shape
 // (worker.classKey).
-func (v *vectorEntry) casePart(pr [2]int, va, vb engine.Verdict) (uint32, string) {
+func (v *vectorEntry) casePart(pr [2]int, va, vb engine.Verdict) (uint32, int32) {
 	switch {
 	case va == engine.Invalid:
-		return v.refusal(pr[0])
+		return v.refusalID(pr[0]), int32(pr[0])
 	case vb == engine.Invalid:
-		return v.refusal(pr[1])
+		return v.refusalID(pr[1]), int32(pr[1])
 	}
-	return v.shapeID, v.shape
+	return v.shapeID, -1
 }
 
-// refusal is what policy p refused of the entry's cases (worker.refusal).
-func (v *vectorEntry) refusal(p int) (uint32, string) {
-	if c := v.crefs; c != nil && c.ids[p] != 0 {
-		return c.ids[p], c.text[p]
+// part is the case part of side (casePart): the refusal of policy side,
+// or the shape for -1.
+func (v *vectorEntry) part(side int32) string {
+	if side < 0 {
+		return v.shape
 	}
-	return v.vrefID, v.vref
+	if c := v.crefs; c != nil && c.ids[side] != 0 {
+		return c.text[side]
+	}
+	return v.vref
+}
+
+// refusalID is the number of what policy p refused of the entry's cases
+// (worker.refusal).
+func (v *vectorEntry) refusalID(p int) uint32 {
+	if c := v.crefs; c != nil && c.ids[p] != 0 {
+		return c.ids[p]
+	}
+	return v.vrefID
 }
 
 // flush adds the entries of the stripe's index to the classes of its
@@ -175,7 +189,9 @@ func (v *vectorEntry) refusal(p int) (uint32, string) {
 // With last (the index's last flush in a run that makes a report), a
 // pair whose capped map has kept or turned away nothing yet takes its
 // classes straight from the sums (pairAgg.final), the smallest keys the
-// capped map would keep, without a map or an item per class.
+// capped map would keep, without a map or an item per class; the sums
+// point into the index's entries, which the stripe then lets go of
+// whole rather than emptying them, with every other array it kept.
 func (st *classStripe) flush(a *aggregate, pairs [][2]int, last bool) {
 	if len(st.entries) > 0 {
 		if st.classes == nil {
@@ -194,19 +210,37 @@ func (st *classStripe) flush(a *aggregate, pairs [][2]int, last bool) {
 			st.addSums(p.classes)
 		}
 		clear(st.classes)
-		clear(st.sums) // let go of the entries' strings
+		clear(st.sums) // let go of the entries
 		st.sums = st.sums[:0]
+	}
+	if last {
+		// The pairs' final sums hold on to the entries they point to,
+		// and the workers are done: nothing of the index is used again.
+		st.vectors, st.entries, st.verdicts, st.slabs, st.slabTaken = nil, nil, nil, nil, 0
+		st.spare, st.sums, st.classes = nil, nil, nil
+		return
 	}
 	st.emptyIndex()
 }
 
 // classSum is what the entries of a stripe's index add to one class of a
-// pair: the class's key, their cases and the smallest of them.
+// pair: the class's verdicts, its cases, and the entry of the smallest of
+// them, whose case part (vectorEntry.part, of policy side, -1 for the
+// shape) is the class's.
 type classSum struct {
-	key   classKey
+	entry *vectorEntry
 	count int64
-	least caseKey
+	side  int32
+	a, b  engine.Verdict
 }
+
+// key is the sum's class key.
+func (s *classSum) key() classKey {
+	return classKey{s.entry.part(s.side), s.a, s.b}
+}
+
+// least is the smallest case of the sum.
+func (s *classSum) least() *caseKey { return &s.entry.least }
 
 // sumPair sums the stripe's entries class by class for pair k, pr, into
 // st.sums, and reports whether the sums have distinct keys: a class the
@@ -221,13 +255,13 @@ func (st *classStripe) sumPair(k int, pr [2]int) (distinct bool) {
 		if va == vb {
 			continue
 		}
-		id, part := v.casePart(pr, va, vb)
+		id, side := v.casePart(pr, va, vb)
 		if ik, indexed := classIndexKey(id, k, va, vb); indexed {
 			if j, ok := st.classes[ik]; ok {
 				sum := &st.sums[j]
 				sum.count += v.count
-				if v.least.less(sum.least) {
-					sum.least = v.least
+				if v.least.less(sum.entry.least) {
+					sum.entry = v
 				}
 				continue
 			}
@@ -237,7 +271,7 @@ func (st *classStripe) sumPair(k int, pr [2]int) (distinct bool) {
 			// the capped map adds them up by key.
 			distinct = false
 		}
-		st.sums = append(st.sums, classSum{key: classKey{part, va, vb}, count: v.count, least: v.least})
+		st.sums = append(st.sums, classSum{entry: v, count: v.count, side: side, a: va, b: vb})
 	}
 	return distinct
 }
@@ -253,10 +287,10 @@ func finalClasses(sums []classSum, limit int) []classSum {
 	}
 	order := make([]rankedSum, len(sums))
 	for i := range sums {
-		order[i] = rankedSum{rank: sums[i].key.rank(), at: int32(i)}
+		order[i] = rankedSum{rank: sums[i].key().rank(), at: int32(i)}
 	}
 	slices.SortFunc(order, func(x, y rankedSum) int {
-		if rankedLess(classKey.less, sums[x.at].key, x.rank, sums[y.at].key, y.rank) {
+		if rankedLess(classKey.less, sums[x.at].key(), x.rank, sums[y.at].key(), y.rank) {
 			return -1
 		}
 		return 1
@@ -280,7 +314,7 @@ func (st *classStripe) addSums(classes *capped[classKey, classAgg]) {
 	classes.reserve(len(st.sums))
 	for i := range st.sums {
 		sum := &st.sums[i]
-		addCases(classes.addItem(sum.key), sum.count, sum.least)
+		addCases(classes.addItem(sum.key()), sum.count, sum.entry.least)
 	}
 }
 

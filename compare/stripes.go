@@ -113,21 +113,32 @@ func (st *classStripe) emptyIndex() {
 	st.vectors, st.entries, st.verdicts = nil, st.entries[:0], st.verdicts[:0]
 }
 
-// vectorEntry is an entry of a stripe's index: the key of a local split
-// (worker.indexKeys), what the classes of its pairs need of it (its case
-// shape, the refusals of the policies that judged it
-// Invalid, with their numbers), the cases of the local splits added to it
-// and the smallest of them, and the next entry of the same hash.
+// vectorEntry is an entry of a stripe's index: what the classes of its
+// pairs need of it (its case shape, the refusals of the policies that
+// judged it Invalid, with their numbers), the cases of the local splits
+// added to it and the smallest of them, and the next entry of the same
+// hash. Its key (worker.indexKeys) is the numbers of its shape and of
+// the set of refusals of the constraint, and its verdicts, which are
+// those at its place (at) in the index's verdicts (classStripe.isKey).
 type vectorEntry struct {
-	key     string
-	next    *vectorEntry
-	shape   string
-	vref    string // what a policy refused of the shape's version, when one did
-	crefs   *constraintRefusals
-	shapeID uint32
-	vrefID  uint32
-	count   int64
-	least   caseKey
+	next      *vectorEntry
+	shape     string
+	vref      string // what a policy refused of the shape's version, when one did
+	crefs     *constraintRefusals
+	shapeID   uint32
+	vrefID    uint32
+	refusedID uint32 // the number of the set of refusals of the constraint
+	at        int32  // the entry's place in the index
+	count     int64
+	least     caseKey
+}
+
+// isKey reports whether entry v of the stripe's index has the key of
+// shape number shapeID, refusals number refusedID and verdicts verdicts.
+func (st *classStripe) isKey(v *vectorEntry, shapeID, refusedID uint32, verdicts string) bool {
+	w := len(verdicts)
+	return v.shapeID == shapeID && v.refusedID == refusedID &&
+		string(st.verdicts[int(v.at)*w:int(v.at+1)*w]) == verdicts
 }
 
 // constraintRefusals are the policies' refusals of a group's constraint

@@ -34,7 +34,7 @@ func (w *worker) aggregateStripes(n int) {
 	stripes := w.shared.stripes
 	w.busy = w.busy[:0]
 	for i := range stripes {
-		st := stripes[(2*w.id+i)%len(stripes)]
+		st := stripes[(w.id+i)%len(stripes)]
 		if !st.mu.TryLock() {
 			w.busy = append(w.busy, st)
 			continue

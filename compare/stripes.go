@@ -363,10 +363,12 @@ func (s *sharedAggregate) indexBudget() int {
 const indexedVector = 12
 
 // newSharedAggregate makes the aggregate of pairs pairs for workers
-// workers, the pairs in two stripes per worker.
+// workers, the pairs in a stripe per worker: each stripe indexes every
+// local split (classStripe), so that more stripes would be more copies
+// of the index, not less work.
 func newSharedAggregate(pairs, workers int) *sharedAggregate {
 	s := &sharedAggregate{agg: newAggregate(pairs), seed: maphash.MakeSeed()}
-	n := min(max(pairs, 1), 2*max(workers, 1))
+	n := min(max(pairs, 1), max(workers, 1))
 	for i := range n {
 		s.stripes = append(s.stripes, &classStripe{from: i * pairs / n, to: (i + 1) * pairs / n})
 	}

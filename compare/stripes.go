@@ -289,9 +289,9 @@ func (st *classStripe) sumPair(k int, pr [2]int) (distinct bool) {
 
 // finalClasses is the classes of sums, which have distinct keys, that a
 // capped map of limit keys would keep: the smallest keys, in no
-// particular order (the report orders them). Past the limit it sorts the
-// keys' ranks and positions, not the sums: a rank orders most keys in
-// one comparison, and a position moves a word where a sum moves ten.
+// particular order (the report orders them). Past the limit it selects
+// among the keys' ranks and positions, not the sums: a rank orders most
+// keys in one comparison.
 func finalClasses(sums []classSum, limit int) []classSum {
 	if len(sums) <= limit {
 		return slices.Clone(sums)
@@ -300,17 +300,60 @@ func finalClasses(sums []classSum, limit int) []classSum {
 	for i := range sums {
 		order[i] = rankedSum{rank: sums[i].key().rank(), at: int32(i)}
 	}
-	slices.SortFunc(order, func(x, y rankedSum) int {
-		if rankedLess(classKey.less, sums[x.at].key(), x.rank, sums[y.at].key(), y.rank) {
-			return -1
-		}
-		return 1
+	selectSmallest(order, limit, func(x, y rankedSum) bool {
+		return rankedLess(classKey.less, sums[x.at].key(), x.rank, sums[y.at].key(), y.rank)
 	})
 	kept := make([]classSum, limit)
 	for i := range kept {
 		kept[i] = sums[order[i].at]
 	}
 	return kept
+}
+
+// selectSmallest moves the k smallest elements of s, which are distinct
+// by less, to s[:k], in no particular order (a quickselect: each round
+// parts the elements around the median of three, and goes on with the
+// side that holds the k-th).
+func selectSmallest[T any](s []T, k int, less func(a, b T) bool) {
+	lo, hi := 0, len(s)
+	for hi-lo > 12 {
+		// The median of the first, middle and last goes last, as the
+		// pivot.
+		a, m, z := lo, lo+(hi-lo)/2, hi-1
+		if less(s[m], s[a]) {
+			s[m], s[a] = s[a], s[m]
+		}
+		if less(s[z], s[m]) {
+			s[z], s[m] = s[m], s[z]
+			if less(s[m], s[a]) {
+				s[m], s[a] = s[a], s[m]
+			}
+		}
+		s[m], s[z] = s[z], s[m]
+		p := lo
+		for i := lo; i < z; i++ {
+			if less(s[i], s[z]) {
+				s[i], s[p] = s[p], s[i]
+				p++
+			}
+		}
+		s[p], s[z] = s[z], s[p]
+		// s[lo:p] are smaller than s[p], s[p+1:hi] larger.
+		switch {
+		case p == k:
+			return
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p
+		}
+	}
+	slices.SortFunc(s[lo:hi], func(x, y T) int {
+		if less(x, y) {
+			return -1
+		}
+		return 1
+	})
 }
 
 // rankedSum is a sum's position among the sums of finalClasses and its

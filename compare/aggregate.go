@@ -115,7 +115,7 @@ type pairAgg struct {
 func (p *pairAgg) eachClass(f func(ck classKey, count int64, least *caseKey, c *classAgg)) {
 	for i := range p.final {
 		s := &p.final[i]
-		f(s.key, s.count, &s.least, nil)
+		f(s.key(), s.count, s.least(), nil)
 	}
 	p.classes.each(func(ck classKey, c *classAgg) { f(ck, c.count, &c.key, c) })
 }

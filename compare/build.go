@@ -179,16 +179,73 @@ func larger[T int64 | float64](a, b T) int {
 }
 
 // classWitnesses finds the witnesses of the classes and the classes of
-// each (classesOf[w] are the indexes of those of witnesses[w]), in blocks
-// of classes in parallel.
+// each (classesOf[w] are the indexes of those of witnesses[w], in
+// order), in blocks of classes in parallel. Each goroutine numbers the
+// witnesses of its blocks in a map of its own and writes each class's
+// number in place; the numbers are then made one, and the classes of
+// every witness are parts of one array, not a slice grown per witness.
 func classWitnesses(classes []Class, workers int) (witnesses [][2]string, classesOf [][]int32) {
 	const block = 1024
-	return groupParallel((len(classes)+block-1)/block, workers, func(b int, add func([2]string, int32)) {
-		for i := b * block; i < min(len(classes), (b+1)*block); i++ {
-			w := &classes[i].Witness
-			add([2]string{w.Constraint, w.Version}, int32(i))
+	type part struct {
+		index map[[2]string]int32
+		keys  [][2]string
+	}
+	var mu sync.Mutex
+	var parts []*part
+	of := make([]int32, len(classes))                     // each class's witness, by its part's number
+	partOf := make([]int32, (len(classes)+block-1)/block) // the part of each block
+	parallel(len(partOf), workers, func() func(int) {
+		p := &part{index: map[[2]string]int32{}}
+		mu.Lock()
+		pi := int32(len(parts))
+		parts = append(parts, p)
+		mu.Unlock()
+		return func(b int) {
+			partOf[b] = pi
+			for i := b * block; i < min(len(classes), (b+1)*block); i++ {
+				w := &classes[i].Witness
+				k := [2]string{w.Constraint, w.Version}
+				n, ok := p.index[k]
+				if !ok {
+					n = int32(len(p.keys))
+					p.index[k] = n
+					p.keys = append(p.keys, k)
+				}
+				of[i] = n
+			}
 		}
 	})
+	index := map[[2]string]int32{}
+	numbers := make([][]int32, len(parts)) // a part's numbers in witnesses
+	for pi, p := range parts {
+		numbers[pi] = make([]int32, len(p.keys))
+		for j, k := range p.keys {
+			n, ok := index[k]
+			if !ok {
+				n = int32(len(witnesses))
+				index[k] = n
+				witnesses = append(witnesses, k)
+			}
+			numbers[pi][j] = n
+		}
+		p.index = nil
+	}
+	size := make([]int32, len(witnesses))
+	for i, n := range of {
+		of[i] = numbers[partOf[i/block]][n]
+		size[of[i]]++
+	}
+	all := make([]int32, len(classes))
+	classesOf = make([][]int32, len(witnesses))
+	at := int32(0)
+	for w, m := range size {
+		classesOf[w] = all[at : at : at+m]
+		at += m
+	}
+	for i, w := range of {
+		classesOf[w] = append(classesOf[w], int32(i))
+	}
+	return witnesses, classesOf
 }
 
 // decideWitnessCauses sets the cause of every class, whose policies are

@@ -183,3 +183,47 @@ func TestRunCapsClassesAndSplits(t *testing.T) {
 		t.Errorf("the pairs count %d diverging cases in further classes, want 50", left)
 	}
 }
+
+// selectSmallest leaves the k smallest elements in front, whatever the
+// order they come in.
+func TestSelectSmallest(t *testing.T) {
+	less := func(a, b int) bool { return a < b }
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		name string
+		in   []int
+		k    int
+	}{
+		{"empty", nil, 0},
+		{"none", []int{3, 1, 2}, 0},
+		{"all", []int{3, 1, 2}, 3},
+		{"short", []int{5, 4, 3, 2, 1}, 2},
+		{"ascending", seq(0, 200, 1), 37},
+		{"descending", seq(199, -1, -1), 37},
+		{"shuffled", rnd.Perm(5000), 253},
+		{"shuffled, all but one", rnd.Perm(300), 299},
+		{"shuffled, one", rnd.Perm(300), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := slices.Clone(tc.in)
+			selectSmallest(s, tc.k, less)
+			want := slices.Sorted(slices.Values(tc.in))[:tc.k]
+			got := slices.Sorted(slices.Values(s[:tc.k]))
+			if !slices.Equal(got, want) {
+				t.Errorf("smallest %d = %v, want %v", tc.k, got, want)
+			}
+			if !slices.Equal(slices.Sorted(slices.Values(s)), slices.Sorted(slices.Values(tc.in))) {
+				t.Errorf("the elements changed")
+			}
+		})
+	}
+}
+
+// seq is from, from+step, ... up to to, not included.
+func seq(from, to, step int) []int {
+	var s []int
+	for i := from; i != to; i += step {
+		s = append(s, i)
+	}
+	return s
+}

@@ -34,7 +34,7 @@ func (w *worker) aggregateStripes(n int) {
 	stripes := w.shared.stripes
 	w.busy = w.busy[:0]
 	for i := range stripes {
-		st := stripes[(2*w.id+i)%len(stripes)]
+		st := stripes[(w.id+i)%len(stripes)]
 		if !st.mu.TryLock() {
 			w.busy = append(w.busy, st)
 			continue
@@ -153,9 +153,8 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 	}
 	for j := range w.local {
 		ls := &w.local[j]
-		key := w.vkeys[ls.vkey[0]:ls.vkey[1]]
 		v := st.vectors[ls.vhash]
-		for v != nil && v.key != string(key) {
+		for v != nil && !st.isKey(v, w.shapeIDs[ls.shape], w.refusedID, ls.verdicts) {
 			v = v.next
 		}
 		if v != nil {
@@ -163,9 +162,9 @@ func (w *worker) aggregateClasses(st *classStripe, n int) {
 			continue
 		}
 		v = st.newEntry()
-		*v = vectorEntry{key: string(key), next: st.vectors[ls.vhash], shape: w.shapes.shapes[ls.shape],
-			vref: w.vrefused[ls.shape], crefs: w.crefs, shapeID: w.shapeIDs[ls.shape], vrefID: w.vrefIDs[ls.shape],
-			count: ls.count, least: ls.key}
+		*v = vectorEntry{next: st.vectors[ls.vhash], shape: w.shapes.shapes[ls.shape], vref: w.vrefused[ls.shape],
+			crefs: w.crefs, shapeID: w.shapeIDs[ls.shape], vrefID: w.vrefIDs[ls.shape], refusedID: w.refusedID,
+			at: int32(len(st.entries)), count: ls.count, least: ls.key}
 		st.vectors[ls.vhash] = v
 		st.entries = append(st.entries, v)
 		st.verdicts = append(st.verdicts, ls.verdicts...)

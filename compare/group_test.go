@@ -40,3 +40,32 @@ func TestGroupParallel(t *testing.T) {
 		})
 	}
 }
+
+// classWitnesses lists every witness once and, for each, the classes
+// that have it in ascending order, whatever the number of goroutines.
+func TestClassWitnesses(t *testing.T) {
+	for _, tc := range []struct {
+		classes, workers int
+	}{
+		{0, 2}, {1, 1}, {5, 3}, {3000, 1}, {3000, 2}, {5000, 7},
+	} {
+		t.Run(fmt.Sprintf("%d classes, %d workers", tc.classes, tc.workers), func(t *testing.T) {
+			classes := make([]Class, tc.classes)
+			want := map[[2]string][]int32{}
+			for i := range classes {
+				w := [2]string{fmt.Sprint("~> 1.", i%13), fmt.Sprint("1.", i%7, ".0")}
+				classes[i].Witness.Constraint, classes[i].Witness.Version = w[0], w[1]
+				want[w] = append(want[w], int32(i))
+			}
+			witnesses, classesOf := classWitnesses(classes, tc.workers)
+			if len(witnesses) != len(want) || len(classesOf) != len(want) {
+				t.Fatalf("%d witnesses, %d groups, want %d", len(witnesses), len(classesOf), len(want))
+			}
+			for j, w := range witnesses {
+				if !slices.Equal(classesOf[j], want[w]) {
+					t.Errorf("classes of %q = %v, want %v", w, classesOf[j], want[w])
+				}
+			}
+		})
+	}
+}

@@ -113,21 +113,32 @@ func (st *classStripe) emptyIndex() {
 	st.vectors, st.entries, st.verdicts = nil, st.entries[:0], st.verdicts[:0]
 }
 
-// vectorEntry is an entry of a stripe's index: the key of a local split
-// (worker.indexKeys), what the classes of its pairs need of it (its case
-// shape, the refusals of the policies that judged it
-// Invalid, with their numbers), the cases of the local splits added to it
-// and the smallest of them, and the next entry of the same hash.
+// vectorEntry is an entry of a stripe's index: what the classes of its
+// pairs need of it (its case shape, the refusals of the policies that
+// judged it Invalid, with their numbers), the cases of the local splits
+// added to it and the smallest of them, and the next entry of the same
+// hash. Its key (worker.indexKeys) is the numbers of its shape and of
+// the set of refusals of the constraint, and its verdicts, which are
+// those at its place (at) in the index's verdicts (classStripe.isKey).
 type vectorEntry struct {
-	key     string
-	next    *vectorEntry
-	shape   string
-	vref    string // what a policy refused of the shape's version, when one did
-	crefs   *constraintRefusals
-	shapeID uint32
-	vrefID  uint32
-	count   int64
-	least   caseKey
+	next      *vectorEntry
+	shape     string
+	vref      string // what a policy refused of the shape's version, when one did
+	crefs     *constraintRefusals
+	shapeID   uint32
+	vrefID    uint32
+	refusedID uint32 // the number of the set of refusals of the constraint
+	at        int32  // the entry's place in the index
+	count     int64
+	least     caseKey
+}
+
+// isKey reports whether entry v of the stripe's index has the key of
+// shape number shapeID, refusals number refusedID and verdicts verdicts.
+func (st *classStripe) isKey(v *vectorEntry, shapeID, refusedID uint32, verdicts string) bool {
+	w := len(verdicts)
+	return v.shapeID == shapeID && v.refusedID == refusedID &&
+		string(st.verdicts[int(v.at)*w:int(v.at+1)*w]) == verdicts
 }
 
 // constraintRefusals are the policies' refusals of a group's constraint
@@ -147,25 +158,39 @@ func (v *vectorEntry) add(ls *localSplit) {
 }
 
 // casePart is the case part of the signature of pair pr's class of the
-// entry, on which the pair's verdicts are va and vb, and its number: the
-// refusal of a policy that judged it Invalid, otherwise the case shape
+// entry, on which the pair's verdicts are va and vb, its number, and the
+// policy whose refusal it is, -1 for the case shape: the refusal of a
+// policy that judged it Invalid, otherwise the case shape
 // (worker.classKey).
-func (v *vectorEntry) casePart(pr [2]int, va, vb engine.Verdict) (uint32, string) {
+func (v *vectorEntry) casePart(pr [2]int, va, vb engine.Verdict) (uint32, int32) {
 	switch {
 	case va == engine.Invalid:
-		return v.refusal(pr[0])
+		return v.refusalID(pr[0]), int32(pr[0])
 	case vb == engine.Invalid:
-		return v.refusal(pr[1])
+		return v.refusalID(pr[1]), int32(pr[1])
 	}
-	return v.shapeID, v.shape
+	return v.shapeID, -1
 }
 
-// refusal is what policy p refused of the entry's cases (worker.refusal).
-func (v *vectorEntry) refusal(p int) (uint32, string) {
-	if c := v.crefs; c != nil && c.ids[p] != 0 {
-		return c.ids[p], c.text[p]
+// part is the case part of side (casePart): the refusal of policy side,
+// or the shape for -1.
+func (v *vectorEntry) part(side int32) string {
+	if side < 0 {
+		return v.shape
 	}
-	return v.vrefID, v.vref
+	if c := v.crefs; c != nil && c.ids[side] != 0 {
+		return c.text[side]
+	}
+	return v.vref
+}
+
+// refusalID is the number of what policy p refused of the entry's cases
+// (worker.refusal).
+func (v *vectorEntry) refusalID(p int) uint32 {
+	if c := v.crefs; c != nil && c.ids[p] != 0 {
+		return c.ids[p]
+	}
+	return v.vrefID
 }
 
 // flush adds the entries of the stripe's index to the classes of its
@@ -175,7 +200,9 @@ func (v *vectorEntry) refusal(p int) (uint32, string) {
 // With last (the index's last flush in a run that makes a report), a
 // pair whose capped map has kept or turned away nothing yet takes its
 // classes straight from the sums (pairAgg.final), the smallest keys the
-// capped map would keep, without a map or an item per class.
+// capped map would keep, without a map or an item per class; the sums
+// point into the index's entries, which the stripe then lets go of
+// whole rather than emptying them, with every other array it kept.
 func (st *classStripe) flush(a *aggregate, pairs [][2]int, last bool) {
 	if len(st.entries) > 0 {
 		if st.classes == nil {
@@ -194,19 +221,37 @@ func (st *classStripe) flush(a *aggregate, pairs [][2]int, last bool) {
 			st.addSums(p.classes)
 		}
 		clear(st.classes)
-		clear(st.sums) // let go of the entries' strings
+		clear(st.sums) // let go of the entries
 		st.sums = st.sums[:0]
+	}
+	if last {
+		// The pairs' final sums hold on to the entries they point to,
+		// and the workers are done: nothing of the index is used again.
+		st.vectors, st.entries, st.verdicts, st.slabs, st.slabTaken = nil, nil, nil, nil, 0
+		st.spare, st.sums, st.classes = nil, nil, nil
+		return
 	}
 	st.emptyIndex()
 }
 
 // classSum is what the entries of a stripe's index add to one class of a
-// pair: the class's key, their cases and the smallest of them.
+// pair: the class's verdicts, its cases, and the entry of the smallest of
+// them, whose case part (vectorEntry.part, of policy side, -1 for the
+// shape) is the class's.
 type classSum struct {
-	key   classKey
+	entry *vectorEntry
 	count int64
-	least caseKey
+	side  int32
+	a, b  engine.Verdict
 }
+
+// key is the sum's class key.
+func (s *classSum) key() classKey {
+	return classKey{s.entry.part(s.side), s.a, s.b}
+}
+
+// least is the smallest case of the sum.
+func (s *classSum) least() *caseKey { return &s.entry.least }
 
 // sumPair sums the stripe's entries class by class for pair k, pr, into
 // st.sums, and reports whether the sums have distinct keys: a class the
@@ -221,13 +266,13 @@ func (st *classStripe) sumPair(k int, pr [2]int) (distinct bool) {
 		if va == vb {
 			continue
 		}
-		id, part := v.casePart(pr, va, vb)
+		id, side := v.casePart(pr, va, vb)
 		if ik, indexed := classIndexKey(id, k, va, vb); indexed {
 			if j, ok := st.classes[ik]; ok {
 				sum := &st.sums[j]
 				sum.count += v.count
-				if v.least.less(sum.least) {
-					sum.least = v.least
+				if v.least.less(sum.entry.least) {
+					sum.entry = v
 				}
 				continue
 			}
@@ -237,35 +282,78 @@ func (st *classStripe) sumPair(k int, pr [2]int) (distinct bool) {
 			// the capped map adds them up by key.
 			distinct = false
 		}
-		st.sums = append(st.sums, classSum{key: classKey{part, va, vb}, count: v.count, least: v.least})
+		st.sums = append(st.sums, classSum{entry: v, count: v.count, side: side, a: va, b: vb})
 	}
 	return distinct
 }
 
 // finalClasses is the classes of sums, which have distinct keys, that a
 // capped map of limit keys would keep: the smallest keys, in no
-// particular order (the report orders them). Past the limit it sorts the
-// keys' ranks and positions, not the sums: a rank orders most keys in
-// one comparison, and a position moves a word where a sum moves ten.
+// particular order (the report orders them). Past the limit it selects
+// among the keys' ranks and positions, not the sums: a rank orders most
+// keys in one comparison.
 func finalClasses(sums []classSum, limit int) []classSum {
 	if len(sums) <= limit {
 		return slices.Clone(sums)
 	}
 	order := make([]rankedSum, len(sums))
 	for i := range sums {
-		order[i] = rankedSum{rank: sums[i].key.rank(), at: int32(i)}
+		order[i] = rankedSum{rank: sums[i].key().rank(), at: int32(i)}
 	}
-	slices.SortFunc(order, func(x, y rankedSum) int {
-		if rankedLess(classKey.less, sums[x.at].key, x.rank, sums[y.at].key, y.rank) {
-			return -1
-		}
-		return 1
+	selectSmallest(order, limit, func(x, y rankedSum) bool {
+		return rankedLess(classKey.less, sums[x.at].key(), x.rank, sums[y.at].key(), y.rank)
 	})
 	kept := make([]classSum, limit)
 	for i := range kept {
 		kept[i] = sums[order[i].at]
 	}
 	return kept
+}
+
+// selectSmallest moves the k smallest elements of s, which are distinct
+// by less, to s[:k], in no particular order (a quickselect: each round
+// parts the elements around the median of three, and goes on with the
+// side that holds the k-th).
+func selectSmallest[T any](s []T, k int, less func(a, b T) bool) {
+	lo, hi := 0, len(s)
+	for hi-lo > 12 {
+		// The median of the first, middle and last goes last, as the
+		// pivot.
+		a, m, z := lo, lo+(hi-lo)/2, hi-1
+		if less(s[m], s[a]) {
+			s[m], s[a] = s[a], s[m]
+		}
+		if less(s[z], s[m]) {
+			s[z], s[m] = s[m], s[z]
+			if less(s[m], s[a]) {
+				s[m], s[a] = s[a], s[m]
+			}
+		}
+		s[m], s[z] = s[z], s[m]
+		p := lo
+		for i := lo; i < z; i++ {
+			if less(s[i], s[z]) {
+				s[i], s[p] = s[p], s[i]
+				p++
+			}
+		}
+		s[p], s[z] = s[z], s[p]
+		// s[lo:p] are smaller than s[p], s[p+1:hi] larger.
+		switch {
+		case p == k:
+			return
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p
+		}
+	}
+	slices.SortFunc(s[lo:hi], func(x, y T) int {
+		if less(x, y) {
+			return -1
+		}
+		return 1
+	})
 }
 
 // rankedSum is a sum's position among the sums of finalClasses and its
@@ -280,7 +368,7 @@ func (st *classStripe) addSums(classes *capped[classKey, classAgg]) {
 	classes.reserve(len(st.sums))
 	for i := range st.sums {
 		sum := &st.sums[i]
-		addCases(classes.addItem(sum.key), sum.count, sum.least)
+		addCases(classes.addItem(sum.key()), sum.count, sum.entry.least)
 	}
 }
 
@@ -318,10 +406,12 @@ func (s *sharedAggregate) indexBudget() int {
 const indexedVector = 12
 
 // newSharedAggregate makes the aggregate of pairs pairs for workers
-// workers, the pairs in two stripes per worker.
+// workers, the pairs in a stripe per worker: each stripe indexes every
+// local split (classStripe), so that more stripes would be more copies
+// of the index, not less work.
 func newSharedAggregate(pairs, workers int) *sharedAggregate {
 	s := &sharedAggregate{agg: newAggregate(pairs), seed: maphash.MakeSeed()}
-	n := min(max(pairs, 1), 2*max(workers, 1))
+	n := min(max(pairs, 1), max(workers, 1))
 	for i := range n {
 		s.stripes = append(s.stripes, &classStripe{from: i * pairs / n, to: (i + 1) * pairs / n})
 	}

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"math/bits"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -15,7 +16,7 @@ import (
 // A run of some groups (RunGroups) does so before it returns its
 // aggregate; a whole run fills the reasons of its report's classes
 // instead (fillClassReasons). A policy that panics makes it return a
-// PanicError.
+// PanicError, and no reason is set.
 func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, workers int) error {
 	// The sides of each witness, found pair by pair in parallel.
 	type sides struct {
@@ -29,32 +30,120 @@ func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, worke
 			add([2]string{c.key.constraint, c.key.version}, sides{int32(pr[0]), int32(pr[1]), ra, rb})
 		})
 	})
-	return fillWitnessReasons(witnesses, policies, workers, func(w int, side func(int32, *string)) {
-		for _, s := range of[w] {
-			side(s.a, s.ra)
-			side(s.b, s.rb)
+	need := newPolicySets(len(witnesses), len(policies))
+	for w, ss := range of {
+		for _, s := range ss {
+			need.add(w, s.a)
+			need.add(w, s.b)
 		}
-	})
+	}
+	reasons, err := fillWitnessReasons(witnesses, policies, workers, need)
+	if err != nil {
+		return err
+	}
+	for w, ss := range of {
+		for _, s := range ss {
+			*s.ra, *s.rb = reasons.of(w, s.a), reasons.of(w, s.b)
+		}
+	}
+	return nil
 }
 
 // fillClassReasons sets the policies' reasons on the witness of every
 // class, as fillReasons does on an aggregate; the policies of classes[i]
 // are sides[i], and classesOf[w] are the classes of witnesses[w]
-// (classWitnesses).
+// (classWitnesses). A policy that panics makes it return a PanicError,
+// and no reason is set.
+//
+// The classes of a witness lie far apart in classes: each policy's reason
+// on each witness is worked out once (fillWitnessReasons), and the
+// reasons are then written to the classes in order, in chunks spread over
+// workers goroutines, as the causes are (decideWitnessCauses).
 func fillClassReasons(classes []Class, sides [][2]int32, witnesses [][2]string, classesOf [][]int32, policies []engine.Policy, workers int) error {
-	return fillWitnessReasons(witnesses, policies, workers, func(w int, side func(int32, *string)) {
-		for _, i := range classesOf[w] {
-			c := &classes[i]
-			side(sides[i][0], &c.Witness.AReason)
-			side(sides[i][1], &c.Witness.BReason)
+	witnessOf := make([]int32, len(classes))
+	need := newPolicySets(len(witnesses), len(policies))
+	for w, is := range classesOf {
+		for _, i := range is {
+			witnessOf[i] = int32(w)
+			need.add(w, sides[i][0])
+			need.add(w, sides[i][1])
+		}
+	}
+	reasons, err := fillWitnessReasons(witnesses, policies, workers, need)
+	if err != nil {
+		return err
+	}
+	chunks := (len(classes) + reasonChunk - 1) / reasonChunk
+	parallel(chunks, workers, func() func(int) {
+		return func(k int) {
+			for i := k * reasonChunk; i < min(len(classes), (k+1)*reasonChunk); i++ {
+				w, s := int(witnessOf[i]), sides[i]
+				c := &classes[i].Witness
+				c.AReason, c.BReason = reasons.of(w, s[0]), reasons.of(w, s[1])
+			}
 		}
 	})
+	return nil
 }
 
-// fillWitnessReasons sets the reason of every side of the witnesses:
-// sides(w, side) calls side with the policy (its index) and the place of
-// the reason of each side of witnesses[w]. Each policy judges each
-// witness once, whatever the number of its sides.
+// reasonChunk is how many classes a goroutine writes the reasons of in a
+// row.
+const reasonChunk = 1 << 14
+
+// policySets is a set of policies (their indexes) for each of a number of
+// witnesses, a bit per policy.
+type policySets struct {
+	words int      // per witness
+	bits  []uint64 // witness w's are bits[w*words : (w+1)*words]
+}
+
+// newPolicySets is n empty sets of policies among policies.
+func newPolicySets(n, policies int) policySets {
+	words := (policies + 63) / 64
+	return policySets{words: words, bits: make([]uint64, n*words)}
+}
+
+// set is the words of witness w's set.
+func (s policySets) set(w int) []uint64 { return s.bits[w*s.words : (w+1)*s.words] }
+
+// add puts policy p in witness w's set.
+func (s policySets) add(w int, p int32) { s.bits[w*s.words+int(p/64)] |= 1 << (p % 64) }
+
+// len is the number of policies in witness w's set.
+func (s policySets) len(w int) int {
+	n := 0
+	for _, x := range s.set(w) {
+		n += bits.OnesCount64(x)
+	}
+	return n
+}
+
+// rank is the number of policies in witness w's set that come before p.
+func (s policySets) rank(w int, p int32) int {
+	set := s.set(w)
+	n := 0
+	for _, x := range set[:p/64] {
+		n += bits.OnesCount64(x)
+	}
+	return n + bits.OnesCount64(set[p/64]&(1<<(p%64)-1))
+}
+
+// witnessReasons are the policies' reasons on the witnesses, each policy's
+// on each witness whose set in need holds it, and only those.
+type witnessReasons struct {
+	need    policySets
+	start   []int32  // witness w's reasons are reasons[start[w]:start[w+1]], by policy in order
+	reasons []string // in the order of the witnesses
+}
+
+// of is policy p's reason on witness w, which must be in w's set.
+func (r *witnessReasons) of(w int, p int32) string {
+	return r.reasons[int(r.start[w])+r.need.rank(w, p)]
+}
+
+// fillWitnessReasons works out the reason of every policy on every
+// witness whose set in need holds it. Each policy judges each witness
+// once.
 //
 // The witnesses are taken constraint by constraint, spread over workers
 // goroutines, and each policy compiles each constraint once. When the
@@ -65,7 +154,7 @@ func fillClassReasons(classes []Class, sides [][2]int32, witnesses [][2]string, 
 // policies, each constraint is compiled against its own witness versions
 // (engine.ReadVersions, or for a few versions engine.TextTable, as a run
 // judges a short list).
-func fillWitnessReasons(witnesses [][2]string, policies []engine.Policy, workers int, sides func(w int, side func(policy int32, reason *string))) error {
+func fillWitnessReasons(witnesses [][2]string, policies []engine.Policy, workers int, need policySets) (*witnessReasons, error) {
 	// A second look at cases the run judged: not counted again in a
 	// policy's record of the cases it failed on.
 	quiet := make([]engine.Policy, len(policies))
@@ -73,6 +162,11 @@ func fillWitnessReasons(witnesses [][2]string, policies []engine.Policy, workers
 		quiet[i] = engine.Quiet(p)
 	}
 	policies = quiet
+	out := &witnessReasons{need: need, start: make([]int32, len(witnesses)+1)}
+	for w := range witnesses {
+		out.start[w+1] = out.start[w] + int32(need.len(w))
+	}
+	out.reasons = make([]string, out.start[len(witnesses)])
 	const block = 1024
 	constraints, byConstraint := groupParallel((len(witnesses)+block-1)/block, workers, func(b int, add func(string, int32)) {
 		for w := b * block; w < min(len(witnesses), (b+1)*block); w++ {
@@ -83,9 +177,9 @@ func fillWitnessReasons(witnesses [][2]string, policies []engine.Policy, workers
 	var firstErr error
 	var once sync.Once
 	parallel(len(constraints), workers, func() func(int) {
-		f := reasonFiller{policies: policies, tables: tables, sides: sides,
+		f := reasonFiller{policies: policies, tables: tables, out: out,
 			matchers: make([]engine.TableMatcher, len(policies)), errs: make([]error, len(policies)),
-			done: make([]bool, len(policies)), judged: make([]bool, len(policies)), reasons: make([]string, len(policies))}
+			compiled: make([]int32, len(policies))}
 		return func(i int) {
 			ws := byConstraint[i]
 			slices.SortFunc(ws, func(x, y int32) int { return strings.Compare(witnesses[x][1], witnesses[y][1]) })
@@ -94,27 +188,30 @@ func fillWitnessReasons(witnesses [][2]string, policies []engine.Policy, workers
 			}
 		}
 	})
-	return firstErr
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return out, nil
 }
 
-// reasonFiller fills the reasons of the witnesses of one constraint after
-// another; matchers, errs and done are per policy and constraint, judged
-// and reasons per policy and witness.
+// reasonFiller works out the reasons on the witnesses of one constraint
+// after another; matchers and errs are per policy, of the constraint
+// numbered compiled[p] (from 1; 0 for none).
 type reasonFiller struct {
 	policies []engine.Policy
 	tables   *reasonTables // nil: each constraint on its own versions
-	sides    func(w int, side func(policy int32, reason *string))
+	out      *witnessReasons
 	matchers []engine.TableMatcher
 	errs     []error
-	done     []bool
-	judged   []bool
-	reasons  []string
+	compiled []int32
+	numbered int32    // the constraints taken so far
 	versions []string // the witness versions of the constraint
 	at       []int32  // with tables, the position of each in them
 }
 
-// fill sets the reason of every side of the witnesses ws (indexes into
-// witnesses, sorted by version), which share constraint.
+// fill works out the reasons on the witnesses ws (indexes into witnesses,
+// sorted by version), which share constraint, of the policies their sets
+// hold.
 func (f *reasonFiller) fill(constraint string, ws []int32, witnesses [][2]string) (err error) {
 	policy, version := 0, ""
 	defer func() {
@@ -129,22 +226,17 @@ func (f *reasonFiller) fill(constraint string, ws []int32, witnesses [][2]string
 			f.at = append(f.at, f.tables.index[witnesses[w][1]])
 		}
 	}
-	clear(f.done)
-	clear(f.matchers)
-	clear(f.errs)
-	at := 0
-	side := func(p int32, reason *string) {
-		if !f.judged[p] {
-			policy, version = int(p), ""
-			*reason = f.reason(int(p), constraint, at, &version)
-			f.reasons[p], f.judged[p] = *reason, true
-			return
+	f.numbered++
+	need, out := f.out.need, f.out.reasons
+	for at, w := range ws {
+		k := f.out.start[w]
+		for word, x := range need.set(int(w)) {
+			for ; x != 0; x &= x - 1 {
+				policy, version = word*64+bits.TrailingZeros64(x), ""
+				out[k] = f.reason(policy, constraint, at, &version)
+				k++
+			}
 		}
-		*reason = f.reasons[p]
-	}
-	for at = range ws {
-		clear(f.judged)
-		f.sides(int(ws[at]), side)
 	}
 	return nil
 }
@@ -154,7 +246,7 @@ func (f *reasonFiller) fill(constraint string, ws []int32, witnesses [][2]string
 // version is set to the version while it is judged.
 func (f *reasonFiller) reason(p int, constraint string, at int, version *string) string {
 	onTable := f.tables != nil && f.tables.tables[p] != nil
-	if !f.done[p] {
+	if f.compiled[p] != f.numbered {
 		var t engine.VersionTable
 		switch {
 		case onTable:
@@ -165,7 +257,7 @@ func (f *reasonFiller) reason(p int, constraint string, at int, version *string)
 			t = engine.ReadVersions(f.policies[p], f.versions)
 		}
 		f.matchers[p], f.errs[p] = t.Compile(constraint)
-		f.done[p] = true
+		f.compiled[p] = f.numbered
 	}
 	if err := f.errs[p]; err != nil {
 		return engine.InvalidResult(err).Reason

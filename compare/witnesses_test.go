@@ -151,3 +151,43 @@ func TestFillClassReasonsJudgesEachWitnessOnce(t *testing.T) {
 		})
 	}
 }
+
+// panicsOnVersion is a policy on text whose matcher panics on one
+// version: a bug in a policy that the reasons meet.
+type panicsOnVersion struct{ tallyPolicy }
+
+func (p panicsOnVersion) Compile(c string) (engine.Matcher, error) {
+	m, err := p.tallyPolicy.Compile(c)
+	return panicsOnVersionMatcher{m}, err
+}
+
+type panicsOnVersionMatcher struct{ engine.Matcher }
+
+func (m panicsOnVersionMatcher) Match(v string) engine.Result {
+	if v == "6.6.6" {
+		panic("the matcher broke")
+	}
+	return m.Matcher.Match(v)
+}
+
+// A policy that panics on a witness makes fillClassReasons return a
+// PanicError naming the policy, the constraint and the version, though
+// other policies come before it in the witness's set.
+func TestFillClassReasonsReportsAPanickingPolicy(t *testing.T) {
+	policies := []engine.Policy{newTallyPolicy("first"), newTallyPolicy("second"), panicsOnVersion{newTallyPolicy("panics")}}
+	classes := []Class{
+		{Witness: Witness{Constraint: ">= 1.0", Version: "1.0.0"}},
+		{Witness: Witness{Constraint: ">= 2.0", Version: "6.6.6"}},
+		{Witness: Witness{Constraint: ">= 2.0", Version: "6.6.6"}},
+	}
+	sides := [][2]int32{{0, 2}, {0, 1}, {1, 2}}
+	ws, classesOf := classWitnesses(classes, 2)
+	err := fillClassReasons(classes, sides, ws, classesOf, policies, 2)
+	pe, ok := err.(*PanicError)
+	if !ok {
+		t.Fatalf("error %v, want a *PanicError", err)
+	}
+	if pe.Policy != "panics" || pe.Constraint != ">= 2.0" || pe.Version != "6.6.6" || pe.Value != "the matcher broke" {
+		t.Errorf("PanicError %+v, want the policy panics on >= 2.0, 6.6.6", pe)
+	}
+}

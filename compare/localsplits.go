@@ -32,7 +32,7 @@ type localSplit struct {
 	count    int64
 	witness  int     // the version of the smallest case
 	key      caseKey // the smallest case's
-	// the split's key in the stripes' indexes (worker.vkeys[vkey[0]:vkey[1]])
+	// the split's key in the index (worker.vkeys[vkey[0]:vkey[1]])
 	// and its hash
 	vkey  [2]int32
 	vhash uint64

@@ -120,7 +120,6 @@ func (w *worker) run(g Group, offset int64) (err error) {
 		w.pickAll(g)
 	}
 	w.aggregateGroup(&ci, g)
-	w.indexKeys()
 	w.aggregateStripes(len(g.Versions))
 	return nil
 }

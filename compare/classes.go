@@ -53,10 +53,10 @@ func (w *worker) aggregateLocked(st *classStripe, n int) {
 	w.aggregateClasses(st, n)
 }
 
-// aggregateGroup adds the group's cases, local splits and selections to
-// the aggregate, and the local splits to the index, once for every
-// stripe; it keeps the sealed indexes that the stripes are to add to
-// their pairs.
+// aggregateGroup adds the group's cases and selections to the aggregate,
+// and the local splits to the index, once for every stripe (the index
+// adds them to the splits when it is sealed); it keeps the sealed indexes
+// that the stripes are to add to their pairs.
 func (w *worker) aggregateGroup(ci *constraintInfo, g Group) {
 	s := w.shared
 	s.mu.Lock()
@@ -64,10 +64,6 @@ func (w *worker) aggregateGroup(ci *constraintInfo, g Group) {
 	defer func() { w.sealed = s.sealedIndexes(w.sealed[:0]) }()
 	a := s.agg
 	a.cases += int64(len(g.Versions))
-	for j := range w.local {
-		ls := &w.local[j]
-		a.addSplit(w.shapes.shapes[ls.shape], ls.verdicts, ls.count, ls.key)
-	}
 	if g.History != "" {
 		w.aggregateSelection(ci, g)
 	}
@@ -151,7 +147,7 @@ func (w *worker) addToIndex(x *classIndex) {
 			continue
 		}
 		v = x.newEntry()
-		*v = vectorEntry{next: x.vectors[ls.vhash], shape: w.shapes.shapes[ls.shape], vref: w.vrefused[ls.shape],
+		*v = vectorEntry{next: x.vectors[ls.vhash], shape: w.shapes.shapes[ls.shape], verdicts: ls.verdicts, vref: w.vrefused[ls.shape],
 			crefs: w.crefs, shapeID: w.shapeIDs[ls.shape], vrefID: w.vrefIDs[ls.shape], refusedID: w.refusedID,
 			at: int32(len(x.entries)), count: ls.count, least: ls.key}
 		x.vectors[ls.vhash] = v

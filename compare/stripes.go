@@ -151,13 +151,21 @@ func (s *sharedAggregate) openIndex() *classIndex {
 }
 
 // seal seals the index the workers add to, for the stripes to add to
-// their pairs' classes; the caller holds the lock.
+// their pairs' classes, and adds its entries to the splits; the caller
+// holds the lock. The local splits of an entry are of one split (its
+// shape and verdicts), so that the splits see an entry's sum rather than
+// every local split of it: a capped map keeps the same smallest keys
+// with the same counts whatever the order and grouping of what it is
+// given.
 func (s *sharedAggregate) seal() {
 	x := s.index
 	s.index = nil
 	if x == nil || len(x.entries) == 0 {
 		s.spare = x
 		return
+	}
+	for _, v := range x.entries {
+		s.agg.addSplit(v.shape, v.verdicts, v.count, v.least)
 	}
 	x.seq = s.nextSeq
 	s.nextSeq++
@@ -215,6 +223,7 @@ func (st *classStripe) flushSealed(a *aggregate, pairs [][2]int, sealed []sealed
 type vectorEntry struct {
 	next      *vectorEntry
 	shape     string
+	verdicts  string // those of the index's verdicts at the entry's place
 	vref      string // what a policy refused of the shape's version, when one did
 	crefs     *constraintRefusals
 	shapeID   uint32

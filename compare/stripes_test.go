@@ -2,34 +2,50 @@ package compare
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/prerel/prerel/catalogue"
+	"github.com/prerel/prerel/compare/internal/caps"
 )
 
 // An index sealed many times in a run, by workers adding to it in turn,
-// reaches every stripe's pairs once: the report is that of a run whose
-// index is never sealed before the end.
+// reaches every stripe's pairs and the splits once: the report is that
+// of a run whose index is never sealed before the end, also when the
+// splits kept are capped.
 func TestSmallIndexesGiveTheSameReport(t *testing.T) {
 	d, err := Random(7, 3000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pols := catalogue.New().All()[:6]
-	want, err := Run(context.Background(), d, pols, Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func(max, min int) { maxIndexed, minIndexed = max, min }(maxIndexed, minIndexed)
-	maxIndexed, minIndexed = 0, 3*indexedVector // sealed past three entries
-	for _, workers := range []int{1, 2, 3} {
-		got, err := Run(context.Background(), d, pols, Options{Workers: workers})
+	for _, splits := range []int{caps.Splits, 5} {
+		defer func(s int) { caps.Splits = s }(caps.Splits)
+		caps.Splits = splits
+		want, err := Run(context.Background(), d, pols, Options{Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := Diff(want, got); len(diff) != 0 {
-			t.Errorf("%d workers, small indexes: the report differs: %v", workers, diff)
+		if splits == 5 && want.SplitCasesLeftOut == 0 {
+			t.Fatal("the capped splits leave no case out")
 		}
+		func() {
+			defer func(max, min int) { maxIndexed, minIndexed = max, min }(maxIndexed, minIndexed)
+			maxIndexed, minIndexed = 0, 3*indexedVector // sealed past three entries
+			for _, workers := range []int{1, 2, 3} {
+				got, err := Run(context.Background(), d, pols, Options{Workers: workers})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := Diff(want, got); len(diff) != 0 {
+					t.Errorf("%d splits, %d workers, small indexes: the report differs: %v", splits, workers, diff)
+				}
+				if !reflect.DeepEqual(want.Splits, got.Splits) || want.SplitCasesLeftOut != got.SplitCasesLeftOut {
+					t.Errorf("%d splits, %d workers, small indexes: splits %+v (%d left out), want %+v (%d)",
+						splits, workers, got.Splits, got.SplitCasesLeftOut, want.Splits, want.SplitCasesLeftOut)
+				}
+			}
+		}()
 	}
 }
 

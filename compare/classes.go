@@ -4,32 +4,31 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"slices"
-
-	"github.com/prerel/prerel/engine"
 )
 
 // numbering is what the worker works out of a group, holding the
-// aggregate's lock, to add its local splits to the stripes' indexes (the
-// numbers of its case parts and of the policies' refusals of its
-// constraint, and each local split's key in the indexes), and the
-// stripes it found locked on its way through them.
+// aggregate's lock, to add its local splits to the index (the numbers of
+// its case parts and of the policies' refusals of its constraint, and
+// each local split's key in the index), the sealed indexes it then sees,
+// and the stripes it found locked on its way through them.
 type numbering struct {
-	// numbers of sharedAggregate.ids of generation gen: of each shape, of
-	// the refusal of its version, of each policy's refusal of the
-	// constraint (0 when it has none), and of the set of those refusals
+	// numbers of sharedAggregate.ids: of each shape, of the refusal of
+	// its version, of each policy's refusal of the constraint (0 when it
+	// has none), and of the set of those refusals
 	shapeIDs, vrefIDs, refIDs []uint32
 	refusedID                 uint32
-	gen                       int
-	// the policies' refusals of the group's constraint, for the stripes'
-	// indexes; nil when no policy refused it
-	crefs *constraintRefusals
-	vkeys []byte         // the local splits' keys in the stripes' indexes
-	busy  []*classStripe // stripes whose lock another worker held
+	// the policies' refusals of the group's constraint, for the index;
+	// nil when no policy refused it
+	crefs  *constraintRefusals
+	vkeys  []byte         // the local splits' keys in the index
+	sealed []sealedIndex  // the sealed indexes some stripe has not added
+	busy   []*classStripe // stripes whose lock another worker held
 }
 
-// aggregateStripes adds the group to the pairs of every stripe: first to
-// each stripe whose lock is free, starting from a stripe of its own, then
-// to the others, waiting for their locks.
+// aggregateStripes adds the group's counts to the pairs of every stripe,
+// and the sealed indexes to their classes: first to each stripe whose
+// lock is free, starting from a stripe of its own, then to the others,
+// waiting for their locks.
 func (w *worker) aggregateStripes(n int) {
 	stripes := w.shared.stripes
 	w.busy = w.busy[:0]
@@ -54,19 +53,17 @@ func (w *worker) aggregateLocked(st *classStripe, n int) {
 	w.aggregateClasses(st, n)
 }
 
-// aggregateGroup adds the group's cases, local splits and selections to
-// the aggregate, and numbers the case parts of the group's classes for
-// the stripes' indexes.
+// aggregateGroup adds the group's cases and selections to the aggregate,
+// and the local splits to the index, once for every stripe (the index
+// adds them to the splits when it is sealed); it keeps the sealed indexes
+// that the stripes are to add to their pairs.
 func (w *worker) aggregateGroup(ci *constraintInfo, g Group) {
 	s := w.shared
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer func() { w.sealed = s.sealedIndexes(w.sealed[:0]) }()
 	a := s.agg
 	a.cases += int64(len(g.Versions))
-	for j := range w.local {
-		ls := &w.local[j]
-		a.addSplit(w.shapes.shapes[ls.shape], ls.verdicts, ls.count, ls.key)
-	}
 	if g.History != "" {
 		w.aggregateSelection(ci, g)
 	}
@@ -77,7 +74,6 @@ func (w *worker) aggregateGroup(ci *constraintInfo, g Group) {
 		s.ids = map[string]uint32{}
 		s.gen++
 	}
-	w.gen = s.gen
 	shapes := len(w.shapes.shapes)
 	w.shapeIDs = resetSlice(w.shapeIDs, shapes, 0)
 	w.vrefIDs = resetSlice(w.vrefIDs, shapes, 0)
@@ -105,10 +101,12 @@ func (w *worker) aggregateGroup(ci *constraintInfo, g Group) {
 			w.vrefIDs[ls.shape] = s.id(r)
 		}
 	}
+	w.indexKeys()
+	w.addToIndex(s.openIndex())
 }
 
-// indexKeys works out the key of each local split in the stripes'
-// indexes, and its hash: the number of its shape, the number of the set of
+// indexKeys works out the key of each local split in the index, and its
+// hash: the number of its shape, the number of the set of
 // refusals of the constraint, and its verdicts.
 func (w *worker) indexKeys() {
 	w.vkeys = w.vkeys[:0]
@@ -123,78 +121,40 @@ func (w *worker) indexKeys() {
 	}
 }
 
-// aggregateClasses adds the group's counts and local splits to the pairs
-// of stripe st, the caller holding the stripe's lock: the local splits to
-// the stripe's index, which adds them to the classes of every pair that
-// diverges on them when it is emptied.
+// aggregateClasses adds the group's counts to the pairs of stripe st,
+// and the sealed indexes it has not added yet to their classes, the
+// caller holding the stripe's lock.
 func (w *worker) aggregateClasses(st *classStripe, n int) {
 	a := w.shared.agg
 	for k := st.from; k < st.to; k++ {
 		a.pairs[k].diverge += w.diverge[k]
 		a.pairs[k].agree += int64(n) - w.diverge[k]
 	}
-	if len(w.local) == 0 {
-		return
-	}
-	switch {
-	case w.gen < st.gen:
-		// The group's numbers are of a generation the index is past.
-		for j := range w.local {
-			w.addUnindexed(st, &w.local[j])
-		}
-		return
-	case w.gen > st.gen || st.vectors == nil || st.indexed > w.shared.indexBudget():
-		st.flush(a, w.pairs, false)
-		st.gen, st.indexed = w.gen, 0
-		st.vectors, st.spare = st.spare, nil
-		if st.vectors == nil {
-			st.vectors = map[uint64]*vectorEntry{}
-		}
-	}
+	st.flushSealed(a, w.pairs, w.sealed, false)
+}
+
+// addToIndex adds the group's local splits to index x, the caller holding
+// the aggregate's lock.
+func (w *worker) addToIndex(x *classIndex) {
 	for j := range w.local {
 		ls := &w.local[j]
-		v := st.vectors[ls.vhash]
-		for v != nil && !st.isKey(v, w.shapeIDs[ls.shape], w.refusedID, ls.verdicts) {
+		v := x.vectors[ls.vhash]
+		for v != nil && !x.isKey(v, w.shapeIDs[ls.shape], w.refusedID, ls.verdicts) {
 			v = v.next
 		}
 		if v != nil {
 			v.add(ls)
 			continue
 		}
-		v = st.newEntry()
-		*v = vectorEntry{next: st.vectors[ls.vhash], shape: w.shapes.shapes[ls.shape], vref: w.vrefused[ls.shape],
+		v = x.newEntry()
+		*v = vectorEntry{next: x.vectors[ls.vhash], shape: w.shapes.shapes[ls.shape], verdicts: ls.verdicts, vref: w.vrefused[ls.shape],
 			crefs: w.crefs, shapeID: w.shapeIDs[ls.shape], vrefID: w.vrefIDs[ls.shape], refusedID: w.refusedID,
-			at: int32(len(st.entries)), count: ls.count, least: ls.key}
-		st.vectors[ls.vhash] = v
-		st.entries = append(st.entries, v)
-		st.verdicts = append(st.verdicts, ls.verdicts...)
-		st.indexed += indexedVector
+			at: int32(len(x.entries)), count: ls.count, least: ls.key}
+		x.vectors[ls.vhash] = v
+		x.entries = append(x.entries, v)
+		x.verdicts = append(x.verdicts, ls.verdicts...)
+		x.indexed += indexedVector
 	}
-}
-
-// addUnindexed adds local split ls to the classes of the stripe's pairs
-// that diverge on it, finding each by its key.
-func (w *worker) addUnindexed(st *classStripe, ls *localSplit) {
-	a := w.shared.agg
-	for k := st.from; k < st.to; k++ {
-		pr := w.pairs[k]
-		va, vb := engine.Verdict(ls.verdicts[pr[0]]), engine.Verdict(ls.verdicts[pr[1]])
-		if va != vb {
-			addCases(a.pairs[k].classes.addItem(w.classKey(ls, pr, va, vb)), ls.count, ls.key)
-		}
-	}
-}
-
-// classKey is the key of pair pr's class of local split ls, on which the
-// pair's verdicts are va and vb.
-func (w *worker) classKey(ls *localSplit, pr [2]int, va, vb engine.Verdict) classKey {
-	switch {
-	case va == engine.Invalid:
-		return classKey{w.refusal(pr[0], ls), va, vb}
-	case vb == engine.Invalid:
-		return classKey{w.refusal(pr[1], ls), va, vb}
-	}
-	return classKey{w.shapes.shapes[ls.shape], va, vb}
 }
 
 // addCases adds n cases, the smallest of them least, to the class of item

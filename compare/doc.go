@@ -62,23 +62,25 @@
 // sign their classes; selection.go works out what each policy installs
 // from a group with a history. None of this takes a lock. classes.go then
 // adds the group to the aggregate the workers share (stripes.go): under
-// the aggregate's lock, its cases, splits and selection, and numbers for
-// its case parts; then, stripe by stripe, under each stripe's lock, the
-// pairs' counts and the local splits, into the stripe's index of verdict
-// vectors. The pairs are cut into a stripe per worker; a worker starts
+// the aggregate's lock, its cases, splits and selection, numbers for its
+// case parts, and its local splits, into the run's one index of verdict
+// vectors; then, stripe by stripe, under each stripe's lock, the pairs'
+// counts, and the classes of the indexes sealed since the stripe last
+// added one. The pairs are cut into a stripe per worker; a worker starts
 // at a stripe of its own and leaves a stripe whose lock another holds
-// for last (TryLock), so that workers seldom wait. Every stripe indexes
-// every local split, so that each stripe more is another copy of the
-// index: with two stripes per worker a default-scope run allocated 12 MB
-// more.
+// for last (TryLock), so that workers seldom wait. Every stripe reads
+// every entry of every index, so that each stripe more is another pass
+// over the index, not less work.
 //
 // Budgets. Each worker keeps the lists of versions it read, the last 64
 // and 262,144 versions at most (listCache), and lets a list go once a
-// domain that hands each list over once is past it. The stripes' indexes
-// share about 16 MB (maxIndexed), a stripe's share and at least 4,096
-// units each (indexBudget); a stripe adds its index to its pairs'
-// classes and empties it when it takes more, and when the numbers of
-// case parts start again (past 131,072 of them, maxIDs). The classes and
+// domain that hands each list over once is past it. An index takes a
+// stripe's share of about 16 MB (maxIndexed) and at least 4,096 units
+// (indexBudget); it is sealed when it takes more, and when the numbers
+// of case parts start again (past 131,072 of them, maxIDs), and a new
+// one opened; the worker that sealed it has every stripe add it to its
+// pairs' classes before it takes its next group, and the last stripe to
+// do so leaves it emptied for the next. The classes and
 // splits kept are capped (MaxClasses, MaxSplits), the verdicts kept for a
 // baseline too (two bits per case and policy, up to 64 Mi verdicts); the
 // run keeps each group's constraint, offset and list of versions for the
@@ -87,8 +89,8 @@
 // run is read from those verdicts rather than judged again; and
 // Options.Progress is called from one goroutine ten times a second.
 //
-// The report. Once the domain is done, the stripes' indexes are added to
-// the classes, the stripes spread over the workers; then the policies'
+// The report. Once the domain is done, the open index is sealed and the
+// indexes the stripes have not added yet are added to the classes, the stripes spread over the workers; then the policies'
 // reasons on the witnesses that remain are fetched, pair by pair, and the
 // classes are made, sorted and given their causes, the pairs spread over
 // the workers again (parallel, groupParallel). Each pair, class and split

@@ -373,7 +373,7 @@ func (k *KeptCheck) Group(index int64, g Group) (err error) {
 		if k.compile(p, g.Constraint) == nil {
 			continue
 		}
-		if ids := m[refusedConstraint(k.policies[p], &k.ci, k.shapes.spaced)]; ids != nil {
+		if ids := m[refusedConstraint(policyCompiles(k.policies[p]), &k.ci, k.shapes.spaced)]; ids != nil {
 			refused = append(refused, ids)
 		}
 	}

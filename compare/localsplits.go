@@ -11,8 +11,13 @@ import (
 // with no lock: its case shapes, its local splits, and the refusals that
 // sign the classes of the cases some policy judged Invalid.
 type filing struct {
-	shapes   groupShapes
-	splits   map[string]int32 // local split key -> index in local
+	shapes groupShapes
+	// local split key -> index in local: packed when every verdict of
+	// the group fits in two bits and a word holds them all
+	// (packedSplitKey), otherwise a string of the shape's number and a
+	// byte per policy
+	packed   map[packedSplitKey]int32
+	splits   map[string]int32
 	local    []localSplit
 	refused  []string // per policy: its refusal of the constraint, "" until needed
 	vrefused []string // per shape number: the refusal of its version, "" until needed
@@ -26,43 +31,89 @@ type localSplit struct {
 	verdicts string // one byte per policy
 	count    int64
 	witness  int     // the version of the smallest case
-	key      caseKey // the smallest case's, once filed
-	// the split's key in the stripes' indexes (worker.vkeys[vkey[0]:vkey[1]])
+	key      caseKey // the smallest case's
+	// the split's key in the index (worker.vkeys[vkey[0]:vkey[1]])
 	// and its hash
 	vkey  [2]int32
 	vhash uint64
 }
 
+// packedSplitKey is the key of a local split when every verdict of its
+// group is one of engine's three and there are at most
+// maxPackedPolicies policies: the number of its shape, and the verdict of
+// policy p in bits 2p and 2p+1 of verdicts.
+type packedSplitKey struct {
+	shape    int32
+	verdicts uint64
+}
+
+// maxPackedPolicies is how many policies' verdicts a packedSplitKey
+// holds.
+const maxPackedPolicies = 32
+
 // fileLocalSplits files every version where the policies do not all
-// agree under its local split.
-func (w *worker) fileLocalSplits(ci *constraintInfo) {
+// agree under its local split; odd is judge's, set when some verdict is
+// none of engine's three.
+func (w *worker) fileLocalSplits(ci *constraintInfo, odd bool) {
 	w.shapes.reset(ci)
-	clear(w.splits)
 	clear(w.local)
 	w.local = w.local[:0]
+	packed := !odd && len(w.policies) <= maxPackedPolicies
+	if packed {
+		if w.packed == nil {
+			w.packed = map[packedSplitKey]int32{}
+		}
+		clear(w.packed)
+	} else {
+		clear(w.splits)
+	}
 	for wi, x := range w.diverged {
 		for x != 0 {
 			i := wi<<6 | bits.TrailingZeros64(x)
 			x &= x - 1
 			vi := w.list.info(i)
 			shape := w.shapes.shapeID(vi)
-			w.key = binary.LittleEndian.AppendUint32(w.key[:0], uint32(shape))
-			for p := range w.verdicts {
-				w.key = append(w.key, byte(w.verdicts[p][i]))
+			var j int32
+			var ok bool
+			if packed {
+				k := packedSplitKey{shape: shape}
+				for p := range w.verdicts {
+					k.verdicts |= uint64(w.verdicts[p][i]) << (2 * p)
+				}
+				if j, ok = w.packed[k]; !ok {
+					w.packed[k] = int32(len(w.local))
+				}
+			} else {
+				w.key = binary.LittleEndian.AppendUint32(w.key[:0], uint32(shape))
+				for p := range w.verdicts {
+					w.key = append(w.key, byte(w.verdicts[p][i]))
+				}
+				if j, ok = w.splits[string(w.key)]; !ok {
+					w.splits[string(w.key)] = int32(len(w.local))
+				}
 			}
-			if j, ok := w.splits[string(w.key)]; ok {
+			key := makeCaseKey(ci, vi)
+			if ok {
 				s := &w.local[j]
 				s.count++
-				if makeCaseKey(ci, vi).less(makeCaseKey(ci, w.list.info(s.witness))) {
-					s.witness = i
+				if key.less(s.key) {
+					s.witness, s.key = i, key
 				}
 				continue
 			}
-			key := string(w.key)
-			w.splits[key] = int32(len(w.local))
-			w.local = append(w.local, localSplit{shape: shape, verdicts: key[4:], count: 1, witness: i})
+			w.local = append(w.local, localSplit{shape: shape, verdicts: w.verdictsAt(i), count: 1, witness: i, key: key})
 		}
 	}
+}
+
+// verdictsAt is the verdicts of version i of the group, a byte per
+// policy.
+func (w *worker) verdictsAt(i int) string {
+	b := make([]byte, len(w.verdicts))
+	for p := range w.verdicts {
+		b[p] = byte(w.verdicts[p][i])
+	}
+	return string(b)
 }
 
 // prepareRefusals works out, before the aggregate is locked, the
@@ -97,7 +148,7 @@ func (w *worker) refusal(p int, s *localSplit) string {
 	r := w.refused[p]
 	if r == "" {
 		w.policy, w.version = p, ""
-		r = refusedConstraint(w.policies[p], w.shapes.ci, w.shapes.spaced)
+		r = refusedConstraint(tableCompiles(w.list.table(p, w.policies[p])), w.shapes.ci, w.shapes.spaced)
 		w.refused[p] = r
 	}
 	return r

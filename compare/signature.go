@@ -85,12 +85,13 @@ func (g *groupShapes) shapeID(vi *versionInfo) int32 {
 	if id, ok := g.cache[k]; ok {
 		return id
 	}
-	known := knownShape{g.template, g.upperMask, k}
+	known := knownShape{g.templateID, g.upperMask, k}
 	shape, ok := g.known[known]
 	if !ok {
 		shape = constraintShape(ci, g.spaced, vi) + "; " + versionShape(vi)
 		if len(g.known) >= maxKnownShapes {
-			clear(g.known)
+			g.forgetKnown()
+			known.template = g.templateID
 		}
 		g.known[known] = shape
 	}
@@ -99,17 +100,36 @@ func (g *groupShapes) shapeID(vi *versionInfo) int32 {
 	return id
 }
 
-// knownShape identifies a case shape across groups: the comparators of
-// the constraint as the shape writes them (groupShapes.template), which
-// of them imply an upper bound, and the version's shapeKey.
+// knownShape identifies a case shape across groups: the number of the
+// comparators of the constraint as the shape writes them
+// (groupShapes.templates), which of them imply an upper bound, and the
+// version's shapeKey.
 type knownShape struct {
-	template  string
+	template  uint32
 	upperMask uint64
 	k         shapeKey
 }
 
-// maxKnownShapes bounds groupShapes.known.
+// maxKnownShapes bounds groupShapes.known and groupShapes.templates.
 const maxKnownShapes = 1 << 16
+
+// forgetKnown empties the shapes known across groups and the numbers of
+// their templates, numbering the group's template again.
+func (g *groupShapes) forgetKnown() {
+	clear(g.known)
+	clear(g.templates)
+	g.templateID = g.templateNumber(g.template)
+}
+
+// templateNumber returns the number of template t (groupShapes.templates).
+func (g *groupShapes) templateNumber(t string) uint32 {
+	id, ok := g.templates[t]
+	if !ok {
+		id = uint32(len(g.templates))
+		g.templates[t] = id
+	}
+	return id
+}
 
 // intern returns the number of shape s within the group.
 func (g *groupShapes) intern(s string) int32 {
@@ -134,13 +154,16 @@ type groupShapes struct {
 	// template is the comparators as the shape writes them, without the
 	// relations, and upperMask has bit i set when comparator i implies an
 	// upper bound: with a shapeKey they decide the shape, which known
-	// keeps from group to group.
-	template  string
-	upperMask uint64
-	known     map[knownShape]string
-	ids       map[string]int32  // number of each shape
-	shapes    []string          // the shapes by number
-	refused   map[string]string // policy name -> shape of its refusal of the constraint
+	// keeps from group to group, by the template's number (templateID,
+	// of templates, which known's keys hold).
+	template   string
+	templateID uint32
+	upperMask  uint64
+	known      map[knownShape]string
+	templates  map[string]uint32
+	ids        map[string]int32  // number of each shape
+	shapes     []string          // the shapes by number
+	refused    map[string]string // policy name -> shape of its refusal of the constraint
 }
 
 // refusal returns the case part of the signature for a case that policy
@@ -153,7 +176,7 @@ func (g *groupShapes) refusal(p engine.Policy, constraintRefused bool, vi *versi
 	if s, ok := g.refused[p.Name()]; ok {
 		return s
 	}
-	s := refusedConstraint(p, g.ci, g.spaced)
+	s := refusedConstraint(policyCompiles(p), g.ci, g.spaced)
 	g.refused[p.Name()] = s
 	return s
 }
@@ -171,9 +194,31 @@ func versionRefusal(vi *versionInfo) string {
 	return b.String()
 }
 
-// refusedConstraint names the comparators of a constraint that p refuses
-// on their own, compiling each alone.
-func refusedConstraint(p engine.Policy, ci *constraintInfo, spaced []bool) string {
+// compiles reports whether a policy compiles a constraint: nil, or its
+// refusal.
+type compiles func(constraint string) error
+
+// policyCompiles is p's Compile as a compiles.
+func policyCompiles(p engine.Policy) compiles {
+	return func(constraint string) error {
+		_, err := p.Compile(constraint)
+		return err
+	}
+}
+
+// tableCompiles is t's Compile as a compiles: a table's Compile refuses
+// exactly what its policy's does (engine.VersionTable), and may keep
+// what it read of a comparator from the whole constraint's compile.
+func tableCompiles(t engine.VersionTable) compiles {
+	return func(constraint string) error {
+		_, err := t.Compile(constraint)
+		return err
+	}
+}
+
+// refusedConstraint names the comparators of a constraint that a policy,
+// whose Compile is compile, refuses on their own, compiling each alone.
+func refusedConstraint(compile compiles, ci *constraintInfo, spaced []bool) string {
 	if !ci.ok {
 		return "constraint refused: syntax " + strconv.Quote(syntaxShape(ci.text))
 	}
@@ -185,7 +230,7 @@ func refusedConstraint(p engine.Policy, ci *constraintInfo, spaced []bool) strin
 	var alone []int
 	for i := range cs {
 		if i < len(fields) {
-			if _, err := p.Compile(strings.TrimSpace(fields[i])); err != nil {
+			if err := compile(strings.TrimSpace(fields[i])); err != nil {
 				alone = append(alone, i)
 			}
 		}
@@ -236,9 +281,14 @@ func (g *groupShapes) reset(ci *constraintInfo) {
 	if g.cache == nil {
 		g.cache = map[shapeKey]int32{}
 		g.known = map[knownShape]string{}
+		g.templates = map[string]uint32{}
 		g.ids = map[string]int32{}
 		g.refused = map[string]string{}
 	}
+	if len(g.templates) >= maxKnownShapes {
+		g.forgetKnown()
+	}
+	g.templateID = g.templateNumber(g.template)
 	clear(g.cache)
 	clear(g.ids)
 	clear(g.shapes)

@@ -4,26 +4,37 @@ import (
 	"hash/maphash"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/prerel/prerel/engine"
 )
 
 // sharedAggregate is the aggregate the workers of a run share: a lock for
-// its counts of cases, splits and selection, and the pairs in stripes,
-// each with a lock of its own and a class index.
+// its counts of cases, splits and selection, and for the index of local
+// splits, and the pairs in stripes, each with a lock of its own.
 type sharedAggregate struct {
 	mu      sync.Mutex
 	agg     *aggregate
 	stripes []*classStripe
 
 	// ids numbers the case parts of signatures (shapes and refusals) and
-	// the sets of refusals of a constraint, from 1, for the stripes'
-	// indexes; when it grows past maxIDs it starts again with the next
-	// generation, and an index of another generation is emptied.
+	// the sets of refusals of a constraint, from 1, for the index; when
+	// it grows past maxIDs it starts again with the next generation, and
+	// the index of another generation is sealed.
 	ids map[string]uint32
 	gen int
-	// seed hashes the keys of the stripes' indexes.
+	// seed hashes the keys of the index.
 	seed maphash.Seed
+
+	// index is the index of local splits the workers add to, nil until
+	// the first; sealed are the indexes sealed since, in order, that some
+	// stripe has not yet added to its pairs' classes, the next numbered
+	// nextSeq; spare is an index every stripe is done with, emptied, to
+	// use again.
+	index   *classIndex
+	sealed  []*classIndex
+	nextSeq int
+	spare   *classIndex
 }
 
 // maxIDs bounds the numbers of sharedAggregate.ids.
@@ -39,28 +50,26 @@ func (s *sharedAggregate) id(str string) uint32 {
 	return id
 }
 
-// classStripe is the pairs [from, to) of a run's aggregate, their lock,
-// and their index of local splits, which adds the local splits of the
-// same vector to the classes together.
-type classStripe struct {
-	mu       sync.Mutex
-	from, to int
-
-	// The classes a local split adds to depend on its case shape, its
-	// verdict vector and, for a policy that refused the group's
-	// constraint, what it refused (the shape decides what a policy that
-	// refused the version refused). vectors maps the number of a shape,
-	// of a set of refusals of the constraint (sharedAggregate.ids of
-	// generation gen) and a verdict vector, by the hash of the three
-	// (vectorEntry), to what the local splits of that key added up to
-	// since the index was emptied; entries are the same in the order they
-	// came. The index is added to the pairs' classes pair by pair, and
-	// emptied, when it takes more than the stripe's share of maxIndexed
-	// (indexBudget), when the numbers start again, and when the workers
-	// are done (flush). A larger index sums more local splits of one class
-	// before the class is looked up in its pair's capped map, which costs
-	// a cache miss or two: even where the vectors seldom recur (the random
-	// domain), their classes do.
+// classIndex is an index of local splits, which adds the local splits of
+// the same vector to the classes together. There is one for all stripes,
+// which the workers add each local split to once, under the aggregate's
+// lock; once sealed, each stripe adds it to the classes of its pairs,
+// under its own lock, and the last to do so leaves it to be used again.
+//
+// The classes a local split adds to depend on its case shape, its
+// verdict vector and, for a policy that refused the group's constraint,
+// what it refused (the shape decides what a policy that refused the
+// version refused). vectors maps the number of a shape, of a set of
+// refusals of the constraint (sharedAggregate.ids of generation gen) and
+// a verdict vector, by the hash of the three (vectorEntry), to what the
+// local splits of that key added up to; entries are the same in the order
+// they came. The index is sealed when it takes more than indexBudget,
+// when the numbers start again, and when the workers are done
+// (sharedAggregate.flush). A larger index sums more local splits of one
+// class before the class is looked up in its pair's capped map, which
+// costs a cache miss or two: even where the vectors seldom recur (the
+// random domain), their classes do.
+type classIndex struct {
 	gen     int
 	vectors map[uint64]*vectorEntry
 	entries []*vectorEntry
@@ -73,8 +82,21 @@ type classStripe struct {
 	// taken; emptied with the index and used again
 	slabs     [][]vectorEntry
 	slabTaken int
-	// spare is the map of the index emptied last, used again
-	spare map[uint64]*vectorEntry
+	// seq is the index's number among the run's sealed indexes, and
+	// unflushed counts the stripes that have not added it to their pairs
+	// yet.
+	seq       int
+	unflushed atomic.Int32
+}
+
+// classStripe is the pairs [from, to) of a run's aggregate, their lock,
+// and where they are in the sealed indexes.
+type classStripe struct {
+	mu       sync.Mutex
+	from, to int
+	// next is the number (classIndex.seq) of the next sealed index the
+	// stripe adds to its pairs' classes
+	next int
 	// while one pair is flushed: its classes' sums, and the sum of each
 	// class by the number of its case part and its verdicts
 	// (classIndexKey)
@@ -82,47 +104,126 @@ type classStripe struct {
 	classes map[uint64]int32
 }
 
-// slabSize is how many entries a stripe allocates at a time for its
-// index. An emptied index keeps every array it took: an index never
-// takes more than its budget and one group's local splits.
+// slabSize is how many entries an index allocates at a time. An emptied
+// index keeps every array it took: an index never takes more than its
+// budget and one group's local splits.
 const slabSize = 1024
 
-// newEntry returns a new entry of the stripe's index.
-func (st *classStripe) newEntry() *vectorEntry {
-	s, i := st.slabTaken/slabSize, st.slabTaken%slabSize
-	if s == len(st.slabs) {
-		st.slabs = append(st.slabs, make([]vectorEntry, slabSize))
+// newEntry returns a new entry of the index.
+func (x *classIndex) newEntry() *vectorEntry {
+	s, i := x.slabTaken/slabSize, x.slabTaken%slabSize
+	if s == len(x.slabs) {
+		x.slabs = append(x.slabs, make([]vectorEntry, slabSize))
 	}
-	st.slabTaken++
-	return &st.slabs[s][i]
+	x.slabTaken++
+	return &x.slabs[s][i]
 }
 
-// emptyIndex empties the stripe's index, keeping its arrays and map for
-// the next: the entries are zeroed so that they let go of their
-// strings.
-func (st *classStripe) emptyIndex() {
-	for s := 0; s*slabSize < st.slabTaken; s++ {
-		clear(st.slabs[s][:min(slabSize, st.slabTaken-s*slabSize)])
+// empty empties the index, keeping its arrays and map for the next: the
+// entries are zeroed so that they let go of their strings.
+func (x *classIndex) empty() {
+	for s := 0; s*slabSize < x.slabTaken; s++ {
+		clear(x.slabs[s][:min(slabSize, x.slabTaken-s*slabSize)])
 	}
-	st.slabTaken = 0
-	clear(st.entries)
-	if st.vectors != nil {
-		clear(st.vectors)
-		st.spare = st.vectors
-	}
-	st.vectors, st.entries, st.verdicts = nil, st.entries[:0], st.verdicts[:0]
+	x.slabTaken = 0
+	clear(x.entries)
+	clear(x.vectors)
+	x.entries, x.verdicts, x.indexed = x.entries[:0], x.verdicts[:0], 0
 }
 
-// vectorEntry is an entry of a stripe's index: what the classes of its
-// pairs need of it (its case shape, the refusals of the policies that
-// judged it Invalid, with their numbers), the cases of the local splits
-// added to it and the smallest of them, and the next entry of the same
-// hash. Its key (worker.indexKeys) is the numbers of its shape and of
-// the set of refusals of the constraint, and its verdicts, which are
-// those at its place (at) in the index's verdicts (classStripe.isKey).
+// openIndex returns the index the workers add to, sealing it first when
+// it is of another generation than the numbers or past its budget; the
+// caller holds the lock.
+func (s *sharedAggregate) openIndex() *classIndex {
+	if x := s.index; x != nil && (x.gen != s.gen || x.indexed > s.indexBudget()) {
+		s.seal()
+	}
+	if s.index == nil {
+		x := s.spare
+		s.spare = nil
+		if x == nil {
+			x = &classIndex{vectors: map[uint64]*vectorEntry{}}
+		}
+		x.gen = s.gen
+		s.index = x
+	}
+	return s.index
+}
+
+// seal seals the index the workers add to, for the stripes to add to
+// their pairs' classes, and adds its entries to the splits; the caller
+// holds the lock. The local splits of an entry are of one split (its
+// shape and verdicts), so that the splits see an entry's sum rather than
+// every local split of it: a capped map keeps the same smallest keys
+// with the same counts whatever the order and grouping of what it is
+// given.
+func (s *sharedAggregate) seal() {
+	x := s.index
+	s.index = nil
+	if x == nil || len(x.entries) == 0 {
+		s.spare = x
+		return
+	}
+	for _, v := range x.entries {
+		s.agg.addSplit(v.shape, v.verdicts, v.count, v.least)
+	}
+	x.seq = s.nextSeq
+	s.nextSeq++
+	x.unflushed.Store(int32(len(s.stripes)))
+	s.sealed = append(s.sealed, x)
+}
+
+// sealedIndexes appends to out the sealed indexes some stripe has not
+// added to its pairs' classes yet, with their numbers, first letting go
+// of those every stripe has; the caller holds the lock.
+func (s *sharedAggregate) sealedIndexes(out []sealedIndex) []sealedIndex {
+	for len(s.sealed) > 0 && s.sealed[0].unflushed.Load() == 0 {
+		x := s.sealed[0]
+		s.sealed[0] = nil
+		s.sealed = s.sealed[1:]
+		x.empty()
+		s.spare = x
+	}
+	for _, x := range s.sealed {
+		out = append(out, sealedIndex{x.seq, x})
+	}
+	return out
+}
+
+// sealedIndex is a sealed index and its number, which a worker keeps as
+// it was when it held the aggregate's lock: a stripe past seq is done
+// with the index, which may be in use again.
+type sealedIndex struct {
+	seq   int
+	index *classIndex
+}
+
+// flushSealed adds the sealed indexes of sealed that stripe st has not
+// added yet to its pairs' classes, in order; the caller holds the
+// stripe's lock. With last, the last of them is the run's last
+// (classStripe.flush).
+func (st *classStripe) flushSealed(a *aggregate, pairs [][2]int, sealed []sealedIndex, last bool) {
+	for j, si := range sealed {
+		if si.seq < st.next {
+			continue
+		}
+		st.flush(a, pairs, si.index, last && j == len(sealed)-1)
+		st.next = si.seq + 1
+		si.index.unflushed.Add(-1)
+	}
+}
+
+// vectorEntry is an entry of an index of local splits: what the classes
+// of its pairs need of it (its case shape, the refusals of the policies
+// that judged it Invalid, with their numbers), the cases of the local
+// splits added to it and the smallest of them, and the next entry of the
+// same hash. Its key (worker.indexKeys) is the numbers of its shape and
+// of the set of refusals of the constraint, and its verdicts, which are
+// those at its place (at) in the index's verdicts (classIndex.isKey).
 type vectorEntry struct {
 	next      *vectorEntry
 	shape     string
+	verdicts  string // those of the index's verdicts at the entry's place
 	vref      string // what a policy refused of the shape's version, when one did
 	crefs     *constraintRefusals
 	shapeID   uint32
@@ -133,12 +234,12 @@ type vectorEntry struct {
 	least     caseKey
 }
 
-// isKey reports whether entry v of the stripe's index has the key of
-// shape number shapeID, refusals number refusedID and verdicts verdicts.
-func (st *classStripe) isKey(v *vectorEntry, shapeID, refusedID uint32, verdicts string) bool {
+// isKey reports whether entry v of the index has the key of shape number
+// shapeID, refusals number refusedID and verdicts verdicts.
+func (x *classIndex) isKey(v *vectorEntry, shapeID, refusedID uint32, verdicts string) bool {
 	w := len(verdicts)
 	return v.shapeID == shapeID && v.refusedID == refusedID &&
-		string(st.verdicts[int(v.at)*w:int(v.at+1)*w]) == verdicts
+		string(x.verdicts[int(v.at)*w:int(v.at+1)*w]) == verdicts
 }
 
 // constraintRefusals are the policies' refusals of a group's constraint
@@ -193,27 +294,27 @@ func (v *vectorEntry) refusalID(p int) uint32 {
 	return v.vrefID
 }
 
-// flush adds the entries of the stripe's index to the classes of its
+// flush adds the entries of index x to the classes of the stripe's
 // pairs, pair by pair, so that the classes of one pair are at hand while
-// it is done, and empties the index; the caller holds the stripe's lock.
+// it is done; the caller holds the stripe's lock.
 //
-// With last (the index's last flush in a run that makes a report), a
+// With last (the last index flushed in a run that makes a report), a
 // pair whose capped map has kept or turned away nothing yet takes its
 // classes straight from the sums (pairAgg.final), the smallest keys the
 // capped map would keep, without a map or an item per class; the sums
-// point into the index's entries, which the stripe then lets go of
-// whole rather than emptying them, with every other array it kept.
-func (st *classStripe) flush(a *aggregate, pairs [][2]int, last bool) {
-	if len(st.entries) > 0 {
+// point into the index's entries, which the run then lets go of whole
+// rather than emptying them.
+func (st *classStripe) flush(a *aggregate, pairs [][2]int, x *classIndex, last bool) {
+	if len(x.entries) > 0 {
 		if st.classes == nil {
 			st.classes = map[uint64]int32{}
 		}
-		if cap(st.sums) < len(st.entries) { // a pair has at most a sum per entry
-			st.sums = make([]classSum, 0, len(st.entries))
+		if cap(st.sums) < len(x.entries) { // a pair has at most a sum per entry
+			st.sums = make([]classSum, 0, len(x.entries))
 		}
 		for k := st.from; k < st.to; k++ {
 			p := &a.pairs[k]
-			distinct := st.sumPair(k, pairs[k])
+			distinct := st.sumPair(x, k, pairs[k])
 			if last && distinct && p.classes.len() == 0 && !p.classes.full {
 				p.final = finalClasses(st.sums, p.classes.limit)
 				continue
@@ -225,16 +326,11 @@ func (st *classStripe) flush(a *aggregate, pairs [][2]int, last bool) {
 		st.sums = st.sums[:0]
 	}
 	if last {
-		// The pairs' final sums hold on to the entries they point to,
-		// and the workers are done: nothing of the index is used again.
-		st.vectors, st.entries, st.verdicts, st.slabs, st.slabTaken = nil, nil, nil, nil, 0
-		st.spare, st.sums, st.classes = nil, nil, nil
-		return
+		st.sums, st.classes = nil, nil
 	}
-	st.emptyIndex()
 }
 
-// classSum is what the entries of a stripe's index add to one class of a
+// classSum is what the entries of an index add to one class of a
 // pair: the class's verdicts, its cases, and the entry of the smallest of
 // them, whose case part (vectorEntry.part, of policy side, -1 for the
 // shape) is the class's.
@@ -253,16 +349,16 @@ func (s *classSum) key() classKey {
 // least is the smallest case of the sum.
 func (s *classSum) least() *caseKey { return &s.entry.least }
 
-// sumPair sums the stripe's entries class by class for pair k, pr, into
-// st.sums, and reports whether the sums have distinct keys: a class the
+// sumPair sums the entries of index x class by class for pair k, pr,
+// into st.sums, and reports whether the sums have distinct keys: a class the
 // index cannot number has a sum per entry.
-func (st *classStripe) sumPair(k int, pr [2]int) (distinct bool) {
+func (st *classStripe) sumPair(x *classIndex, k int, pr [2]int) (distinct bool) {
 	clear(st.classes)
 	st.sums = st.sums[:0]
 	distinct = true
-	width := len(st.verdicts) / len(st.entries)
-	for i, v := range st.entries {
-		va, vb := engine.Verdict(st.verdicts[i*width+pr[0]]), engine.Verdict(st.verdicts[i*width+pr[1]])
+	width := len(x.verdicts) / len(x.entries)
+	for i, v := range x.entries {
+		va, vb := engine.Verdict(x.verdicts[i*width+pr[0]]), engine.Verdict(x.verdicts[i*width+pr[1]])
 		if va == vb {
 			continue
 		}
@@ -372,32 +468,41 @@ func (st *classStripe) addSums(classes *capped[classKey, classAgg]) {
 	}
 }
 
-// flush adds every entry of the stripes' indexes to its classes, once the
-// workers are done, the stripes spread over workers goroutines; last is
-// classStripe.flush's.
+// flush seals the index, once the workers are done, and has every
+// stripe add the indexes it has not added yet to its pairs' classes, the
+// stripes spread over workers goroutines; last is classStripe.flush's.
+// Nothing of the indexes is used again.
 func (s *sharedAggregate) flush(pairs [][2]int, workers int, last bool) {
+	s.mu.Lock()
+	s.seal()
+	sealed := s.sealedIndexes(nil)
+	s.index, s.sealed, s.spare = nil, nil, nil
+	s.mu.Unlock()
 	parallel(len(s.stripes), workers, func() func(int) {
 		return func(i int) {
 			st := s.stripes[i]
 			st.mu.Lock()
 			defer st.mu.Unlock()
-			st.flush(s.agg, pairs, last)
-			st.slabs, st.spare = nil, nil // the workers are done
+			st.flushSealed(s.agg, pairs, sealed, last)
 		}
 	})
 }
 
-// maxIndexed bounds the memory of the indexes of a run's stripes, in
+// maxIndexed bounds the memory of a run's indexes of local splits, in
 // units of about 16 bytes, indexedVector units per entry with its key
-// and verdicts. A pair's flush sums at most as many classes as its
-// stripe's index has entries, in arrays the stripe keeps for the next.
-const maxIndexed = 1 << 20
+// and verdicts. A pair's flush sums at most as many classes as the index
+// has entries, in arrays the stripe keeps for the next.
+// (A variable, so that a test can make every index small.)
+var maxIndexed = 1 << 20
 
-// minIndexed is the least budget of a stripe's index.
-const minIndexed = 1 << 12
+// minIndexed is the least budget of an index.
+var minIndexed = 1 << 12
 
-// indexBudget is the units a stripe's index may take before it is
-// emptied: the stripe's share of maxIndexed, and at least minIndexed.
+// indexBudget is the units an index may take before it is sealed: a
+// stripe's share of maxIndexed, and at least minIndexed. An index is
+// sealed before the next is opened, and its stripes add it to their
+// pairs before their worker's next group: each index is about as large
+// as the stripes' copies of it were when each stripe kept its own.
 func (s *sharedAggregate) indexBudget() int {
 	return max(maxIndexed/len(s.stripes), minIndexed)
 }
@@ -406,9 +511,9 @@ func (s *sharedAggregate) indexBudget() int {
 const indexedVector = 12
 
 // newSharedAggregate makes the aggregate of pairs pairs for workers
-// workers, the pairs in a stripe per worker: each stripe indexes every
-// local split (classStripe), so that more stripes would be more copies
-// of the index, not less work.
+// workers, the pairs in a stripe per worker: each stripe reads every
+// entry of every index (classStripe.flush), so that more stripes would
+// be more reads of the index, not less work.
 func newSharedAggregate(pairs, workers int) *sharedAggregate {
 	s := &sharedAggregate{agg: newAggregate(pairs), seed: maphash.MakeSeed()}
 	n := min(max(pairs, 1), max(workers, 1))

@@ -114,17 +114,12 @@ func (w *worker) run(g Group, offset int64) (err error) {
 	}
 	ci := newConstraintInfo(g.Constraint)
 	w.countPairs(len(g.Versions), odd)
-	w.fileLocalSplits(&ci)
+	w.fileLocalSplits(&ci, odd)
 	w.prepareRefusals()
 	if g.History != "" {
 		w.pickAll(g)
 	}
-	for j := range w.local {
-		ls := &w.local[j]
-		ls.key = makeCaseKey(&ci, w.list.info(ls.witness))
-	}
 	w.aggregateGroup(&ci, g)
-	w.indexKeys()
 	w.aggregateStripes(len(g.Versions))
 	return nil
 }

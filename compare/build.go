@@ -105,7 +105,7 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 		defer close(splitsDone)
 		r.Splits, r.SplitCasesLeftOut = buildSplits(r.Policies, agg, newRelevanceMemo(opt.Relevance), r.Rank)
 	}()
-	witnesses, classesOf := classWitnesses(r.Classes, workers)
+	witnesses, classesOf, witnessOf := classWitnesses(r.Classes, workers)
 	sides := make([][2]int32, len(r.Classes)) // the policies of each class
 	for k, pr := range pairs {
 		for i := at[k]; i < at[k+1]; i++ {
@@ -117,7 +117,7 @@ func buildReportFrom(info DomainInfo, policies []engine.Policy, pairs [][2]int, 
 	go func() {
 		defer close(reasonsDone)
 		if fromRun {
-			reasonsErr = fillClassReasons(r.Classes, sides, witnesses, classesOf, policies, workers)
+			reasonsErr = fillClassReasons(r.Classes, sides, witnesses, witnessOf, policies, workers)
 		}
 	}()
 	decideWitnessCauses(r.Classes, sides, witnesses, classesOf, policies, workers, opt.cases)
@@ -178,13 +178,14 @@ func larger[T int64 | float64](a, b T) int {
 	return 1
 }
 
-// classWitnesses finds the witnesses of the classes and the classes of
-// each (classesOf[w] are the indexes of those of witnesses[w], in
-// order), in blocks of classes in parallel. Each goroutine numbers the
+// classWitnesses finds the witnesses of the classes, the classes of each
+// (classesOf[w] are the indexes of those of witnesses[w], in order) and
+// the witness of each class (witnessOf[i] is the number of classes[i]'s
+// in witnesses), in blocks of classes in parallel. Each goroutine numbers the
 // witnesses of its blocks in a map of its own and writes each class's
 // number in place; the numbers are then made one, and the classes of
 // every witness are parts of one array, not a slice grown per witness.
-func classWitnesses(classes []Class, workers int) (witnesses [][2]string, classesOf [][]int32) {
+func classWitnesses(classes []Class, workers int) (witnesses [][2]string, classesOf [][]int32, witnessOf []int32) {
 	const block = 1024
 	type part struct {
 		index map[[2]string]int32
@@ -245,7 +246,7 @@ func classWitnesses(classes []Class, workers int) (witnesses [][2]string, classe
 	for i, w := range of {
 		classesOf[w] = append(classesOf[w], int32(i))
 	}
-	return witnesses, classesOf
+	return witnesses, classesOf, of
 }
 
 // decideWitnessCauses sets the cause of every class, whose policies are

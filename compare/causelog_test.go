@@ -114,7 +114,7 @@ func TestCausesReadCasesOfTheRunFromTheLog(t *testing.T) {
 		for i := range classes {
 			classes[i].Cause = ""
 		}
-		witnesses, classesOf := classWitnesses(classes, 2)
+		witnesses, classesOf, _ := classWitnesses(classes, 2)
 		decideWitnessCauses(classes, sidesByName(classes, pols), witnesses, classesOf, pols, 2, cases)
 		for i, c := range classes {
 			if c.Cause != r.Classes[i].Cause {

@@ -132,7 +132,7 @@ func stepsOf(witnesses [][2]string) [][]counterfactual {
 // decideCauses sets the cause of every class (decideWitnessCauses), of
 // the policies its A and B name.
 func decideCauses(classes []Class, policies []engine.Policy, workers int) {
-	witnesses, classesOf := classWitnesses(classes, workers)
+	witnesses, classesOf, _ := classWitnesses(classes, workers)
 	decideWitnessCauses(classes, sidesByName(classes, policies), witnesses, classesOf, policies, workers, nil)
 }
 

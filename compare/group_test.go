@@ -57,13 +57,19 @@ func TestClassWitnesses(t *testing.T) {
 				classes[i].Witness.Constraint, classes[i].Witness.Version = w[0], w[1]
 				want[w] = append(want[w], int32(i))
 			}
-			witnesses, classesOf := classWitnesses(classes, tc.workers)
-			if len(witnesses) != len(want) || len(classesOf) != len(want) {
-				t.Fatalf("%d witnesses, %d groups, want %d", len(witnesses), len(classesOf), len(want))
+			witnesses, classesOf, witnessOf := classWitnesses(classes, tc.workers)
+			if len(witnesses) != len(want) || len(classesOf) != len(want) || len(witnessOf) != len(classes) {
+				t.Fatalf("%d witnesses, %d groups, %d classes' witnesses, want %d, %d, %d",
+					len(witnesses), len(classesOf), len(witnessOf), len(want), len(want), len(classes))
 			}
 			for j, w := range witnesses {
 				if !slices.Equal(classesOf[j], want[w]) {
 					t.Errorf("classes of %q = %v, want %v", w, classesOf[j], want[w])
+				}
+			}
+			for i, c := range classes {
+				if got, w := witnesses[witnessOf[i]], [2]string{c.Witness.Constraint, c.Witness.Version}; got != w {
+					t.Errorf("witness of class %d = %q, want %q", i, got, w)
 				}
 			}
 		})

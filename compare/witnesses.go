@@ -51,7 +51,7 @@ func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, worke
 
 // fillClassReasons sets the policies' reasons on the witness of every
 // class, as fillReasons does on an aggregate; the policies of classes[i]
-// are sides[i], and classesOf[w] are the classes of witnesses[w]
+// are sides[i], and its witness is witnesses[witnessOf[i]]
 // (classWitnesses). A policy that panics makes it return a PanicError,
 // and no reason is set.
 //
@@ -59,15 +59,11 @@ func fillReasons(agg *aggregate, policies []engine.Policy, pairs [][2]int, worke
 // on each witness is worked out once (fillWitnessReasons), and the
 // reasons are then written to the classes in order, in chunks spread over
 // workers goroutines, as the causes are (decideWitnessCauses).
-func fillClassReasons(classes []Class, sides [][2]int32, witnesses [][2]string, classesOf [][]int32, policies []engine.Policy, workers int) error {
-	witnessOf := make([]int32, len(classes))
+func fillClassReasons(classes []Class, sides [][2]int32, witnesses [][2]string, witnessOf []int32, policies []engine.Policy, workers int) error {
 	need := newPolicySets(len(witnesses), len(policies))
-	for w, is := range classesOf {
-		for _, i := range is {
-			witnessOf[i] = int32(w)
-			need.add(w, sides[i][0])
-			need.add(w, sides[i][1])
-		}
+	for i, w := range witnessOf {
+		need.add(int(w), sides[i][0])
+		need.add(int(w), sides[i][1])
 	}
 	reasons, err := fillWitnessReasons(witnesses, policies, workers, need)
 	if err != nil {

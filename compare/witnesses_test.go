@@ -110,7 +110,7 @@ func TestFillClassReasonsJudgesEachWitnessOnce(t *testing.T) {
 					}
 				}
 			}
-			ws, classesOf := classWitnesses(classes, 2)
+			ws, _, witnessOf := classWitnesses(classes, 2)
 			// The policies with a side on each witness.
 			sided := map[[2]string]map[int32]bool{}
 			for i, c := range classes {
@@ -120,7 +120,7 @@ func TestFillClassReasonsJudgesEachWitnessOnce(t *testing.T) {
 				}
 				sided[k][sides[i][0]], sided[k][sides[i][1]] = true, true
 			}
-			if err := fillClassReasons(classes, sides, ws, classesOf, policies, 2); err != nil {
+			if err := fillClassReasons(classes, sides, ws, witnessOf, policies, 2); err != nil {
 				t.Fatal(err)
 			}
 			// Counted before engine.Evaluate judges them again.
@@ -181,8 +181,8 @@ func TestFillClassReasonsReportsAPanickingPolicy(t *testing.T) {
 		{Witness: Witness{Constraint: ">= 2.0", Version: "6.6.6"}},
 	}
 	sides := [][2]int32{{0, 2}, {0, 1}, {1, 2}}
-	ws, classesOf := classWitnesses(classes, 2)
-	err := fillClassReasons(classes, sides, ws, classesOf, policies, 2)
+	ws, _, witnessOf := classWitnesses(classes, 2)
+	err := fillClassReasons(classes, sides, ws, witnessOf, policies, 2)
 	pe, ok := err.(*PanicError)
 	if !ok {
 		t.Fatalf("error %v, want a *PanicError", err)
